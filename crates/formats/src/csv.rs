@@ -1,0 +1,315 @@
+//! The traveller CSV (SPEC section 4): a header row, then one row per table result.
+//!
+//! Large files are cut at line ends into chunks read in parallel, each into its own small field that is
+//! merged afterwards; no row allocates. A file with quoted fields is read as one chunk, since a quoted
+//! field may hold a line break.
+
+use rayon::prelude::*;
+use simpairs_scoring::{Field, LegalScores};
+
+use crate::error::{Location, Problem, Problems, Result};
+use crate::row::{FieldBuilder, TextRow};
+
+/// Columns of the traveller CSV, in the order the SPEC lists them.
+pub const COLUMNS: [&str; 14] = [
+    "board",
+    "club",
+    "section",
+    "ns_pair",
+    "ew_pair",
+    "contract",
+    "declarer",
+    "tricks",
+    "ns_score",
+    "ew_score",
+    "adjusted",
+    "arrow_switch",
+    "group",
+    "movement",
+];
+
+/// Columns other programs (and our own export) add that do not change the result; they are skipped.
+pub const IGNORED_COLUMNS: [&str; 12] = [
+    "table", "round", "lead", "ns_mp", "ew_mp", "ns_imps", "ew_imps", "ns_pct", "ew_pct", "ns_names",
+    "ew_names", "comment",
+];
+
+const CHUNK_BYTES: usize = 4 << 20;
+
+/// A field read from a file, with the line each result came from.
+#[derive(Debug)]
+pub struct Read {
+    pub field: Field,
+    /// Source line of each result.
+    pub lines: Vec<u64>,
+    /// Rows marked as not played.
+    pub not_played: usize,
+}
+
+/// Column index of each known column in the file.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    index: [Option<usize>; 14],
+    width: usize,
+}
+
+fn layout(file: &str, header: &[u8]) -> Result<Layout> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(header);
+    let mut record = csv::ByteRecord::new();
+    let read = reader.read_byte_record(&mut record);
+    if !matches!(read, Ok(true)) {
+        return Err(crate::Error::at(file, 1, None, "the file is empty: expected a header row naming the columns"));
+    }
+    let mut index = [None; 14];
+    let mut problems = Problems::default();
+    let at = |field: Option<&str>| Location {
+        file: file.to_string(),
+        line: 1,
+        field: field.map(str::to_string),
+    };
+    for (i, raw) in record.iter().enumerate() {
+        let Ok(name) = std::str::from_utf8(raw) else {
+            problems.push(Problem {
+                at: at(None),
+                message: format!("column {} of the header is not UTF-8 text", i + 1),
+            });
+            continue;
+        };
+        let name = name.trim().trim_start_matches('\u{feff}').to_ascii_lowercase();
+        if let Some(k) = COLUMNS.iter().position(|c| *c == name) {
+            if index[k].is_some() {
+                problems.push(Problem {
+                    at: at(Some(&name)),
+                    message: format!("column {name} appears twice in the header"),
+                });
+            }
+            index[k] = Some(i);
+        } else if !IGNORED_COLUMNS.contains(&name.as_str()) {
+            problems.push(Problem {
+                at: at(Some(&name)),
+                message: format!(
+                    "unknown column {name:?}; the traveller CSV has columns {}",
+                    COLUMNS.join(", ")
+                ),
+            });
+        }
+    }
+    for required in ["board", "ns_pair", "ew_pair"] {
+        let k = COLUMNS.iter().position(|c| *c == required).expect("a known column");
+        if index[k].is_none() {
+            problems.push(Problem {
+                at: at(Some(required)),
+                message: format!("the header has no {required} column"),
+            });
+        }
+    }
+    problems.into_result()?;
+    Ok(Layout {
+        index,
+        width: record.len(),
+    })
+}
+
+/// What one chunk produced.
+struct Chunk<'l> {
+    builder: FieldBuilder<'l>,
+    problems: Problems,
+}
+
+fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, legal: &'l LegalScores) -> Chunk<'l> {
+    let mut builder = FieldBuilder::new(legal);
+    let mut problems = Problems::default();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut record = csv::ByteRecord::new();
+    loop {
+        let line_of = |r: &csv::ByteRecord| first_line + r.position().map_or(1, |p| p.line()) - 1;
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(first_line, |p| first_line + p.line() - 1);
+                problems.push(Problem {
+                    at: Location {
+                        file: file.to_string(),
+                        line,
+                        field: None,
+                    },
+                    message: format!("unreadable CSV: {e}"),
+                });
+                break;
+            }
+            Ok(true) => {
+                let line = line_of(&record);
+                if record.len() == 1 && record.get(0).is_some_and(|f| f.iter().all(u8::is_ascii_whitespace)) {
+                    continue;
+                }
+                let at = |field: Option<&str>| Location {
+                    file: file.to_string(),
+                    line,
+                    field: field.map(str::to_string),
+                };
+                if record.len() != layout.width {
+                    problems.push(Problem {
+                        at: at(None),
+                        message: format!(
+                            "the row has {} fields but the header has {}",
+                            record.len(),
+                            layout.width
+                        ),
+                    });
+                    continue;
+                }
+                let mut text: [&str; 14] = [""; 14];
+                let mut bad_utf8 = None;
+                for (k, slot) in text.iter_mut().enumerate() {
+                    if let Some(i) = layout.index[k] {
+                        match std::str::from_utf8(record.get(i).unwrap_or_default()) {
+                            Ok(s) => *slot = s,
+                            Err(_) => bad_utf8 = Some(COLUMNS[k]),
+                        }
+                    }
+                }
+                if let Some(field) = bad_utf8 {
+                    problems.push(Problem {
+                        at: at(Some(field)),
+                        message: "the field is not UTF-8 text".into(),
+                    });
+                    continue;
+                }
+                let row = TextRow {
+                    board: text[0],
+                    club: text[1],
+                    section: text[2],
+                    ns_pair: text[3],
+                    ew_pair: text[4],
+                    contract: text[5],
+                    declarer: text[6],
+                    tricks: text[7],
+                    ns_score: text[8],
+                    ew_score: text[9],
+                    adjusted: text[10],
+                    arrow_switch: text[11],
+                    group: text[12],
+                    movement: text[13],
+                };
+                if let Err(p) = builder.push(&row, line) {
+                    problems.push(Problem {
+                        at: at(Some(p.field)),
+                        message: p.message,
+                    });
+                }
+            }
+        }
+    }
+    Chunk { builder, problems }
+}
+
+/// Splits the body into chunks that end at line ends; returns (start offset, first line) of each.
+fn chunk_starts(body: &[u8], first_line: u64) -> Vec<(usize, usize, u64)> {
+    if memchr::memchr(b'"', body).is_some() || body.len() <= CHUNK_BYTES {
+        return vec![(0, body.len(), first_line)];
+    }
+    let mut bounds = vec![0];
+    let mut at = CHUNK_BYTES;
+    while at < body.len() {
+        match memchr::memchr(b'\n', &body[at..]) {
+            Some(nl) => {
+                let end = at + nl + 1;
+                if end < body.len() {
+                    bounds.push(end);
+                }
+                at = end + CHUNK_BYTES;
+            }
+            None => break,
+        }
+    }
+    bounds.push(body.len());
+    let newlines: Vec<u64> = bounds
+        .par_windows(2)
+        .map(|w| memchr::memchr_iter(b'\n', &body[w[0]..w[1]]).count() as u64)
+        .collect();
+    let mut line = first_line;
+    let mut out = Vec::with_capacity(newlines.len());
+    for (w, n) in bounds.windows(2).zip(newlines) {
+        out.push((w[0], w[1], line));
+        line += n;
+    }
+    out
+}
+
+/// Reads a traveller CSV. `file` names the file in messages; nothing of a file with problems is kept.
+pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let header_end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
+    let layout = layout(file, &bytes[..header_end])?;
+    let body = &bytes[header_end..];
+    let legal = LegalScores::new();
+    let chunks: Vec<Chunk<'_>> = chunk_starts(body, 2)
+        .into_par_iter()
+        .map(|(start, end, line)| read_chunk(file, &body[start..end], line, layout, &legal))
+        .collect();
+
+    let mut problems = Problems::default();
+    let mut field = Field::new();
+    field.reserve(chunks.iter().map(|c| c.builder.field.len()).sum());
+    let mut lines = Vec::with_capacity(field.len());
+    let mut not_played = 0;
+    let mut movements: rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)> =
+        rustc_hash::FxHashMap::default();
+    for chunk in chunks {
+        problems.extend(chunk.problems);
+        for (club, section, movement, line) in chunk.builder.movements() {
+            match movements.get(&(club.to_string(), section.to_string())) {
+                Some(&(m, first)) if m != movement => problems.push(Problem {
+                    at: Location {
+                        file: file.to_string(),
+                        line,
+                        field: Some("movement".into()),
+                    },
+                    message: format!("the section's movement differs from line {first}"),
+                }),
+                Some(_) => {}
+                None => {
+                    movements.insert((club.to_string(), section.to_string()), (movement, line));
+                }
+            }
+        }
+        not_played += chunk.builder.not_played;
+        lines.extend_from_slice(&chunk.builder.lines);
+        if field.is_empty() {
+            field = chunk.builder.field;
+        } else {
+            field.append(chunk.builder.field);
+        }
+    }
+    if problems.is_empty() {
+        for (first, again) in field.duplicate_rows() {
+            let r = field.result(again);
+            problems.push(Problem {
+                at: Location {
+                    file: file.to_string(),
+                    line: lines[again],
+                    field: None,
+                },
+                message: format!(
+                    "the same table entered twice: board {} with {} and {} was already on line {}",
+                    r.board,
+                    field.describe_pair(r.ns),
+                    field.describe_pair(r.ew),
+                    lines[first]
+                ),
+            });
+        }
+    }
+    problems.into_result()?;
+    Ok(Read {
+        field,
+        lines,
+        not_played,
+    })
+}

@@ -1,0 +1,460 @@
+//! One traveller line, checked and added to a field. Every reader ends here, so the rules for what a
+//! valid result is live in one place.
+
+use rustc_hash::FxHashMap;
+use simpairs_scoring::field::{ClubId, SectionId};
+use simpairs_scoring::{
+    Contract, Direction, Field, LegalScores, Movement, Outcome, Pair, PairLabel, Seat, TableResult,
+    Vulnerability, contract::ns_score,
+};
+
+/// The fields of one traveller line as text; an empty string is an absent field.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextRow<'a> {
+    pub board: &'a str,
+    pub club: &'a str,
+    pub section: &'a str,
+    pub ns_pair: &'a str,
+    pub ew_pair: &'a str,
+    pub contract: &'a str,
+    pub declarer: &'a str,
+    pub tricks: &'a str,
+    pub ns_score: &'a str,
+    pub ew_score: &'a str,
+    pub adjusted: &'a str,
+    pub arrow_switch: &'a str,
+    pub group: &'a str,
+    pub movement: &'a str,
+}
+
+/// A problem with one field of a row: the field's name and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldProblem {
+    pub field: &'static str,
+    pub message: String,
+}
+
+fn problem(field: &'static str, message: impl Into<String>) -> FieldProblem {
+    FieldProblem {
+        field,
+        message: message.into(),
+    }
+}
+
+/// What became of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// The row is a result, now row `n` of the field.
+    Result(usize),
+    /// The row says the board was not played at that table (`NP`); nothing was added.
+    NotPlayed,
+}
+
+/// Parses an adjusted score: `AVE`, `AVE+`, `AVE-`, `A`, `60/40`, `60%/40%`, `A6040` (USEBIO).
+pub fn parse_adjusted(text: &str) -> Result<(u8, u8), String> {
+    let t = text.trim().to_ascii_uppercase();
+    let named = match t.as_str() {
+        "AVE" | "AVG" | "A" | "AVE/AVE" | "AVG/AVG" | "A=" => Some((50, 50)),
+        "AVE+" | "AVG+" | "A+" => Some((60, 40)),
+        "AVE-" | "AVG-" | "A-" => Some((40, 60)),
+        _ => None,
+    };
+    if let Some(p) = named {
+        return Ok(p);
+    }
+    let bad = || {
+        format!("unknown adjusted score {text:?}: expected AVE, AVE+, AVE- or NS%/EW% such as 60/40")
+    };
+    let percent = |s: &str| -> Result<u8, String> {
+        let v: u8 = s.trim().trim_end_matches('%').trim().parse().map_err(|_| bad())?;
+        if v > 100 {
+            return Err(format!("adjusted score {text:?}: a percentage is 0 to 100"));
+        }
+        Ok(v)
+    };
+    if let Some((a, b)) = t.split_once('/') {
+        return Ok((percent(a)?, percent(b)?));
+    }
+    if let Some(digits) = t.strip_prefix('A')
+        && digits.len() == 4
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Ok((percent(&digits[..2])?, percent(&digits[2..])?));
+    }
+    Err(bad())
+}
+
+fn parse_bool(text: &str, field: &'static str) -> Result<bool, FieldProblem> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "false" | "no" | "n" | "0" => Ok(false),
+        "true" | "yes" | "y" | "1" => Ok(true),
+        other => Err(problem(field, format!("expected true or false, not {other:?}"))),
+    }
+}
+
+fn parse_int<T: std::str::FromStr>(text: &str, field: &'static str, what: &str) -> Result<T, FieldProblem> {
+    text.trim()
+        .parse()
+        .map_err(|_| problem(field, format!("expected {what}, not {text:?}")))
+}
+
+/// Whether a contract field says "not played at this table".
+pub fn is_not_played(contract: &str) -> bool {
+    matches!(
+        contract.trim().to_ascii_uppercase().as_str(),
+        "NP" | "N P" | "DNP" | "NOT PLAYED" | "NOTPLAYED"
+    )
+}
+
+/// Builds a [`Field`] from checked rows, remembering each result's source line.
+pub struct FieldBuilder<'l> {
+    pub field: Field,
+    /// Source line of each result row of `field`.
+    pub lines: Vec<u64>,
+    legal: &'l LegalScores,
+    /// Movement of each (club, section) and the line that set it.
+    movements: FxHashMap<(ClubId, SectionId), (Movement, u64)>,
+    last_club: Option<(Box<str>, ClubId)>,
+    last_section: Option<(Box<str>, SectionId)>,
+    pub not_played: usize,
+}
+
+impl<'l> FieldBuilder<'l> {
+    pub fn new(legal: &'l LegalScores) -> Self {
+        FieldBuilder {
+            field: Field::new(),
+            lines: Vec::new(),
+            legal,
+            movements: FxHashMap::default(),
+            last_club: None,
+            last_section: None,
+            not_played: 0,
+        }
+    }
+
+    fn club(&mut self, name: &str) -> ClubId {
+        match &self.last_club {
+            Some((n, id)) if &**n == name => *id,
+            _ => {
+                let id = self.field.club(name);
+                self.last_club = Some((name.into(), id));
+                id
+            }
+        }
+    }
+
+    fn section(&mut self, name: &str) -> SectionId {
+        match &self.last_section {
+            Some((n, id)) if &**n == name => *id,
+            _ => {
+                let id = self.field.section(name);
+                self.last_section = Some((name.into(), id));
+                id
+            }
+        }
+    }
+
+    /// The movement each (club, section) was given, with the line that gave it.
+    pub fn movements(&self) -> impl Iterator<Item = (&str, &str, Movement, u64)> {
+        self.movements.iter().map(|(&(c, s), &(m, line))| {
+            (self.field.club_name(c), self.field.section_name(s), m, line)
+        })
+    }
+
+    /// Checks one row and adds it. On error nothing is added.
+    pub fn push(&mut self, row: &TextRow<'_>, line: u64) -> Result<Added, FieldProblem> {
+        let board_text = row.board.trim();
+        if board_text.is_empty() {
+            return Err(problem("board", "missing board number"));
+        }
+        let board: u16 = parse_int(board_text, "board", "a board number 1 to 65535")?;
+        if board == 0 {
+            return Err(problem("board", "board numbers start at 1"));
+        }
+        let contract_text = row.contract.trim();
+        if is_not_played(contract_text) {
+            self.not_played += 1;
+            return Ok(Added::NotPlayed);
+        }
+        let ns_label = row.ns_pair.trim();
+        let ew_label = row.ew_pair.trim();
+        if ns_label.is_empty() {
+            return Err(problem("ns_pair", "missing NS pair number"));
+        }
+        if ew_label.is_empty() {
+            return Err(problem("ew_pair", "missing EW pair number"));
+        }
+        let movement = match row.movement.trim().to_ascii_lowercase().as_str() {
+            "" | "mitchell" => Movement::Mitchell,
+            "howell" => Movement::Howell,
+            other => {
+                return Err(problem(
+                    "movement",
+                    format!("unknown movement {other:?}: expected mitchell or howell"),
+                ));
+            }
+        };
+        if movement == Movement::Howell && ns_label == ew_label {
+            return Err(problem(
+                "ew_pair",
+                format!("pair {ns_label} cannot play against itself in a Howell"),
+            ));
+        }
+        let vulnerability = Vulnerability::of_board(u32::from(board));
+        let outcome = self.outcome(row, contract_text, vulnerability)?;
+        let arrow_switch = parse_bool(row.arrow_switch, "arrow_switch")?;
+
+        let club = self.club(row.club.trim());
+        let section = self.section(row.section.trim());
+        match self.movements.get(&(club, section)) {
+            Some(&(m, first)) if m != movement => {
+                return Err(problem(
+                    "movement",
+                    format!(
+                        "section is {} here but {} on line {first}",
+                        movement_name(movement),
+                        movement_name(m)
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => {
+                self.movements.insert((club, section), (movement, line));
+            }
+        }
+        let (ns_dir, ew_dir) = match movement {
+            Movement::Howell => (None, None),
+            _ => (Some(Direction::NS), Some(Direction::EW)),
+        };
+        let ns = self.field.pair(Pair {
+            club,
+            section,
+            label: PairLabel::new(ns_label),
+            direction: ns_dir,
+        });
+        let ew = self.field.pair(Pair {
+            club,
+            section,
+            label: PairLabel::new(ew_label),
+            direction: ew_dir,
+        });
+        let group = match row.group.trim() {
+            "" => None,
+            label => Some(self.field.group(club, label)),
+        };
+        let at = self.field.len();
+        match (outcome, arrow_switch, group) {
+            (Outcome::Played(s), false, None) => self.field.push_played(board, ns, ew, s),
+            _ => self
+                .field
+                .push(TableResult {
+                    board,
+                    ns,
+                    ew,
+                    outcome,
+                    arrow_switch,
+                    group,
+                })
+                .map_err(|e| problem("board", e.to_string()))?,
+        }
+        self.lines.push(line);
+        Ok(Added::Result(at))
+    }
+
+    fn outcome(
+        &self,
+        row: &TextRow<'_>,
+        contract_text: &str,
+        vulnerability: Vulnerability,
+    ) -> Result<Outcome, FieldProblem> {
+        let adjusted = row.adjusted.trim();
+        let ns_text = row.ns_score.trim();
+        let ew_text = row.ew_score.trim();
+        if !adjusted.is_empty() {
+            if !contract_text.is_empty() {
+                return Err(problem(
+                    "adjusted",
+                    "a row has either a contract or an adjusted score, not both",
+                ));
+            }
+            if !ns_text.is_empty() || !ew_text.is_empty() {
+                return Err(problem(
+                    "adjusted",
+                    "an artificial adjusted score has no table score; give a split score in ns_score and ew_score instead",
+                ));
+            }
+            let (ns_percent, ew_percent) =
+                parse_adjusted(adjusted).map_err(|m| problem("adjusted", m))?;
+            return Ok(Outcome::Adjusted {
+                ns_percent,
+                ew_percent,
+            });
+        }
+        let ns_given: Option<i32> = if ns_text.is_empty() {
+            None
+        } else {
+            Some(parse_int(ns_text, "ns_score", "a whole-number score")?)
+        };
+        let ew_given: Option<i32> = if ew_text.is_empty() {
+            None
+        } else {
+            Some(parse_int(ew_text, "ew_score", "a whole-number score")?)
+        };
+        let from_contract = if contract_text.is_empty() {
+            if !row.declarer.trim().is_empty() || !row.tricks.trim().is_empty() {
+                return Err(problem(
+                    "contract",
+                    "declarer and tricks are given but the contract is missing",
+                ));
+            }
+            None
+        } else {
+            let contract: Contract = contract_text
+                .parse()
+                .map_err(|e: simpairs_scoring::Error| problem("contract", e.to_string()))?;
+            Some(match contract {
+                Contract::PassedOut => 0,
+                _ => {
+                    if row.declarer.trim().is_empty() {
+                        return Err(problem("declarer", format!("contract {contract} needs a declarer")));
+                    }
+                    let declarer: Seat = row
+                        .declarer
+                        .parse()
+                        .map_err(|e: simpairs_scoring::Error| problem("declarer", e.to_string()))?;
+                    if row.tricks.trim().is_empty() {
+                        return Err(problem("tricks", format!("contract {contract} needs the tricks taken")));
+                    }
+                    let tricks: u8 = parse_int(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
+                    if tricks > 13 {
+                        return Err(problem(
+                            "tricks",
+                            format!("impossible number of tricks {tricks}: declarer takes 0 to 13"),
+                        ));
+                    }
+                    ns_score(contract, declarer, tricks, vulnerability)
+                        .map_err(|e| problem("tricks", e.to_string()))?
+                }
+            })
+        };
+        match (from_contract, ns_given, ew_given) {
+            (None, None, None) => Err(problem(
+                "contract",
+                "no result: give a contract, a score or an adjusted score (or NP if the board was not played)",
+            )),
+            (Some(computed), ns, ew) => {
+                if let Some(ns) = ns
+                    && ns != computed
+                {
+                    return Err(problem(
+                        "ns_score",
+                        format!("score {ns} disagrees with the contract, which scores {computed} for NS"),
+                    ));
+                }
+                if let Some(ew) = ew
+                    && ew != -computed
+                {
+                    return Err(problem(
+                        "ew_score",
+                        format!(
+                            "score {ew} disagrees with the contract, which scores {} for EW",
+                            -computed
+                        ),
+                    ));
+                }
+                Ok(Outcome::Played(computed))
+            }
+            (None, Some(ns), None) => {
+                self.check_legal(ns, vulnerability, "ns_score")?;
+                Ok(Outcome::Played(ns))
+            }
+            (None, Some(ns), Some(ew)) if ew == -ns => {
+                self.check_legal(ns, vulnerability, "ns_score")?;
+                Ok(Outcome::Played(ns))
+            }
+            (None, None, Some(ew)) => {
+                self.check_legal(-ew, vulnerability, "ew_score")?;
+                Ok(Outcome::Played(-ew))
+            }
+            (None, Some(ns), Some(ew)) => {
+                self.check_legal(ns, vulnerability, "ns_score")?;
+                self.check_legal(-ew, vulnerability, "ew_score")?;
+                Ok(Outcome::Split { ns, ew })
+            }
+        }
+    }
+
+    fn check_legal(&self, ns: i32, vulnerability: Vulnerability, field: &'static str) -> Result<(), FieldProblem> {
+        if self.legal.contains(vulnerability, ns) {
+            Ok(())
+        } else {
+            let shown = if field == "ew_score" { -ns } else { ns };
+            Err(problem(
+                field,
+                format!(
+                    "{shown} is not a score any contract makes on a board with vulnerability {vulnerability}"
+                ),
+            ))
+        }
+    }
+}
+
+fn movement_name(m: Movement) -> &'static str {
+    match m {
+        Movement::Howell => "howell",
+        _ => "mitchell",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjusted_spellings() {
+        assert_eq!(parse_adjusted("AVE"), Ok((50, 50)));
+        assert_eq!(parse_adjusted("ave+"), Ok((60, 40)));
+        assert_eq!(parse_adjusted("AVE-"), Ok((40, 60)));
+        assert_eq!(parse_adjusted("60/40"), Ok((60, 40)));
+        assert_eq!(parse_adjusted("60%/60%"), Ok((60, 60)));
+        assert_eq!(parse_adjusted("A6040"), Ok((60, 40)));
+        assert!(parse_adjusted("150/40").is_err());
+        assert!(parse_adjusted("nonsense").is_err());
+    }
+
+    fn row<'a>(board: &'a str, contract: &'a str, declarer: &'a str, tricks: &'a str, ns: &'a str) -> TextRow<'a> {
+        TextRow {
+            board,
+            ns_pair: "1",
+            ew_pair: "2",
+            contract,
+            declarer,
+            tricks,
+            ns_score: ns,
+            ..TextRow::default()
+        }
+    }
+
+    #[test]
+    fn rows_are_checked_field_by_field() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        assert_eq!(b.push(&row("1", "3NT", "S", "10", "430"), 2), Ok(Added::Result(0)));
+        let cases = [
+            (row("1", "8NT", "S", "10", ""), "contract"),
+            (row("1", "3NT", "S", "14", ""), "tricks"),
+            (row("1", "3NT", "Q", "9", ""), "declarer"),
+            (row("1", "3NT", "S", "9", "420"), "ns_score"),
+            (row("x", "3NT", "S", "9", ""), "board"),
+            (row("1", "", "", "", "425"), "ns_score"),
+            (row("4", "", "", "", "420"), "ns_score"), // 420 is not possible when NS are vulnerable
+            (row("1", "", "", "", ""), "contract"),
+        ];
+        for (r, field) in cases {
+            let err = b.push(&r, 3).unwrap_err();
+            assert_eq!(err.field, field, "{r:?}: {}", err.message);
+        }
+        assert_eq!(b.field.len(), 1, "rejected rows add nothing");
+        assert_eq!(b.push(&row("2", "NP", "", "", ""), 4), Ok(Added::NotPlayed));
+    }
+}

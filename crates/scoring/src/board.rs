@@ -1,0 +1,484 @@
+//! Valuing one board: each comparable result's matchpoints or IMPs in its direction's field.
+//!
+//! A board's results fall into groups: the board as dealt and, when it was fouled, each fouled version
+//! (seed 002 slides 15-18). Within a group each direction is a field of scores seen from North-South's
+//! side; a plain result contributes the same score to both fields, a split score its own score to each,
+//! an arrow-switched table is compared as usual and its values handed to the other pair afterwards
+//! (slides 19-20). Artificial adjusted scores are not compared: they get a percentage of the top.
+
+use num_rational::Ratio;
+
+use crate::field::{Outcome, Special};
+use crate::imps::{butler_datum, imps};
+use crate::value::{Value, value_from};
+use crate::{Direction, Error, FouledMethod, Factoring, Method, Options, Result};
+
+/// Set percentages for a fouled group of fewer than 4 results, by rank (seed 002 slide 17:
+/// one score 60%; two 65/55; three 70/60/50).
+const FOULED_SET_PERCENT: [&[i64]; 4] = [&[], &[60], &[65, 55], &[70, 60, 50]];
+
+/// The smallest group that is matchpointed on its own (seed 002 slide 15: "4+ times").
+const SMALLEST_SCORED_GROUP: u32 = 4;
+
+/// IMPs for an artificial adjusted score: 3 IMPs per 10% away from average (AVE+ = +3, AVE- = -3),
+/// the value of an average-plus in IMP play.
+const IMPS_PER_TEN_PERCENT: i64 = 3;
+
+type Exact = Ratio<i128>;
+
+/// What the board's valuation needs to know about the whole field.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldContext {
+    /// The most times any board was played: every board is factored to this many results.
+    pub target: u32,
+}
+
+/// A board's values: tables for plain results by score position, and each special result's values.
+#[derive(Clone, Debug)]
+pub struct BoardScore {
+    pub board: u16,
+    /// Results on the board, artificial ones included.
+    pub results: u32,
+    /// The top on the double scale (2 per result beaten, factored); zero for IMP scoring.
+    pub top: Value,
+    /// The Butler datum of the board as dealt.
+    pub datum: Option<i32>,
+    /// North-South's value of a plain result, by score position; zero where no result has that score.
+    pub(crate) ns: Vec<Value>,
+    /// East-West's value of a plain result, by the position of its North-South score.
+    pub(crate) ew: Vec<Value>,
+    /// (row, value to the NS pair of the row, value to the EW pair), in row order.
+    pub(crate) specials: Vec<(u32, Value, Value)>,
+    /// Every value on the board is a whole number.
+    pub(crate) integral: bool,
+}
+
+impl BoardScore {
+    /// The values of a special row of this board.
+    pub(crate) fn special_values(&self, row: u32) -> (Value, Value) {
+        let at = self
+            .specials
+            .binary_search_by_key(&row, |(r, _, _)| *r)
+            .expect("special rows are valued with their board");
+        (self.specials[at].1, self.specials[at].2)
+    }
+}
+
+/// A direction's field in one group: distinct North-South-view scores with their counts, ascending.
+#[derive(Clone, Debug, Default)]
+struct DirectionField {
+    entries: Vec<(i32, u32)>,
+    size: u32,
+}
+
+impl DirectionField {
+    fn from_scores(mut scores: Vec<i32>) -> DirectionField {
+        scores.sort_unstable();
+        let mut entries: Vec<(i32, u32)> = Vec::new();
+        for s in scores {
+            match entries.last_mut() {
+                Some((last, count)) if *last == s => *count += 1,
+                _ => entries.push((s, 1)),
+            }
+        }
+        let size = entries.iter().map(|e| e.1).sum();
+        DirectionField { entries, size }
+    }
+
+    fn find(&self, score: i32) -> usize {
+        self.entries
+            .binary_search_by_key(&score, |e| e.0)
+            .expect("a member's score is in its field")
+    }
+
+    /// Results at or below `score`.
+    fn count_le(&self, score: i64, cumulative: &[u64]) -> u64 {
+        let i = self.entries.partition_point(|e| i64::from(e.0) <= score);
+        if i == 0 { 0 } else { cumulative[i - 1] }
+    }
+
+    fn count_ge(&self, score: i64, cumulative: &[u64]) -> u64 {
+        let i = self.entries.partition_point(|e| i64::from(e.0) < score);
+        u64::from(self.size) - if i == 0 { 0 } else { cumulative[i - 1] }
+    }
+}
+
+/// One group of a board: its two direction fields and the plain scores that set its Butler datum.
+#[derive(Debug, Default)]
+struct Group {
+    ns: DirectionField,
+    ew: DirectionField,
+    datum: Option<i32>,
+}
+
+/// Values, per entry of a direction field, for the scoring method.
+struct GroupValues {
+    ns: Vec<Exact>,
+    ew: Vec<Exact>,
+}
+
+/// How to value matchpoints on this board.
+struct MatchpointScale {
+    /// Results on this board (n_b).
+    results: u32,
+    /// Results every board is factored to (N).
+    target: u32,
+    /// More than one group on the board: small groups get set percentages.
+    several_groups: bool,
+    factoring: Factoring,
+    fouled: FouledMethod,
+    top: Exact,
+}
+
+impl MatchpointScale {
+    fn new(results: u32, ctx: FieldContext, several_groups: bool, options: &Options) -> Self {
+        let (n, target) = (i128::from(results), i128::from(ctx.target.max(results)));
+        let top = match options.factoring {
+            Factoring::Neuberg => Exact::from_integer(2 * (target - 1)),
+            Factoring::Ratio => Exact::new(2 * (n - 1) * target, n.max(1)),
+        };
+        MatchpointScale {
+            results,
+            target: ctx.target.max(results),
+            several_groups,
+            factoring: options.factoring,
+            fouled: options.fouled,
+            top,
+        }
+    }
+
+    fn percent_of_top(&self, percent: i64) -> Exact {
+        self.top * Exact::new(i128::from(percent), 100)
+    }
+
+    /// The value of a result that beat `worse` and tied `equal - 1` of the `size` in its group.
+    fn value(&self, worse: u64, equal: u64, size: u32) -> Exact {
+        let (size, n, target) = (
+            i128::from(size),
+            i128::from(self.results),
+            i128::from(self.target),
+        );
+        if self.several_groups && size < i128::from(SMALLEST_SCORED_GROUP) {
+            let table = FOULED_SET_PERCENT[size as usize];
+            let better = size - worse as i128 - equal as i128;
+            let positions = &table[better as usize..(better + equal as i128) as usize];
+            let percent = Exact::new(i128::from(positions.iter().sum::<i64>()), equal as i128);
+            return self.top * percent / Exact::from_integer(100);
+        }
+        let x = Exact::from_integer(2 * worse as i128 + equal as i128 - 1);
+        let one = Exact::from_integer(1);
+        // Stage one: to the results of this board (Neuberg, or the manual "add one per score in the
+        // other group" for fouled groups).
+        let on_board = if size == n {
+            x
+        } else if self.several_groups && self.fouled == FouledMethod::AddOne {
+            x + Exact::from_integer(n - size)
+        } else {
+            (x + one) * Exact::new(n, size) - one
+        };
+        // Stage two: to the most times any board was played.
+        if n == target {
+            on_board
+        } else {
+            match self.factoring {
+                Factoring::Neuberg => (on_board + one) * Exact::new(target, n) - one,
+                Factoring::Ratio => on_board * Exact::new(target, n),
+            }
+        }
+    }
+
+    fn group_values(&self, group: &Group) -> GroupValues {
+        let ns = self.direction_values(&group.ns, Direction::NS);
+        let ew = self.direction_values(&group.ew, Direction::EW);
+        GroupValues { ns, ew }
+    }
+
+    fn direction_values(&self, field: &DirectionField, direction: Direction) -> Vec<Exact> {
+        let mut below = 0u64;
+        let mut out = Vec::with_capacity(field.entries.len());
+        for &(_, count) in &field.entries {
+            let count = u64::from(count);
+            let above = u64::from(field.size) - below - count;
+            let worse = match direction {
+                Direction::NS => below,
+                Direction::EW => above,
+            };
+            out.push(self.value(worse, count, field.size));
+            below += count;
+        }
+        out
+    }
+}
+
+fn butler_values(group: &Group) -> GroupValues {
+    let datum = i64::from(group.datum.unwrap_or(0));
+    let ns = group
+        .ns
+        .entries
+        .iter()
+        .map(|&(s, _)| Exact::from_integer(i128::from(imps(i64::from(s) - datum))))
+        .collect();
+    let ew = group
+        .ew
+        .entries
+        .iter()
+        .map(|&(s, _)| Exact::from_integer(i128::from(imps(datum - i64::from(s)))))
+        .collect();
+    GroupValues { ns, ew }
+}
+
+/// Cross-IMPs: each score against every other in its direction, averaged over the comparisons.
+/// Summed with cumulative counts, one binary search per IMP step, instead of comparing every pair.
+fn cross_imp_values(group: &Group) -> GroupValues {
+    const STEPS: [i64; 24] = [
+        20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
+        2000, 2250, 2500, 3000, 3500, 4000,
+    ];
+    let sums = |field: &DirectionField| -> Vec<i128> {
+        let mut cumulative = Vec::with_capacity(field.entries.len());
+        let mut running = 0u64;
+        for e in &field.entries {
+            running += u64::from(e.1);
+            cumulative.push(running);
+        }
+        field
+            .entries
+            .iter()
+            .map(|&(s, _)| {
+                let s = i64::from(s);
+                STEPS
+                    .iter()
+                    .map(|&step| {
+                        field.count_le(s - step, &cumulative) as i128
+                            - field.count_ge(s + step, &cumulative) as i128
+                    })
+                    .sum()
+            })
+            .collect()
+    };
+    let per = |field: &DirectionField, sign: i128| -> Vec<Exact> {
+        let comparisons = i128::from(field.size.saturating_sub(1)).max(1);
+        sums(field)
+            .into_iter()
+            .map(|total| Exact::new(sign * total, comparisons))
+            .collect()
+    };
+    GroupValues {
+        ns: per(&group.ns, 1),
+        ew: per(&group.ew, -1),
+    }
+}
+
+/// Everything about one board needed to value it.
+pub(crate) struct BoardInput<'a> {
+    pub board: u16,
+    /// Results on the board (plain and special).
+    pub results: u32,
+    /// Distinct plain North-South scores with their counts, ascending.
+    pub plain: Vec<(i32, u32)>,
+    /// The board's special rows.
+    pub specials: &'a [(u32, Special)],
+}
+
+fn to_value(x: Exact, board: u16) -> Result<Value> {
+    value_from(*x.numer(), *x.denom()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "board {board}: a value does not fit 64-bit arithmetic"
+        ))
+    })
+}
+
+/// Values one board. `positions` maps a North-South score to its table position.
+pub(crate) fn value_board(
+    input: BoardInput<'_>,
+    ctx: FieldContext,
+    options: &Options,
+    positions: &dyn Fn(i32) -> usize,
+    table_len: usize,
+) -> Result<BoardScore> {
+    let board = input.board;
+    // Gather the groups: index 0 is the board as dealt.
+    let mut group_keys: Vec<Option<u32>> = vec![None];
+    let mut ns_scores: Vec<Vec<i32>> = vec![Vec::new()];
+    let mut ew_scores: Vec<Vec<i32>> = vec![Vec::new()];
+    let mut plain_scores: Vec<Vec<i32>> = vec![Vec::new()];
+    for (_, special) in input.specials {
+        let (ns, ew) = match special.outcome {
+            Outcome::Played(s) => (s, s),
+            Outcome::Split { ns, ew } => (ns, -ew),
+            Outcome::Adjusted { .. } => continue,
+        };
+        let g = match group_keys.iter().position(|k| *k == special.group) {
+            Some(g) => g,
+            None => {
+                group_keys.push(special.group);
+                ns_scores.push(Vec::new());
+                ew_scores.push(Vec::new());
+                plain_scores.push(Vec::new());
+                group_keys.len() - 1
+            }
+        };
+        ns_scores[g].push(ns);
+        ew_scores[g].push(ew);
+        if let Outcome::Played(s) = special.outcome {
+            plain_scores[g].push(s);
+        }
+    }
+    let mut groups: Vec<Group> = Vec::with_capacity(group_keys.len());
+    for g in 0..group_keys.len() {
+        let mut ns = std::mem::take(&mut ns_scores[g]);
+        let mut ew = std::mem::take(&mut ew_scores[g]);
+        let mut plain = std::mem::take(&mut plain_scores[g]);
+        let (mut ns_field, mut ew_field) = (
+            DirectionField::from_scores(std::mem::take(&mut ns)),
+            DirectionField::from_scores(std::mem::take(&mut ew)),
+        );
+        if g == 0 {
+            merge_counts(&mut ns_field, &input.plain);
+            merge_counts(&mut ew_field, &input.plain);
+        }
+        let datum = if options.method == Method::Butler {
+            let mut sorted = Vec::new();
+            if g == 0 {
+                for &(s, c) in &input.plain {
+                    sorted.extend(std::iter::repeat_n(s, c as usize));
+                }
+            }
+            sorted.append(&mut plain);
+            if sorted.is_empty() {
+                // Only split scores: their North-South scores set the datum.
+                for &(s, c) in &ns_field.entries {
+                    sorted.extend(std::iter::repeat_n(s, c as usize));
+                }
+            }
+            sorted.sort_unstable();
+            butler_datum(&sorted, options.butler_trim_percent)
+        } else {
+            None
+        };
+        groups.push(Group {
+            ns: ns_field,
+            ew: ew_field,
+            datum,
+        });
+    }
+    let populated = groups.iter().filter(|g| g.ns.size > 0).count();
+    let mp = MatchpointScale::new(input.results, ctx, populated > 1, options);
+    let values: Vec<GroupValues> = groups
+        .iter()
+        .map(|g| match options.method {
+            Method::Matchpoints => mp.group_values(g),
+            Method::Butler => butler_values(g),
+            Method::CrossImps => cross_imp_values(g),
+        })
+        .collect();
+
+    let mut integral = true;
+    let mut check = |x: Exact| -> Result<Value> {
+        let v = to_value(x, board)?;
+        integral &= v.is_integer();
+        Ok(v)
+    };
+    let zero = Value::from_integer(0);
+    let mut ns_table = vec![zero; table_len];
+    let mut ew_table = vec![zero; table_len];
+    for (entry, v) in groups[0].ns.entries.iter().zip(&values[0].ns) {
+        ns_table[positions(entry.0)] = check(*v)?;
+    }
+    for (entry, v) in groups[0].ew.entries.iter().zip(&values[0].ew) {
+        ew_table[positions(entry.0)] = check(*v)?;
+    }
+    let top = match options.method {
+        Method::Matchpoints => check(mp.top)?,
+        Method::Butler | Method::CrossImps => zero,
+    };
+
+    let mut specials = Vec::with_capacity(input.specials.len());
+    for &(row, special) in input.specials {
+        let (ns, ew) = match special.outcome {
+            Outcome::Adjusted {
+                ns_percent,
+                ew_percent,
+            } => {
+                let artificial = |percent: u8| match options.method {
+                    Method::Matchpoints => mp.percent_of_top(i64::from(percent)),
+                    Method::Butler | Method::CrossImps => Exact::new(
+                        i128::from((i64::from(percent) - 50) * IMPS_PER_TEN_PERCENT),
+                        10,
+                    ),
+                };
+                (artificial(ns_percent), artificial(ew_percent))
+            }
+            Outcome::Played(_) | Outcome::Split { .. } => {
+                let (ns_score, ew_score) = match special.outcome {
+                    Outcome::Split { ns, ew } => (ns, -ew),
+                    Outcome::Played(s) => (s, s),
+                    Outcome::Adjusted { .. } => unreachable!("handled above"),
+                };
+                let g = group_keys
+                    .iter()
+                    .position(|k| *k == special.group)
+                    .expect("every comparable special is in a group");
+                (
+                    values[g].ns[groups[g].ns.find(ns_score)],
+                    values[g].ew[groups[g].ew.find(ew_score)],
+                )
+            }
+        };
+        let (ns, ew) = (check(ns)?, check(ew)?);
+        // Arrow-switch: scored as usual, then each pair takes the other direction's value.
+        specials.push(if special.arrow_switch {
+            (row, ew, ns)
+        } else {
+            (row, ns, ew)
+        });
+    }
+
+    Ok(BoardScore {
+        board,
+        results: input.results,
+        top,
+        datum: groups[0].datum,
+        ns: ns_table,
+        ew: ew_table,
+        specials,
+        integral,
+    })
+}
+
+/// Adds plain-score counts (ascending) into a direction field.
+fn merge_counts(field: &mut DirectionField, plain: &[(i32, u32)]) {
+    if plain.is_empty() {
+        return;
+    }
+    let mut merged = Vec::with_capacity(field.entries.len() + plain.len());
+    let (mut a, mut b) = (field.entries.iter().peekable(), plain.iter().peekable());
+    loop {
+        match (a.peek(), b.peek()) {
+            (Some(&&(sa, ca)), Some(&&(sb, cb))) => {
+                if sa == sb {
+                    merged.push((sa, ca + cb));
+                    a.next();
+                    b.next();
+                } else if sa < sb {
+                    merged.push((sa, ca));
+                    a.next();
+                } else {
+                    merged.push((sb, cb));
+                    b.next();
+                }
+            }
+            (Some(&&e), None) => {
+                merged.push(e);
+                a.next();
+            }
+            (None, Some(&&e)) => {
+                merged.push(e);
+                b.next();
+            }
+            (None, None) => break,
+        }
+    }
+    field.size += plain.iter().map(|e| e.1).sum::<u32>();
+    field.entries = merged;
+}

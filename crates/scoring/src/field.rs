@@ -1,0 +1,502 @@
+//! The field: every result to be compared, stored column-wise so that a national event of tens of
+//! millions of results stays small and is scanned at memory speed.
+
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::{Direction, Error, Result};
+
+/// Index of a pair in [`Field::pairs`].
+pub type PairId = u32;
+/// Index of a club name in [`Field::clubs`].
+pub type ClubId = u32;
+/// Index of a section name in [`Field::sections`].
+pub type SectionId = u32;
+/// Index of a fouled-board group in [`Field::group`].
+pub type GroupId = u32;
+
+/// How pairs are numbered in a section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[non_exhaustive]
+pub enum Movement {
+    /// NS and EW numbers are different pairs (pair 1 NS is not pair 1 EW); two winners.
+    #[default]
+    Mitchell,
+    /// A number is one pair whichever way it sits; one winner.
+    Howell,
+}
+
+/// A pair's number as written on the traveller: a plain number is kept compactly.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PairLabel {
+    Number(u32),
+    Text(Box<str>),
+}
+
+impl PairLabel {
+    /// The label for a traveller's pair field; plain numbers without leading zeros are stored as numbers.
+    pub fn new(text: &str) -> PairLabel {
+        let t = text.trim();
+        let numeric = !t.is_empty()
+            && t.len() <= 9
+            && t.bytes().all(|b| b.is_ascii_digit())
+            && (t == "0" || !t.starts_with('0'));
+        match numeric.then(|| t.parse::<u32>().ok()).flatten() {
+            Some(n) => PairLabel::Number(n),
+            None => PairLabel::Text(t.into()),
+        }
+    }
+}
+
+impl fmt::Display for PairLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PairLabel::Number(n) => write!(f, "{n}"),
+            PairLabel::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// A pair of players: identified by club, section, number and, in a Mitchell, direction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pair {
+    pub club: ClubId,
+    pub section: SectionId,
+    pub label: PairLabel,
+    /// `Some` for Mitchell pairs (they always sit this way), `None` for Howell pairs.
+    pub direction: Option<Direction>,
+}
+
+/// What happened at a table on a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// A score from North-South's point of view (East-West scored the opposite).
+    Played(i32),
+    /// A split score: North-South's and East-West's scores each from their own point of view.
+    Split { ns: i32, ew: i32 },
+    /// An artificial adjusted score: a percentage of the top to each side (AVE = 50/50, AVE+ = 60).
+    Adjusted { ns_percent: u8, ew_percent: u8 },
+}
+
+/// One table's result on one board, as added to a [`Field`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableResult {
+    pub board: u16,
+    pub ns: PairId,
+    pub ew: PairId,
+    pub outcome: Outcome,
+    /// The pairs played the other direction's cards (arrow-switch): each joins the other field.
+    pub arrow_switch: bool,
+    /// The fouled-board group this table played in; `None` is the board as dealt.
+    pub group: Option<GroupId>,
+}
+
+/// The rare parts of a result that is not a plain score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Special {
+    pub outcome: Outcome,
+    pub arrow_switch: bool,
+    pub group: Option<GroupId>,
+}
+
+/// Marks a row whose result lives in [`Field::specials`]; no real score is this low.
+pub(crate) const SPECIAL_SCORE: i32 = i32::MIN;
+
+/// Interns names (clubs, sections) into dense ids.
+#[derive(Clone, Debug, Default)]
+struct Names {
+    names: Vec<Box<str>>,
+    index: FxHashMap<Box<str>, u32>,
+}
+
+impl Names {
+    fn id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.index.insert(name.into(), id);
+        id
+    }
+
+    fn find(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+}
+
+/// Every result of the field to be scored, with the pairs, clubs and sections they name.
+///
+/// Rows are kept column-wise: board, NS pair, EW pair and score take 14 bytes per result; adjusted,
+/// split, arrow-switched and fouled results keep their details in a side list.
+#[derive(Clone, Debug, Default)]
+pub struct Field {
+    clubs: Names,
+    sections: Names,
+    groups: Vec<(ClubId, Box<str>)>,
+    group_index: FxHashMap<(ClubId, Box<str>), GroupId>,
+    pairs: Vec<Pair>,
+    pair_index: FxHashMap<Pair, PairId>,
+    pub(crate) boards: Vec<u16>,
+    pub(crate) ns: Vec<PairId>,
+    pub(crate) ew: Vec<PairId>,
+    pub(crate) scores: Vec<i32>,
+    /// (row, details), in row order.
+    pub(crate) specials: Vec<(u32, Special)>,
+}
+
+impl Field {
+    pub fn new() -> Field {
+        Field::default()
+    }
+
+    /// Reserves room for `results` more results.
+    pub fn reserve(&mut self, results: usize) {
+        self.boards.reserve(results);
+        self.ns.reserve(results);
+        self.ew.reserve(results);
+        self.scores.reserve(results);
+    }
+
+    /// The id of a club, added if new.
+    pub fn club(&mut self, name: &str) -> ClubId {
+        self.clubs.id(name)
+    }
+
+    /// The id of a section, added if new.
+    pub fn section(&mut self, name: &str) -> SectionId {
+        self.sections.id(name)
+    }
+
+    /// The id of fouled-board group `label` in `club` (groups of different clubs are different tables).
+    pub fn group(&mut self, club: ClubId, label: &str) -> GroupId {
+        let key = (club, Box::<str>::from(label));
+        if let Some(&id) = self.group_index.get(&key) {
+            return id;
+        }
+        let id = self.groups.len() as GroupId;
+        self.groups.push(key.clone());
+        self.group_index.insert(key, id);
+        id
+    }
+
+    /// The id of a pair, added if new.
+    pub fn pair(&mut self, pair: Pair) -> PairId {
+        if let Some(&id) = self.pair_index.get(&pair) {
+            return id;
+        }
+        let id = self.pairs.len() as PairId;
+        self.pairs.push(pair.clone());
+        self.pair_index.insert(pair, id);
+        id
+    }
+
+    /// The id of an existing pair.
+    pub fn find_pair(&self, pair: &Pair) -> Option<PairId> {
+        self.pair_index.get(pair).copied()
+    }
+
+    /// The id of an existing club.
+    pub fn find_club(&self, name: &str) -> Option<ClubId> {
+        self.clubs.find(name)
+    }
+
+    /// Adds one result. The pairs must be ids of this field.
+    pub fn push(&mut self, result: TableResult) -> Result<()> {
+        let row = u32::try_from(self.boards.len())
+            .map_err(|_| Error::Invalid("more than 4,294,967,295 results in one field".into()))?;
+        for id in [result.ns, result.ew] {
+            if id as usize >= self.pairs.len() {
+                return Err(Error::Invalid(format!("unknown pair id {id}")));
+            }
+        }
+        if result.board == 0 {
+            return Err(Error::Invalid("board numbers start at 1".into()));
+        }
+        if let Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        } = result.outcome
+            && (ns_percent > 100 || ew_percent > 100)
+        {
+            return Err(Error::Invalid(format!(
+                "an adjusted score is a percentage of 0 to 100, not {ns_percent}/{ew_percent}"
+            )));
+        }
+        self.boards.push(result.board);
+        self.ns.push(result.ns);
+        self.ew.push(result.ew);
+        match (result.outcome, result.arrow_switch, result.group) {
+            (Outcome::Played(score), false, None) if score != SPECIAL_SCORE => {
+                self.scores.push(score);
+            }
+            (outcome, arrow_switch, group) => {
+                self.scores.push(SPECIAL_SCORE);
+                self.specials.push((
+                    row,
+                    Special {
+                        outcome,
+                        arrow_switch,
+                        group,
+                    },
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a plain score (the hot path of readers: no checks beyond those of the caller).
+    #[inline]
+    pub fn push_played(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
+        debug_assert!(ns_score != SPECIAL_SCORE && board > 0);
+        self.boards.push(board);
+        self.ns.push(ns);
+        self.ew.push(ew);
+        self.scores.push(ns_score);
+    }
+
+    /// Appends every result of `other`, mapping its clubs, sections, groups and pairs onto this field's.
+    /// Used to merge fields read in parallel.
+    pub fn append(&mut self, other: Field) {
+        let clubs: Vec<ClubId> = other.clubs.names.iter().map(|n| self.club(n)).collect();
+        let sections: Vec<SectionId> = other.sections.names.iter().map(|n| self.section(n)).collect();
+        let groups: Vec<GroupId> = other
+            .groups
+            .iter()
+            .map(|(club, label)| self.group(clubs[*club as usize], label))
+            .collect();
+        let pairs: Vec<PairId> = other
+            .pairs
+            .into_iter()
+            .map(|p| {
+                self.pair(Pair {
+                    club: clubs[p.club as usize],
+                    section: sections[p.section as usize],
+                    ..p
+                })
+            })
+            .collect();
+        let offset = self.boards.len() as u32;
+        self.boards.extend_from_slice(&other.boards);
+        self.ns.extend(other.ns.iter().map(|&p| pairs[p as usize]));
+        self.ew.extend(other.ew.iter().map(|&p| pairs[p as usize]));
+        self.scores.extend_from_slice(&other.scores);
+        self.specials
+            .extend(other.specials.into_iter().map(|(row, mut special)| {
+                special.group = special.group.map(|g| groups[g as usize]);
+                (row + offset, special)
+            }));
+    }
+
+    /// Number of results.
+    pub fn len(&self) -> usize {
+        self.boards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.boards.is_empty()
+    }
+
+    pub fn pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    pub fn club_name(&self, club: ClubId) -> &str {
+        &self.clubs.names[club as usize]
+    }
+
+    pub fn section_name(&self, section: SectionId) -> &str {
+        &self.sections.names[section as usize]
+    }
+
+    pub fn clubs(&self) -> impl Iterator<Item = &str> {
+        self.clubs.names.iter().map(|n| &**n)
+    }
+
+    /// The club and label of a fouled-board group.
+    pub fn group_name(&self, group: GroupId) -> (ClubId, &str) {
+        let (club, label) = &self.groups[group as usize];
+        (*club, label)
+    }
+
+    /// The result in row `row` (0-based, in the order added).
+    pub fn result(&self, row: usize) -> TableResult {
+        let score = self.scores[row];
+        let (outcome, arrow_switch, group) = if score == SPECIAL_SCORE {
+            let special = self.special(row as u32);
+            (special.outcome, special.arrow_switch, special.group)
+        } else {
+            (Outcome::Played(score), false, None)
+        };
+        TableResult {
+            board: self.boards[row],
+            ns: self.ns[row],
+            ew: self.ew[row],
+            outcome,
+            arrow_switch,
+            group,
+        }
+    }
+
+    pub(crate) fn special(&self, row: u32) -> &Special {
+        let at = self
+            .specials
+            .binary_search_by_key(&row, |(r, _)| *r)
+            .expect("every special row has its details");
+        &self.specials[at].1
+    }
+
+    /// The rows of one club's results, in order.
+    pub fn rows_of_club(&self, club: ClubId) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&row| self.pairs[self.ns[row] as usize].club == club)
+            .collect()
+    }
+
+    /// A new field holding only the given rows (for example one club's own results).
+    pub fn subset(&self, rows: &[usize]) -> Field {
+        let mut out = Field::new();
+        out.reserve(rows.len());
+        let mut pair_map: FxHashMap<PairId, PairId> = FxHashMap::default();
+        for &row in rows {
+            let mut result = self.result(row);
+            for id in [&mut result.ns, &mut result.ew] {
+                let old = *id;
+                *id = *pair_map.entry(old).or_insert_with(|| {
+                    let p = &self.pairs[old as usize];
+                    let club = out.club(self.club_name(p.club));
+                    let section = out.section(self.section_name(p.section));
+                    out.pair(Pair {
+                        club,
+                        section,
+                        label: p.label.clone(),
+                        direction: p.direction,
+                    })
+                });
+            }
+            result.group = result.group.map(|g| {
+                let (club, label) = self.group_name(g);
+                let club = out.club(self.club_name(club));
+                out.group(club, label)
+            });
+            out.push(result)
+                .expect("a row of a valid field is valid in a subset");
+        }
+        out
+    }
+
+    /// Finds tables entered twice: a pair may play each board once. Returns pairs of rows
+    /// (first, repeated) naming the same pair on the same board.
+    pub fn duplicate_rows(&self) -> Vec<(usize, usize)> {
+        let mut seen: FxHashMap<(u16, PairId), usize> = FxHashMap::default();
+        let mut duplicates = Vec::new();
+        for row in 0..self.len() {
+            let board = self.boards[row];
+            let mut first_clash = None;
+            for pair in [self.ns[row], self.ew[row]] {
+                if let Some(&earlier) = seen.get(&(board, pair)) {
+                    first_clash.get_or_insert(earlier);
+                } else {
+                    seen.insert((board, pair), row);
+                }
+            }
+            if let Some(earlier) = first_clash {
+                duplicates.push((earlier, row));
+            }
+        }
+        duplicates
+    }
+
+    /// A short description of a pair for messages and tables: `club / section / 3 NS`.
+    pub fn describe_pair(&self, id: PairId) -> String {
+        let p = &self.pairs[id as usize];
+        let mut out = String::new();
+        let club = self.club_name(p.club);
+        let section = self.section_name(p.section);
+        if !club.is_empty() {
+            out.push_str(club);
+            out.push_str(" / ");
+        }
+        if !section.is_empty() {
+            out.push_str(section);
+            out.push_str(" / ");
+        }
+        out.push_str(&p.label.to_string());
+        if let Some(d) = p.direction {
+            out.push(' ');
+            out.push_str(d.as_str());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(field: &mut Field, club: &str, n: &str, d: Option<Direction>) -> PairId {
+        let club = field.club(club);
+        let section = field.section("");
+        field.pair(Pair {
+            club,
+            section,
+            label: PairLabel::new(n),
+            direction: d,
+        })
+    }
+
+    #[test]
+    fn labels_keep_numbers_compact_and_text_literal() {
+        assert_eq!(PairLabel::new(" 12 "), PairLabel::Number(12));
+        assert_eq!(PairLabel::new("012"), PairLabel::Text("012".into()));
+        assert_eq!(PairLabel::new("12A").to_string(), "12A");
+    }
+
+    #[test]
+    fn append_remaps_everything() {
+        let mut a = Field::new();
+        let a1 = pair(&mut a, "X", "1", Some(Direction::NS));
+        let a2 = pair(&mut a, "X", "1", Some(Direction::EW));
+        a.push_played(1, a1, a2, 420);
+        let mut b = Field::new();
+        let b0 = pair(&mut b, "Y", "7", Some(Direction::NS));
+        let b1 = pair(&mut b, "X", "1", Some(Direction::EW));
+        let g = {
+            let club = b.club("Y");
+            b.group(club, "F")
+        };
+        b.push(TableResult {
+            board: 2,
+            ns: b0,
+            ew: b1,
+            outcome: Outcome::Adjusted {
+                ns_percent: 60,
+                ew_percent: 40,
+            },
+            arrow_switch: false,
+            group: Some(g),
+        })
+        .unwrap();
+        a.append(b);
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.pairs().len(), 3);
+        let r = a.result(1);
+        assert_eq!(r.ew, a2, "X 1 EW is the same pair in both parts");
+        assert_eq!(a.describe_pair(r.ns), "Y / 7 NS");
+        assert_eq!(a.group_name(r.group.unwrap()).1, "F");
+    }
+
+    #[test]
+    fn duplicates_are_found() {
+        let mut f = Field::new();
+        let ns = pair(&mut f, "", "1", Some(Direction::NS));
+        let ew = pair(&mut f, "", "1", Some(Direction::EW));
+        let ew2 = pair(&mut f, "", "2", Some(Direction::EW));
+        f.push_played(1, ns, ew, 100);
+        f.push_played(2, ns, ew, 100);
+        f.push_played(1, ns, ew2, 100);
+        assert_eq!(f.duplicate_rows(), vec![(0, 2)]);
+    }
+}

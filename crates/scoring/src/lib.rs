@@ -1,0 +1,159 @@
+//! # simpairs-scoring
+//!
+//! The pure scoring library of simpairs: given every result of a duplicate-bridge pairs field, it
+//! computes each result's matchpoints (or IMPs) and each pair's total, percentage and place, exactly as
+//! a national organisation's scorer would. No I/O, no async: plain functions over slices, parallel with
+//! rayon.
+//!
+//! ## Layout
+//! - [`contract`]: contracts, vulnerability and dealer of a board, the duplicate score (Law 77).
+//! - [`imps`]: the IMP scale and the Butler datum.
+//! - [`field`]: the results to compare, stored column-wise ([`Field`]).
+//! - `board`: valuing one board (matchpoints with Neuberg or ratio factoring, artificial and split
+//!   scores, arrow-switches, fouled-board groups; Butler; cross-IMPs).
+//! - `engine`: the two passes over a field ([`score`]).
+//! - [`standings`]: totals, percentages and places with exact ties.
+//! - [`value`]: exact values and their rounding for display.
+//!
+//! ## Rules, and where they come from
+//! Matchpoints are computed on the double scale (2 per result beaten, 1 per tie; seeds 002 and 004); the
+//! single scale is a presentation of the same numbers halved. Artificial adjusted scores, fouled groups and
+//! boards played fewer times than the most-played board are factored with Neuberg's formula
+//! M = (X + 1) N / S - 1 (seed 002 slides 23-25) unless ratio factoring (seed 004) is chosen. Where the
+//! seeds are silent the code says which national practice it follows.
+//!
+//! ## Example
+//! ```
+//! use simpairs_scoring::{Direction, Field, Options, Pair, PairLabel, score};
+//!
+//! let mut field = Field::new();
+//! let (club, section) = (field.club("Lindfield"), field.section("A"));
+//! let mut pair = |n: &str, d| field.pair(Pair { club, section, label: PairLabel::new(n), direction: Some(d) });
+//! let (ns1, ew1, ns2, ew2) = (pair("1", Direction::NS), pair("1", Direction::EW), pair("2", Direction::NS), pair("2", Direction::EW));
+//! field.push_played(1, ns1, ew1, 420);
+//! field.push_played(1, ns2, ew2, -50);
+//! let scoring = score(&field, &Options::default()).unwrap();
+//! let (ns_mp, ew_mp) = scoring.result_values(0);
+//! assert_eq!((ns_mp, ew_mp), (2.into(), 0.into()));
+//! assert_eq!(scoring.standings()[ns1 as usize].rank, 1);
+//! ```
+
+pub mod contract;
+pub mod field;
+pub mod imps;
+pub mod standings;
+pub mod value;
+
+mod board;
+mod engine;
+
+use serde::{Deserialize, Serialize};
+
+pub use board::BoardScore;
+pub use contract::{Contract, Doubling, LegalScores, Seat, Strain, Vulnerability};
+pub use engine::Scoring;
+pub use field::{Field, Movement, Outcome, Pair, PairId, PairLabel, TableResult};
+pub use standings::Standing;
+pub use value::Value;
+
+/// Errors of the scoring library.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Something in the input is not possible in bridge; the message says what.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A partnership's side of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Direction {
+    NS,
+    EW,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::NS => "NS",
+            Direction::EW => "EW",
+        }
+    }
+}
+
+/// How results are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Method {
+    /// Matchpoints: 2 for each result beaten, 1 for each tie.
+    #[default]
+    Matchpoints,
+    /// IMPs against a datum, the trimmed mean of the board's scores.
+    Butler,
+    /// IMPs against every other result in the direction, averaged.
+    CrossImps,
+}
+
+/// How a board with fewer results than the most-played board is brought to full weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Factoring {
+    /// M = (X + 1) N / S - 1 (seed 002 slides 23-25).
+    #[default]
+    Neuberg,
+    /// Matchpoints multiplied by N / S (seed 004).
+    Ratio,
+}
+
+/// How the groups of a fouled board are brought to the whole board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum FouledMethod {
+    /// Neuberg's formula (the default, as computer scoring does).
+    #[default]
+    Neuberg,
+    /// The manual method: add one matchpoint per score in the other groups (seed 002 slide 18).
+    AddOne,
+}
+
+/// The scale matchpoints are presented on; percentages are the same on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Scale {
+    /// 2 per result beaten, 1 per tie (seeds 002, 004).
+    #[default]
+    Double,
+    /// 1 per result beaten, a half per tie (seeds 001, 003; the ACBL's scale).
+    Single,
+}
+
+/// How to score a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    pub method: Method,
+    pub factoring: Factoring,
+    pub fouled: FouledMethod,
+    pub scale: Scale,
+    /// Butler: percentage of scores dropped at each end before averaging (20 by default).
+    pub butler_trim_percent: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            method: Method::Matchpoints,
+            factoring: Factoring::Neuberg,
+            fouled: FouledMethod::Neuberg,
+            scale: Scale::Double,
+            butler_trim_percent: 20,
+        }
+    }
+}
+
+/// Scores every result of `field` as one field: each result's values and each pair's standing.
+pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
+    engine::check_options(options)?;
+    engine::score(field, options)
+}

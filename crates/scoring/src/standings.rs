@@ -1,0 +1,310 @@
+//! Pair totals, percentages and ranks, with exact ties.
+//!
+//! Pairs are ranked by their total factored to the most boards any pair played (seed 004: a pair that
+//! played 30 of 33 boards has its total multiplied by 33/30), that is by total / boards played. Two pairs
+//! tie exactly when those rationals are equal. Whole-number fields compare with integer arithmetic;
+//! fields with fractions (Neuberg, ratio factoring, cross-IMPs) sort by floating point first and settle
+//! every near-tie, and every total printed near a rounding boundary, with exact big rationals.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::engine::Scoring;
+use crate::field::PairId;
+use crate::value::{big_hundredths, to_f64};
+use crate::{Direction, Factoring, Method, Result};
+
+/// Relative distance under which two floating-point sums may be the same exact value.
+const NEAR: f64 = 1e-9;
+
+/// A pair's result in the field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub pair: PairId,
+    /// Boards the pair played (artificial scores included).
+    pub boards: u32,
+    /// Total matchpoints (presentation scale) or IMPs, nearest `f64`.
+    pub total: f64,
+    /// Sum of the tops of the boards played (presentation scale); zero for IMP scoring.
+    pub max: f64,
+    /// The total rounded exactly to hundredths, halves away from zero.
+    pub total_hundredths: i64,
+    /// Percentage of `max` rounded exactly to hundredths; `None` for IMP scoring.
+    pub percent_hundredths: Option<i64>,
+    /// Place: within its direction for a Mitchell pair, among all pairs for a Howell pair.
+    pub rank: u32,
+    /// Another pair shares `rank`.
+    pub tied: bool,
+    /// Place among all pairs of the field, both directions together.
+    pub combined_rank: u32,
+    pub combined_tied: bool,
+}
+
+impl Standing {
+    /// The percentage as a number (rounded to hundredths).
+    pub fn percent(&self) -> Option<f64> {
+        self.percent_hundredths.map(|h| h as f64 / 100.0)
+    }
+}
+
+/// Which ranking list a pair is placed in besides the combined one.
+fn category(direction: Option<Direction>) -> usize {
+    match direction {
+        Some(Direction::NS) => 0,
+        Some(Direction::EW) => 1,
+        None => 2,
+    }
+}
+
+/// Whether `h` (a value in hundredths) lies so near a rounding boundary that floating point may misround.
+fn near_half(hundredths: f64) -> bool {
+    let frac = hundredths - hundredths.floor();
+    (frac - 0.5).abs() < NEAR * hundredths.abs().max(1.0) * 1e3
+}
+
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= NEAR * a.abs().max(b.abs()).max(1.0)
+}
+
+fn round_f64(x: f64) -> i64 {
+    x.abs().round().copysign(x) as i64
+}
+
+pub(crate) fn rank_pairs(
+    scoring: &Scoring<'_>,
+    total_int: Vec<i64>,
+    total_f: Vec<f64>,
+    tops_f: Vec<f64>,
+    boards: Vec<u32>,
+) -> Result<Vec<Standing>> {
+    let field = scoring.field;
+    let pairs = field.pairs().len();
+    let integral = !total_int.is_empty() || pairs == 0;
+    let options = scoring.options;
+    let mp = options.method == Method::Matchpoints;
+    let ratio = mp && options.factoring == Factoring::Ratio;
+    let divisor = scoring.scale_divisor();
+    // Under Neuberg every board has the same top, 2(N-1).
+    let common_top = if mp && !ratio {
+        scoring.boards.first().map_or(0, |b| *b.top.numer())
+    } else {
+        0
+    };
+    let total_of = |p: usize| -> f64 {
+        if integral {
+            total_int[p] as f64
+        } else {
+            total_f[p]
+        }
+    };
+    let max_of = |p: usize| -> f64 {
+        if !mp {
+            0.0
+        } else if ratio {
+            tops_f[p]
+        } else {
+            f64::from(boards[p]) * common_top as f64
+        }
+    };
+    let key = |p: usize| -> f64 { total_of(p) / f64::from(boards[p].max(1)) };
+
+    // Order every pair by its factored total.
+    let mut order: Vec<PairId> = (0..pairs as PairId).collect();
+    if integral {
+        order.par_sort_unstable_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
+            let rhs = i128::from(total_int[b]) * i128::from(boards[a]);
+            rhs.cmp(&lhs).then(a.cmp(&b))
+        });
+    } else {
+        order.par_sort_unstable_by(|&a, &b| {
+            key(b as usize)
+                .total_cmp(&key(a as usize))
+                .then(a.cmp(&b))
+        });
+    }
+
+    // Pairs whose floating-point figures cannot be trusted to the last digit.
+    let mut doubtful: Vec<PairId> = Vec::new();
+    if !integral {
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i + 1;
+            while j < order.len() && near(key(order[j - 1] as usize), key(order[j] as usize)) {
+                j += 1;
+            }
+            if j - i > 1 {
+                doubtful.extend_from_slice(&order[i..j]);
+            }
+            i = j;
+        }
+    }
+    let needs_exact_rounding = !integral || ratio;
+    if needs_exact_rounding {
+        for p in 0..pairs {
+            let t = total_of(p) * 100.0 / divisor as f64;
+            let m = max_of(p);
+            let pct = if m > 0.0 { total_of(p) * 1e4 / m } else { 0.0 };
+            if near_half(t) || (mp && near_half(pct)) {
+                doubtful.push(p as PairId);
+            }
+        }
+        doubtful.sort_unstable();
+        doubtful.dedup();
+    }
+    let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
+        FxHashMap::default()
+    } else {
+        scoring.exact_totals(&doubtful)
+    };
+
+    // Settle near-ties exactly.
+    let exact_key = |p: PairId| -> BigRational {
+        let (t, _) = &exact[&p];
+        t / BigRational::from_integer(BigInt::from(boards[p as usize].max(1)))
+    };
+    if !integral {
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i + 1;
+            while j < order.len() && near(key(order[j - 1] as usize), key(order[j] as usize)) {
+                j += 1;
+            }
+            if j - i > 1 {
+                let run = &mut order[i..j];
+                let mut keyed: Vec<(BigRational, PairId)> =
+                    run.iter().map(|&p| (exact_key(p), p)).collect();
+                keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                for (slot, (_, p)) in run.iter_mut().zip(keyed) {
+                    *slot = p;
+                }
+            }
+            i = j;
+        }
+    }
+    let same = |a: PairId, b: PairId| -> bool {
+        if integral {
+            let (a, b) = (a as usize, b as usize);
+            i128::from(total_int[a]) * i128::from(boards[b])
+                == i128::from(total_int[b]) * i128::from(boards[a])
+        } else {
+            near(key(a as usize), key(b as usize)) && exact_key(a) == exact_key(b)
+        }
+    };
+
+    // Places: walk tie groups in order, counting the pairs of each list placed before.
+    let mut standings: Vec<Standing> = (0..pairs)
+        .map(|p| {
+            let total = total_of(p) / divisor as f64;
+            let max = max_of(p) / divisor as f64;
+            let (total_hundredths, percent_hundredths) = match exact.get(&(p as PairId)) {
+                Some((t, m)) => {
+                    let d = BigRational::from_integer(BigInt::from(divisor));
+                    let pct = if mp && *m.numer() != BigInt::from(0) {
+                        Some(big_hundredths(&(t * BigRational::from_integer(BigInt::from(100)) / m)))
+                    } else if mp {
+                        Some(5000)
+                    } else {
+                        None
+                    };
+                    (big_hundredths(&(t / d)), pct)
+                }
+                None if integral && !ratio => {
+                    let t = i128::from(total_int[p]);
+                    let th = round_div(t * 100, i128::from(divisor));
+                    let pct = mp.then(|| {
+                        let m = i128::from(boards[p]) * i128::from(common_top);
+                        if m == 0 { 5000 } else { round_div(t * 10_000, m) }
+                    });
+                    (th, pct)
+                }
+                None => {
+                    let m = max_of(p);
+                    let pct = mp.then(|| if m > 0.0 { round_f64(total_of(p) * 1e4 / m) } else { 5000 });
+                    (round_f64(total * 100.0), pct)
+                }
+            };
+            Standing {
+                pair: p as PairId,
+                boards: boards[p],
+                total,
+                max,
+                total_hundredths,
+                percent_hundredths,
+                rank: 0,
+                tied: false,
+                combined_rank: 0,
+                combined_tied: false,
+            }
+        })
+        .collect();
+    let category_of: Vec<usize> = field.pairs().iter().map(|p| category(p.direction)).collect();
+    let mut placed_before = [0u32; 3];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && same(order[i], order[j]) {
+            j += 1;
+        }
+        let group = &order[i..j];
+        let mut in_group = [0u32; 3];
+        for &p in group {
+            in_group[category_of[p as usize]] += 1;
+        }
+        for &p in group {
+            let c = category_of[p as usize];
+            let s = &mut standings[p as usize];
+            s.combined_rank = i as u32 + 1;
+            s.combined_tied = group.len() > 1;
+            if c == 2 {
+                s.rank = s.combined_rank;
+                s.tied = s.combined_tied;
+            } else {
+                s.rank = placed_before[c] + 1;
+                s.tied = in_group[c] > 1;
+            }
+        }
+        for c in 0..3 {
+            placed_before[c] += in_group[c];
+        }
+        i = j;
+    }
+    let _ = to_f64;
+    Ok(standings)
+}
+
+/// `n / d` rounded half away from zero (d > 0).
+fn round_div(n: i128, d: i128) -> i64 {
+    let q = (n.abs() * 2 + d) / (2 * d);
+    (if n < 0 { -q } else { q }) as i64
+}
+
+/// Orders standings for printing: by list (NS, EW, then Howell), then place, then pair.
+pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
+    let pairs = scoring.field.pairs();
+    let mut order: Vec<PairId> = (0..pairs.len() as PairId).collect();
+    order.par_sort_unstable_by(|&a, &b| {
+        let (sa, sb) = (&scoring.standings[a as usize], &scoring.standings[b as usize]);
+        category(pairs[a as usize].direction)
+            .cmp(&category(pairs[b as usize].direction))
+            .then(sa.rank.cmp(&sb.rank))
+            .then_with(|| compare_labels(scoring, a, b))
+    });
+    order
+}
+
+fn compare_labels(scoring: &Scoring<'_>, a: PairId, b: PairId) -> Ordering {
+    let pairs = scoring.field.pairs();
+    let (pa, pb) = (&pairs[a as usize], &pairs[b as usize]);
+    scoring
+        .field
+        .club_name(pa.club)
+        .cmp(scoring.field.club_name(pb.club))
+        .then_with(|| scoring.field.section_name(pa.section).cmp(scoring.field.section_name(pb.section)))
+        .then_with(|| pa.label.cmp(&pb.label))
+}
