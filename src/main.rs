@@ -1,1 +1,46 @@
-fn main() {}
+//! `simpairs`: the command line of the simpairs scoring system. Parses flags and hands each command to
+//! its module under `commands/`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod commands;
+
+/// Scores duplicate-bridge pairs events played across many clubs.
+#[derive(Parser, Debug)]
+#[command(name = "simpairs", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Scores every result in one file as one field and prints the standings (or JSON).
+    Score(commands::score::Args),
+    /// Measures scoring speed on a seeded national-sized field and prints a table.
+    Bench(commands::bench::Args),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Score(args) => commands::score::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("simpairs: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

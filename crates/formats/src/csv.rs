@@ -181,23 +181,7 @@ fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, leg
                     });
                     continue;
                 }
-                let row = TextRow {
-                    board: text[0],
-                    club: text[1],
-                    section: text[2],
-                    ns_pair: text[3],
-                    ew_pair: text[4],
-                    contract: text[5],
-                    declarer: text[6],
-                    tricks: text[7],
-                    ns_score: text[8],
-                    ew_score: text[9],
-                    adjusted: text[10],
-                    arrow_switch: text[11],
-                    group: text[12],
-                    movement: text[13],
-                };
-                if let Err(p) = builder.push(&row, line) {
+                if let Err(p) = builder.push(&text_row(&text), line) {
                     problems.push(Problem {
                         at: at(Some(p.field)),
                         message: p.message,
@@ -209,9 +193,130 @@ fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, leg
     Chunk { builder, problems }
 }
 
+/// Reads a chunk without quotes line by line, splitting at commas; plain-score rows take the fast
+/// path, every other row the checked one.
+fn read_chunk_fast<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, legal: &'l LegalScores) -> Chunk<'l> {
+    let mut builder = FieldBuilder::new(legal);
+    // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
+    builder.reserve(bytes.len() / 16);
+    let mut problems = Problems::default();
+    let col = |name: &str| layout.index[COLUMNS.iter().position(|c| *c == name).expect("known")];
+    let (board_at, club_at, section_at, ns_at, ew_at, score_at) = (
+        col("board"),
+        col("club"),
+        col("section"),
+        col("ns_pair"),
+        col("ew_pair"),
+        col("ns_score"),
+    );
+    // Columns whose presence makes a row more than a plain score.
+    let complex: Vec<usize> = [
+        "contract", "declarer", "tricks", "ew_score", "adjusted", "arrow_switch", "group", "movement",
+    ]
+    .iter()
+    .filter_map(|c| col(c))
+    .collect();
+    let mut fields: Vec<&[u8]> = Vec::with_capacity(layout.width);
+    let mut line = first_line;
+    // One pass over the chunk finds every comma and line end; fields are the bytes between them.
+    let mut bounds = memchr::memchr2_iter(b',', b'\n', bytes);
+    let mut start = 0;
+    while start < bytes.len() {
+        fields.clear();
+        let mut from = start;
+        let end = loop {
+            match bounds.next() {
+                Some(i) if bytes[i] == b',' => {
+                    fields.push(&bytes[from..i]);
+                    from = i + 1;
+                }
+                Some(i) => break i,
+                None => break bytes.len(),
+            }
+        };
+        let last = &bytes[from..end];
+        fields.push(last.strip_suffix(b"\r").unwrap_or(last));
+        let this_line = line;
+        line += 1;
+        start = end + 1;
+        if fields.len() == 1 && fields[0].trim_ascii().is_empty() {
+            continue;
+        }
+        let at = |field: Option<&str>| Location {
+            file: file.to_string(),
+            line: this_line,
+            field: field.map(str::to_string),
+        };
+        if fields.len() != layout.width {
+            problems.push(Problem {
+                at: at(None),
+                message: format!("the row has {} fields but the header has {}", fields.len(), layout.width),
+            });
+            continue;
+        }
+        let get = |i: Option<usize>| i.map_or(&b""[..], |i| fields[i]);
+        if complex.iter().all(|&i| fields[i].trim_ascii().is_empty()) {
+            let plain = crate::row::PlainRow {
+                board: get(board_at),
+                club: get(club_at),
+                section: get(section_at),
+                ns_pair: get(ns_at),
+                ew_pair: get(ew_at),
+                ns_score: get(score_at),
+            };
+            if builder.push_plain(&plain, this_line) {
+                continue;
+            }
+        }
+        let mut text: [&str; 14] = [""; 14];
+        let mut bad_utf8 = None;
+        for (k, slot) in text.iter_mut().enumerate() {
+            if let Some(i) = layout.index[k] {
+                match std::str::from_utf8(fields[i]) {
+                    Ok(s) => *slot = s,
+                    Err(_) => bad_utf8 = Some(COLUMNS[k]),
+                }
+            }
+        }
+        if let Some(field) = bad_utf8 {
+            problems.push(Problem {
+                at: at(Some(field)),
+                message: "the field is not UTF-8 text".into(),
+            });
+            continue;
+        }
+        if let Err(p) = builder.push(&text_row(&text), this_line) {
+            problems.push(Problem {
+                at: at(Some(p.field)),
+                message: p.message,
+            });
+        }
+    }
+    Chunk { builder, problems }
+}
+
+fn text_row<'a>(text: &[&'a str; 14]) -> TextRow<'a> {
+    TextRow {
+        board: text[0],
+        club: text[1],
+        section: text[2],
+        ns_pair: text[3],
+        ew_pair: text[4],
+        contract: text[5],
+        declarer: text[6],
+        tricks: text[7],
+        ns_score: text[8],
+        ew_score: text[9],
+        adjusted: text[10],
+        arrow_switch: text[11],
+        group: text[12],
+        movement: text[13],
+    }
+}
+
 /// Splits the body into chunks that end at line ends; returns (start offset, first line) of each.
-fn chunk_starts(body: &[u8], first_line: u64) -> Vec<(usize, usize, u64)> {
-    if memchr::memchr(b'"', body).is_some() || body.len() <= CHUNK_BYTES {
+fn chunk_starts(body: &[u8], first_line: u64, quoted: bool) -> Vec<(usize, usize, u64)> {
+    if quoted || body.len() <= CHUNK_BYTES {
         return vec![(0, body.len(), first_line)];
     }
     let mut bounds = vec![0];
@@ -249,18 +354,26 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
     let layout = layout(file, &bytes[..header_end])?;
     let body = &bytes[header_end..];
     let legal = LegalScores::new();
-    let chunks: Vec<Chunk<'_>> = chunk_starts(body, 2)
+    let started = std::time::Instant::now();
+    let quoted = memchr::memchr(b'"', body).is_some();
+    let chunks: Vec<Chunk<'_>> = chunk_starts(body, 2, quoted)
         .into_par_iter()
-        .map(|(start, end, line)| read_chunk(file, &body[start..end], line, layout, &legal))
+        .map(|(start, end, line)| {
+            if quoted {
+                read_chunk(file, &body[start..end], line, layout, &legal)
+            } else {
+                read_chunk_fast(file, &body[start..end], line, layout, &legal)
+            }
+        })
         .collect();
 
+    tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
     let mut problems = Problems::default();
-    let mut field = Field::new();
-    field.reserve(chunks.iter().map(|c| c.builder.field.len()).sum());
-    let mut lines = Vec::with_capacity(field.len());
+    let mut lines = Vec::with_capacity(chunks.iter().map(|c| c.builder.lines.len()).sum());
     let mut not_played = 0;
     let mut movements: rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)> =
         rustc_hash::FxHashMap::default();
+    let mut parts = Vec::with_capacity(chunks.len());
     for chunk in chunks {
         problems.extend(chunk.problems);
         for (club, section, movement, line) in chunk.builder.movements() {
@@ -281,12 +394,14 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
         }
         not_played += chunk.builder.not_played;
         lines.extend_from_slice(&chunk.builder.lines);
-        if field.is_empty() {
-            field = chunk.builder.field;
-        } else {
-            field.append(chunk.builder.field);
-        }
+        parts.push(chunk.builder.field);
     }
+    let field = if parts.len() == 1 {
+        parts.pop().expect("one part")
+    } else {
+        Field::concat(parts)
+    };
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
     if problems.is_empty() {
         for (first, again) in field.duplicate_rows() {
             let r = field.result(again);
@@ -307,6 +422,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
         }
     }
     problems.into_result()?;
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
     Ok(Read {
         field,
         lines,

@@ -12,6 +12,7 @@
 
 pub mod csv;
 pub mod error;
+pub mod report;
 pub mod row;
 
 pub use error::{Error, Location, Problem, Result};

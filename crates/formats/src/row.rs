@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 use simpairs_scoring::field::{ClubId, SectionId};
 use simpairs_scoring::{
-    Contract, Direction, Field, LegalScores, Movement, Outcome, Pair, PairLabel, Seat, TableResult,
+    Contract, Direction, Field, LegalScores, Movement, Outcome, Pair, PairId, PairLabel, Seat, TableResult,
     Vulnerability, contract::ns_score,
 };
 
@@ -116,7 +116,78 @@ pub struct FieldBuilder<'l> {
     movements: FxHashMap<(ClubId, SectionId), (Movement, u64)>,
     last_club: Option<(Box<str>, ClubId)>,
     last_section: Option<(Box<str>, SectionId)>,
+    last_movement_checked: Option<(ClubId, SectionId)>,
+    /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
+    pair_cache: Vec<(u64, u32, PairId)>,
     pub not_played: usize,
+}
+
+/// Slots of [`FieldBuilder`]'s pair cache (a power of two).
+const PAIR_CACHE_SLOTS: usize = 4096;
+
+/// The fields of a plain-score row as raw bytes (see [`FieldBuilder::push_plain`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlainRow<'a> {
+    pub board: &'a [u8],
+    pub club: &'a [u8],
+    pub section: &'a [u8],
+    pub ns_pair: &'a [u8],
+    pub ew_pair: &'a [u8],
+    pub ns_score: &'a [u8],
+}
+
+/// String equality that never calls `memcmp` for empty names: an empty `Box<str>` points at an invalid
+/// address, and glibc's AVX-512 `memcmp` loads from it under an all-zero mask, which costs a microcode
+/// assist every time (it made reading a file without a section column three times slower).
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    same_name_bytes(a.as_bytes(), b.as_bytes())
+}
+
+#[inline]
+fn same_name_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && (a.is_empty() || a == b)
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+/// A plain decimal number of at most 9 digits.
+#[inline]
+fn ascii_number(b: &[u8]) -> Option<u32> {
+    let b = trim(b);
+    if b.is_empty() || b.len() > 9 {
+        return None;
+    }
+    let mut n = 0u32;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(d);
+    }
+    Some(n)
+}
+
+/// A pair number stored compactly: digits without a leading zero (the rule of [`PairLabel::new`]).
+#[inline]
+fn pair_number(b: &[u8]) -> Option<u32> {
+    let t = trim(b);
+    if t.len() > 1 && t[0] == b'0' {
+        return None;
+    }
+    ascii_number(t)
+}
+
+#[inline]
+fn ascii_score(b: &[u8]) -> Option<i32> {
+    let b = trim(b);
+    match b.split_first() {
+        Some((b'-', rest)) => ascii_number(rest).map(|n| -(n as i32)),
+        _ => ascii_number(b).map(|n| n as i32),
+    }
 }
 
 impl<'l> FieldBuilder<'l> {
@@ -128,13 +199,15 @@ impl<'l> FieldBuilder<'l> {
             movements: FxHashMap::default(),
             last_club: None,
             last_section: None,
+            last_movement_checked: None,
+            pair_cache: vec![(u64::MAX, 0, 0); PAIR_CACHE_SLOTS],
             not_played: 0,
         }
     }
 
     fn club(&mut self, name: &str) -> ClubId {
         match &self.last_club {
-            Some((n, id)) if &**n == name => *id,
+            Some((n, id)) if same_name(n, name) => *id,
             _ => {
                 let id = self.field.club(name);
                 self.last_club = Some((name.into(), id));
@@ -145,7 +218,7 @@ impl<'l> FieldBuilder<'l> {
 
     fn section(&mut self, name: &str) -> SectionId {
         match &self.last_section {
-            Some((n, id)) if &**n == name => *id,
+            Some((n, id)) if same_name(n, name) => *id,
             _ => {
                 let id = self.field.section(name);
                 self.last_section = Some((name.into(), id));
@@ -154,11 +227,93 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
+    /// The club named by raw bytes, checked as UTF-8 only when it differs from the previous row's.
+    #[inline]
+    fn club_bytes(&mut self, name: &[u8]) -> Option<ClubId> {
+        match &self.last_club {
+            Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
+            _ => Some(self.club(std::str::from_utf8(name).ok()?)),
+        }
+    }
+
+    #[inline]
+    fn section_bytes(&mut self, name: &[u8]) -> Option<SectionId> {
+        match &self.last_section {
+            Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
+            _ => Some(self.section(std::str::from_utf8(name).ok()?)),
+        }
+    }
+
     /// The movement each (club, section) was given, with the line that gave it.
     pub fn movements(&self) -> impl Iterator<Item = (&str, &str, Movement, u64)> {
         self.movements.iter().map(|(&(c, s), &(m, line))| {
             (self.field.club_name(c), self.field.section_name(s), m, line)
         })
+    }
+
+    /// Adds a row that is only a plain score (board, club, section, numbered pairs, NS score), the
+    /// common shape of large files. Returns `false`, having added nothing, if the row is anything else
+    /// or has any problem: the caller then passes it to [`FieldBuilder::push`], which says what is wrong.
+    #[inline]
+    pub fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
+        let (Some(board), Some(ns_number), Some(ew_number), Some(score)) = (
+            ascii_number(row.board).and_then(|b| u16::try_from(b).ok()).filter(|&b| b > 0),
+            pair_number(row.ns_pair),
+            pair_number(row.ew_pair),
+            ascii_score(row.ns_score),
+        ) else {
+            return false;
+        };
+        if !self
+            .legal
+            .contains(Vulnerability::of_board(u32::from(board)), score)
+        {
+            return false;
+        }
+        let (Some(club), Some(section)) = (self.club_bytes(trim(row.club)), self.section_bytes(trim(row.section)))
+        else {
+            return false;
+        };
+        if self.last_movement_checked != Some((club, section)) {
+            match self.movements.get(&(club, section)) {
+                Some(&(Movement::Mitchell, _)) => {}
+                Some(_) => return false,
+                None => {
+                    self.movements.insert((club, section), (Movement::Mitchell, line));
+                }
+            }
+            self.last_movement_checked = Some((club, section));
+        }
+        let ns = self.cached_pair(club, section, ns_number, Direction::NS);
+        let ew = self.cached_pair(club, section, ew_number, Direction::EW);
+        self.field.push_played(board, ns, ew, score);
+        self.lines.push(line);
+        true
+    }
+
+    #[inline]
+    fn cached_pair(&mut self, club: ClubId, section: SectionId, number: u32, direction: Direction) -> PairId {
+        let d = match direction {
+            Direction::NS => 1u64,
+            Direction::EW => 2,
+        };
+        let place = (u64::from(club) << 34) | (u64::from(section) << 2) | d;
+        let slot = (number as usize ^ (club as usize).wrapping_mul(0x9e37)) & (PAIR_CACHE_SLOTS - 1);
+        let (p, n, id) = self.pair_cache[slot];
+        if p == place && n == number {
+            return id;
+        }
+        let id = self
+            .field
+            .pair_numbered(club, section, number, Some(direction));
+        self.pair_cache[slot] = (place, number, id);
+        id
+    }
+
+    /// Reserves room for about `rows` more rows.
+    pub fn reserve(&mut self, rows: usize) {
+        self.field.reserve(rows);
+        self.lines.reserve(rows);
     }
 
     /// Checks one row and adds it. On error nothing is added.

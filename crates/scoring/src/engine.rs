@@ -1,11 +1,12 @@
 //! Scoring a whole field: two parallel passes over the results and one valuation per board.
 //!
-//! 1. Pass one counts, per board, how many plain results have each score (a histogram over at most a few
-//!    thousand score positions: bridge scores are multiples of 10 between -7600 and +7600).
-//! 2. Each board is valued from its histogram and its few special results ([`crate::board`]): prefix sums
-//!    give every score's matchpoints, so no board is ever sorted.
-//! 3. Pass two looks every result up in its board's table, records its values and adds them to the two
-//!    pairs' totals (per-thread totals, merged afterwards).
+//! 1. Pass one counts, per board, how many plain results have each score: a histogram over the grid of
+//!    bridge scores (multiples of 10 within +-8000, 1,601 positions), so no board is ever sorted.
+//! 2. Each board is valued from its histogram and its few special results ([`crate::board`]): prefix
+//!    sums give every score's matchpoints (or IMPs), stored in a table by score position.
+//! 3. Pass two looks every result up in its board's table and adds its values to the two pairs' totals
+//!    (per-thread totals, merged afterwards). A result's values are the same lookup afterwards
+//!    ([`Scoring::result_values`]), so nothing per result is stored beyond the field itself.
 //! 4. Pairs are ranked by their total factored to the most boards played ([`crate::standings`]).
 
 use num_bigint::BigInt;
@@ -17,12 +18,42 @@ use crate::board::{BoardInput, BoardScore, FieldContext, value_board};
 use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
 use crate::standings::{Standing, rank_pairs};
 use crate::value::{Value, to_f64};
-use crate::{Error, Factoring, Method, Options, Result, Scale};
+use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 
-/// Largest number of score positions kept in a dense table (bridge needs about 1,521).
+/// Every bridge score is a multiple of 10 within +-8000 (7NTXX vulnerable down 13 is 7600).
+const GRID_LIMIT: i32 = 8000;
+const GRID_STEP: i32 = 10;
+const GRID_LEN: usize = (2 * GRID_LIMIT / GRID_STEP) as usize + 1;
+/// Largest number of score positions kept in a dense table when scores leave the bridge grid.
 const MAX_DENSE_POSITIONS: i64 = 1 << 16;
-/// Largest per-thread histogram (boards x positions) before boards are counted one by one.
+/// Largest per-thread histogram (boards x positions) before boards are counted with hash maps.
 const MAX_HISTOGRAM_CELLS: usize = 1 << 24;
+/// Pair totals are packed with the boards count in the low 16 bits (a pair plays each board once and
+/// there are at most 65,535 board numbers).
+const COUNT_BITS: u32 = 16;
+
+/// Maps scores to table positions; generic so the hot loops inline the bridge grid's arithmetic.
+pub(crate) trait Positions: Sync {
+    fn position(&self, score: i32) -> usize;
+}
+
+/// The grid of all bridge scores: position = (score + 8000) / 10, a division by a constant.
+#[derive(Clone, Copy, Debug)]
+struct BridgeGrid;
+
+impl BridgeGrid {
+    #[inline]
+    fn fits(score: i32) -> bool {
+        score % GRID_STEP == 0 && (-GRID_LIMIT..=GRID_LIMIT).contains(&score)
+    }
+}
+
+impl Positions for BridgeGrid {
+    #[inline(always)]
+    fn position(&self, score: i32) -> usize {
+        ((score + GRID_LIMIT) / GRID_STEP) as usize
+    }
+}
 
 /// Maps a North-South score to its position in the boards' value tables.
 #[derive(Clone, Debug)]
@@ -33,9 +64,9 @@ pub(crate) enum ScorePositions {
     Sparse(Vec<i32>),
 }
 
-impl ScorePositions {
+impl Positions for ScorePositions {
     #[inline]
-    pub fn position(&self, score: i32) -> usize {
+    fn position(&self, score: i32) -> usize {
         match self {
             ScorePositions::Dense { min, step, .. } => {
                 ((i64::from(score) - i64::from(*min)) / i64::from(*step)) as usize
@@ -45,8 +76,10 @@ impl ScorePositions {
                 .expect("every score of the field has a position"),
         }
     }
+}
 
-    pub fn len(&self) -> usize {
+impl ScorePositions {
+    fn len(&self) -> usize {
         match self {
             ScorePositions::Dense { len, .. } => *len,
             ScorePositions::Sparse(scores) => scores.len(),
@@ -59,17 +92,17 @@ impl ScorePositions {
             ScorePositions::Sparse(scores) => scores[position],
         }
     }
+
+    fn grid() -> ScorePositions {
+        ScorePositions::Dense {
+            min: -GRID_LIMIT,
+            step: GRID_STEP,
+            len: GRID_LEN,
+        }
+    }
 }
 
-/// Each result's values, kept as whole numbers when every value of the field is one.
-#[derive(Clone, Debug)]
-pub(crate) enum RowValues {
-    Integral { ns: Vec<i32>, ew: Vec<i32> },
-    /// Looked up in the boards' exact tables when asked for.
-    Exact,
-}
-
-/// The scored field: every result's values and every pair's standing.
+/// The scored field: every board's values and every pair's standing.
 #[derive(Debug)]
 pub struct Scoring<'f> {
     pub(crate) field: &'f Field,
@@ -78,45 +111,14 @@ pub struct Scoring<'f> {
     /// Board number -> index in `boards`, `u32::MAX` if absent.
     pub(crate) board_index: Vec<u32>,
     pub(crate) positions: ScorePositions,
-    pub(crate) values: RowValues,
     pub(crate) standings: Vec<Standing>,
     /// The most times any board was played.
     pub(crate) target: u32,
 }
 
-/// Per-thread sums of pass two.
-struct Totals {
-    total_int: Vec<i64>,
-    total_f: Vec<f64>,
-    tops_f: Vec<f64>,
-    boards: Vec<u32>,
-}
-
-impl Totals {
-    fn new(pairs: usize, integral: bool, ratio: bool) -> Totals {
-        Totals {
-            total_int: if integral { vec![0; pairs] } else { Vec::new() },
-            total_f: if integral { Vec::new() } else { vec![0.0; pairs] },
-            tops_f: if ratio { vec![0.0; pairs] } else { Vec::new() },
-            boards: vec![0; pairs],
-        }
-    }
-
-    fn merge(mut self, other: Totals) -> Totals {
-        fn add<T: Copy + std::ops::AddAssign + Send + Sync>(a: &mut [T], b: &[T]) {
-            a.par_iter_mut().zip(b.par_iter()).for_each(|(x, y)| *x += *y);
-        }
-        add(&mut self.total_int, &other.total_int);
-        add(&mut self.total_f, &other.total_f);
-        add(&mut self.tops_f, &other.tops_f);
-        add(&mut self.boards, &other.boards);
-        self
-    }
-}
-
-/// Splits `0..len` into one contiguous part per thread (a few more for balance).
-fn parts(len: usize) -> Vec<std::ops::Range<usize>> {
-    let n = (rayon::current_num_threads() * 2).max(1);
+/// Splits `0..len` into contiguous parts, `per_thread` for each thread.
+fn parts(len: usize, per_thread: usize) -> Vec<std::ops::Range<usize>> {
+    let n = (rayon::current_num_threads() * per_thread).max(1);
     let size = len.div_ceil(n).max(1 << 14);
     (0..len)
         .step_by(size)
@@ -124,147 +126,24 @@ fn parts(len: usize) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
-/// Scores every result of `field` as one field.
-pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
-    let rows = field.len();
-    let pairs = field.pairs().len();
+/// Per board: results on it and the distinct plain scores with their counts.
+struct Histograms {
+    results: Vec<u32>,
+    plain: Vec<Vec<(i32, u32)>>,
+}
 
-    // Pass zero: which boards exist and the range of scores.
-    #[derive(Clone, Copy)]
-    struct Range {
-        min: i32,
-        max: i32,
-        step: i32,
-    }
-    let empty = Range {
-        min: i32::MAX,
-        max: i32::MIN,
-        step: 0,
-    };
-    let widen = |r: Range, s: i32| Range {
-        min: r.min.min(s),
-        max: r.max.max(s),
-        step: num_integer::gcd(r.step, s),
-    };
-    let join = |a: Range, b: Range| Range {
-        min: a.min.min(b.min),
-        max: a.max.max(b.max),
-        step: num_integer::gcd(a.step, b.step),
-    };
-    let (mut range, present) = parts(rows)
-        .into_par_iter()
-        .map(|part| {
-            let mut r = empty;
-            let mut present = vec![0u64; 1024];
-            let (boards, scores) = (&field.boards[part.clone()], &field.scores[part]);
-            for (&b, &s) in boards.iter().zip(scores) {
-                present[b as usize / 64] |= 1 << (b % 64);
-                if s != SPECIAL_SCORE {
-                    r = widen(r, s);
-                }
-            }
-            (r, present)
-        })
-        .reduce(
-            || (empty, vec![0u64; 1024]),
-            |(ra, mut pa), (rb, pb)| {
-                pa.iter_mut().zip(&pb).for_each(|(a, b)| *a |= b);
-                (join(ra, rb), pa)
-            },
-        );
-    for (_, special) in &field.specials {
-        match special.outcome {
-            crate::Outcome::Played(s) => range = widen(range, s),
-            crate::Outcome::Split { ns, ew } => range = widen(widen(range, ns), -ew),
-            crate::Outcome::Adjusted { .. } => {}
-        }
-    }
-    if range.min > range.max {
-        range = Range {
-            min: 0,
-            max: 0,
-            step: 1,
-        };
-    }
-    let step = range.step.max(1);
-    let span = (i64::from(range.max) - i64::from(range.min)) / i64::from(step) + 1;
-    let positions = if span <= MAX_DENSE_POSITIONS {
-        ScorePositions::Dense {
-            min: range.min,
-            step,
-            len: span as usize,
-        }
-    } else {
-        let mut distinct: Vec<i32> = field
-            .scores
-            .iter()
-            .copied()
-            .filter(|&s| s != SPECIAL_SCORE)
-            .collect();
-        for (_, special) in &field.specials {
-            match special.outcome {
-                crate::Outcome::Played(s) => distinct.push(s),
-                crate::Outcome::Split { ns, ew } => distinct.extend([ns, -ew]),
-                crate::Outcome::Adjusted { .. } => {}
-            }
-        }
-        distinct.par_sort_unstable();
-        distinct.dedup();
-        ScorePositions::Sparse(distinct)
-    };
+/// Pass one over a field whose scores have positions `p` in tables of `width`. With `grid`, returns
+/// `None` as soon as it is known that a plain score is off the bridge grid.
+fn histograms<P: Positions>(
+    field: &Field,
+    board_index: &[u32],
+    nboards: usize,
+    p: &P,
+    positions: &ScorePositions,
+    grid: bool,
+) -> Option<Histograms> {
     let width = positions.len();
-
-    let mut board_numbers = Vec::new();
-    let mut board_index = vec![u32::MAX; 1 << 16];
-    for (word, bits) in present.iter().enumerate() {
-        for bit in 0..64 {
-            if bits & (1 << bit) != 0 {
-                let b = word * 64 + bit;
-                board_index[b] = board_numbers.len() as u32;
-                board_numbers.push(b as u16);
-            }
-        }
-    }
-    let nboards = board_numbers.len();
-
-    // Pass one: results per board, and the plain scores' histogram.
-    let dense_histogram = nboards * width <= MAX_HISTOGRAM_CELLS;
-    let (results_per_board, plain_per_board): (Vec<u32>, Vec<Vec<(i32, u32)>>) = if dense_histogram {
-        let (results, hist) = parts(rows)
-            .into_par_iter()
-            .map(|part| {
-                let mut results = vec![0u32; nboards];
-                let mut hist = vec![0u32; nboards * width];
-                let (boards, scores) = (&field.boards[part.clone()], &field.scores[part]);
-                for (&b, &s) in boards.iter().zip(scores) {
-                    let bi = board_index[b as usize] as usize;
-                    results[bi] += 1;
-                    if s != SPECIAL_SCORE {
-                        hist[bi * width + positions.position(s)] += 1;
-                    }
-                }
-                (results, hist)
-            })
-            .reduce(
-                || (vec![0; nboards], vec![0; nboards * width]),
-                |(mut ra, mut ha), (rb, hb)| {
-                    ra.iter_mut().zip(&rb).for_each(|(a, b)| *a += b);
-                    ha.iter_mut().zip(&hb).for_each(|(a, b)| *a += b);
-                    (ra, ha)
-                },
-            );
-        let plain = (0..nboards)
-            .map(|bi| {
-                hist[bi * width..(bi + 1) * width]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| **c > 0)
-                    .map(|(p, &c)| (positions.score_at(p), c))
-                    .collect()
-            })
-            .collect();
-        (results, plain)
-    } else {
+    if nboards * width > MAX_HISTOGRAM_CELLS {
         let mut results = vec![0u32; nboards];
         let mut counts: Vec<FxHashMap<i32, u32>> = vec![FxHashMap::default(); nboards];
         for (&b, &s) in field.boards.iter().zip(&field.scores) {
@@ -282,20 +161,177 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
                 v
             })
             .collect();
-        (results, plain)
-    };
+        return Some(Histograms { results, plain });
+    }
+    let (results, hist, fits) = parts(field.len(), 1)
+        .into_par_iter()
+        .map(|part| {
+            let mut results = vec![0u32; nboards];
+            let mut hist = vec![0u32; nboards * width];
+            let mut fits = true;
+            let (boards, scores) = (&field.boards[part.clone()], &field.scores[part]);
+            for (&b, &s) in boards.iter().zip(scores) {
+                let bi = board_index[b as usize] as usize;
+                results[bi] += 1;
+                if s != SPECIAL_SCORE {
+                    if grid && !BridgeGrid::fits(s) {
+                        fits = false;
+                        break;
+                    }
+                    hist[bi * width + p.position(s)] += 1;
+                }
+            }
+            (results, hist, fits)
+        })
+        .reduce(
+            || (vec![0; nboards], vec![0; nboards * width], true),
+            |(mut ra, mut ha, fa), (rb, hb, fb)| {
+                ra.iter_mut().zip(&rb).for_each(|(a, b)| *a += b);
+                ha.iter_mut().zip(&hb).for_each(|(a, b)| *a += b);
+                (ra, ha, fa && fb)
+            },
+        );
+    if !fits {
+        return None;
+    }
+    let plain = (0..nboards)
+        .map(|bi| {
+            hist[bi * width..(bi + 1) * width]
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c > 0)
+                .map(|(pos, &c)| (positions.score_at(pos), c))
+                .collect()
+        })
+        .collect();
+    Some(Histograms { results, plain })
+}
+
+/// The comparable scores of special results (split scores give two).
+fn special_scores(field: &Field) -> impl Iterator<Item = i32> + '_ {
+    field
+        .specials
+        .iter()
+        .flat_map(|(_, special)| match special.outcome {
+            Outcome::Played(s) => [Some(s), None],
+            Outcome::Split { ns, ew } => [Some(ns), Some(-ew)],
+            Outcome::Adjusted { .. } => [None, None],
+        })
+        .flatten()
+}
+
+/// Positions for a field whose scores are not all on the bridge grid.
+fn general_positions(field: &Field) -> ScorePositions {
+    let scores = field.scores.iter().copied().filter(|&s| s != SPECIAL_SCORE).chain(special_scores(field));
+    let (mut min, mut max, mut step) = (i32::MAX, i32::MIN, 0i32);
+    for s in scores {
+        min = min.min(s);
+        max = max.max(s);
+        step = num_integer::gcd(step, s);
+    }
+    if min > max {
+        return ScorePositions::grid();
+    }
+    let step = step.max(1);
+    let span = (i64::from(max) - i64::from(min)) / i64::from(step) + 1;
+    if span <= MAX_DENSE_POSITIONS {
+        ScorePositions::Dense {
+            min,
+            step,
+            len: span as usize,
+        }
+    } else {
+        let mut distinct: Vec<i32> = field
+            .scores
+            .iter()
+            .copied()
+            .filter(|&s| s != SPECIAL_SCORE)
+            .chain(special_scores(field))
+            .collect();
+        distinct.par_sort_unstable();
+        distinct.dedup();
+        ScorePositions::Sparse(distinct)
+    }
+}
+
+/// Scores every result of `field` as one field.
+pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
+    let started = std::time::Instant::now();
+    let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
+
+    // Which boards exist (a pass over the board column only).
+    let present = parts(field.len(), 1)
+        .into_par_iter()
+        .map(|part| {
+            let mut present = vec![0u64; 1024];
+            for &b in &field.boards[part] {
+                present[b as usize / 64] |= 1 << (b % 64);
+            }
+            present
+        })
+        .reduce(
+            || vec![0u64; 1024],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
+                a
+            },
+        );
+    let mut board_numbers = Vec::new();
+    let mut board_index = vec![u32::MAX; 1 << 16];
+    for (word, bits) in present.iter().enumerate() {
+        for bit in 0..64 {
+            if bits & (1 << bit) != 0 {
+                let b = word * 64 + bit;
+                board_index[b] = board_numbers.len() as u32;
+                board_numbers.push(b as u16);
+            }
+        }
+    }
+    let nboards = board_numbers.len();
+    lap("boards found");
+
+    // Pass one, on the bridge grid when every score is on it.
+    let grid = ScorePositions::grid();
+    if special_scores(field).all(BridgeGrid::fits)
+        && let Some(h) = histograms(field, &board_index, nboards, &BridgeGrid, &grid, true)
+    {
+        lap("pass one (histograms)");
+        return finish(field, options, grid, &BridgeGrid, board_numbers, board_index, h, lap);
+    }
+    let positions = general_positions(field);
+    let h = histograms(field, &board_index, nboards, &positions, &positions, false)
+        .expect("general positions hold every score");
+    lap("pass one (histograms, general positions)");
+    let p = positions.clone();
+    finish(field, options, positions, &p, board_numbers, board_index, h, lap)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish<'f, P: Positions>(
+    field: &'f Field,
+    options: &Options,
+    positions: ScorePositions,
+    p: &P,
+    board_numbers: Vec<u16>,
+    board_index: Vec<u32>,
+    histograms: Histograms,
+    lap: impl Fn(&str),
+) -> Result<Scoring<'f>> {
+    let nboards = board_numbers.len();
+    let width = positions.len();
+    let Histograms {
+        results: results_per_board,
+        plain: plain_per_board,
+    } = histograms;
     let target = results_per_board.iter().copied().max().unwrap_or(0);
 
-    // Each board's special rows.
     let mut specials_per_board: Vec<Vec<(u32, Special)>> = vec![Vec::new(); nboards];
     for &(row, special) in &field.specials {
         let bi = board_index[field.boards[row as usize] as usize] as usize;
         specials_per_board[bi].push((row, special));
     }
-
-    // Value every board.
     let ctx = FieldContext { target };
-    let position = |s: i32| positions.position(s);
+    let position = |s: i32| p.position(s);
     let boards: Vec<BoardScore> = plain_per_board
         .into_par_iter()
         .zip(specials_per_board.par_iter())
@@ -315,127 +351,180 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
             )
         })
         .collect::<Result<_>>()?;
-    let integral = boards.iter().all(|b| b.integral);
+    lap("boards valued");
+
+    // Whole-number values small enough to pack with a boards count go the integer way.
+    let largest = boards
+        .iter()
+        .flat_map(|b| b.ns.iter().chain(&b.ew).chain(b.specials.iter().flat_map(|s| [&s.1, &s.2])))
+        .map(|v| v.numer().unsigned_abs())
+        .max()
+        .unwrap_or(0);
+    let integral = boards.iter().all(|b| b.integral)
+        && (largest as u128) * (nboards as u128) < 1 << (62 - COUNT_BITS);
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
 
-    // Pass two: every result's values, summed per pair.
-    let int_tables: Vec<(Vec<i32>, Vec<i32>)> = if integral {
-        boards
-            .iter()
-            .map(|b| {
-                let whole = |t: &[Value]| t.iter().map(|v| *v.numer() as i32).collect();
-                (whole(&b.ns), whole(&b.ew))
-            })
-            .collect()
+    let sums = if integral {
+        integer_pass(field, &boards, &board_index, p, width)
     } else {
-        Vec::new()
+        float_pass(field, &boards, &board_index, p, width, ratio)
     };
-    let float_tables: Vec<(Vec<f64>, Vec<f64>)> = if integral {
-        Vec::new()
-    } else {
-        boards
-            .iter()
-            .map(|b| {
-                let float = |t: &[Value]| t.iter().map(|v| to_f64(*v)).collect();
-                (float(&b.ns), float(&b.ew))
-            })
-            .collect()
-    };
-    let tops_f: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
-    let (mut ns_values, mut ew_values) = if integral {
-        (vec![0i32; rows], vec![0i32; rows])
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    let row_parts = parts(rows);
-    let mut ns_slices: Vec<&mut [i32]> = Vec::with_capacity(row_parts.len());
-    let mut ew_slices: Vec<&mut [i32]> = Vec::with_capacity(row_parts.len());
-    {
-        let (mut ns_rest, mut ew_rest) = (&mut ns_values[..], &mut ew_values[..]);
-        for part in &row_parts {
-            let n = if integral { part.len() } else { 0 };
-            let (a, b) = std::mem::take(&mut ns_rest).split_at_mut(n);
-            let (c, d) = std::mem::take(&mut ew_rest).split_at_mut(n);
-            ns_slices.push(a);
-            ew_slices.push(c);
-            ns_rest = b;
-            ew_rest = d;
-        }
+    lap("pass two (values and totals)");
+    let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
+    if total_boards != 2 * field.len() as u64 {
+        return Err(Error::Invalid(
+            "a pair plays the same board more than once; check the field for tables entered twice".into(),
+        ));
     }
-    let totals = row_parts
-        .into_par_iter()
-        .zip(ns_slices.into_par_iter().zip(ew_slices.into_par_iter()))
-        .map(|(part, (ns_out, ew_out))| {
-            let mut t = Totals::new(pairs, integral, ratio);
-            let mut special_at = field.specials.partition_point(|(r, _)| (*r as usize) < part.start);
-            for (i, row) in part.enumerate() {
-                let b = field.boards[row];
-                let bi = board_index[b as usize] as usize;
-                let (ns_pair, ew_pair) = (field.ns[row] as usize, field.ew[row] as usize);
-                let s = field.scores[row];
-                let special = if s == SPECIAL_SCORE {
-                    let (r, _) = field.specials[special_at];
-                    debug_assert_eq!(r as usize, row);
-                    special_at += 1;
-                    Some(boards[bi].special_values(r))
-                } else {
-                    None
-                };
-                if integral {
-                    let (nv, ev) = match special {
-                        Some((n, e)) => (*n.numer() as i32, *e.numer() as i32),
-                        None => {
-                            let p = positions.position(s);
-                            (int_tables[bi].0[p], int_tables[bi].1[p])
-                        }
-                    };
-                    ns_out[i] = nv;
-                    ew_out[i] = ev;
-                    t.total_int[ns_pair] += i64::from(nv);
-                    t.total_int[ew_pair] += i64::from(ev);
-                } else {
-                    let (nv, ev) = match special {
-                        Some((n, e)) => (to_f64(n), to_f64(e)),
-                        None => {
-                            let p = positions.position(s);
-                            (float_tables[bi].0[p], float_tables[bi].1[p])
-                        }
-                    };
-                    t.total_f[ns_pair] += nv;
-                    t.total_f[ew_pair] += ev;
-                }
-                t.boards[ns_pair] += 1;
-                t.boards[ew_pair] += 1;
-                if ratio {
-                    t.tops_f[ns_pair] += tops_f[bi];
-                    t.tops_f[ew_pair] += tops_f[bi];
-                }
-            }
-            t
-        })
-        .reduce_with(Totals::merge)
-        .unwrap_or_else(|| Totals::new(pairs, integral, ratio));
 
-    let values = if integral {
-        RowValues::Integral {
-            ns: ns_values,
-            ew: ew_values,
-        }
-    } else {
-        RowValues::Exact
-    };
     let mut scoring = Scoring {
         field,
         options: *options,
         boards,
         board_index,
         positions,
-        values,
         standings: Vec::new(),
         target,
     };
-    scoring.standings = rank_pairs(&scoring, totals.total_int, totals.total_f, totals.tops_f, totals.boards)?;
+    scoring.standings = rank_pairs(&scoring, sums)?;
+    lap("ranked");
     Ok(scoring)
+}
+
+/// Each pair's sums from pass two.
+pub(crate) struct Sums {
+    /// Exact totals when every value is whole.
+    pub total_int: Option<Vec<i64>>,
+    /// Totals as `f64` otherwise.
+    pub total_f: Vec<f64>,
+    /// Sums of tops (ratio factoring, where tops differ by board).
+    pub tops_f: Vec<f64>,
+    pub boards: Vec<u32>,
+}
+
+/// Pass two when every value is a whole number: one packed `i64` add per pair per result.
+fn integer_pass<P: Positions>(
+    field: &Field,
+    boards: &[BoardScore],
+    board_index: &[u32],
+    p: &P,
+    width: usize,
+) -> Sums {
+    let pairs = field.pairs().len();
+    // (NS value, EW value) by board and position, side by side so one lookup reads both.
+    let mut table = vec![[0i32; 2]; boards.len() * width];
+    for (bi, b) in boards.iter().enumerate() {
+        for pos in 0..width {
+            table[bi * width + pos] = [*b.ns[pos].numer() as i32, *b.ew[pos].numer() as i32];
+        }
+    }
+    let packed = parts(field.len(), 1)
+        .into_par_iter()
+        .map(|part| {
+            let mut acc = vec![0i64; pairs];
+            let mut special_at = field.specials.partition_point(|(r, _)| (*r as usize) < part.start);
+            let rows = part.clone();
+            let (bs, ns, ew, sc) = (
+                &field.boards[rows.clone()],
+                &field.ns[rows.clone()],
+                &field.ew[rows.clone()],
+                &field.scores[rows],
+            );
+            for i in 0..bs.len() {
+                let bi = board_index[bs[i] as usize] as usize;
+                let s = sc[i];
+                let [nv, ev] = if s == SPECIAL_SCORE {
+                    let (row, _) = field.specials[special_at];
+                    special_at += 1;
+                    let (n, e) = boards[bi].special_values(row);
+                    [*n.numer() as i32, *e.numer() as i32]
+                } else {
+                    table[bi * width + p.position(s)]
+                };
+                acc[ns[i] as usize] += (i64::from(nv) << COUNT_BITS) + 1;
+                acc[ew[i] as usize] += (i64::from(ev) << COUNT_BITS) + 1;
+            }
+            acc
+        })
+        .reduce_with(|mut a, b| {
+            a.par_iter_mut().zip(b.par_iter()).for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or_else(|| vec![0; pairs]);
+    let mask = (1i64 << COUNT_BITS) - 1;
+    let (total, count): (Vec<i64>, Vec<u32>) = packed
+        .par_iter()
+        .map(|&a| {
+            let count = a & mask;
+            ((a - count) >> COUNT_BITS, count as u32)
+        })
+        .unzip();
+    Sums {
+        total_int: Some(total),
+        total_f: Vec::new(),
+        tops_f: Vec::new(),
+        boards: count,
+    }
+}
+
+/// Pass two when some values are fractions: `f64` sums, made exact later where it matters.
+fn float_pass<P: Positions>(
+    field: &Field,
+    boards: &[BoardScore],
+    board_index: &[u32],
+    p: &P,
+    width: usize,
+    ratio: bool,
+) -> Sums {
+    let pairs = field.pairs().len();
+    let mut table = vec![[0f64; 2]; boards.len() * width];
+    for (bi, b) in boards.iter().enumerate() {
+        for pos in 0..width {
+            table[bi * width + pos] = [to_f64(b.ns[pos]), to_f64(b.ew[pos])];
+        }
+    }
+    let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
+    let per_part = parts(field.len(), 1)
+        .into_par_iter()
+        .map(|part| {
+            let mut total = vec![0f64; pairs];
+            let mut tops_sum = if ratio { vec![0f64; pairs] } else { Vec::new() };
+            let mut count = vec![0u32; pairs];
+            let mut special_at = field.specials.partition_point(|(r, _)| (*r as usize) < part.start);
+            for row in part {
+                let bi = board_index[field.boards[row] as usize] as usize;
+                let s = field.scores[row];
+                let [nv, ev] = if s == SPECIAL_SCORE {
+                    let (r, _) = field.specials[special_at];
+                    special_at += 1;
+                    let (n, e) = boards[bi].special_values(r);
+                    [to_f64(n), to_f64(e)]
+                } else {
+                    table[bi * width + p.position(s)]
+                };
+                for (pair, v) in [(field.ns[row] as usize, nv), (field.ew[row] as usize, ev)] {
+                    total[pair] += v;
+                    count[pair] += 1;
+                    if ratio {
+                        tops_sum[pair] += tops[bi];
+                    }
+                }
+            }
+            (total, tops_sum, count)
+        })
+        .reduce_with(|(mut ta, mut sa, mut ca), (tb, sb, cb)| {
+            ta.iter_mut().zip(&tb).for_each(|(x, y)| *x += y);
+            sa.iter_mut().zip(&sb).for_each(|(x, y)| *x += y);
+            ca.iter_mut().zip(&cb).for_each(|(x, y)| *x += y);
+            (ta, sa, ca)
+        })
+        .unwrap_or_else(|| (vec![0.0; pairs], if ratio { vec![0.0; pairs] } else { Vec::new() }, vec![0; pairs]));
+    Sums {
+        total_int: None,
+        total_f: per_part.0,
+        tops_f: per_part.1,
+        boards: per_part.2,
+    }
 }
 
 impl<'f> Scoring<'f> {
@@ -491,17 +580,14 @@ impl<'f> Scoring<'f> {
 
     /// Values on the internal double scale.
     pub(crate) fn raw_values(&self, row: usize) -> (Value, Value) {
-        if let RowValues::Integral { ns, ew } = &self.values {
-            return (Value::from_integer(i64::from(ns[row])), Value::from_integer(i64::from(ew[row])));
-        }
         let bi = self.board_index[self.field.boards[row] as usize] as usize;
         let board = &self.boards[bi];
         let s = self.field.scores[row];
         if s == SPECIAL_SCORE {
             board.special_values(row as u32)
         } else {
-            let p = self.positions.position(s);
-            (board.ns[p], board.ew[p])
+            let pos = self.positions.position(s);
+            (board.ns[pos], board.ew[pos])
         }
     }
 
@@ -513,7 +599,7 @@ impl<'f> Scoring<'f> {
         }
         let zero = || BigRational::from_integer(BigInt::from(0));
         let big = |v: Value| BigRational::new(BigInt::from(*v.numer()), BigInt::from(*v.denom()));
-        parts(self.field.len())
+        parts(self.field.len(), 2)
             .into_par_iter()
             .map(|part| {
                 let mut sums: FxHashMap<PairId, (BigRational, BigRational)> = FxHashMap::default();

@@ -93,6 +93,23 @@ pub struct TableResult {
     pub group: Option<GroupId>,
 }
 
+/// Rows grouped by board, from [`Field::rows_by_board`].
+#[derive(Clone, Debug)]
+pub struct BoardRows {
+    /// Board numbers, ascending.
+    pub boards: Vec<u16>,
+    /// `rows[starts[i]..starts[i + 1]]` are the rows of `boards[i]`.
+    pub starts: Vec<usize>,
+    pub rows: Vec<u32>,
+}
+
+impl BoardRows {
+    /// Each board's rows, in board order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        self.starts.windows(2).map(|w| &self.rows[w[0]..w[1]])
+    }
+}
+
 /// The rare parts of a result that is not a plain score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Special {
@@ -138,7 +155,10 @@ pub struct Field {
     groups: Vec<(ClubId, Box<str>)>,
     group_index: FxHashMap<(ClubId, Box<str>), GroupId>,
     pairs: Vec<Pair>,
-    pair_index: FxHashMap<Pair, PairId>,
+    /// Pair lookup by packed key (club, section, direction, label code); see [`Field::pair_key`].
+    pair_index: FxHashMap<u128, PairId>,
+    /// Text pair labels, interned so that every label packs into the key.
+    labels: Names,
     pub(crate) boards: Vec<u16>,
     pub(crate) ns: Vec<PairId>,
     pub(crate) ew: Vec<PairId>,
@@ -182,20 +202,68 @@ impl Field {
         id
     }
 
+    /// Packs a pair's identity: club (32 bits), section (32), direction (2) and label code (34: a number
+    /// below 2^32, or 2^32 + the id of an interned text label).
+    fn pair_key(club: ClubId, section: SectionId, direction: Option<Direction>, label: u64) -> u128 {
+        let d = match direction {
+            None => 0u128,
+            Some(Direction::NS) => 1,
+            Some(Direction::EW) => 2,
+        };
+        (u128::from(club) << 96) | (u128::from(section) << 64) | (d << 62) | u128::from(label)
+    }
+
+    fn label_code(&mut self, label: &PairLabel) -> u64 {
+        match label {
+            PairLabel::Number(n) => u64::from(*n),
+            PairLabel::Text(t) => (1 << 32) | u64::from(self.labels.id(t)),
+        }
+    }
+
     /// The id of a pair, added if new.
     pub fn pair(&mut self, pair: Pair) -> PairId {
-        if let Some(&id) = self.pair_index.get(&pair) {
+        let code = self.label_code(&pair.label);
+        let key = Self::pair_key(pair.club, pair.section, pair.direction, code);
+        if let Some(&id) = self.pair_index.get(&key) {
             return id;
         }
         let id = self.pairs.len() as PairId;
-        self.pairs.push(pair.clone());
-        self.pair_index.insert(pair, id);
+        self.pairs.push(pair);
+        self.pair_index.insert(key, id);
+        id
+    }
+
+    /// The id of a pair with a plain number, added if new (the readers' hot path).
+    #[inline]
+    pub fn pair_numbered(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        number: u32,
+        direction: Option<Direction>,
+    ) -> PairId {
+        let key = Self::pair_key(club, section, direction, u64::from(number));
+        let next = self.pairs.len() as PairId;
+        let id = *self.pair_index.entry(key).or_insert(next);
+        if id == next {
+            self.pairs.push(Pair {
+                club,
+                section,
+                label: PairLabel::Number(number),
+                direction,
+            });
+        }
         id
     }
 
     /// The id of an existing pair.
     pub fn find_pair(&self, pair: &Pair) -> Option<PairId> {
-        self.pair_index.get(pair).copied()
+        let code = match &pair.label {
+            PairLabel::Number(n) => u64::from(*n),
+            PairLabel::Text(t) => (1 << 32) | u64::from(self.labels.find(t)?),
+        };
+        let key = Self::pair_key(pair.club, pair.section, pair.direction, code);
+        self.pair_index.get(&key).copied()
     }
 
     /// The id of an existing club.
@@ -290,6 +358,91 @@ impl Field {
             }));
     }
 
+    /// Joins fields read in parallel into one, in order: names are merged once per part and the result
+    /// columns are filled in parallel.
+    pub fn concat(parts: Vec<Field>) -> Field {
+        use rayon::prelude::*;
+        let mut out = Field::new();
+        // Map every part's clubs, sections, groups and pairs onto the joined field (sequential, per name).
+        let maps: Vec<(Vec<GroupId>, Vec<PairId>)> = parts
+            .iter()
+            .map(|part| {
+                let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| out.club(n)).collect();
+                let sections: Vec<SectionId> =
+                    part.sections.names.iter().map(|n| out.section(n)).collect();
+                let groups = part
+                    .groups
+                    .iter()
+                    .map(|(club, label)| out.group(clubs[*club as usize], label))
+                    .collect();
+                let pairs = part
+                    .pairs
+                    .iter()
+                    .map(|p| match p.label {
+                        PairLabel::Number(n) => out.pair_numbered(
+                            clubs[p.club as usize],
+                            sections[p.section as usize],
+                            n,
+                            p.direction,
+                        ),
+                        PairLabel::Text(_) => out.pair(Pair {
+                            club: clubs[p.club as usize],
+                            section: sections[p.section as usize],
+                            ..p.clone()
+                        }),
+                    })
+                    .collect();
+                (groups, pairs)
+            })
+            .collect();
+        let total: usize = parts.iter().map(Field::len).sum();
+        let mut starts = Vec::with_capacity(parts.len());
+        let mut at = 0;
+        for part in &parts {
+            starts.push(at);
+            at += part.len();
+        }
+        out.boards = vec![0; total];
+        out.ns = vec![0; total];
+        out.ew = vec![0; total];
+        out.scores = vec![0; total];
+        // Each part fills its own slice of every column.
+        let mut b_rest = &mut out.boards[..];
+        let mut n_rest = &mut out.ns[..];
+        let mut e_rest = &mut out.ew[..];
+        let mut s_rest = &mut out.scores[..];
+        let mut slices = Vec::with_capacity(parts.len());
+        for part in &parts {
+            let n = part.len();
+            let (b, b2) = std::mem::take(&mut b_rest).split_at_mut(n);
+            let (ns, n2) = std::mem::take(&mut n_rest).split_at_mut(n);
+            let (ew, e2) = std::mem::take(&mut e_rest).split_at_mut(n);
+            let (sc, s2) = std::mem::take(&mut s_rest).split_at_mut(n);
+            (b_rest, n_rest, e_rest, s_rest) = (b2, n2, e2, s2);
+            slices.push((b, ns, ew, sc));
+        }
+        slices
+            .into_par_iter()
+            .zip(parts.par_iter().zip(maps.par_iter()))
+            .for_each(|((b, ns, ew, sc), (part, (_, pairs)))| {
+                b.copy_from_slice(&part.boards);
+                sc.copy_from_slice(&part.scores);
+                for (o, &p) in ns.iter_mut().zip(&part.ns) {
+                    *o = pairs[p as usize];
+                }
+                for (o, &p) in ew.iter_mut().zip(&part.ew) {
+                    *o = pairs[p as usize];
+                }
+            });
+        for ((part, (groups, _)), start) in parts.iter().zip(&maps).zip(starts) {
+            out.specials.extend(part.specials.iter().map(|&(row, mut special)| {
+                special.group = special.group.map(|g| groups[g as usize]);
+                (row + start as u32, special)
+            }));
+        }
+        out
+    }
+
     /// Number of results.
     pub fn len(&self) -> usize {
         self.boards.len()
@@ -309,6 +462,10 @@ impl Field {
 
     pub fn section_name(&self, section: SectionId) -> &str {
         &self.sections.names[section as usize]
+    }
+
+    pub fn sections(&self) -> impl Iterator<Item = &str> {
+        self.sections.names.iter().map(|n| &**n)
     }
 
     pub fn clubs(&self) -> impl Iterator<Item = &str> {
@@ -387,25 +544,101 @@ impl Field {
         out
     }
 
-    /// Finds tables entered twice: a pair may play each board once. Returns pairs of rows
-    /// (first, repeated) naming the same pair on the same board.
-    pub fn duplicate_rows(&self) -> Vec<(usize, usize)> {
-        let mut seen: FxHashMap<(u16, PairId), usize> = FxHashMap::default();
-        let mut duplicates = Vec::new();
-        for row in 0..self.len() {
-            let board = self.boards[row];
-            let mut first_clash = None;
-            for pair in [self.ns[row], self.ew[row]] {
-                if let Some(&earlier) = seen.get(&(board, pair)) {
-                    first_clash.get_or_insert(earlier);
-                } else {
-                    seen.insert((board, pair), row);
-                }
-            }
-            if let Some(earlier) = first_clash {
-                duplicates.push((earlier, row));
+    /// The board number of a row.
+    pub fn board_of(&self, row: usize) -> u16 {
+        self.boards[row]
+    }
+
+    /// Rows grouped by board (boards ascending, rows in input order within a board), by counting sort.
+    pub fn rows_by_board(&self) -> BoardRows {
+        let mut counts = vec![0usize; 1 << 16];
+        for &b in &self.boards {
+            counts[b as usize] += 1;
+        }
+        let mut boards = Vec::new();
+        let mut starts = vec![0usize];
+        let mut next = vec![0usize; 1 << 16];
+        let mut at = 0;
+        for (b, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                boards.push(b as u16);
+                next[b] = at;
+                at += c;
+                starts.push(at);
             }
         }
+        let mut rows = vec![0u32; self.boards.len()];
+        for (row, &b) in self.boards.iter().enumerate() {
+            rows[next[b as usize]] = row as u32;
+            next[b as usize] += 1;
+        }
+        BoardRows {
+            boards,
+            starts,
+            rows,
+        }
+    }
+
+    /// Finds tables entered twice: a pair plays each board once. Returns (first row, repeated row) for
+    /// every row naming a pair already seen on the same board.
+    pub fn duplicate_rows(&self) -> Vec<(usize, usize)> {
+        if self.boards.iter().all(|&b| (1..=64).contains(&b)) {
+            // One bit per board for each pair; threads split the pairs between them.
+            use rayon::prelude::*;
+            let threads = rayon::current_num_threads().max(1);
+            let per = self.pairs.len().div_ceil(threads).max(1);
+            let clashes: Vec<usize> = (0..threads)
+                .into_par_iter()
+                .flat_map_iter(|t| {
+                    let lo = (t * per) as u32;
+                    let hi = ((t + 1) * per).min(self.pairs.len()) as u32;
+                    let mut masks = vec![0u64; (hi.saturating_sub(lo)) as usize];
+                    let mut clashes = Vec::new();
+                    for row in 0..self.boards.len() {
+                        let bit = 1u64 << (self.boards[row] - 1);
+                        let mut clash = false;
+                        for pair in [self.ns[row], self.ew[row]] {
+                            if (lo..hi).contains(&pair) {
+                                let m = &mut masks[(pair - lo) as usize];
+                                clash |= *m & bit != 0;
+                                *m |= bit;
+                            }
+                        }
+                        if clash {
+                            clashes.push(row);
+                        }
+                    }
+                    clashes.into_iter()
+                })
+                .collect();
+            if clashes.is_empty() {
+                return Vec::new();
+            }
+        }
+        let by_board = self.rows_by_board();
+        // For each pair, the board (index + 1) it was last seen on and the row.
+        let mut seen_on = vec![0u32; self.pairs.len()];
+        let mut seen_row = vec![0u32; self.pairs.len()];
+        let mut duplicates = Vec::new();
+        for (i, rows) in by_board.iter().enumerate() {
+            let stamp = i as u32 + 1;
+            for &row in rows {
+                let mut clash = None;
+                for pair in [self.ns[row as usize], self.ew[row as usize]] {
+                    let p = pair as usize;
+                    if seen_on[p] == stamp {
+                        clash.get_or_insert(seen_row[p] as usize);
+                    } else {
+                        seen_on[p] = stamp;
+                        seen_row[p] = row;
+                    }
+                }
+                if let Some(first) = clash {
+                    duplicates.push((first, row as usize));
+                }
+            }
+        }
+        duplicates.sort_unstable();
         duplicates
     }
 

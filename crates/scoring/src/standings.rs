@@ -6,16 +6,14 @@
 //! fields with fractions (Neuberg, ratio factoring, cross-IMPs) sort by floating point first and settle
 //! every near-tie, and every total printed near a rounding boundary, with exact big rationals.
 
-use std::cmp::Ordering;
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::engine::Scoring;
+use crate::engine::{Scoring, Sums};
 use crate::field::PairId;
-use crate::value::{big_hundredths, to_f64};
+use crate::value::big_hundredths;
 use crate::{Direction, Factoring, Method, Result};
 
 /// Relative distance under which two floating-point sums may be the same exact value.
@@ -74,16 +72,12 @@ fn round_f64(x: f64) -> i64 {
     x.abs().round().copysign(x) as i64
 }
 
-pub(crate) fn rank_pairs(
-    scoring: &Scoring<'_>,
-    total_int: Vec<i64>,
-    total_f: Vec<f64>,
-    tops_f: Vec<f64>,
-    boards: Vec<u32>,
-) -> Result<Vec<Standing>> {
+pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standing>> {
     let field = scoring.field;
     let pairs = field.pairs().len();
-    let integral = !total_int.is_empty() || pairs == 0;
+    let integral = sums.total_int.is_some();
+    let total_int = sums.total_int.unwrap_or_default();
+    let (total_f, tops_f, boards) = (sums.total_f, sums.tops_f, sums.boards);
     let options = scoring.options;
     let mp = options.method == Method::Matchpoints;
     let ratio = mp && options.factoring == Factoring::Ratio;
@@ -114,7 +108,20 @@ pub(crate) fn rank_pairs(
 
     // Order every pair by its factored total.
     let mut order: Vec<PairId> = (0..pairs as PairId).collect();
-    if integral {
+    let uniform = boards.iter().all(|&b| b == boards.first().copied().unwrap_or(0));
+    let (lowest, highest) = (
+        total_int.iter().copied().min().unwrap_or(0),
+        total_int.iter().copied().max().unwrap_or(0),
+    );
+    if integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
+        // Every pair played the same boards: the key is the total itself, sorted as plain integers.
+        let mut keys: Vec<u64> = (0..pairs)
+            .into_par_iter()
+            .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
+            .collect();
+        keys.par_sort_unstable();
+        order = keys.into_par_iter().map(|k| k as u32).collect();
+    } else if integral {
         order.par_sort_unstable_by(|&a, &b| {
             let (a, b) = (a as usize, b as usize);
             let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
@@ -274,7 +281,6 @@ pub(crate) fn rank_pairs(
         }
         i = j;
     }
-    let _ = to_f64;
     Ok(standings)
 }
 
@@ -284,27 +290,50 @@ fn round_div(n: i128, d: i128) -> i64 {
     (if n < 0 { -q } else { q }) as i64
 }
 
-/// Orders standings for printing: by list (NS, EW, then Howell), then place, then pair.
+/// Orders standings for printing: by list (NS, EW, then Howell), then place; pairs sharing a place by
+/// club, section and number.
 pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
     let pairs = scoring.field.pairs();
-    let mut order: Vec<PairId> = (0..pairs.len() as PairId).collect();
-    order.par_sort_unstable_by(|&a, &b| {
-        let (sa, sb) = (&scoring.standings[a as usize], &scoring.standings[b as usize]);
-        category(pairs[a as usize].direction)
-            .cmp(&category(pairs[b as usize].direction))
-            .then(sa.rank.cmp(&sb.rank))
-            .then_with(|| compare_labels(scoring, a, b))
-    });
+    let mut keys: Vec<u64> = (0..pairs.len())
+        .into_par_iter()
+        .map(|p| {
+            let c = category(pairs[p].direction) as u64;
+            let rank = u64::from(scoring.standings[p].rank).min((1 << 30) - 1);
+            (c << 62) | (rank << 32) | p as u64
+        })
+        .collect();
+    keys.par_sort_unstable();
+    let mut order: Vec<PairId> = keys.iter().map(|&k| k as u32).collect();
+    // Pairs sharing a place go in name order: clubs and sections by their names' order, then number.
+    let field = scoring.field;
+    let rank_names = |names: Vec<&str>| -> Vec<u32> {
+        let mut idx: Vec<usize> = (0..names.len()).collect();
+        idx.sort_by(|&a, &b| names[a].cmp(names[b]));
+        let mut rank = vec![0u32; names.len()];
+        for (r, i) in idx.into_iter().enumerate() {
+            rank[i] = r as u32;
+        }
+        rank
+    };
+    let club_rank = rank_names(field.clubs().collect());
+    let section_rank = rank_names(field.sections().collect());
+    let by_name = |a: &PairId, b: &PairId| {
+        let (pa, pb) = (&pairs[*a as usize], &pairs[*b as usize]);
+        club_rank[pa.club as usize]
+            .cmp(&club_rank[pb.club as usize])
+            .then(section_rank[pa.section as usize].cmp(&section_rank[pb.section as usize]))
+            .then_with(|| pa.label.cmp(&pb.label))
+    };
+    let mut i = 0;
+    while i < keys.len() {
+        let mut j = i + 1;
+        while j < keys.len() && keys[j] >> 32 == keys[i] >> 32 {
+            j += 1;
+        }
+        if j - i > 1 {
+            order[i..j].sort_by(by_name);
+        }
+        i = j;
+    }
     order
-}
-
-fn compare_labels(scoring: &Scoring<'_>, a: PairId, b: PairId) -> Ordering {
-    let pairs = scoring.field.pairs();
-    let (pa, pb) = (&pairs[a as usize], &pairs[b as usize]);
-    scoring
-        .field
-        .club_name(pa.club)
-        .cmp(scoring.field.club_name(pb.club))
-        .then_with(|| scoring.field.section_name(pa.section).cmp(scoring.field.section_name(pb.section)))
-        .then_with(|| pa.label.cmp(&pb.label))
 }

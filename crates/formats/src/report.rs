@@ -1,0 +1,397 @@
+//! What `simpairs score` and `simpairs replay` print: the SPEC's JSON shape and a readable table.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use simpairs_scoring::standings::display_order;
+use simpairs_scoring::value::{format_value, to_f64, value_hundredths};
+use simpairs_scoring::{Factoring, Method, Outcome, Scale, Scoring, Value};
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Butler => "butler",
+        Method::CrossImps => "cross-imps",
+        _ => "mp",
+    }
+}
+
+fn factoring_name(f: Factoring) -> &'static str {
+    match f {
+        Factoring::Ratio => "ratio",
+        _ => "neuberg",
+    }
+}
+
+fn scale_name(s: Scale) -> &'static str {
+    match s {
+        Scale::Single => "single",
+        _ => "double",
+    }
+}
+
+#[derive(Serialize)]
+struct OptionsJson {
+    method: &'static str,
+    factoring: &'static str,
+    scale: &'static str,
+}
+
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    club: &'a str,
+    section: &'a str,
+    ns_pair: String,
+    ew_pair: String,
+    ns_score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ew_score: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adjusted: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    arrow_switch: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ns_mp: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ew_mp: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ns_imps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ew_imps: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct PairJson<'a> {
+    club: &'a str,
+    section: &'a str,
+    pair: String,
+    direction: &'static str,
+    boards: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mp: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pct: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imps: Option<f64>,
+    rank: u32,
+    tied: bool,
+    combined_rank: u32,
+    combined_tied: bool,
+}
+
+fn is_mp(scoring: &Scoring<'_>) -> bool {
+    scoring.options().method == Method::Matchpoints
+}
+
+/// Writes the scored field as the JSON of SPEC section 4.
+pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 20, out);
+    let field = scoring.field();
+    let mp = is_mp(scoring);
+    let o = scoring.options();
+    out.write_all(b"{\"scoring\":")?;
+    serde_json::to_writer(
+        &mut out,
+        &OptionsJson {
+            method: method_name(o.method),
+            factoring: factoring_name(o.factoring),
+            scale: scale_name(o.scale),
+        },
+    )?;
+    out.write_all(b",\"boards\":[")?;
+    let by_board = field.rows_by_board();
+    for (i, rows) in by_board.iter().enumerate() {
+        let number = by_board.boards[i];
+        let board = scoring.board(number).expect("every board of the field is scored");
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "{{\"board\":{number},\"results_count\":{}", board.results)?;
+        if mp {
+            write!(out, ",\"top\":")?;
+            serde_json::to_writer(&mut out, &to_f64(scoring.top(board)))?;
+        }
+        if let Some(datum) = board.datum {
+            write!(out, ",\"datum\":{datum}")?;
+        }
+        out.write_all(b",\"results\":[")?;
+        for (k, &row) in rows.iter().enumerate() {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            let r = field.result(row as usize);
+            let ns_pair = &field.pairs()[r.ns as usize];
+            let ew_pair = &field.pairs()[r.ew as usize];
+            let (ns_v, ew_v) = scoring.result_values(row as usize);
+            let (ns_score, ew_score, adjusted) = match r.outcome {
+                Outcome::Played(s) => (Some(s), None, None),
+                Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
+                Outcome::Adjusted {
+                    ns_percent,
+                    ew_percent,
+                } => (None, None, Some(format!("{ns_percent}/{ew_percent}"))),
+            };
+            let (values, imps) = if mp {
+                ((Some(to_f64(ns_v)), Some(to_f64(ew_v))), (None, None))
+            } else {
+                ((None, None), (Some(to_f64(ns_v)), Some(to_f64(ew_v))))
+            };
+            serde_json::to_writer(
+                &mut out,
+                &ResultJson {
+                    club: field.club_name(ns_pair.club),
+                    section: field.section_name(ns_pair.section),
+                    ns_pair: ns_pair.label.to_string(),
+                    ew_pair: ew_pair.label.to_string(),
+                    ns_score,
+                    ew_score,
+                    adjusted,
+                    arrow_switch: r.arrow_switch,
+                    group: r.group.map(|g| field.group_name(g).1),
+                    ns_mp: values.0,
+                    ew_mp: values.1,
+                    ns_imps: imps.0,
+                    ew_imps: imps.1,
+                },
+            )?;
+        }
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"],\"pairs\":[")?;
+    for (k, id) in display_order(scoring).into_iter().enumerate() {
+        if k > 0 {
+            out.write_all(b",")?;
+        }
+        let pair = &field.pairs()[id as usize];
+        let s = &scoring.standings()[id as usize];
+        let total = s.total_hundredths as f64 / 100.0;
+        serde_json::to_writer(
+            &mut out,
+            &PairJson {
+                club: field.club_name(pair.club),
+                section: field.section_name(pair.section),
+                pair: pair.label.to_string(),
+                direction: pair.direction.map_or("", |d| d.as_str()),
+                boards: s.boards,
+                mp: mp.then_some(s.total),
+                max: mp.then_some(s.max),
+                pct: s.percent(),
+                imps: (!mp).then_some(total),
+                rank: s.rank,
+                tied: s.tied,
+                combined_rank: s.combined_rank,
+                combined_tied: s.combined_tied,
+            },
+        )?;
+    }
+    out.write_all(b"]}\n")?;
+    out.flush()
+}
+
+fn pad_right(line: &mut Vec<u8>, text: &[u8], width: usize) {
+    line.extend_from_slice(text);
+    line.resize(line.len() + width.saturating_sub(text.len()), b' ');
+}
+
+fn pad_left(line: &mut Vec<u8>, text: &[u8], width: usize) {
+    line.resize(line.len() + width.saturating_sub(text.len()), b' ');
+    line.extend_from_slice(text);
+}
+
+/// Appends hundredths as a two-decimal number right-aligned in `width`.
+fn push_hundredths(line: &mut Vec<u8>, h: i64, width: usize) {
+    let mut digits = itoa::Buffer::new();
+    let whole = digits.format(h.unsigned_abs() / 100);
+    let frac = (h.unsigned_abs() % 100) as u8;
+    let len = usize::from(h < 0) + whole.len() + 3;
+    line.resize(line.len() + width.saturating_sub(len), b' ');
+    if h < 0 {
+        line.push(b'-');
+    }
+    line.extend_from_slice(whole.as_bytes());
+    line.extend_from_slice(&[b'.', b'0' + frac / 10, b'0' + frac % 10]);
+}
+
+/// A value in hundredths printed with two decimals, without allocating.
+struct Hundredths(i64);
+
+impl std::fmt::Display for Hundredths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let a = self.0.unsigned_abs();
+        let text = format_args!("{sign}{}.{:02}", a / 100, a % 100);
+        match f.width() {
+            // Pad as a whole (Formatter padding applies to str, so render small values into a buffer).
+            Some(w) => {
+                let mut buf = [0u8; 32];
+                let mut cursor = std::io::Cursor::new(&mut buf[..]);
+                std::io::Write::write_fmt(&mut cursor, text).map_err(|_| std::fmt::Error)?;
+                let n = cursor.position() as usize;
+                let s = std::str::from_utf8(&buf[..n]).map_err(|_| std::fmt::Error)?;
+                write!(f, "{s:>w$}")
+            }
+            None => f.write_fmt(text),
+        }
+    }
+}
+
+/// A pair's name in a table: club and section when the field has them, then the number.
+struct PairName<'a> {
+    scoring: &'a Scoring<'a>,
+    id: u32,
+    club: bool,
+    section: bool,
+}
+
+impl std::fmt::Display for PairName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let field = self.scoring.field();
+        let p = &field.pairs()[self.id as usize];
+        let mut buf = String::new();
+        let out: &str = if !self.club && !self.section {
+            match &p.label {
+                simpairs_scoring::PairLabel::Number(n) => return write!(f, "{:<w$}", n, w = f.width().unwrap_or(0)),
+                simpairs_scoring::PairLabel::Text(t) => t,
+            }
+        } else {
+            if self.club {
+                buf.push_str(field.club_name(p.club));
+                buf.push(' ');
+            }
+            if self.section {
+                buf.push_str(field.section_name(p.section));
+                buf.push(' ');
+            }
+            use std::fmt::Write as _;
+            let _ = write!(buf, "{}", p.label);
+            &buf
+        };
+        write!(f, "{:<w$}", out, w = f.width().unwrap_or(0))
+    }
+}
+
+/// Writes the standings (and, if asked, every board's traveller) as a table for people.
+pub fn write_table<W: Write>(out: W, scoring: &Scoring<'_>, title: &str, travellers: bool) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 20, out);
+    let field = scoring.field();
+    let mp = is_mp(scoring);
+    let o = scoring.options();
+    let clubs = field.clubs().count();
+    let show_club = clubs > 1 || field.clubs().any(|c| !c.is_empty());
+    let show_section = field.pairs().iter().any(|p| !field.section_name(p.section).is_empty());
+    let method = match o.method {
+        Method::Butler => "Butler IMPs".to_string(),
+        Method::CrossImps => "cross-IMPs".to_string(),
+        _ => format!(
+            "matchpoints ({} scale, {} factoring)",
+            scale_name(o.scale),
+            factoring_name(o.factoring)
+        ),
+    };
+    writeln!(
+        out,
+        "{title}: {} boards, {} results, {} pairs; {method}",
+        scoring.boards().len(),
+        field.len(),
+        field.pairs().len()
+    )?;
+    let name = |id: u32| PairName {
+        scoring,
+        id,
+        club: show_club,
+        section: show_section,
+    };
+    let mut current: Option<Option<simpairs_scoring::Direction>> = None;
+    let mut line: Vec<u8> = Vec::with_capacity(128);
+    for id in display_order(scoring) {
+        let pair = &field.pairs()[id as usize];
+        let s = &scoring.standings()[id as usize];
+        if current != Some(pair.direction) {
+            current = Some(pair.direction);
+            writeln!(out)?;
+            match pair.direction {
+                Some(d) => writeln!(out, "{} pairs", d.as_str())?,
+                None => writeln!(out, "Pairs")?,
+            }
+            if mp {
+                writeln!(out, "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}", "Place", "Pair", "Boards", "Total", "Max", "%")?;
+            } else {
+                writeln!(out, "{:<6} {:<24} {:>6} {:>10}", "Place", "Pair", "Boards", "IMPs")?;
+            }
+        }
+        line.clear();
+        let mut rank = itoa::Buffer::new();
+        let start = line.len();
+        line.extend_from_slice(rank.format(s.rank).as_bytes());
+        if s.tied {
+            line.push(b'=');
+        }
+        line.resize(start.max(line.len()).max(start + 6), b' ');
+        line.push(b' ');
+        match (&pair.label, show_club || show_section) {
+            (simpairs_scoring::PairLabel::Number(n), false) => {
+                let mut b = itoa::Buffer::new();
+                pad_right(&mut line, b.format(*n).as_bytes(), 24);
+            }
+            _ => pad_right(&mut line, name(id).to_string().as_bytes(), 24),
+        }
+        line.push(b' ');
+        let mut boards = itoa::Buffer::new();
+        pad_left(&mut line, boards.format(s.boards).as_bytes(), 6);
+        line.push(b' ');
+        push_hundredths(&mut line, s.total_hundredths, 10);
+        if mp {
+            line.push(b' ');
+            push_hundredths(&mut line, (s.max * 100.0).round() as i64, 10);
+            line.push(b' ');
+            push_hundredths(&mut line, s.percent_hundredths.unwrap_or_default(), 7);
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    if travellers {
+        let by_board = field.rows_by_board();
+        for (i, rows) in by_board.iter().enumerate() {
+            let number = by_board.boards[i];
+            let board = scoring.board(number).expect("scored");
+            writeln!(out)?;
+            let mut heading = format!("Board {number}");
+            if mp {
+                heading.push_str(&format!(", top {}", format_value(scoring.top(board))));
+            }
+            if let Some(d) = board.datum {
+                heading.push_str(&format!(", datum {d}"));
+            }
+            writeln!(out, "{heading}")?;
+            writeln!(out, "{:<16} {:<16} {:>8} {:>8} {:>8} {:>8}", "NS", "EW", "NS", "EW", "NS pts", "EW pts")?;
+            for &row in rows {
+                let r = field.result(row as usize);
+                let (ns_v, ew_v): (Value, Value) = scoring.result_values(row as usize);
+                let (a, b) = match r.outcome {
+                    Outcome::Played(s) => (
+                        if s >= 0 { s.to_string() } else { String::new() },
+                        if s < 0 { (-s).to_string() } else { String::new() },
+                    ),
+                    Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string()),
+                    Outcome::Adjusted {
+                        ns_percent,
+                        ew_percent,
+                    } => (format!("{ns_percent}%"), format!("{ew_percent}%")),
+                };
+                let mark = if r.arrow_switch { " A/S" } else { "" };
+                writeln!(
+                    out,
+                    "{:<16} {:<16} {a:>8} {b:>8} {:>8} {:>8}{mark}",
+                    name(r.ns),
+                    name(r.ew),
+                    Hundredths(value_hundredths(ns_v)),
+                    Hundredths(value_hundredths(ew_v)),
+                )?;
+            }
+        }
+    }
+    out.flush()
+}
