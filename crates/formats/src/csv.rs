@@ -41,9 +41,32 @@ const CHUNK_BYTES: usize = 4 << 20;
 pub struct Read {
     pub field: Field,
     /// Source line of each result.
-    pub lines: Vec<u64>,
+    pub lines: Lines,
     /// Rows marked as not played.
     pub not_played: usize,
+}
+
+/// The source line of each result of a field.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lines(Vec<u64>);
+
+impl Lines {
+    pub fn new(lines: Vec<u64>) -> Lines {
+        Lines(lines)
+    }
+
+    /// The line result `row` came from.
+    pub fn line_of(&self, row: usize) -> u64 {
+        self.0[row]
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Column index of each known column in the file.
@@ -396,6 +419,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
         lines.extend_from_slice(&chunk.builder.lines);
         parts.push(chunk.builder.field);
     }
+    let lines = Lines::new(lines);
     let field = if parts.len() == 1 {
         parts.pop().expect("one part")
     } else {
@@ -408,7 +432,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
             problems.push(Problem {
                 at: Location {
                     file: file.to_string(),
-                    line: lines[again],
+                    line: lines.line_of(again),
                     field: None,
                 },
                 message: format!(
@@ -416,7 +440,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
                     r.board,
                     field.describe_pair(r.ns),
                     field.describe_pair(r.ew),
-                    lines[first]
+                    lines.line_of(first)
                 ),
             });
         }
