@@ -116,6 +116,41 @@ pub struct Scoring<'f> {
     pub(crate) target: u32,
 }
 
+/// Board numbers below this index the histograms directly (no pass to find which boards exist).
+const DIRECT_BOARDS: usize = 128;
+
+/// Board numbers present and the index of each, from a pass over the board column.
+fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
+    let present = parts(field.len(), 1)
+        .into_par_iter()
+        .map(|part| {
+            let mut present = vec![0u64; 1024];
+            for &b in &field.boards[part] {
+                present[b as usize / 64] |= 1 << (b % 64);
+            }
+            present
+        })
+        .reduce(
+            || vec![0u64; 1024],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
+                a
+            },
+        );
+    let mut board_numbers = Vec::new();
+    let mut board_index = vec![u32::MAX; 1 << 16];
+    for (word, bits) in present.iter().enumerate() {
+        for bit in 0..64 {
+            if bits & (1 << bit) != 0 {
+                let b = word * 64 + bit;
+                board_index[b] = board_numbers.len() as u32;
+                board_numbers.push(b as u16);
+            }
+        }
+    }
+    (board_numbers, board_index)
+}
+
 /// Splits `0..len` into contiguous parts, `per_thread` for each thread.
 fn parts(len: usize, per_thread: usize) -> Vec<std::ops::Range<usize>> {
     let n = (rayon::current_num_threads() * per_thread).max(1);
@@ -259,34 +294,16 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
-    // Which boards exist (a pass over the board column only).
-    let present = parts(field.len(), 1)
-        .into_par_iter()
-        .map(|part| {
-            let mut present = vec![0u64; 1024];
-            for &b in &field.boards[part] {
-                present[b as usize / 64] |= 1 << (b % 64);
-            }
-            present
-        })
-        .reduce(
-            || vec![0u64; 1024],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
-                a
-            },
-        );
-    let mut board_numbers = Vec::new();
-    let mut board_index = vec![u32::MAX; 1 << 16];
-    for (word, bits) in present.iter().enumerate() {
-        for bit in 0..64 {
-            if bits & (1 << bit) != 0 {
-                let b = word * 64 + bit;
-                board_index[b] = board_numbers.len() as u32;
-                board_numbers.push(b as u16);
-            }
-        }
-    }
+    // Which boards exist. Board numbers are small in practice, so they index the histogram directly
+    // when all are below `DIRECT_BOARDS`; otherwise a pass over the board column maps them first.
+    let direct = field.boards.par_iter().all(|&b| (b as usize) < DIRECT_BOARDS);
+    let (board_numbers, board_index) = if direct {
+        let all: Vec<u16> = (0..DIRECT_BOARDS as u16).collect();
+        let index: Vec<u32> = (0..1u32 << 16).map(|b| if (b as usize) < DIRECT_BOARDS { b } else { u32::MAX }).collect();
+        (all, index)
+    } else {
+        board_map(field)
+    };
     let nboards = board_numbers.len();
     lap("boards found");
 
@@ -313,16 +330,28 @@ fn finish<'f, P: Positions>(
     positions: ScorePositions,
     p: &P,
     board_numbers: Vec<u16>,
-    board_index: Vec<u32>,
+    mut board_index: Vec<u32>,
     histograms: Histograms,
     lap: impl Fn(&str),
 ) -> Result<Scoring<'f>> {
-    let nboards = board_numbers.len();
     let width = positions.len();
-    let Histograms {
-        results: results_per_board,
-        plain: plain_per_board,
-    } = histograms;
+    // Keep only the boards that were played.
+    let Histograms { results, plain } = histograms;
+    let mut kept_numbers = Vec::new();
+    let mut results_per_board = Vec::new();
+    let mut plain_per_board = Vec::new();
+    for ((number, count), plain) in board_numbers.into_iter().zip(results).zip(plain) {
+        if count > 0 {
+            board_index[number as usize] = kept_numbers.len() as u32;
+            kept_numbers.push(number);
+            results_per_board.push(count);
+            plain_per_board.push(plain);
+        } else {
+            board_index[number as usize] = u32::MAX;
+        }
+    }
+    let board_numbers = kept_numbers;
+    let nboards = board_numbers.len();
     let target = results_per_board.iter().copied().max().unwrap_or(0);
 
     let mut specials_per_board: Vec<Vec<(u32, Special)>> = vec![Vec::new(); nboards];

@@ -73,6 +73,8 @@ fn round_f64(x: f64) -> i64 {
 }
 
 pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standing>> {
+    let started = std::time::Instant::now();
+    let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
     let pairs = field.pairs().len();
     let integral = sums.total_int.is_some();
@@ -108,19 +110,22 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
 
     // Order every pair by its factored total.
     let mut order: Vec<PairId> = (0..pairs as PairId).collect();
+    let mut sorted_keys: Option<Vec<u64>> = None;
     let uniform = boards.iter().all(|&b| b == boards.first().copied().unwrap_or(0));
     let (lowest, highest) = (
         total_int.iter().copied().min().unwrap_or(0),
         total_int.iter().copied().max().unwrap_or(0),
     );
     if integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
-        // Every pair played the same boards: the key is the total itself, sorted as plain integers.
+        // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
+        // as one integer by radix, so that ties then sit side by side with no lookups.
         let mut keys: Vec<u64> = (0..pairs)
             .into_par_iter()
             .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
             .collect();
-        keys.par_sort_unstable();
-        order = keys.into_par_iter().map(|k| k as u32).collect();
+        radsort::sort(&mut keys);
+        order = keys.par_iter().map(|&k| k as u32).collect();
+        sorted_keys = Some(keys);
     } else if integral {
         order.par_sort_unstable_by(|&a, &b| {
             let (a, b) = (a as usize, b as usize);
@@ -136,6 +141,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         });
     }
 
+    lap("sorted");
     // Pairs whose floating-point figures cannot be trusted to the last digit.
     let mut doubtful: Vec<PairId> = Vec::new();
     if !integral {
@@ -170,6 +176,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         scoring.exact_totals(&doubtful)
     };
 
+    lap("doubtful found");
     // Settle near-ties exactly.
     let exact_key = |p: PairId| -> BigRational {
         let (t, _) = &exact[&p];
@@ -203,9 +210,53 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             near(key(a as usize), key(b as usize)) && exact_key(a) == exact_key(b)
         }
     };
+    let same_at = |i: usize, j: usize| -> bool {
+        match &sorted_keys {
+            Some(keys) => keys[i] >> 32 == keys[j] >> 32,
+            None => same(order[i], order[j]),
+        }
+    };
 
-    // Places: walk tie groups in order, counting the pairs of each list placed before.
-    let mut standings: Vec<Standing> = (0..pairs)
+    lap("near-ties settled");
+    // Places: walk tie groups in rank order, counting the pairs of each list placed before. Places go
+    // to small per-pair arrays first, so that the standings are then written in pair order.
+    let category_of: Vec<u8> = field.pairs().iter().map(|p| category(p.direction) as u8).collect();
+    let mut rank = vec![0u32; pairs];
+    let mut combined_rank = vec![0u32; pairs];
+    // Bit 0: tied in its own list; bit 1: tied in the combined list.
+    let mut ties = vec![0u8; pairs];
+    let mut placed_before = [0u32; 3];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && same_at(i, j) {
+            j += 1;
+        }
+        let group = &order[i..j];
+        let mut in_group = [0u32; 3];
+        for &p in group {
+            in_group[category_of[p as usize] as usize] += 1;
+        }
+        let combined_tied = group.len() > 1;
+        for &p in group {
+            let (p, c) = (p as usize, category_of[p as usize] as usize);
+            combined_rank[p] = i as u32 + 1;
+            let (r, tied) = if c == 2 {
+                (i as u32 + 1, combined_tied)
+            } else {
+                (placed_before[c] + 1, in_group[c] > 1)
+            };
+            rank[p] = r;
+            ties[p] = u8::from(tied) | (u8::from(combined_tied) << 1);
+        }
+        for c in 0..3 {
+            placed_before[c] += in_group[c];
+        }
+        i = j;
+    }
+    lap("placed");
+    let standings: Vec<Standing> = (0..pairs)
+        .into_par_iter()
         .map(|p| {
             let total = total_of(p) / divisor as f64;
             let max = max_of(p) / divisor as f64;
@@ -243,49 +294,27 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                 max,
                 total_hundredths,
                 percent_hundredths,
-                rank: 0,
-                tied: false,
-                combined_rank: 0,
-                combined_tied: false,
+                rank: rank[p],
+                tied: ties[p] & 1 != 0,
+                combined_rank: combined_rank[p],
+                combined_tied: ties[p] & 2 != 0,
             }
         })
         .collect();
-    let category_of: Vec<usize> = field.pairs().iter().map(|p| category(p.direction)).collect();
-    let mut placed_before = [0u32; 3];
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i + 1;
-        while j < order.len() && same(order[i], order[j]) {
-            j += 1;
-        }
-        let group = &order[i..j];
-        let mut in_group = [0u32; 3];
-        for &p in group {
-            in_group[category_of[p as usize]] += 1;
-        }
-        for &p in group {
-            let c = category_of[p as usize];
-            let s = &mut standings[p as usize];
-            s.combined_rank = i as u32 + 1;
-            s.combined_tied = group.len() > 1;
-            if c == 2 {
-                s.rank = s.combined_rank;
-                s.tied = s.combined_tied;
-            } else {
-                s.rank = placed_before[c] + 1;
-                s.tied = in_group[c] > 1;
-            }
-        }
-        for c in 0..3 {
-            placed_before[c] += in_group[c];
-        }
-        i = j;
-    }
+    lap("standings built");
     Ok(standings)
 }
 
-/// `n / d` rounded half away from zero (d > 0).
+/// `n / d` rounded half away from zero (d > 0); in 64-bit arithmetic when it fits, which is much
+/// faster than 128-bit division.
 fn round_div(n: i128, d: i128) -> i64 {
+    if let (Ok(n), Ok(d)) = (i64::try_from(n), i64::try_from(d))
+        && n.unsigned_abs() < 1 << 61
+        && d < 1 << 61
+    {
+        let q = (n.abs() * 2 + d) / (2 * d);
+        return if n < 0 { -q } else { q };
+    }
     let q = (n.abs() * 2 + d) / (2 * d);
     (if n < 0 { -q } else { q }) as i64
 }
