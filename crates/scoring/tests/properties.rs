@@ -1,0 +1,169 @@
+//! Properties that hold for every field: check totals, complementary matchpoints, independence from
+//! the order results arrive in, monotonicity, and exact ties in rankings.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use simpairs_scoring::{Direction, Options, Value, score};
+
+/// A board as a list of NS scores (multiples of 50 in a narrow range, so ties are common).
+fn board_scores(max: usize) -> impl Strategy<Value = Vec<i32>> {
+    prop::collection::vec((-4i32..=8).prop_map(|k| k * 50), 1..=max)
+}
+
+/// Several boards; board `b` gets `scores[b].len()` results between NS pairs 1.. and EW pairs 1..
+fn field_of(boards: &[Vec<i32>]) -> simpairs_scoring::Field {
+    let described: Vec<(u16, Vec<Line>)> = boards
+        .iter()
+        .enumerate()
+        .map(|(b, scores)| {
+            let n = scores.len() as u32;
+            let lines = scores
+                .iter()
+                .enumerate()
+                .map(|(t, &s)| played(t as u32 + 1, (t as u32 + b as u32) % n + 1, s))
+                .collect();
+            (b as u16 + 1, lines)
+        })
+        .collect();
+    mitchell(&described)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// On the double scale a board with n comparable results hands out n(n-1) matchpoints in each
+    /// direction (seed 002's "check total"), and NS + EW = top for every ordinary result.
+    #[test]
+    fn check_totals_and_complements(scores in board_scores(30)) {
+        let field = field_of(std::slice::from_ref(&scores));
+        let scoring = score(&field, &Options::default()).unwrap();
+        let n = scores.len() as i64;
+        let top = scoring.top(&scoring.boards()[0]);
+        prop_assert_eq!(top, Value::from_integer(2 * (n - 1)));
+        let (mut ns_total, mut ew_total) = (Value::from_integer(0), Value::from_integer(0));
+        for row in 0..field.len() {
+            let (ns, ew) = scoring.result_values(row);
+            prop_assert_eq!(ns + ew, top, "row {}", row);
+            ns_total += ns;
+            ew_total += ew;
+        }
+        prop_assert_eq!(ns_total, Value::from_integer(n * (n - 1)));
+        prop_assert_eq!(ew_total, Value::from_integer(n * (n - 1)));
+    }
+
+    /// A board played S times factored with Neuberg to N (the most times any board was played)
+    /// hands out S(N-1): on average half the top 2(N-1).
+    #[test]
+    fn neuberg_keeps_the_average(long in board_scores(30), short in board_scores(30)) {
+        prop_assume!(short.len() < long.len());
+        let field = field_of(&[long.clone(), short.clone()]);
+        let scoring = score(&field, &Options::default()).unwrap();
+        let (n, s) = (long.len() as i64, short.len() as i64);
+        let total: Value = (long.len()..field.len()).map(|r| scoring.result_values(r).0).sum();
+        prop_assert_eq!(total, Value::from_integer(s * (n - 1)));
+    }
+
+    /// A better score never gets fewer matchpoints; a strictly better one gets strictly more.
+    #[test]
+    fn better_scores_never_get_less(scores in board_scores(30)) {
+        let field = field_of(std::slice::from_ref(&scores));
+        let scoring = score(&field, &Options::default()).unwrap();
+        for a in 0..scores.len() {
+            for b in 0..scores.len() {
+                let (va, vb) = (scoring.result_values(a), scoring.result_values(b));
+                if scores[a] > scores[b] {
+                    prop_assert!(va.0 > vb.0, "NS {} vs {}", scores[a], scores[b]);
+                    prop_assert!(va.1 < vb.1, "EW side of {} vs {}", scores[a], scores[b]);
+                } else if scores[a] == scores[b] {
+                    prop_assert_eq!(va, vb);
+                }
+            }
+        }
+    }
+
+    /// Results and standings do not depend on the order results arrive in.
+    #[test]
+    fn order_of_arrival_does_not_matter(boards in prop::collection::vec(board_scores(12), 1..5), seed in any::<u64>()) {
+        let field = field_of(&boards);
+        let scoring = score(&field, &Options::default()).unwrap();
+        // The same results in a shuffled order (Fisher-Yates with a simple seeded generator).
+        let mut rows: Vec<usize> = (0..field.len()).collect();
+        let mut state = seed | 1;
+        for i in (1..rows.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            rows.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let shuffled = field.subset(&rows);
+        let again = score(&shuffled, &Options::default()).unwrap();
+        for (new_row, &old_row) in rows.iter().enumerate() {
+            prop_assert_eq!(scoring.result_values(old_row), again.result_values(new_row));
+        }
+        for (id, pair) in field.pairs().iter().enumerate() {
+            let club = shuffled.find_club(field.club_name(pair.club)).unwrap();
+            let section = shuffled.sections().position(|s| s == field.section_name(pair.section)).unwrap() as u32;
+            let other = shuffled
+                .find_pair(&simpairs_scoring::Pair { club, section, ..pair.clone() })
+                .unwrap();
+            let (a, b) = (&scoring.standings()[id], &again.standings()[other as usize]);
+            prop_assert_eq!((a.total_hundredths, a.rank, a.tied, a.combined_rank), (b.total_hundredths, b.rank, b.tied, b.combined_rank));
+        }
+    }
+
+    /// Pairs share a place exactly when their factored totals are equal, whatever the arithmetic.
+    #[test]
+    fn ties_are_exact(boards in prop::collection::vec(board_scores(9), 2..5), adjust in any::<bool>()) {
+        let mut field = field_of(&boards);
+        if adjust {
+            // An artificial score on a board played once brings Neuberg fractions in everywhere.
+            let first = field.result(0);
+            field
+                .push(simpairs_scoring::TableResult {
+                    board: 99,
+                    ns: first.ns,
+                    ew: first.ew,
+                    outcome: simpairs_scoring::Outcome::Adjusted { ns_percent: 60, ew_percent: 40 },
+                    arrow_switch: false,
+                    group: None,
+                })
+                .unwrap();
+        }
+        let scoring = score(&field, &Options::default()).unwrap();
+        let exact: Vec<Value> = {
+            let mut totals = vec![Value::from_integer(0); field.pairs().len()];
+            for row in 0..field.len() {
+                let r = field.result(row);
+                let (ns, ew) = scoring.result_values(row);
+                totals[r.ns as usize] += ns;
+                totals[r.ew as usize] += ew;
+            }
+            totals
+                .into_iter()
+                .zip(scoring.standings())
+                .map(|(t, s)| t / Value::from_integer(i64::from(s.boards)))
+                .collect()
+        };
+        let st = scoring.standings();
+        for a in 0..st.len() {
+            for b in 0..st.len() {
+                let (pa, pb) = (&field.pairs()[a], &field.pairs()[b]);
+                if pa.direction != pb.direction || pa.direction.is_none() {
+                    continue;
+                }
+                prop_assert_eq!(st[a].rank == st[b].rank, exact[a] == exact[b], "pairs {} and {}", a, b);
+                prop_assert_eq!(st[a].rank < st[b].rank, exact[a] > exact[b]);
+            }
+            if pa_is(&field, a, Direction::NS) {
+                let better = (0..st.len()).filter(|&b| pa_is(&field, b, Direction::NS) && exact[b] > exact[a]).count();
+                prop_assert_eq!(st[a].rank as usize, better + 1);
+            }
+        }
+    }
+}
+
+fn pa_is(field: &simpairs_scoring::Field, id: usize, d: Direction) -> bool {
+    field.pairs()[id].direction == Some(d)
+}
