@@ -103,9 +103,19 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
     )?;
     out.write_all(b",\"boards\":[")?;
     let by_board = field.rows_by_board();
+    let names = field.name_order();
     for (i, rows) in by_board.iter().enumerate() {
         let number = by_board.boards[i];
         let board = scoring.board(number).expect("every board of the field is scored");
+        // Results in a canonical order (by NS pair, then EW pair), so the same results print the same
+        // bytes whatever order they arrived in.
+        let mut rows = rows.to_vec();
+        rows.sort_by(|&a, &b| {
+            let (ra, rb) = (field.result(a as usize), field.result(b as usize));
+            field
+                .compare_pairs(&names, ra.ns, rb.ns)
+                .then_with(|| field.compare_pairs(&names, ra.ew, rb.ew))
+        });
         if i > 0 {
             out.write_all(b",")?;
         }

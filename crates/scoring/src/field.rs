@@ -472,6 +472,31 @@ impl Field {
         self.clubs.names.iter().map(|n| &**n)
     }
 
+    /// Each club's and each section's place in name order, for sorting by name without comparing
+    /// strings: `(club_order[club id], section_order[section id])`.
+    pub fn name_order(&self) -> (Vec<u32>, Vec<u32>) {
+        fn order(names: &[Box<str>]) -> Vec<u32> {
+            let mut idx: Vec<usize> = (0..names.len()).collect();
+            idx.sort_by(|&a, &b| names[a].cmp(&names[b]));
+            let mut place = vec![0u32; names.len()];
+            for (p, i) in idx.into_iter().enumerate() {
+                place[i] = p as u32;
+            }
+            place
+        }
+        (order(&self.clubs.names), order(&self.sections.names))
+    }
+
+    /// Compares two pairs by club name, section name, then number (the order tables list them in).
+    pub fn compare_pairs(&self, order: &(Vec<u32>, Vec<u32>), a: PairId, b: PairId) -> std::cmp::Ordering {
+        let (pa, pb) = (&self.pairs[a as usize], &self.pairs[b as usize]);
+        order.0[pa.club as usize]
+            .cmp(&order.0[pb.club as usize])
+            .then(order.1[pa.section as usize].cmp(&order.1[pb.section as usize]))
+            .then_with(|| pa.label.cmp(&pb.label))
+            .then(pa.direction.cmp(&pb.direction))
+    }
+
     /// The club and label of a fouled-board group.
     pub fn group_name(&self, group: GroupId) -> (ClubId, &str) {
         let (club, label) = &self.groups[group as usize];

@@ -334,25 +334,8 @@ pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
     keys.par_sort_unstable();
     let mut order: Vec<PairId> = keys.iter().map(|&k| k as u32).collect();
     // Pairs sharing a place go in name order: clubs and sections by their names' order, then number.
-    let field = scoring.field;
-    let rank_names = |names: Vec<&str>| -> Vec<u32> {
-        let mut idx: Vec<usize> = (0..names.len()).collect();
-        idx.sort_by(|&a, &b| names[a].cmp(names[b]));
-        let mut rank = vec![0u32; names.len()];
-        for (r, i) in idx.into_iter().enumerate() {
-            rank[i] = r as u32;
-        }
-        rank
-    };
-    let club_rank = rank_names(field.clubs().collect());
-    let section_rank = rank_names(field.sections().collect());
-    let by_name = |a: &PairId, b: &PairId| {
-        let (pa, pb) = (&pairs[*a as usize], &pairs[*b as usize]);
-        club_rank[pa.club as usize]
-            .cmp(&club_rank[pb.club as usize])
-            .then(section_rank[pa.section as usize].cmp(&section_rank[pb.section as usize]))
-            .then_with(|| pa.label.cmp(&pb.label))
-    };
+    let names = scoring.field.name_order();
+    let by_name = |a: &PairId, b: &PairId| scoring.field.compare_pairs(&names, *a, *b);
     let mut i = 0;
     while i < keys.len() {
         let mut j = i + 1;
