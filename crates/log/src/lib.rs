@@ -1,0 +1,298 @@
+//! The simpairs event log.
+//!
+//! Clubs publish their results as records on a *stream*; the aggregator consumes them and
+//! publishes board scores on another stream; the projection consumes those. This crate holds the
+//! [`Log`] trait all of them are written against, and the [`EmbeddedLog`]: a log kept in plain
+//! files in one directory, needing no server, safe to share between processes. A Kafka backend
+//! (elsewhere) implements the same trait.
+//!
+//! # Model
+//! The model is Kafka's, so that both backends behave alike:
+//! - a **stream** (a Kafka topic) has a fixed number of **partitions**;
+//! - each partition is an ordered sequence of [`Record`]s numbered by dense **offsets** from 0;
+//! - [`Log::append`] places each record in the partition it names or, without one, in
+//!   [`partition_for_key`] of its key (Kafka's murmur2 partitioner), so records with the same key
+//!   stay in order;
+//! - a [`Consumer`] belongs to a **consumer group**; it starts at the group's committed position
+//!   (or at offset 0) and the caller commits positions only once its own output is durable
+//!   (at-least-once: uncommitted records are delivered again after a restart).
+//!
+//! The API is synchronous: callers run it on plain threads (or `spawn_blocking`).
+//!
+//! A Kafka backend maps this directly: stream = topic, [`Consumer`] = a consumer with
+//! `enable.auto.commit=false` and `auto.offset.reset=earliest`, [`Consumer::commit`] = a
+//! synchronous offset commit, producer `partitioner=murmur2_random` (the same placement as
+//! [`partition_for_key`]) and `enable.idempotence=true`; its errors become [`Error::Backend`].
+//!
+//! # Guarantees of the embedded log
+//! - **Atomic, durable appends.** The records one [`Log::append`] call puts in one partition are
+//!   written with a single write and become visible together or not at all; `append` returns
+//!   after one `fsync` per partition written (unless [`Options::fsync`] is off). Records in
+//!   *different* partitions of one call are not atomic as a group, as in Kafka.
+//! - **Many processes.** Any number of processes may open the same directory. Appends to a
+//!   partition are serialized by an advisory lock (`flock`) on the partition's `lock` file.
+//!   Readers never see a partial record or a partial batch; they take no lock, except a shared
+//!   one to examine bytes that may be the torn end of an interrupted append.
+//! - **Crash safety.** A writer killed at any instant (even `SIGKILL`) leaves at most a torn
+//!   batch at the end of the last segment. The next writer cuts it (with a `tracing` warning
+//!   naming the file and byte position) before appending; readers ignore it meanwhile.
+//!   Damage anywhere else — a record that fails its checksum with valid records after it — is
+//!   reported as [`Error::Corrupt`] naming file, offset and byte position, and nothing is cut.
+//! - **One consumer per group.** A consumer holds its group's lock file for its lifetime; a
+//!   second consumer of the same group, in any process, fails with [`Error::GroupBusy`].
+//! - **No compaction, no retention.** [`StreamConfig::compacted`] and [`StreamConfig::retention`]
+//!   are recorded but the embedded log keeps every record forever.
+//! - **Limits.** Locks are `flock(2)` advisory locks: use a local file system, not NFS. Readers may
+//!   see a batch between its write and the end of its `fsync`; only a machine crash (not a killed
+//!   process) in that moment can lose a batch that a reader has already seen.
+//!
+//! # Layout on disk
+//! ```text
+//! <dir>/.lock                                   creating streams is serialized on this
+//! <dir>/<stream>/stream.meta                    partition count and config (text); written last
+//! <dir>/<stream>/<partition>/lock               appends to the partition are serialized on this
+//! <dir>/<stream>/<partition>/<base offset, 20 digits>.log   segment files
+//! <dir>/_groups/<group>/positions               committed positions of a consumer group (text)
+//! <dir>/_groups/<group>/lock                    held by the group's one active consumer
+//! ```
+//! A segment file is named after the offset of its first record and holds a run of whole
+//! batches; the writer starts a new segment before a batch that would take the current one past
+//! [`Options::segment_bytes`] (a single batch larger than that gets a segment of its own).
+//! Metadata files are replaced atomically (write a temporary file, `fsync`, rename, `fsync` the
+//! directory).
+//!
+//! A segment is a sequence of records, each framed as below; integers are little-endian.
+//!
+//! | byte       | size | field                                                            |
+//! |------------|------|------------------------------------------------------------------|
+//! | 0          | 4    | `length`: bytes after this field (`32 + K + V`)                    |
+//! | 4          | 4    | `crc`: CRC-32 (IEEE) of bytes `0..4` followed by bytes `8..4+length` |
+//! | 8          | 8    | `offset` (u64)                                                     |
+//! | 16         | 8    | `timestamp_ms` (i64, milliseconds since the Unix epoch)            |
+//! | 24         | 4    | `batch_rest` (u32): records of the same append that follow; 0 ends a batch |
+//! | 28         | 4    | `K`: key length (u32)                                              |
+//! | 32         | K    | key                                                                |
+//! | 32+K       | 4    | `V`: value length (u32)                                            |
+//! | 36+K       | V    | value                                                              |
+//!
+//! A record is *visible* once it is complete, its checksum matches, its offset is the one after
+//! its predecessor's, and the record ending its batch (`batch_rest == 0`) is complete too. Key
+//! plus value may be at most [`MAX_RECORD_BYTES`].
+//!
+//! # Finding records
+//! Each process keeps, per segment, a sparse in-memory index (an entry every 4 KiB) built as
+//! records are first read, so a read seeks close to its offset instead of rescanning the
+//! segment; the first read of a segment in a process scans it from its start (about 7 million
+//! small records per second). A reader notices what other processes appended by reading past the
+//! end it knows and by looking for the next segment file. A [`Consumer`] that finds nothing new
+//! waits on a condition variable (woken at once by appends through the same [`EmbeddedLog`])
+//! with a timeout growing to 2 ms, so a record appended by another process is seen within a few
+//! milliseconds without busy-spinning.
+//!
+//! # Modules
+//! - `frame`: the record framing above (pure, no I/O);
+//! - `embedded`: the embedded log — streams and their metadata; `embedded::segment` reads frames
+//!   and tells a torn tail from damage; `embedded::writer` and `embedded::reader` hold each
+//!   partition's appending and reading state; `embedded::group` is the consumer;
+//! - `partitioner`: Kafka-compatible key hashing;
+//! - `error`: the crate's [`Error`].
+//!
+//! # Example
+//! ```
+//! use std::time::Duration;
+//! use simpairs_log::{EmbeddedLog, Log, Position, Produce, StreamConfig};
+//!
+//! # fn main() -> simpairs_log::Result<()> {
+//! # let tmp = tempfile::tempdir().unwrap();
+//! let log = EmbeddedLog::open(tmp.path())?;
+//! log.create_stream("results", &StreamConfig::with_partitions(2))?;
+//!
+//! let placed = log.append(
+//!     "results",
+//!     &[
+//!         Produce::new(b"club-1", b"first result", 1_700_000_000_000),
+//!         Produce::new(b"club-1", b"second result", 1_700_000_000_001),
+//!     ],
+//! )?;
+//! let (partition, offset) = placed[0];
+//! assert_eq!(placed[1], (partition, offset + 1)); // same key: same partition, in order
+//!
+//! let mut consumer = log.consumer("aggregator", &["results"])?;
+//! let records = consumer.poll(100, Duration::from_millis(100))?;
+//! assert_eq!(records.len(), 2);
+//! assert_eq!(records[1].value, b"second result");
+//!
+//! // ... once the effect of these records is durable:
+//! consumer.commit(&[records[1].next_position()])?;
+//! assert_eq!(consumer.committed("results", partition)?, Some(offset + 2));
+//! # Ok(())
+//! # }
+//! ```
+
+mod embedded;
+mod error;
+mod frame;
+mod partitioner;
+
+use std::time::Duration;
+
+pub use embedded::{DEFAULT_SEGMENT_BYTES, EmbeddedLog, Options};
+pub use error::{Error, Result};
+pub use partitioner::partition_for_key;
+
+/// The largest key plus value, in bytes, of one record (64 MiB).
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
+
+/// How a stream is created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamConfig {
+    /// Number of partitions (at least 1). Fixed once the stream exists.
+    pub partitions: u32,
+    /// Keep only the latest record per key (Kafka `cleanup.policy=compact`).
+    /// Recorded but not applied by the embedded log.
+    pub compacted: bool,
+    /// Delete records older than this (Kafka `retention.ms`); `None` keeps them forever.
+    /// Recorded but not applied by the embedded log.
+    pub retention: Option<Duration>,
+}
+
+impl StreamConfig {
+    /// A stream with `partitions` partitions, not compacted, kept forever.
+    pub fn with_partitions(partitions: u32) -> Self {
+        StreamConfig {
+            partitions,
+            compacted: false,
+            retention: None,
+        }
+    }
+}
+
+impl Default for StreamConfig {
+    /// One partition, not compacted, kept forever.
+    fn default() -> Self {
+        StreamConfig::with_partitions(1)
+    }
+}
+
+/// One record to append.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Produce<'a> {
+    /// The record key; it chooses the partition when [`Produce::partition`] is `None`.
+    pub key: &'a [u8],
+    /// The record value.
+    pub value: &'a [u8],
+    /// When the record was created, in milliseconds since the Unix epoch (Kafka's CreateTime).
+    pub timestamp_ms: i64,
+    /// The partition to append to; `None` means [`partition_for_key`] of the key.
+    pub partition: Option<u32>,
+}
+
+impl<'a> Produce<'a> {
+    /// A record placed by its key.
+    pub fn new(key: &'a [u8], value: &'a [u8], timestamp_ms: i64) -> Self {
+        Produce {
+            key,
+            value,
+            timestamp_ms,
+            partition: None,
+        }
+    }
+
+    /// The same record, sent to the given partition.
+    pub fn to_partition(self, partition: u32) -> Self {
+        Produce {
+            partition: Some(partition),
+            ..self
+        }
+    }
+}
+
+/// A record read from a stream.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Record {
+    /// The stream it was read from.
+    pub stream: String,
+    /// Its partition.
+    pub partition: u32,
+    /// Its offset within the partition.
+    pub offset: u64,
+    /// The timestamp given when it was appended.
+    pub timestamp_ms: i64,
+    /// Its key.
+    pub key: Vec<u8>,
+    /// Its value.
+    pub value: Vec<u8>,
+}
+
+impl Record {
+    /// The position just after this record: what to commit once it has been handled.
+    pub fn next_position(&self) -> Position {
+        Position {
+            stream: self.stream.clone(),
+            partition: self.partition,
+            next_offset: self.offset + 1,
+        }
+    }
+}
+
+/// A consumer group's place in one partition: the next offset it will read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    /// The stream.
+    pub stream: String,
+    /// The partition.
+    pub partition: u32,
+    /// The offset of the next record to read (one past the last record handled).
+    pub next_offset: u64,
+}
+
+/// An append-only, partitioned log of records: the embedded file log or Kafka.
+///
+/// All methods block the calling thread; none of them panics on bad input or bad bytes on disk.
+pub trait Log: Send + Sync {
+    /// Creates a stream. Does nothing if it already exists with the same number of partitions
+    /// (other settings of an existing stream are left as they are); fails with
+    /// [`Error::StreamExists`] if it exists with another number.
+    fn create_stream(&self, name: &str, config: &StreamConfig) -> Result<()>;
+
+    /// The number of partitions of a stream.
+    fn partitions(&self, stream: &str) -> Result<u32>;
+
+    /// Appends records and returns once they are durable, with the `(partition, offset)` given
+    /// to each record, in the order of `records`.
+    ///
+    /// The records going to one partition are appended atomically, in order, with consecutive
+    /// offsets: readers see all of them or none. Batch records into one call: each call costs one
+    /// `fsync` per partition it writes to.
+    fn append(&self, stream: &str, records: &[Produce<'_>]) -> Result<Vec<(u32, u64)>>;
+
+    /// Reads up to `max` records of one partition, starting at offset `from`, without any
+    /// consumer group. Returns fewer (or none) when the partition ends sooner; fails with
+    /// [`Error::OffsetOutOfRange`] when `from` is past the end.
+    fn read(&self, stream: &str, partition: u32, from: u64, max: usize) -> Result<Vec<Record>>;
+
+    /// The offset the next record appended to the partition will get.
+    fn end_offset(&self, stream: &str, partition: u32) -> Result<u64>;
+
+    /// A consumer in `group` reading every partition of `streams`, starting from the group's
+    /// committed positions (offset 0 where it has none).
+    fn consumer(&self, group: &str, streams: &[&str]) -> Result<Box<dyn Consumer>>;
+}
+
+/// Reads the partitions of some streams on behalf of a consumer group.
+pub trait Consumer: Send {
+    /// The next records after this consumer's position, up to `max`, waiting up to `timeout`
+    /// for some to arrive. Returns an empty vector when none came in time. Records of one
+    /// partition come in offset order; partitions are served in turn.
+    fn poll(&mut self, max: usize, timeout: Duration) -> Result<Vec<Record>>;
+
+    /// Durably stores the group's positions for these partitions (the next offset to read).
+    /// Call it only once the effect of the records before each position is durable.
+    fn commit(&mut self, positions: &[Position]) -> Result<()>;
+
+    /// The group's committed position for a partition, if it has one.
+    fn committed(&self, stream: &str, partition: u32) -> Result<Option<u64>>;
+
+    /// Moves this consumer's reading position (not the committed one) for one partition.
+    fn seek(&mut self, stream: &str, partition: u32, offset: u64) -> Result<()>;
+}
