@@ -18,15 +18,34 @@ fn national_field(boards: u16, per_board: usize, seed: u64) -> Field {
         let c = field.club(&format!("C{club}"));
         club += 1;
         let ns: Vec<u32> = (0..tables)
-            .map(|t| field.pair(Pair { club: c, section, label: PairLabel::Number(t as u32 + 1), direction: Some(Direction::NS) }))
+            .map(|t| {
+                field.pair(Pair {
+                    club: c,
+                    section,
+                    label: PairLabel::Number(t as u32 + 1),
+                    direction: Some(Direction::NS),
+                })
+            })
             .collect();
         let ew: Vec<u32> = (0..tables)
-            .map(|t| field.pair(Pair { club: c, section, label: PairLabel::Number(t as u32 + 1), direction: Some(Direction::EW) }))
+            .map(|t| {
+                field.pair(Pair {
+                    club: c,
+                    section,
+                    label: PairLabel::Number(t as u32 + 1),
+                    direction: Some(Direction::EW),
+                })
+            })
             .collect();
         for plan in &plans {
             for t in 0..tables {
                 let score = plan.ns_score(plan.draw(&mut rng));
-                field.push_played(plan.board, ns[t], ew[(t + plan.board as usize) % tables], score);
+                field.push_played(
+                    plan.board,
+                    ns[t],
+                    ew[(t + plan.board as usize) % tables],
+                    score,
+                );
             }
         }
         done += tables;

@@ -19,6 +19,20 @@ struct Cli {
 enum Command {
     /// Scores every result in one file as one field and prints the standings (or JSON).
     Score(commands::score::Args),
+    /// Runs the whole pipeline on a simulated national event and serves the live leaderboard.
+    Demo(commands::demo::Args),
+    /// The organiser's commands.
+    #[command(subcommand)]
+    Event(commands::event::EventCommand),
+    /// A club's commands.
+    #[command(subcommand)]
+    Club(commands::club::ClubCommand),
+    /// Runs the aggregator: applies sealed submissions and rescores the boards.
+    Aggregate(commands::aggregate::Args),
+    /// Runs the projection and serves the live leaderboard over HTTP.
+    Serve(commands::serve::Args),
+    /// Rebuilds an event from its log (as of any moment) and scores it.
+    Replay(commands::replay::Args),
     /// Measures scoring speed on a seeded national-sized field and prints a table.
     Bench(commands::bench::Args),
 }
@@ -34,6 +48,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Score(args) => commands::score::run(args),
+        Command::Demo(args) => commands::demo::run(args),
+        Command::Event(command) => commands::event::run(command),
+        Command::Club(command) => commands::club::run(command),
+        Command::Aggregate(args) => commands::aggregate::run(args),
+        Command::Serve(args) => commands::serve::run(args),
+        Command::Replay(args) => commands::replay::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match outcome {

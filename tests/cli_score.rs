@@ -15,7 +15,12 @@ fn write(dir: &Path, name: &str, contents: &[u8]) -> PathBuf {
 }
 
 fn score(path: &Path, extra: &[&str]) -> Output {
-    simpairs().arg("score").arg(path).args(extra).output().unwrap()
+    simpairs()
+        .arg("score")
+        .arg(path)
+        .args(extra)
+        .output()
+        .unwrap()
 }
 
 const HEADER: &str = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score,adjusted\n";
@@ -26,9 +31,17 @@ const SEED_002_AVG: &str = "4,1,9,3C,E,10,,\n4,2,2,3NT,E,11,,\n4,3,4,2NT,E,8,,\n
 #[test]
 fn json_has_the_spec_shape() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "b4.csv", format!("{HEADER}{SEED_002_AVG}").as_bytes());
+    let file = write(
+        dir.path(),
+        "b4.csv",
+        format!("{HEADER}{SEED_002_AVG}").as_bytes(),
+    );
     let out = score(&file, &["--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let board = &json["boards"][0];
     assert_eq!(board["board"], 4);
@@ -39,7 +52,12 @@ fn json_has_the_spec_shape() {
     assert_eq!(first["ns_score"], -130);
     assert_eq!(first["ns_mp"], 6.875, "seed 002 slide 12: 6.88");
     assert_eq!(first["ew_mp"], 9.125);
-    let adjusted = board["results"].as_array().unwrap().iter().find(|r| r["ns_pair"] == "6").unwrap();
+    let adjusted = board["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ns_pair"] == "6")
+        .unwrap();
     assert_eq!(adjusted["adjusted"], "50/50");
     assert_eq!(adjusted["ns_mp"], 8.0);
     let pairs = json["pairs"].as_array().unwrap();
@@ -61,12 +79,24 @@ fn single_scale_and_butler_flags() {
     // Seed 003: board 10 on five tables.
     let rows = "board,ns_pair,ew_pair,ns_score\n10,1,6,620\n10,2,7,-100\n10,3,8,630\n10,4,9,620\n10,5,10,1100\n";
     let file = write(dir.path(), "b10.csv", rows.as_bytes());
-    let single: serde_json::Value = serde_json::from_slice(&score(&file, &["--json", "--scale", "single"]).stdout).unwrap();
-    let mps: Vec<f64> = single["boards"][0]["results"].as_array().unwrap().iter().map(|r| r["ns_mp"].as_f64().unwrap()).collect();
+    let single: serde_json::Value =
+        serde_json::from_slice(&score(&file, &["--json", "--scale", "single"]).stdout).unwrap();
+    let mps: Vec<f64> = single["boards"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ns_mp"].as_f64().unwrap())
+        .collect();
     assert_eq!(mps, [1.5, 0.0, 3.0, 1.5, 4.0]);
-    let butler: serde_json::Value = serde_json::from_slice(&score(&file, &["--json", "--scoring", "butler"]).stdout).unwrap();
+    let butler: serde_json::Value =
+        serde_json::from_slice(&score(&file, &["--json", "--scoring", "butler"]).stdout).unwrap();
     assert_eq!(butler["boards"][0]["datum"], 620);
-    let imps: Vec<f64> = butler["boards"][0]["results"].as_array().unwrap().iter().map(|r| r["ns_imps"].as_f64().unwrap()).collect();
+    let imps: Vec<f64> = butler["boards"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ns_imps"].as_f64().unwrap())
+        .collect();
     assert_eq!(imps, [0.0, -12.0, 0.0, 0.0, 10.0]);
 }
 
@@ -89,24 +119,40 @@ fn bad_rows_name_file_line_and_field() {
         let out = score(&file, &[]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "case {i}: {stderr}");
-        assert!(stderr.contains(&format!("{name}{location}")), "case {i}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{name}{location}")),
+            "case {i}: {stderr}"
+        );
         assert!(stderr.contains(what), "case {i}: {stderr}");
-        assert!(out.stdout.is_empty(), "case {i}: nothing is printed for a rejected file");
+        assert!(
+            out.stdout.is_empty(),
+            "case {i}: nothing is printed for a rejected file"
+        );
     }
 }
 
 #[test]
 fn header_problems_are_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "h.csv", b"board,ns_pair,ew_pear,ns_score\n1,1,1,100\n");
+    let file = write(
+        dir.path(),
+        "h.csv",
+        b"board,ns_pair,ew_pear,ns_score\n1,1,1,100\n",
+    );
     let out = score(&file, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("h.csv:1: field ew_pear: unknown column"), "{stderr}");
+    assert!(
+        stderr.contains("h.csv:1: field ew_pear: unknown column"),
+        "{stderr}"
+    );
     assert!(stderr.contains("no ew_pair column"), "{stderr}");
     let empty = write(dir.path(), "empty.csv", b"");
     let stderr = String::from_utf8_lossy(&score(&empty, &[]).stderr).into_owned();
-    assert!(stderr.contains("empty.csv:1") && stderr.contains("empty"), "{stderr}");
+    assert!(
+        stderr.contains("empty.csv:1") && stderr.contains("empty"),
+        "{stderr}"
+    );
     let missing = score(&dir.path().join("missing.csv"), &[]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
@@ -134,7 +180,9 @@ fn arbitrary_bytes_never_panic() {
     for _ in 0..40 {
         let len = (next() % 400) as usize;
         let mut blob: Vec<u8> = HEADER.as_bytes().to_vec();
-        blob.extend((0..len).map(|_| b"0123456789,-\nNSEWXPAVE+/\"\r \xff"[(next() % 25) as usize]));
+        blob.extend(
+            (0..len).map(|_| b"0123456789,-\nNSEWXPAVE+/\"\r \xff"[(next() % 25) as usize]),
+        );
         blobs.push(blob);
     }
     for (i, blob) in blobs.iter().enumerate() {
@@ -144,7 +192,10 @@ fn arbitrary_bytes_never_panic() {
         assert_ne!(out.status.code(), Some(101), "blob {i} panicked: {stderr}");
         assert!(!stderr.contains("panicked"), "blob {i}: {stderr}");
         if !out.status.success() {
-            assert!(stderr.contains(&format!("f{i}.csv")), "blob {i}: the message names the file: {stderr}");
+            assert!(
+                stderr.contains(&format!("f{i}.csv")),
+                "blob {i}: the message names the file: {stderr}"
+            );
         }
     }
 }

@@ -75,9 +75,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut rows: Vec<Row> = Vec::new();
     let mut memory: Vec<(String, f64, usize)> = Vec::new();
     for file in &args.files {
-        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         // In memory: read once, score many times.
-        let bytes = super::read_file(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let bytes =
+            super::read_file(file).with_context(|| format!("cannot read {}", file.display()))?;
         let read = simpairs_formats::csv::read(&file.display().to_string(), &bytes)?;
         drop(bytes);
         // Only the field is scored; the reader's line numbers (kept for its messages) are let go.
@@ -143,18 +147,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     print_table(&rows);
     for (name, per_result, results) in memory {
-        println!("peak memory of the in-memory rescore, {name}: {per_result:.1} bytes per result ({results} results; process peak resident size while scoring, file bytes dropped)");
+        println!(
+            "peak memory of the in-memory rescore, {name}: {per_result:.1} bytes per result ({results} results; process peak resident size while scoring, file bytes dropped)"
+        );
     }
     Ok(())
 }
 
 /// Runs a peer `runs` times; returns the medians of its reported phase and of its whole process.
-fn peer_runs(args: &Args, dir: &Path, peer: &str, file: &Path, phase: &str) -> anyhow::Result<Option<(Duration, Duration)>> {
+fn peer_runs(
+    args: &Args,
+    dir: &Path,
+    peer: &str,
+    file: &Path,
+    phase: &str,
+) -> anyhow::Result<Option<(Duration, Duration)>> {
     let script = dir.join("peers").join(format!("{peer}_mp.py"));
     if !script.exists() {
         bail!("no peer script {}", script.display());
     }
-    let out = std::env::temp_dir().join(format!("simpairs-bench-{peer}-{}.csv", std::process::id()));
+    let out =
+        std::env::temp_dir().join(format!("simpairs-bench-{peer}-{}.csv", std::process::id()));
     let mut phases = Vec::new();
     let mut wholes = Vec::new();
     for _ in 0..args.runs {
@@ -181,7 +194,9 @@ fn peer_runs(args: &Args, dir: &Path, peer: &str, file: &Path, phase: &str) -> a
             .rev()
             .find_map(|l| serde_json::from_str(l).ok())
             .context("the peer printed no JSON line")?;
-        let seconds = report[phase].as_f64().context("the peer's JSON has no phase time")?;
+        let seconds = report[phase]
+            .as_f64()
+            .context("the peer's JSON has no phase time")?;
         phases.push(Duration::from_secs_f64(seconds));
         wholes.push(whole);
     }
@@ -190,7 +205,10 @@ fn peer_runs(args: &Args, dir: &Path, peer: &str, file: &Path, phase: &str) -> a
 }
 
 fn print_table(rows: &[Row]) {
-    let peer_names: Vec<String> = rows.first().map(|r| r.peers.iter().map(|p| p.0.clone()).collect()).unwrap_or_default();
+    let peer_names: Vec<String> = rows
+        .first()
+        .map(|r| r.peers.iter().map(|p| p.0.clone()).collect())
+        .unwrap_or_default();
     print!("\n| measurement | simpairs |");
     for p in &peer_names {
         print!(" {p} | {p} / simpairs |");
@@ -205,7 +223,11 @@ fn print_table(rows: &[Row]) {
         print!("| {} | {} |", row.what, secs(row.ours));
         for (_, t) in &row.peers {
             match t {
-                Some(t) => print!(" {} | {:.1}x |", secs(*t), t.as_secs_f64() / row.ours.as_secs_f64()),
+                Some(t) => print!(
+                    " {} | {:.1}x |",
+                    secs(*t),
+                    t.as_secs_f64() / row.ours.as_secs_f64()
+                ),
                 None => print!(" - | - |"),
             }
         }
@@ -216,7 +238,11 @@ fn print_table(rows: &[Row]) {
 fn machine_description() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{cpu}, {cores} cores")

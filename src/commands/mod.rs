@@ -1,7 +1,13 @@
 //! One module per subcommand; shared flag types live here.
 
+pub mod aggregate;
 pub mod bench;
+pub mod club;
+pub mod demo;
+pub mod event;
+pub mod replay;
 pub mod score;
+pub mod serve;
 
 use clap::ValueEnum;
 use simpairs_scoring::{Factoring, FouledMethod, Method, Options, Scale};
@@ -98,7 +104,9 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
         return std::fs::read(path);
     }
     let mut buffer = vec![0u8; len];
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 8);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 8);
     let per = len.div_ceil(threads);
     std::thread::scope(|scope| {
         let handles: Vec<_> = buffer
@@ -109,9 +117,36 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
                 scope.spawn(move || file.read_exact_at(part, (i * per) as u64))
             })
             .collect();
-        handles
-            .into_iter()
-            .try_for_each(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("a reading thread failed"))))
+        handles.into_iter().try_for_each(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("a reading thread failed")))
+        })
     })?;
     Ok(buffer)
+}
+
+/// Opens the log a `--log` flag names.
+pub fn open_log(
+    location: &simpairs_pipeline::LogLocation,
+) -> anyhow::Result<std::sync::Arc<dyn simpairs_log::Log>> {
+    match location {
+        simpairs_pipeline::LogLocation::Embedded(dir) => {
+            Ok(simpairs_pipeline::streams::open_embedded(dir)?)
+        }
+        simpairs_pipeline::LogLocation::Kafka { brokers } => {
+            anyhow::bail!(
+                "kafka://{brokers}: this build of simpairs has no Kafka backend; use a directory for the embedded log"
+            )
+        }
+        other => anyhow::bail!("unsupported log location {other}"),
+    }
+}
+
+/// Stops long-running roles on Ctrl-C (SIGINT) or SIGTERM.
+pub fn stop_on_signal() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    stop
 }

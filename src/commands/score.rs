@@ -3,15 +3,48 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use simpairs_formats::export::ExportFormat;
+use simpairs_formats::{Format, Imported};
 use simpairs_scoring::{Factoring, Method};
 
 use super::ScoringFlags;
 
+/// `--format`
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// The traveller CSV (SPEC section 4).
+    Csv,
+    /// USEBIO 1.2 / 1.3 results XML.
+    Usebio,
+    /// The session XML of NZ Bridge's club program Scorer.
+    Scorer,
+    /// PBN 2.1 with [ScoreTable] travellers.
+    Pbn,
+    /// The traveller-entry CSV of R. Hillyard's Bridge director program.
+    HillyardCsv,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Usebio => Format::Usebio,
+            FormatArg::Scorer => Format::Scorer,
+            FormatArg::Pbn => Format::Pbn,
+            FormatArg::HillyardCsv => Format::HillyardCsv,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The result file (traveller CSV).
+    /// The result file: a traveller CSV, USEBIO or Scorer XML, or PBN (the format is detected).
     pub file: PathBuf,
+    /// The file's format, when detection (from the content, then the extension) is not wanted.
+    #[arg(long, value_enum, env = "SIMPAIRS_FORMAT")]
+    pub format: Option<FormatArg>,
     #[command(flatten)]
     pub scoring: ScoringFlags,
     /// Print the SPEC's JSON instead of a table.
@@ -20,24 +53,66 @@ pub struct Args {
     /// Also print every board's traveller with its matchpoints or IMPs.
     #[arg(long)]
     pub travellers: bool,
+    /// Also write the event re-scored, as `usebio` (USEBIO 1.2 XML) or `csv` (traveller CSV with
+    /// ns_mp/ew_mp columns), to OUT.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "OUT"])]
+    pub export: Option<Vec<String>>,
+}
+
+/// The title printed above the table: the file, then what the file says about its event.
+fn title(name: &str, imported: &Imported) -> String {
+    let e = &imported.event;
+    let about: Vec<&str> = [e.name.as_deref(), e.club_name.as_deref(), e.date.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if about.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({})", about.join(", "))
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let export = match &args.export {
+        Some(v) => {
+            let (format, out) = (&v[0], PathBuf::from(&v[1]));
+            let Some(format) = ExportFormat::from_name(format) else {
+                bail!("--export {format}: unknown format; expected usebio or csv");
+            };
+            Some((format, out))
+        }
+        None => None,
+    };
     let name = args.file.display().to_string();
     let started = std::time::Instant::now();
     let bytes = super::read_file(&args.file).with_context(|| format!("cannot read {name}"))?;
     tracing::debug!(elapsed = ?started.elapsed(), bytes = bytes.len(), "file read");
-    let read = simpairs_formats::csv::read(&name, &bytes)?;
-    tracing::debug!(elapsed = ?started.elapsed(), results = read.field.len(), "parsed and checked");
+    let imported = simpairs_formats::read(&name, &bytes, args.format.map(Format::from))?;
+    tracing::debug!(
+        elapsed = ?started.elapsed(),
+        format = %imported.format,
+        results = imported.field.len(),
+        not_played = imported.not_played,
+        "parsed and checked"
+    );
     drop(bytes);
-    let options = args.scoring.options(Method::Matchpoints, Factoring::Neuberg);
-    let scoring = simpairs_scoring::score(&read.field, &options)?;
+    let options = args.scoring.options(
+        imported.method().unwrap_or(Method::Matchpoints),
+        Factoring::Neuberg,
+    );
+    let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "scored");
     let stdout = std::io::stdout().lock();
     let written = if args.json {
         simpairs_formats::report::write_json(stdout, &scoring)
     } else {
-        simpairs_formats::report::write_table(stdout, &scoring, &name, args.travellers)
+        simpairs_formats::report::write_table(
+            stdout,
+            &scoring,
+            &title(&name, &imported),
+            args.travellers,
+        )
     };
     match written {
         // A closed pipe (`| head`) is not an error worth reporting.
@@ -46,5 +121,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }?;
     std::io::stdout().flush().ok();
     tracing::debug!(elapsed = ?started.elapsed(), "written");
+    if let Some((format, out)) = export {
+        let target = out.display().to_string();
+        let file =
+            std::fs::File::create(&out).with_context(|| format!("cannot create {target}"))?;
+        simpairs_formats::export::write(std::io::BufWriter::new(file), format, &imported, &scoring)
+            .with_context(|| format!("cannot write {target}"))?;
+        tracing::info!(file = %target, results = imported.field.len(), "exported");
+        eprintln!(
+            "simpairs: wrote {target} ({} results re-scored)",
+            imported.field.len()
+        );
+    }
     Ok(())
 }

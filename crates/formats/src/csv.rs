@@ -30,8 +30,8 @@ pub const COLUMNS: [&str; 14] = [
 
 /// Columns other programs (and our own export) add that do not change the result; they are skipped.
 pub const IGNORED_COLUMNS: [&str; 12] = [
-    "table", "round", "lead", "ns_mp", "ew_mp", "ns_imps", "ew_imps", "ns_pct", "ew_pct", "ns_names",
-    "ew_names", "comment",
+    "table", "round", "lead", "ns_mp", "ew_mp", "ns_imps", "ew_imps", "ns_pct", "ew_pct",
+    "ns_names", "ew_names", "comment",
 ];
 
 const CHUNK_BYTES: usize = 4 << 20;
@@ -84,7 +84,12 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
     let mut record = csv::ByteRecord::new();
     let read = reader.read_byte_record(&mut record);
     if !matches!(read, Ok(true)) {
-        return Err(crate::Error::at(file, 1, None, "the file is empty: expected a header row naming the columns"));
+        return Err(crate::Error::at(
+            file,
+            1,
+            None,
+            "the file is empty: expected a header row naming the columns",
+        ));
     }
     let mut index = [None; 14];
     let mut problems = Problems::default();
@@ -101,7 +106,10 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
             });
             continue;
         };
-        let name = name.trim().trim_start_matches('\u{feff}').to_ascii_lowercase();
+        let name = name
+            .trim()
+            .trim_start_matches('\u{feff}')
+            .to_ascii_lowercase();
         if let Some(k) = COLUMNS.iter().position(|c| *c == name) {
             if index[k].is_some() {
                 problems.push(Problem {
@@ -121,7 +129,10 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
         }
     }
     for required in ["board", "ns_pair", "ew_pair"] {
-        let k = COLUMNS.iter().position(|c| *c == required).expect("a known column");
+        let k = COLUMNS
+            .iter()
+            .position(|c| *c == required)
+            .expect("a known column");
         if index[k].is_none() {
             problems.push(Problem {
                 at: at(Some(required)),
@@ -142,7 +153,13 @@ struct Chunk<'l> {
     problems: Problems,
 }
 
-fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, legal: &'l LegalScores) -> Chunk<'l> {
+fn read_chunk<'l>(
+    file: &str,
+    bytes: &[u8],
+    first_line: u64,
+    layout: Layout,
+    legal: &'l LegalScores,
+) -> Chunk<'l> {
     let mut builder = FieldBuilder::new(legal);
     let mut problems = Problems::default();
     let mut reader = csv::ReaderBuilder::new()
@@ -155,7 +172,9 @@ fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, leg
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Err(e) => {
-                let line = e.position().map_or(first_line, |p| first_line + p.line() - 1);
+                let line = e
+                    .position()
+                    .map_or(first_line, |p| first_line + p.line() - 1);
                 problems.push(Problem {
                     at: Location {
                         file: file.to_string(),
@@ -168,7 +187,11 @@ fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, leg
             }
             Ok(true) => {
                 let line = line_of(&record);
-                if record.len() == 1 && record.get(0).is_some_and(|f| f.iter().all(u8::is_ascii_whitespace)) {
+                if record.len() == 1
+                    && record
+                        .get(0)
+                        .is_some_and(|f| f.iter().all(u8::is_ascii_whitespace))
+                {
                     continue;
                 }
                 let at = |field: Option<&str>| Location {
@@ -218,7 +241,13 @@ fn read_chunk<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, leg
 
 /// Reads a chunk without quotes line by line, splitting at commas; plain-score rows take the fast
 /// path, every other row the checked one.
-fn read_chunk_fast<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout, legal: &'l LegalScores) -> Chunk<'l> {
+fn read_chunk_fast<'l>(
+    file: &str,
+    bytes: &[u8],
+    first_line: u64,
+    layout: Layout,
+    legal: &'l LegalScores,
+) -> Chunk<'l> {
     let mut builder = FieldBuilder::new(legal);
     // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
     builder.reserve(bytes.len() / 16);
@@ -234,7 +263,14 @@ fn read_chunk_fast<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout
     );
     // Columns whose presence makes a row more than a plain score.
     let complex: Vec<usize> = [
-        "contract", "declarer", "tricks", "ew_score", "adjusted", "arrow_switch", "group", "movement",
+        "contract",
+        "declarer",
+        "tricks",
+        "ew_score",
+        "adjusted",
+        "arrow_switch",
+        "group",
+        "movement",
     ]
     .iter()
     .filter_map(|c| col(c))
@@ -273,7 +309,11 @@ fn read_chunk_fast<'l>(file: &str, bytes: &[u8], first_line: u64, layout: Layout
         if fields.len() != layout.width {
             problems.push(Problem {
                 at: at(None),
-                message: format!("the row has {} fields but the header has {}", fields.len(), layout.width),
+                message: format!(
+                    "the row has {} fields but the header has {}",
+                    fields.len(),
+                    layout.width
+                ),
             });
             continue;
         }

@@ -106,7 +106,9 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
     let names = field.name_order();
     for (i, rows) in by_board.iter().enumerate() {
         let number = by_board.boards[i];
-        let board = scoring.board(number).expect("every board of the field is scored");
+        let board = scoring
+            .board(number)
+            .expect("every board of the field is scored");
         // Results in a canonical order (by NS pair, then EW pair), so the same results print the same
         // bytes whatever order they arrived in.
         let mut rows = rows.to_vec();
@@ -119,7 +121,11 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
         if i > 0 {
             out.write_all(b",")?;
         }
-        write!(out, "{{\"board\":{number},\"results_count\":{}", board.results)?;
+        write!(
+            out,
+            "{{\"board\":{number},\"results_count\":{}",
+            board.results
+        )?;
         if mp {
             write!(out, ",\"top\":")?;
             serde_json::to_writer(&mut out, &to_f64(scoring.top(board)))?;
@@ -263,7 +269,9 @@ impl std::fmt::Display for PairName<'_> {
         let mut buf = String::new();
         let out: &str = if !self.club && !self.section {
             match &p.label {
-                simpairs_scoring::PairLabel::Number(n) => return write!(f, "{:<w$}", n, w = f.width().unwrap_or(0)),
+                simpairs_scoring::PairLabel::Number(n) => {
+                    return write!(f, "{:<w$}", n, w = f.width().unwrap_or(0));
+                }
                 simpairs_scoring::PairLabel::Text(t) => t,
             }
         } else {
@@ -284,14 +292,22 @@ impl std::fmt::Display for PairName<'_> {
 }
 
 /// Writes the standings (and, if asked, every board's traveller) as a table for people.
-pub fn write_table<W: Write>(out: W, scoring: &Scoring<'_>, title: &str, travellers: bool) -> io::Result<()> {
+pub fn write_table<W: Write>(
+    out: W,
+    scoring: &Scoring<'_>,
+    title: &str,
+    travellers: bool,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 20, out);
     let field = scoring.field();
     let mp = is_mp(scoring);
     let o = scoring.options();
     let clubs = field.clubs().count();
     let show_club = clubs > 1 || field.clubs().any(|c| !c.is_empty());
-    let show_section = field.pairs().iter().any(|p| !field.section_name(p.section).is_empty());
+    let show_section = field
+        .pairs()
+        .iter()
+        .any(|p| !field.section_name(p.section).is_empty());
     let method = match o.method {
         Method::Butler => "Butler IMPs".to_string(),
         Method::CrossImps => "cross-IMPs".to_string(),
@@ -327,9 +343,17 @@ pub fn write_table<W: Write>(out: W, scoring: &Scoring<'_>, title: &str, travell
                 None => writeln!(out, "Pairs")?,
             }
             if mp {
-                writeln!(out, "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}", "Place", "Pair", "Boards", "Total", "Max", "%")?;
+                writeln!(
+                    out,
+                    "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}",
+                    "Place", "Pair", "Boards", "Total", "Max", "%"
+                )?;
             } else {
-                writeln!(out, "{:<6} {:<24} {:>6} {:>10}", "Place", "Pair", "Boards", "IMPs")?;
+                writeln!(
+                    out,
+                    "{:<6} {:<24} {:>6} {:>10}",
+                    "Place", "Pair", "Boards", "IMPs"
+                )?;
             }
         }
         line.clear();
@@ -376,14 +400,22 @@ pub fn write_table<W: Write>(out: W, scoring: &Scoring<'_>, title: &str, travell
                 heading.push_str(&format!(", datum {d}"));
             }
             writeln!(out, "{heading}")?;
-            writeln!(out, "{:<16} {:<16} {:>8} {:>8} {:>8} {:>8}", "NS", "EW", "NS", "EW", "NS pts", "EW pts")?;
+            writeln!(
+                out,
+                "{:<16} {:<16} {:>8} {:>8} {:>8} {:>8}",
+                "NS", "EW", "NS", "EW", "NS pts", "EW pts"
+            )?;
             for &row in rows {
                 let r = field.result(row as usize);
                 let (ns_v, ew_v): (Value, Value) = scoring.result_values(row as usize);
                 let (a, b) = match r.outcome {
                     Outcome::Played(s) => (
                         if s >= 0 { s.to_string() } else { String::new() },
-                        if s < 0 { (-s).to_string() } else { String::new() },
+                        if s < 0 {
+                            (-s).to_string()
+                        } else {
+                            String::new()
+                        },
                     ),
                     Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string()),
                     Outcome::Adjusted {

@@ -4,8 +4,8 @@
 use rustc_hash::FxHashMap;
 use simpairs_scoring::field::{ClubId, SectionId};
 use simpairs_scoring::{
-    Contract, Direction, Field, LegalScores, Movement, Outcome, Pair, PairId, PairLabel, Seat, TableResult,
-    Vulnerability, contract::ns_score,
+    Contract, Direction, Field, LegalScores, Movement, Outcome, Pair, PairId, PairLabel, Seat,
+    TableResult, Vulnerability, contract::ns_score,
 };
 
 /// The fields of one traveller line as text; an empty string is an absent field.
@@ -63,10 +63,17 @@ pub fn parse_adjusted(text: &str) -> Result<(u8, u8), String> {
         return Ok(p);
     }
     let bad = || {
-        format!("unknown adjusted score {text:?}: expected AVE, AVE+, AVE- or NS%/EW% such as 60/40")
+        format!(
+            "unknown adjusted score {text:?}: expected AVE, AVE+, AVE- or NS%/EW% such as 60/40"
+        )
     };
     let percent = |s: &str| -> Result<u8, String> {
-        let v: u8 = s.trim().trim_end_matches('%').trim().parse().map_err(|_| bad())?;
+        let v: u8 = s
+            .trim()
+            .trim_end_matches('%')
+            .trim()
+            .parse()
+            .map_err(|_| bad())?;
         if v > 100 {
             return Err(format!("adjusted score {text:?}: a percentage is 0 to 100"));
         }
@@ -88,11 +95,18 @@ fn parse_bool(text: &str, field: &'static str) -> Result<bool, FieldProblem> {
     match text.trim().to_ascii_lowercase().as_str() {
         "" | "false" | "no" | "n" | "0" => Ok(false),
         "true" | "yes" | "y" | "1" => Ok(true),
-        other => Err(problem(field, format!("expected true or false, not {other:?}"))),
+        other => Err(problem(
+            field,
+            format!("expected true or false, not {other:?}"),
+        )),
     }
 }
 
-fn parse_int<T: std::str::FromStr>(text: &str, field: &'static str, what: &str) -> Result<T, FieldProblem> {
+fn parse_int<T: std::str::FromStr>(
+    text: &str,
+    field: &'static str,
+    what: &str,
+) -> Result<T, FieldProblem> {
     text.trim()
         .parse()
         .map_err(|_| problem(field, format!("expected {what}, not {text:?}")))
@@ -257,7 +271,9 @@ impl<'l> FieldBuilder<'l> {
     #[inline]
     pub fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
         let (Some(board), Some(ns_number), Some(ew_number), Some(score)) = (
-            ascii_number(row.board).and_then(|b| u16::try_from(b).ok()).filter(|&b| b > 0),
+            ascii_number(row.board)
+                .and_then(|b| u16::try_from(b).ok())
+                .filter(|&b| b > 0),
             pair_number(row.ns_pair),
             pair_number(row.ew_pair),
             ascii_score(row.ns_score),
@@ -270,8 +286,10 @@ impl<'l> FieldBuilder<'l> {
         {
             return false;
         }
-        let (Some(club), Some(section)) = (self.club_bytes(trim(row.club)), self.section_bytes(trim(row.section)))
-        else {
+        let (Some(club), Some(section)) = (
+            self.club_bytes(trim(row.club)),
+            self.section_bytes(trim(row.section)),
+        ) else {
             return false;
         };
         if self.last_movement_checked != Some((club, section)) {
@@ -279,7 +297,8 @@ impl<'l> FieldBuilder<'l> {
                 Some(&(Movement::Mitchell, _)) => {}
                 Some(_) => return false,
                 None => {
-                    self.movements.insert((club, section), (Movement::Mitchell, line));
+                    self.movements
+                        .insert((club, section), (Movement::Mitchell, line));
                 }
             }
             self.last_movement_checked = Some((club, section));
@@ -292,13 +311,20 @@ impl<'l> FieldBuilder<'l> {
     }
 
     #[inline]
-    fn cached_pair(&mut self, club: ClubId, section: SectionId, number: u32, direction: Direction) -> PairId {
+    fn cached_pair(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        number: u32,
+        direction: Direction,
+    ) -> PairId {
         let d = match direction {
             Direction::NS => 1u64,
             Direction::EW => 2,
         };
         let place = (u64::from(club) << 34) | (u64::from(section) << 2) | d;
-        let slot = (number as usize ^ (club as usize).wrapping_mul(0x9e37)) & (PAIR_CACHE_SLOTS - 1);
+        let slot =
+            (number as usize ^ (club as usize).wrapping_mul(0x9e37)) & (PAIR_CACHE_SLOTS - 1);
         let (p, n, id) = self.pair_cache[slot];
         if p == place && n == number {
             return id;
@@ -471,16 +497,23 @@ impl<'l> FieldBuilder<'l> {
                 Contract::PassedOut => 0,
                 _ => {
                     if row.declarer.trim().is_empty() {
-                        return Err(problem("declarer", format!("contract {contract} needs a declarer")));
+                        return Err(problem(
+                            "declarer",
+                            format!("contract {contract} needs a declarer"),
+                        ));
                     }
                     let declarer: Seat = row
                         .declarer
                         .parse()
                         .map_err(|e: simpairs_scoring::Error| problem("declarer", e.to_string()))?;
                     if row.tricks.trim().is_empty() {
-                        return Err(problem("tricks", format!("contract {contract} needs the tricks taken")));
+                        return Err(problem(
+                            "tricks",
+                            format!("contract {contract} needs the tricks taken"),
+                        ));
                     }
-                    let tricks: u8 = parse_int(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
+                    let tricks: u8 =
+                        parse_int(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
                     if tricks > 13 {
                         return Err(problem(
                             "tricks",
@@ -503,7 +536,9 @@ impl<'l> FieldBuilder<'l> {
                 {
                     return Err(problem(
                         "ns_score",
-                        format!("score {ns} disagrees with the contract, which scores {computed} for NS"),
+                        format!(
+                            "score {ns} disagrees with the contract, which scores {computed} for NS"
+                        ),
                     ));
                 }
                 if let Some(ew) = ew
@@ -539,7 +574,12 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
-    fn check_legal(&self, ns: i32, vulnerability: Vulnerability, field: &'static str) -> Result<(), FieldProblem> {
+    fn check_legal(
+        &self,
+        ns: i32,
+        vulnerability: Vulnerability,
+        field: &'static str,
+    ) -> Result<(), FieldProblem> {
         if self.legal.contains(vulnerability, ns) {
             Ok(())
         } else {
@@ -577,7 +617,13 @@ mod tests {
         assert!(parse_adjusted("nonsense").is_err());
     }
 
-    fn row<'a>(board: &'a str, contract: &'a str, declarer: &'a str, tricks: &'a str, ns: &'a str) -> TextRow<'a> {
+    fn row<'a>(
+        board: &'a str,
+        contract: &'a str,
+        declarer: &'a str,
+        tricks: &'a str,
+        ns: &'a str,
+    ) -> TextRow<'a> {
         TextRow {
             board,
             ns_pair: "1",
@@ -594,7 +640,10 @@ mod tests {
     fn rows_are_checked_field_by_field() {
         let legal = LegalScores::new();
         let mut b = FieldBuilder::new(&legal);
-        assert_eq!(b.push(&row("1", "3NT", "S", "10", "430"), 2), Ok(Added::Result(0)));
+        assert_eq!(
+            b.push(&row("1", "3NT", "S", "10", "430"), 2),
+            Ok(Added::Result(0))
+        );
         let cases = [
             (row("1", "8NT", "S", "10", ""), "contract"),
             (row("1", "3NT", "S", "14", ""), "tricks"),

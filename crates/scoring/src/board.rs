@@ -11,7 +11,7 @@ use num_rational::Ratio;
 use crate::field::{Outcome, Special};
 use crate::imps::{butler_datum, imps};
 use crate::value::{Value, value_from};
-use crate::{Direction, Error, FouledMethod, Factoring, Method, Options, Result};
+use crate::{Direction, Error, Factoring, FouledMethod, Method, Options, Result};
 
 /// Set percentages for a fouled group of fewer than 4 results, by rank (seed 002 slide 17:
 /// one score 60%; two 65/55; three 70/60/50).
@@ -51,6 +51,8 @@ pub struct BoardScore {
     pub(crate) specials: Vec<(u32, Value, Value)>,
     /// Every value on the board is a whole number.
     pub(crate) integral: bool,
+    /// Plain results: each distinct North-South score with its count, ascending.
+    pub(crate) plain: Vec<(i32, u32)>,
 }
 
 impl BoardScore {
@@ -443,6 +445,7 @@ pub(crate) fn value_board(
         ew: ew_table,
         specials,
         integral,
+        plain: input.plain,
     })
 }
 

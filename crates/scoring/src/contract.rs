@@ -421,6 +421,13 @@ impl LegalScores {
     /// Larger than any bridge score (7NTXX vulnerable making 13 is 2980; 7NTXX vulnerable down 13 is 7600).
     const LIMIT: i32 = 8000;
 
+    /// One table shared by the whole process (it takes a few thousand score computations to build).
+    pub fn shared() -> &'static LegalScores {
+        static SHARED: std::sync::LazyLock<LegalScores> =
+            std::sync::LazyLock::new(LegalScores::new);
+        &SHARED
+    }
+
     pub fn new() -> Self {
         let mut bits: [Vec<u64>; 4] = Default::default();
         for (index, slot) in bits.iter_mut().enumerate() {
@@ -545,7 +552,10 @@ mod tests {
         assert_eq!(declarer_score(c("1NTXX"), 7, false).unwrap(), 560);
         assert_eq!(declarer_score(c("2HX"), 8, false).unwrap(), 470);
         // 80 trick points stay a part-score: 80 + 50 + 100 insult + 3 x 400.
-        assert_eq!(declarer_score(c("1CXX"), 10, true).unwrap(), 80 + 50 + 100 + 3 * 400);
+        assert_eq!(
+            declarer_score(c("1CXX"), 10, true).unwrap(),
+            80 + 50 + 100 + 3 * 400
+        );
         assert_eq!(declarer_score(c("6S"), 12, true).unwrap(), 1430);
         assert_eq!(declarer_score(c("7NT"), 13, true).unwrap(), 2220);
         assert_eq!(declarer_score(c("7NTXX"), 13, true).unwrap(), 2980);

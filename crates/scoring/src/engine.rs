@@ -102,6 +102,16 @@ impl ScorePositions {
     }
 }
 
+/// One line of a board's frequency table ([`Scoring::board_table`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableLine {
+    pub ns_score: i32,
+    /// Plain results with this score.
+    pub count: u32,
+    pub ns_value: Value,
+    pub ew_value: Value,
+}
+
 /// The scored field: every board's values and every pair's standing.
 #[derive(Debug)]
 pub struct Scoring<'f> {
@@ -257,7 +267,12 @@ fn special_scores(field: &Field) -> impl Iterator<Item = i32> + '_ {
 
 /// Positions for a field whose scores are not all on the bridge grid.
 fn general_positions(field: &Field) -> ScorePositions {
-    let scores = field.scores.iter().copied().filter(|&s| s != SPECIAL_SCORE).chain(special_scores(field));
+    let scores = field
+        .scores
+        .iter()
+        .copied()
+        .filter(|&s| s != SPECIAL_SCORE)
+        .chain(special_scores(field));
     let (mut min, mut max, mut step) = (i32::MAX, i32::MIN, 0i32);
     for s in scores {
         min = min.min(s);
@@ -296,10 +311,21 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
 
     // Which boards exist. Board numbers are small in practice, so they index the histogram directly
     // when all are below `DIRECT_BOARDS`; otherwise a pass over the board column maps them first.
-    let direct = field.boards.par_iter().all(|&b| (b as usize) < DIRECT_BOARDS);
+    let direct = field
+        .boards
+        .par_iter()
+        .all(|&b| (b as usize) < DIRECT_BOARDS);
     let (board_numbers, board_index) = if direct {
         let all: Vec<u16> = (0..DIRECT_BOARDS as u16).collect();
-        let index: Vec<u32> = (0..1u32 << 16).map(|b| if (b as usize) < DIRECT_BOARDS { b } else { u32::MAX }).collect();
+        let index: Vec<u32> = (0..1u32 << 16)
+            .map(|b| {
+                if (b as usize) < DIRECT_BOARDS {
+                    b
+                } else {
+                    u32::MAX
+                }
+            })
+            .collect();
         (all, index)
     } else {
         board_map(field)
@@ -313,14 +339,32 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
         && let Some(h) = histograms(field, &board_index, nboards, &BridgeGrid, &grid, true)
     {
         lap("pass one (histograms)");
-        return finish(field, options, grid, &BridgeGrid, board_numbers, board_index, h, lap);
+        return finish(
+            field,
+            options,
+            grid,
+            &BridgeGrid,
+            board_numbers,
+            board_index,
+            h,
+            lap,
+        );
     }
     let positions = general_positions(field);
     let h = histograms(field, &board_index, nboards, &positions, &positions, false)
         .expect("general positions hold every score");
     lap("pass one (histograms, general positions)");
     let p = positions.clone();
-    finish(field, options, positions, &p, board_numbers, board_index, h, lap)
+    finish(
+        field,
+        options,
+        positions,
+        &p,
+        board_numbers,
+        board_index,
+        h,
+        lap,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -385,7 +429,11 @@ fn finish<'f, P: Positions>(
     // Whole-number values small enough to pack with a boards count go the integer way.
     let largest = boards
         .iter()
-        .flat_map(|b| b.ns.iter().chain(&b.ew).chain(b.specials.iter().flat_map(|s| [&s.1, &s.2])))
+        .flat_map(|b| {
+            b.ns.iter()
+                .chain(&b.ew)
+                .chain(b.specials.iter().flat_map(|s| [&s.1, &s.2]))
+        })
         .map(|v| v.numer().unsigned_abs())
         .max()
         .unwrap_or(0);
@@ -402,7 +450,8 @@ fn finish<'f, P: Positions>(
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
     if total_boards != 2 * field.len() as u64 {
         return Err(Error::Invalid(
-            "a pair plays the same board more than once; check the field for tables entered twice".into(),
+            "a pair plays the same board more than once; check the field for tables entered twice"
+                .into(),
         ));
     }
 
@@ -451,7 +500,9 @@ fn integer_pass<P: Positions>(
         .into_par_iter()
         .map(|part| {
             let mut acc = vec![0i64; pairs];
-            let mut special_at = field.specials.partition_point(|(r, _)| (*r as usize) < part.start);
+            let mut special_at = field
+                .specials
+                .partition_point(|(r, _)| (*r as usize) < part.start);
             let rows = part.clone();
             let (bs, ns, ew, sc) = (
                 &field.boards[rows.clone()],
@@ -476,7 +527,9 @@ fn integer_pass<P: Positions>(
             acc
         })
         .reduce_with(|mut a, b| {
-            a.par_iter_mut().zip(b.par_iter()).for_each(|(x, y)| *x += y);
+            a.par_iter_mut()
+                .zip(b.par_iter())
+                .for_each(|(x, y)| *x += y);
             a
         })
         .unwrap_or_else(|| vec![0; pairs]);
@@ -519,7 +572,9 @@ fn float_pass<P: Positions>(
             let mut total = vec![0f64; pairs];
             let mut tops_sum = if ratio { vec![0f64; pairs] } else { Vec::new() };
             let mut count = vec![0u32; pairs];
-            let mut special_at = field.specials.partition_point(|(r, _)| (*r as usize) < part.start);
+            let mut special_at = field
+                .specials
+                .partition_point(|(r, _)| (*r as usize) < part.start);
             for row in part {
                 let bi = board_index[field.boards[row] as usize] as usize;
                 let s = field.scores[row];
@@ -547,7 +602,13 @@ fn float_pass<P: Positions>(
             ca.iter_mut().zip(&cb).for_each(|(x, y)| *x += y);
             (ta, sa, ca)
         })
-        .unwrap_or_else(|| (vec![0.0; pairs], if ratio { vec![0.0; pairs] } else { Vec::new() }, vec![0; pairs]));
+        .unwrap_or_else(|| {
+            (
+                vec![0.0; pairs],
+                if ratio { vec![0.0; pairs] } else { Vec::new() },
+                vec![0; pairs],
+            )
+        });
     Sums {
         total_int: None,
         total_f: per_part.0,
@@ -580,6 +641,38 @@ impl<'f> Scoring<'f> {
     /// Every pair's standing, indexed by pair id.
     pub fn standings(&self) -> &[Standing] {
         &self.standings
+    }
+
+    /// A board's frequency table: each North-South score of a plain result, how many tables had it, and
+    /// its values to NS and EW (presentation scale). Special results are in [`Scoring::board_specials`].
+    pub fn board_table(&self, board: &BoardScore) -> Vec<TableLine> {
+        let d = Value::from_integer(self.scale_divisor());
+        board
+            .plain
+            .iter()
+            .map(|&(score, count)| {
+                let p = self.positions.position(score);
+                TableLine {
+                    ns_score: score,
+                    count,
+                    ns_value: board.ns[p] / d,
+                    ew_value: board.ew[p] / d,
+                }
+            })
+            .collect()
+    }
+
+    /// A board's special results (adjusted, split, arrow-switched, fouled): row and values to the
+    /// row's NS and EW pairs (presentation scale).
+    pub fn board_specials<'s>(
+        &'s self,
+        board: &'s BoardScore,
+    ) -> impl Iterator<Item = (usize, Value, Value)> + 's {
+        let d = Value::from_integer(self.scale_divisor());
+        board
+            .specials
+            .iter()
+            .map(move |&(row, ns, ew)| (row as usize, ns / d, ew / d))
     }
 
     /// The most times any board was played (Neuberg's N).
@@ -621,7 +714,10 @@ impl<'f> Scoring<'f> {
     }
 
     /// Exact totals (and sums of tops) of some pairs, by one scan of every result.
-    pub(crate) fn exact_totals(&self, wanted: &[PairId]) -> FxHashMap<PairId, (BigRational, BigRational)> {
+    pub(crate) fn exact_totals(
+        &self,
+        wanted: &[PairId],
+    ) -> FxHashMap<PairId, (BigRational, BigRational)> {
         let mut want = vec![false; self.field.pairs().len()];
         for &p in wanted {
             want[p as usize] = true;

@@ -204,7 +204,12 @@ impl Field {
 
     /// Packs a pair's identity: club (32 bits), section (32), direction (2) and label code (34: a number
     /// below 2^32, or 2^32 + the id of an interned text label).
-    fn pair_key(club: ClubId, section: SectionId, direction: Option<Direction>, label: u64) -> u128 {
+    fn pair_key(
+        club: ClubId,
+        section: SectionId,
+        direction: Option<Direction>,
+        label: u64,
+    ) -> u128 {
         let d = match direction {
             None => 0u128,
             Some(Direction::NS) => 1,
@@ -329,7 +334,12 @@ impl Field {
     /// Used to merge fields read in parallel.
     pub fn append(&mut self, other: Field) {
         let clubs: Vec<ClubId> = other.clubs.names.iter().map(|n| self.club(n)).collect();
-        let sections: Vec<SectionId> = other.sections.names.iter().map(|n| self.section(n)).collect();
+        let sections: Vec<SectionId> = other
+            .sections
+            .names
+            .iter()
+            .map(|n| self.section(n))
+            .collect();
         let groups: Vec<GroupId> = other
             .groups
             .iter()
@@ -435,10 +445,11 @@ impl Field {
                 }
             });
         for ((part, (groups, _)), start) in parts.iter().zip(&maps).zip(starts) {
-            out.specials.extend(part.specials.iter().map(|&(row, mut special)| {
-                special.group = special.group.map(|g| groups[g as usize]);
-                (row + start as u32, special)
-            }));
+            out.specials
+                .extend(part.specials.iter().map(|&(row, mut special)| {
+                    special.group = special.group.map(|g| groups[g as usize]);
+                    (row + start as u32, special)
+                }));
         }
         out
     }
@@ -488,7 +499,12 @@ impl Field {
     }
 
     /// Compares two pairs by club name, section name, then number (the order tables list them in).
-    pub fn compare_pairs(&self, order: &(Vec<u32>, Vec<u32>), a: PairId, b: PairId) -> std::cmp::Ordering {
+    pub fn compare_pairs(
+        &self,
+        order: &(Vec<u32>, Vec<u32>),
+        a: PairId,
+        b: PairId,
+    ) -> std::cmp::Ordering {
         let (pa, pb) = (&self.pairs[a as usize], &self.pairs[b as usize]);
         order.0[pa.club as usize]
             .cmp(&order.0[pb.club as usize])

@@ -2,8 +2,8 @@
 
 /// Lower bounds of each IMP step: a difference of at least `IMP_STEPS[k]` is worth k+1 IMPs.
 const IMP_STEPS: [i64; 24] = [
-    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000,
-    2250, 2500, 3000, 3500, 4000,
+    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
+    2000, 2250, 2500, 3000, 3500, 4000,
 ];
 
 /// IMPs for a difference in total points (positive when the difference is positive).

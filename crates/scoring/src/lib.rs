@@ -51,7 +51,7 @@ use serde::{Deserialize, Serialize};
 
 pub use board::BoardScore;
 pub use contract::{Contract, Doubling, LegalScores, Seat, Strain, Vulnerability};
-pub use engine::Scoring;
+pub use engine::{Scoring, TableLine};
 pub use field::{BoardRows, Field, Movement, Outcome, Pair, PairId, PairLabel, TableResult};
 pub use standings::Standing;
 pub use value::Value;

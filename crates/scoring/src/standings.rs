@@ -111,7 +111,9 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     // Order every pair by its factored total.
     let mut order: Vec<PairId> = (0..pairs as PairId).collect();
     let mut sorted_keys: Option<Vec<u64>> = None;
-    let uniform = boards.iter().all(|&b| b == boards.first().copied().unwrap_or(0));
+    let uniform = boards
+        .iter()
+        .all(|&b| b == boards.first().copied().unwrap_or(0));
     let (lowest, highest) = (
         total_int.iter().copied().min().unwrap_or(0),
         total_int.iter().copied().max().unwrap_or(0),
@@ -135,9 +137,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         });
     } else {
         order.par_sort_unstable_by(|&a, &b| {
-            key(b as usize)
-                .total_cmp(&key(a as usize))
-                .then(a.cmp(&b))
+            key(b as usize).total_cmp(&key(a as usize)).then(a.cmp(&b))
         });
     }
 
@@ -220,7 +220,11 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     lap("near-ties settled");
     // Places: walk tie groups in rank order, counting the pairs of each list placed before. Places go
     // to small per-pair arrays first, so that the standings are then written in pair order.
-    let category_of: Vec<u8> = field.pairs().iter().map(|p| category(p.direction) as u8).collect();
+    let category_of: Vec<u8> = field
+        .pairs()
+        .iter()
+        .map(|p| category(p.direction) as u8)
+        .collect();
     let mut rank = vec![0u32; pairs];
     let mut combined_rank = vec![0u32; pairs];
     // Bit 0: tied in its own list; bit 1: tied in the combined list.
@@ -264,7 +268,9 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                 Some((t, m)) => {
                     let d = BigRational::from_integer(BigInt::from(divisor));
                     let pct = if mp && *m.numer() != BigInt::from(0) {
-                        Some(big_hundredths(&(t * BigRational::from_integer(BigInt::from(100)) / m)))
+                        Some(big_hundredths(
+                            &(t * BigRational::from_integer(BigInt::from(100)) / m),
+                        ))
                     } else if mp {
                         Some(5000)
                     } else {
@@ -277,13 +283,23 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                     let th = round_div(t * 100, i128::from(divisor));
                     let pct = mp.then(|| {
                         let m = i128::from(boards[p]) * i128::from(common_top);
-                        if m == 0 { 5000 } else { round_div(t * 10_000, m) }
+                        if m == 0 {
+                            5000
+                        } else {
+                            round_div(t * 10_000, m)
+                        }
                     });
                     (th, pct)
                 }
                 None => {
                     let m = max_of(p);
-                    let pct = mp.then(|| if m > 0.0 { round_f64(total_of(p) * 1e4 / m) } else { 5000 });
+                    let pct = mp.then(|| {
+                        if m > 0.0 {
+                            round_f64(total_of(p) * 1e4 / m)
+                        } else {
+                            5000
+                        }
+                    });
                     (round_f64(total * 100.0), pct)
                 }
             };

@@ -17,7 +17,10 @@ pub(crate) fn value_from(numerator: i128, denominator: i128) -> Option<Value> {
         n = -n;
         d = -d;
     }
-    Some(Ratio::new_raw(i64::try_from(n).ok()?, i64::try_from(d).ok()?))
+    Some(Ratio::new_raw(
+        i64::try_from(n).ok()?,
+        i64::try_from(d).ok()?,
+    ))
 }
 
 /// A value as the nearest `f64`.

@@ -78,11 +78,46 @@ pub struct BoardPlan {
 }
 
 const PLACES: [&str; 40] = [
-    "Auckland", "Wellington", "Christchurch", "Hamilton", "Tauranga", "Dunedin", "Palmerston North",
-    "Napier", "Nelson", "Rotorua", "New Plymouth", "Whangarei", "Invercargill", "Whanganui", "Gisborne",
-    "Timaru", "Blenheim", "Masterton", "Taupo", "Levin", "Ashburton", "Oamaru", "Queenstown", "Kapiti",
-    "Cambridge", "Te Awamutu", "Feilding", "Hastings", "Rangiora", "Thames", "Waihi", "Kerikeri",
-    "Greymouth", "Motueka", "Dannevirke", "Matamata", "Pukekohe", "Howick", "Orewa", "Waiheke",
+    "Auckland",
+    "Wellington",
+    "Christchurch",
+    "Hamilton",
+    "Tauranga",
+    "Dunedin",
+    "Palmerston North",
+    "Napier",
+    "Nelson",
+    "Rotorua",
+    "New Plymouth",
+    "Whangarei",
+    "Invercargill",
+    "Whanganui",
+    "Gisborne",
+    "Timaru",
+    "Blenheim",
+    "Masterton",
+    "Taupo",
+    "Levin",
+    "Ashburton",
+    "Oamaru",
+    "Queenstown",
+    "Kapiti",
+    "Cambridge",
+    "Te Awamutu",
+    "Feilding",
+    "Hastings",
+    "Rangiora",
+    "Thames",
+    "Waihi",
+    "Kerikeri",
+    "Greymouth",
+    "Motueka",
+    "Dannevirke",
+    "Matamata",
+    "Pukekohe",
+    "Howick",
+    "Orewa",
+    "Waiheke",
 ];
 
 fn pick_strain(rng: &mut fastrand::Rng, allowed: &[Strain]) -> Strain {
@@ -98,30 +133,62 @@ fn weight(rng: &mut fastrand::Rng) -> f64 {
 impl BoardPlan {
     /// The distribution of one board: a "main" contract by one side and its variations.
     pub fn new(board: u16, rng: &mut fastrand::Rng) -> BoardPlan {
-        const ALL: [Strain; 5] = [Strain::Clubs, Strain::Diamonds, Strain::Hearts, Strain::Spades, Strain::NoTrump];
-        const SUITS: [Strain; 4] = [Strain::Clubs, Strain::Diamonds, Strain::Hearts, Strain::Spades];
+        const ALL: [Strain; 5] = [
+            Strain::Clubs,
+            Strain::Diamonds,
+            Strain::Hearts,
+            Strain::Spades,
+            Strain::NoTrump,
+        ];
+        const SUITS: [Strain; 4] = [
+            Strain::Clubs,
+            Strain::Diamonds,
+            Strain::Hearts,
+            Strain::Spades,
+        ];
         let ns_declares = rng.bool();
         let (declarer, defender) = if ns_declares {
-            ([Seat::North, Seat::South][rng.usize(..2)], [Seat::East, Seat::West][rng.usize(..2)])
+            (
+                [Seat::North, Seat::South][rng.usize(..2)],
+                [Seat::East, Seat::West][rng.usize(..2)],
+            )
         } else {
-            ([Seat::East, Seat::West][rng.usize(..2)], [Seat::North, Seat::South][rng.usize(..2)])
+            (
+                [Seat::East, Seat::West][rng.usize(..2)],
+                [Seat::North, Seat::South][rng.usize(..2)],
+            )
         };
         let kind = rng.f64();
         let (level, strain) = if kind < 0.40 {
             (rng.u8(1..=3), pick_strain(rng, &ALL))
         } else if kind < 0.85 {
-            [(3, Strain::NoTrump), (4, Strain::Hearts), (4, Strain::Spades), (5, Strain::Clubs), (5, Strain::Diamonds)][rng.usize(..5)]
+            [
+                (3, Strain::NoTrump),
+                (4, Strain::Hearts),
+                (4, Strain::Spades),
+                (5, Strain::Clubs),
+                (5, Strain::Diamonds),
+            ][rng.usize(..5)]
         } else if kind < 0.97 {
             (6, pick_strain(rng, &ALL))
         } else {
             (7, pick_strain(rng, &ALL))
         };
-        let bid = |level: u8, strain, doubling| Contract::Bid { level, strain, doubling };
+        let bid = |level: u8, strain, doubling| Contract::Bid {
+            level,
+            strain,
+            doubling,
+        };
         let mut outcomes = Vec::new();
         for (diff, w) in [(0i8, 4.0), (1, 3.0), (2, 0.8), (-1, 1.5), (-2, 0.4)] {
             let tricks = i16::from(level) + 6 + i16::from(diff);
             if (0..=13).contains(&tricks) {
-                outcomes.push((bid(level, strain, Doubling::Undoubled), declarer, tricks as u8, w * weight(rng)));
+                outcomes.push((
+                    bid(level, strain, Doubling::Undoubled),
+                    declarer,
+                    tricks as u8,
+                    w * weight(rng),
+                ));
             }
         }
         let alt_level = (i16::from(level) + rng.i16(-1..=1)).clamp(1, 7) as u8;
@@ -134,14 +201,28 @@ impl BoardPlan {
         for (diff, w) in [(0i8, 1.0), (1, 0.6), (-1, 0.6)] {
             let tricks = i16::from(alt_level) + 6 + i16::from(diff);
             if (0..=13).contains(&tricks) {
-                outcomes.push((bid(alt_level, alt_strain, Doubling::Undoubled), declarer, tricks as u8, w * weight(rng)));
+                outcomes.push((
+                    bid(alt_level, alt_strain, Doubling::Undoubled),
+                    declarer,
+                    tricks as u8,
+                    w * weight(rng),
+                ));
             }
         }
         let opp_level = rng.u8(2..=3);
         let opp_strain = pick_strain(rng, &SUITS);
-        for (diff, doubling, w) in [(0i8, Doubling::Undoubled, 0.5), (-1, Doubling::Undoubled, 0.5), (-2, Doubling::Doubled, 0.3)] {
+        for (diff, doubling, w) in [
+            (0i8, Doubling::Undoubled, 0.5),
+            (-1, Doubling::Undoubled, 0.5),
+            (-2, Doubling::Doubled, 0.3),
+        ] {
             let tricks = (i16::from(opp_level) + 6 + i16::from(diff)) as u8;
-            outcomes.push((bid(opp_level, opp_strain, doubling), defender, tricks, w * weight(rng)));
+            outcomes.push((
+                bid(opp_level, opp_strain, doubling),
+                defender,
+                tricks,
+                w * weight(rng),
+            ));
         }
         // The tail: a sprinkling of other contracts and results, and the odd pass-out.
         let tail_mass = 0.02 + 0.06 * rng.f64();
@@ -153,14 +234,29 @@ impl BoardPlan {
         for _ in 0..tail {
             let level = rng.u8(1..=7);
             let strain = pick_strain(rng, &ALL);
-            let doubling = [Doubling::Undoubled, Doubling::Undoubled, Doubling::Doubled][rng.usize(..3)];
+            let doubling =
+                [Doubling::Undoubled, Doubling::Undoubled, Doubling::Doubled][rng.usize(..3)];
             let who = [Seat::North, Seat::East, Seat::South, Seat::West][rng.usize(..4)];
             let tricks = (i16::from(level) + 6 + rng.i16(-4..=2)).clamp(0, 13) as u8;
-            outcomes.push((bid(level, strain, doubling), who, tricks, tail_mass / (tail + 1) as f64));
+            outcomes.push((
+                bid(level, strain, doubling),
+                who,
+                tricks,
+                tail_mass / (tail + 1) as f64,
+            ));
         }
-        outcomes.push((Contract::PassedOut, Seat::North, 0, tail_mass / (tail + 1) as f64));
+        outcomes.push((
+            Contract::PassedOut,
+            Seat::North,
+            0,
+            tail_mass / (tail + 1) as f64,
+        ));
         let total = outcomes.iter().map(|o| o.3).sum();
-        BoardPlan { board, outcomes, total }
+        BoardPlan {
+            board,
+            outcomes,
+            total,
+        }
     }
 
     /// Draws one table's result.
@@ -180,7 +276,11 @@ impl BoardPlan {
     pub fn ns_score(&self, (contract, declarer, tricks): (Contract, Seat, u8)) -> i32 {
         let vul = Vulnerability::of_board(u32::from(self.board));
         let s = declarer_score(contract, tricks, vul.of(declarer.direction())).unwrap_or(0);
-        if declarer.direction() == simpairs_scoring::Direction::NS { s } else { -s }
+        if declarer.direction() == simpairs_scoring::Direction::NS {
+            s
+        } else {
+            -s
+        }
     }
 }
 
@@ -195,7 +295,9 @@ fn club_tables(rng: &mut fastrand::Rng) -> usize {
 /// Builds a simulated national event.
 pub fn national_event(settings: &Settings) -> SimEvent {
     let mut plan_rng = fastrand::Rng::with_seed(settings.seed);
-    let plans: Vec<BoardPlan> = (1..=settings.boards).map(|b| BoardPlan::new(b, &mut plan_rng)).collect();
+    let plans: Vec<BoardPlan> = (1..=settings.boards)
+        .map(|b| BoardPlan::new(b, &mut plan_rng))
+        .collect();
     let mut rng = fastrand::Rng::with_seed(settings.seed ^ 0x5eed_c1b5);
     let mut clubs = Vec::with_capacity(settings.clubs);
     for c in 0..settings.clubs {
@@ -208,7 +310,9 @@ pub fn national_event(settings: &Settings) -> SimEvent {
         } else {
             format!("{place} Bridge Club {}", c / PLACES.len() + 1)
         };
-        let mut csv = String::from("board,club,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,adjusted,movement\n");
+        let mut csv = String::from(
+            "board,club,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,adjusted,movement\n",
+        );
         let mut results = 0;
         for plan in &plans {
             let b = plan.board;
@@ -234,14 +338,25 @@ pub fn national_event(settings: &Settings) -> SimEvent {
                             let _ = writeln!(csv, "{b},{id},A,{ns},{ew},PASS,,,,,{movement}");
                         }
                         _ => {
-                            let _ = writeln!(csv, "{b},{id},A,{ns},{ew},{contract},{},{tricks},,,{movement}", declarer.letter());
+                            let _ = writeln!(
+                                csv,
+                                "{b},{id},A,{ns},{ew},{contract},{},{tricks},,,{movement}",
+                                declarer.letter()
+                            );
                         }
                     }
                 }
                 results += 1;
             }
         }
-        clubs.push(SimClub { id, name, tables, howell, csv, results });
+        clubs.push(SimClub {
+            id,
+            name,
+            tables,
+            howell,
+            csv,
+            results,
+        });
     }
     // A correction: the first club re-enters its first table of board 1 with one more trick.
     let correction = clubs
@@ -271,9 +386,17 @@ mod tests {
 
     #[test]
     fn same_seed_same_event() {
-        let s = Settings { seed: 11, clubs: 20, boards: 6, ..Default::default() };
+        let s = Settings {
+            seed: 11,
+            clubs: 20,
+            boards: 6,
+            ..Default::default()
+        };
         let (a, b) = (national_event(&s), national_event(&s));
-        assert_eq!(a.clubs.iter().map(|c| &c.csv).collect::<Vec<_>>(), b.clubs.iter().map(|c| &c.csv).collect::<Vec<_>>());
+        assert_eq!(
+            a.clubs.iter().map(|c| &c.csv).collect::<Vec<_>>(),
+            b.clubs.iter().map(|c| &c.csv).collect::<Vec<_>>()
+        );
         let other = national_event(&Settings { seed: 12, ..s });
         assert_ne!(a.clubs[0].csv, other.clubs[0].csv);
     }
@@ -284,12 +407,17 @@ mod tests {
         let plan = BoardPlan::new(4, &mut rng);
         let mut counts = std::collections::HashMap::new();
         for _ in 0..10_000 {
-            *counts.entry(plan.ns_score(plan.draw(&mut rng))).or_insert(0u32) += 1;
+            *counts
+                .entry(plan.ns_score(plan.draw(&mut rng)))
+                .or_insert(0u32) += 1;
         }
         let mut by_count: Vec<u32> = counts.values().copied().collect();
         by_count.sort_unstable_by(|a, b| b.cmp(a));
         let top_five: u32 = by_count.iter().take(5).sum();
-        assert!(top_five > 6_000, "a few common scores carry most results: {by_count:?}");
+        assert!(
+            top_five > 6_000,
+            "a few common scores carry most results: {by_count:?}"
+        );
         assert!(counts.len() > 15, "and there is a tail");
     }
 }

@@ -14,15 +14,39 @@ pub struct Line {
 }
 
 pub fn played(ns: u32, ew: u32, score: i32) -> Line {
-    Line { ns, ew, outcome: Outcome::Played(score), arrow: false, group: None }
+    Line {
+        ns,
+        ew,
+        outcome: Outcome::Played(score),
+        arrow: false,
+        group: None,
+    }
 }
 
 pub fn adjusted(ns: u32, ew: u32, ns_percent: u8, ew_percent: u8) -> Line {
-    Line { ns, ew, outcome: Outcome::Adjusted { ns_percent, ew_percent }, arrow: false, group: None }
+    Line {
+        ns,
+        ew,
+        outcome: Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        },
+        arrow: false,
+        group: None,
+    }
 }
 
 pub fn split(ns: u32, ew: u32, ns_score: i32, ew_score: i32) -> Line {
-    Line { ns, ew, outcome: Outcome::Split { ns: ns_score, ew: ew_score }, arrow: false, group: None }
+    Line {
+        ns,
+        ew,
+        outcome: Outcome::Split {
+            ns: ns_score,
+            ew: ew_score,
+        },
+        arrow: false,
+        group: None,
+    }
 }
 
 /// A Mitchell field of one club: `boards` is (board number, lines).
@@ -32,11 +56,28 @@ pub fn mitchell(boards: &[(u16, Vec<Line>)]) -> Field {
     let section = field.section("");
     for (board, lines) in boards {
         for line in lines {
-            let ns = field.pair(Pair { club, section, label: PairLabel::Number(line.ns), direction: Some(Direction::NS) });
-            let ew = field.pair(Pair { club, section, label: PairLabel::Number(line.ew), direction: Some(Direction::EW) });
+            let ns = field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::Number(line.ns),
+                direction: Some(Direction::NS),
+            });
+            let ew = field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::Number(line.ew),
+                direction: Some(Direction::EW),
+            });
             let group = line.group.map(|g| field.group(club, g));
             field
-                .push(TableResult { board: *board, ns, ew, outcome: line.outcome, arrow_switch: line.arrow, group })
+                .push(TableResult {
+                    board: *board,
+                    ns,
+                    ew,
+                    outcome: line.outcome,
+                    arrow_switch: line.arrow,
+                    group,
+                })
                 .unwrap();
         }
     }
@@ -47,7 +88,12 @@ pub fn mitchell(boards: &[(u16, Vec<Line>)]) -> Field {
 pub fn printed(values: &[(Value, Value)]) -> Vec<(String, String)> {
     values
         .iter()
-        .map(|(a, b)| (simpairs_scoring::value::format_value(*a), simpairs_scoring::value::format_value(*b)))
+        .map(|(a, b)| {
+            (
+                simpairs_scoring::value::format_value(*a),
+                simpairs_scoring::value::format_value(*b),
+            )
+        })
         .collect()
 }
 

@@ -1,0 +1,166 @@
+//! The events of simpairs and their wire format.
+//!
+//! simpairs is event-sourced: clubs publish results as events to a log, the aggregator
+//! rescores boards from them, the projection builds leaderboards. This crate defines those
+//! events as plain Rust data, encodes and decodes them as Avro with the schemas in
+//! `schemas/*.avsc` (the single source of truth for the wire), signs submissions and says
+//! how events are keyed for partitioning. It does no I/O.
+//!
+//! # Events and streams
+//!
+//! | stream | event | written by | partition key |
+//! |---|---|---|---|
+//! | `declarations` | [`EventDeclared`]: boards, scoring, clubs and their keys | organiser | `event_id` |
+//! | `results` | [`ResultRecorded`]: one board at one table | club node | `event_id/board` |
+//! | `results` | [`ResultsRecorded`]: several tables of one board, batched | club node | `event_id/board` |
+//! | `results` | [`ResultWithdrawn`]: a result taken back | club node | `event_id/board` |
+//! | `results` | [`PairEntered`]: a pair and its players | club node | `event_id/club_id` |
+//! | `results` | [`SubmissionSealed`]: count, digest, signature | club node | `event_id/club_id` |
+//! | `board-scores` | [`SubmissionApplied`]: what the aggregator accepted | aggregator | `event_id/club_id` |
+//! | `board-scores` | [`BoardScored`]: one board over one field | aggregator | `scope/board` |
+//! | `leaderboard` | [`StandingsComputed`]: every pair of one field | projection | `scope` |
+//! | `leaderboard` | [`LeaderboardPublished`]: the compact public feed | projection | `event_id` |
+//! | `dead-letter` | [`DeadLettered`]: input set aside, with the reason | any consumer | `event_id` |
+//!
+//! [`Event::stream`] and [`Event::partition_key`] give the last two columns; the key's
+//! ordering rationale is on [`Event::partition_key`].
+//!
+//! A club's upload is a *submission*: records with sequences `0..count`, then a
+//! [`SubmissionSealed`] whose digest covers them and whose HMAC-SHA256 signature proves
+//! the club sent it ([`submission_digest`], [`seal_signature`], [`verify_seal`]). The
+//! aggregator applies a submission only once it holds every sealed record and the
+//! signature verifies, so a leaderboard never shows half a club.
+//!
+//! [`ResultsRecorded`] is the batched form of [`ResultRecorded`]: one message for several
+//! results of one board from one submission (line `i` is sequence `first_sequence + i`;
+//! [`ResultsRecorded::records`] expands it). It has the same partition key, so per-board
+//! order is unchanged, and it saves the identity strings and the header per result: with
+//! 12 tables a board, 33 bytes a result instead of 86, encoding a quarter faster and
+//! decoding slightly faster (numbers in `benches/codec.rs`). Producers may use either form,
+//! or both in one submission; consumers of the results stream must accept both.
+//!
+//! # Wire format
+//!
+//! Every message is an Avro *single-object encoding* (Avro specification, "Single object
+//! encoding"):
+//!
+//! ```text
+//!  byte 0    1    2 ........................ 9   10 ...................... end
+//!     +----+----+-----------------------------+-----------------------------+
+//!     | C3 | 01 | fingerprint, 8 bytes, LE    | datum: Avro binary encoding |
+//!     +----+----+-----------------------------+-----------------------------+
+//!       marker    CRC-64-AVRO (Rabin) of the     the record, written with
+//!                 writer schema's Parsing        that schema
+//!                 Canonical Form
+//! ```
+//!
+//! The fingerprint names the exact schema the datum was written with; [`Codec`] keeps a
+//! registry of every schema version it knows, keyed by fingerprint. A message is
+//! self-describing without a schema-registry server, and the partition key travels beside
+//! it (Kafka key, embedded-log key), not inside it.
+//!
+//! The codec parses each schema file once per process and builds apache-avro's datum
+//! writers and readers once per [`Codec`]. It hands records to apache-avro field by field
+//! *in schema order* (as tuples) rather than by field name, which apache-avro checks
+//! against the `.avsc` schema just the same but without a hash lookup per field: this
+//! halves the cost of a `ResultRecorded`. Tests check that the result is byte-identical
+//! to apache-avro's named-field encoding.
+//!
+//! # How schemas evolve
+//!
+//! Each record type has one current schema, `schemas/<Type>.avsc`, whose top-level record
+//! carries `"version": N`. To change a schema:
+//!
+//! 1. copy the current file to `schemas/v<N>/<Type>.avsc` (it stays, unchanged, forever:
+//!    logs hold messages written with it);
+//! 2. edit `schemas/<Type>.avsc`, set `"version": N+1`, and only make changes Avro schema
+//!    resolution can read old data with: add fields *with defaults* (an optional field is
+//!    `["null", T]` with `"default": null`), remove fields, widen `int` to `long`, add
+//!    enum symbols (the registry refuses a version the current one cannot fully read);
+//! 3. add the old file to the registry list in `src/schemas.rs`, update the Rust struct
+//!    and its field list in `src/positional.rs`, regenerate the golden files and add one
+//!    of the old version (`tests/golden/v<N>/<Type>.bin`).
+//!
+//! The codec always writes the current version. Reading, it looks the fingerprint up:
+//! current-version data decodes straight into the struct, older data is resolved to the
+//! current schema (new fields take their defaults). Building the registry checks that
+//! every old version is fully readable by the current one. `ResultRecorded` is at
+//! version 2 (it added `table`); its version 1 golden bytes are decoded in the tests.
+//!
+//! Named types (`Movement`, `Fraction`, `PairStanding`, ...) are defined inside every file
+//! that uses them: each file is self-contained, so its canonical form — and fingerprint —
+//! covers every type it uses. A test checks that the copies agree.
+//!
+//! # Layout
+//!
+//! * [`types`]: the records, one struct per Avro record (all re-exported at the root);
+//! * [`Event`], [`EventType`], [`Stream`] (`event.rs`): the sum of the records, routing
+//!   and partition keys;
+//! * [`Codec`], [`split_message`] (`codec.rs`): the wire format, with the positional
+//!   record path in `positional.rs`; [`SchemaInfo`] (`schemas.rs`): the schema registry;
+//! * [`submission_digest`], [`seal_signature`], [`verify_seal`] (`signing.rs`): signing;
+//! * [`Error`]: what can go wrong decoding.
+//!
+//! Tests: `tests/golden.rs` (committed golden bytes per record type; how to regenerate
+//! them is in that file), `tests/evolution.rs` (version 1 bytes read by the version 2
+//! reader), `tests/schemas.rs` (the files: docs, registry, shared types, fingerprints),
+//! `tests/round_trip.rs`, `tests/decode_robustness.rs` (no input panics), `tests/signing.rs`.
+//!
+//! # Example
+//!
+//! ```
+//! use simpairs_events::{Codec, Event, Movement, ResultRecorded};
+//!
+//! let codec = Codec::new()?;
+//! let event = Event::ResultRecorded(ResultRecorded {
+//!     event_id: "SIM-2026-11".into(),
+//!     club_id: "bristol".into(),
+//!     submission_id: "bristol-1".into(),
+//!     sequence: 0,
+//!     section: "A".into(),
+//!     board: 7,
+//!     ns_pair: "3".into(),
+//!     ew_pair: "11".into(),
+//!     movement: Movement::Mitchell,
+//!     contract: Some("4S".into()),
+//!     declarer: Some("N".into()),
+//!     tricks: Some(11),
+//!     ns_score: Some(650),
+//!     ew_score: None,
+//!     adjusted: None,
+//!     arrow_switch: false,
+//!     group: None,
+//!     lead: Some("HK".into()),
+//!     table: Some(3),
+//! });
+//! let message = codec.encode(&event);
+//! assert_eq!(message[..2], [0xC3, 0x01]);
+//! assert_eq!(codec.decode(&message)?, event);
+//! assert_eq!(event.partition_key(), b"SIM-2026-11/7");
+//! # Ok::<(), simpairs_events::Error>(())
+//! ```
+
+mod codec;
+mod error;
+mod event;
+mod positional;
+mod schemas;
+mod signing;
+pub mod types;
+
+pub use codec::{Codec, HEADER_LEN, MARKER, split_message};
+pub use error::{Error, Result};
+pub use event::{Event, EventType, Stream};
+pub use schemas::{NAMESPACE, SchemaInfo};
+pub use signing::{
+    DIGEST_LEN, SEAL_DOMAIN, hmac_sha256, seal_bytes, seal_signature, submission_digest,
+    verify_seal,
+};
+pub use types::*;
+
+// The integration tests' samples, for the unit tests (which name the crate as they do).
+#[cfg(test)]
+extern crate self as simpairs_events;
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+mod test_samples;

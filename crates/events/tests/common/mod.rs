@@ -1,0 +1,474 @@
+//! Fixed sample events shared by the tests: one per record type, filling every field
+//! (unions both null and not null somewhere), so golden bytes exercise the whole schema.
+
+#![allow(dead_code)]
+
+use simpairs_events::*;
+
+pub const EVENT_ID: &str = "SIM-2026-11";
+
+fn s(text: &str) -> String {
+    text.to_string()
+}
+
+fn frac(num: i64, den: i64) -> Fraction {
+    Fraction { num, den }
+}
+
+pub fn event_declared() -> EventDeclared {
+    EventDeclared {
+        event_id: s(EVENT_ID),
+        name: s("Children in Need Simultaneous Pairs, November 2026"),
+        boards: (1..=24).collect(),
+        scoring: Scoring::Matchpoints,
+        factoring: Factoring::Neuberg,
+        clubs: vec![
+            ClubEntry {
+                club_id: s("bristol"),
+                name: s("Bristol Bridge Club"),
+                key_id: s("bristol-2026"),
+                hmac_key: (0u8..32).collect(),
+            },
+            ClubEntry {
+                club_id: s("gwynedd"),
+                name: s("Clwb Bridge Gwynedd"),
+                key_id: s("gwynedd-2026"),
+                hmac_key: vec![0xA5; 32],
+            },
+        ],
+        declared_at_ms: 1_795_000_000_000,
+    }
+}
+
+/// A played result: contract, declarer, tricks and score, table known.
+pub fn result_recorded() -> ResultRecorded {
+    ResultRecorded {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        sequence: 41,
+        section: s("A"),
+        board: 7,
+        ns_pair: s("3"),
+        ew_pair: s("11"),
+        movement: Movement::Mitchell,
+        contract: Some(s("4SX")),
+        declarer: Some(s("N")),
+        tricks: Some(9),
+        ns_score: Some(-200),
+        ew_score: None,
+        adjusted: None,
+        arrow_switch: true,
+        group: Some(s("a")),
+        lead: Some(s("HK")),
+        table: Some(5),
+    }
+}
+
+/// An adjusted result (AVE+/AVE-), written with version 1 of the schema (no table).
+pub fn result_recorded_v1() -> ResultRecorded {
+    ResultRecorded {
+        event_id: s(EVENT_ID),
+        club_id: s("gwynedd"),
+        submission_id: s("gwynedd-1"),
+        sequence: 0,
+        section: s(""),
+        board: 12,
+        ns_pair: s("4"),
+        ew_pair: s("6"),
+        movement: Movement::Howell,
+        contract: None,
+        declarer: None,
+        tricks: None,
+        ns_score: None,
+        ew_score: None,
+        adjusted: Some(Adjusted {
+            ns_percent: 60,
+            ew_percent: 40,
+        }),
+        arrow_switch: false,
+        group: None,
+        lead: None,
+        table: None,
+    }
+}
+
+pub fn result_withdrawn() -> ResultWithdrawn {
+    ResultWithdrawn {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-2"),
+        sequence: 0,
+        section: s("A"),
+        board: 7,
+        ns_pair: s("3"),
+        ew_pair: s("11"),
+    }
+}
+
+pub fn pair_entered() -> PairEntered {
+    PairEntered {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        sequence: 2,
+        section: s("A"),
+        pair: s("3"),
+        direction: Some(Direction::Ns),
+        players: vec![
+            Player {
+                name: s("Siân Lloyd-Jones"),
+                national_id: Some(s("EBU 104233")),
+            },
+            Player {
+                name: s("Zoë Ó Briain"),
+                national_id: None,
+            },
+        ],
+    }
+}
+
+pub fn submission_sealed() -> SubmissionSealed {
+    SubmissionSealed {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        count: 42,
+        digest: (100u8..132).collect(),
+        key_id: s("bristol-2026"),
+        signature: (200u8..232).collect(),
+        sealed_at_ms: 1_795_400_000_123,
+        source: Some(s("bristol-2026-11-17.csv")),
+    }
+}
+
+pub fn submission_applied() -> SubmissionApplied {
+    SubmissionApplied {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        seal_offset: 9_876_543,
+        results: vec![
+            AppliedResult {
+                section: s("A"),
+                board: 1,
+                ns_pair: s("1"),
+                ew_pair: s("9"),
+                movement: Movement::Mitchell,
+                contract: Some(s("3NT")),
+                declarer: Some(s("S")),
+                tricks: Some(10),
+                ns_score: Some(430),
+                ew_score: None,
+                adjusted: None,
+                arrow_switch: false,
+                group: None,
+            },
+            AppliedResult {
+                section: s("A"),
+                board: 2,
+                ns_pair: s("2"),
+                ew_pair: s("10"),
+                movement: Movement::Mitchell,
+                contract: None,
+                declarer: None,
+                tricks: None,
+                ns_score: Some(100),
+                ew_score: Some(-50),
+                adjusted: Some(Adjusted {
+                    ns_percent: 40,
+                    ew_percent: 40,
+                }),
+                arrow_switch: true,
+                group: Some(s("b")),
+            },
+        ],
+        withdrawn: vec![ResultKey {
+            section: s("A"),
+            board: 3,
+            ns_pair: s("5"),
+            ew_pair: s("13"),
+        }],
+        pairs: vec![
+            AppliedPair {
+                section: s("A"),
+                pair: s("1"),
+                direction: Some(Direction::Ew),
+                players: vec![Player {
+                    name: s("A. Player"),
+                    national_id: Some(s("1")),
+                }],
+            },
+            AppliedPair {
+                section: s("B"),
+                pair: s("7"),
+                direction: None,
+                players: vec![],
+            },
+        ],
+    }
+}
+
+pub fn board_scored() -> BoardScored {
+    BoardScored {
+        event_id: s(EVENT_ID),
+        scope: s(""),
+        board: 4,
+        generation: 17,
+        results_count: 9,
+        target: 9,
+        top: frac(16, 1),
+        datum: Some(-110),
+        table: vec![
+            TableEntry {
+                ns_score: -130,
+                count: 3,
+                ns_value: frac(6, 1),
+                ew_value: frac(10, 1),
+            },
+            TableEntry {
+                ns_score: 680,
+                count: 3,
+                ns_value: frac(14, 1),
+                ew_value: frac(2, 1),
+            },
+        ],
+        specials: vec![SpecialValue {
+            club_id: s("gwynedd"),
+            key: ResultKey {
+                section: s(""),
+                board: 4,
+                ns_pair: s("4"),
+                ew_pair: s("6"),
+            },
+            ns_value: frac(139, 15),
+            ew_value: frac(-7, 3),
+        }],
+    }
+}
+
+pub fn pair_standing(
+    rank: i32,
+    direction: Option<Direction>,
+    percent: Option<i64>,
+) -> PairStanding {
+    PairStanding {
+        club_id: s("bristol"),
+        section: s("A"),
+        pair: rank.to_string(),
+        direction,
+        boards: 27,
+        total: 215.5,
+        max: 432.0,
+        total_hundredths: 21550,
+        percent_hundredths: percent,
+        rank,
+        tied: rank == 3,
+        combined_rank: rank * 2,
+        combined_tied: false,
+    }
+}
+
+pub fn standings_computed() -> StandingsComputed {
+    StandingsComputed {
+        event_id: s(EVENT_ID),
+        scope: s("bristol"),
+        generation: 17,
+        scoring: Scoring::CrossImps,
+        factoring: Factoring::Ratio,
+        standings: vec![
+            pair_standing(1, Some(Direction::Ns), Some(6012)),
+            pair_standing(3, Some(Direction::Ew), None),
+            pair_standing(4, None, Some(4479)),
+        ],
+    }
+}
+
+pub fn leaderboard_published() -> LeaderboardPublished {
+    LeaderboardPublished {
+        event_id: s(EVENT_ID),
+        generation: 17,
+        published_at_ms: 1_795_400_100_000,
+        clubs_applied: 212,
+        results_applied: 61_234,
+        top: vec![pair_standing(1, Some(Direction::Ns), Some(7125))],
+    }
+}
+
+pub fn dead_lettered() -> DeadLettered {
+    DeadLettered {
+        event_id: None,
+        source_stream: s("results"),
+        source_partition: 3,
+        source_offset: 1_234_567,
+        reason: s(
+            "the message is not an event: it starts with bytes 00 00 where an event starts with C3 01",
+        ),
+        payload: vec![0, 0, 0, 0, 1, 0xFF],
+        at_ms: 1_795_400_200_000,
+    }
+}
+
+/// A batch of three results of board 7.
+pub fn results_recorded() -> ResultsRecorded {
+    let line = |ns: &str, ew: &str, contract: Option<&str>, ns_score: Option<i32>| ResultLine {
+        section: s("A"),
+        ns_pair: s(ns),
+        ew_pair: s(ew),
+        movement: Movement::Mitchell,
+        contract: contract.map(s),
+        declarer: contract.map(|_| s("S")),
+        tricks: contract.map(|_| 10),
+        ns_score,
+        ew_score: None,
+        adjusted: None,
+        arrow_switch: false,
+        group: None,
+        lead: None,
+        table: Some(ns.parse().unwrap_or(0)),
+    };
+    let mut adjusted = line("3", "11", None, None);
+    adjusted.adjusted = Some(Adjusted {
+        ns_percent: 50,
+        ew_percent: 50,
+    });
+    adjusted.lead = Some(s("D2"));
+    ResultsRecorded {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        board: 7,
+        first_sequence: 30,
+        results: vec![
+            line("1", "9", Some("4S"), Some(620)),
+            line("2", "10", Some("3NT"), Some(630)),
+            adjusted,
+        ],
+    }
+}
+
+/// One sample per record type, in `EventType::ALL` order.
+pub fn samples() -> Vec<Event> {
+    vec![
+        event_declared().into(),
+        result_recorded().into(),
+        results_recorded().into(),
+        result_withdrawn().into(),
+        pair_entered().into(),
+        submission_sealed().into(),
+        submission_applied().into(),
+        board_scored().into(),
+        standings_computed().into(),
+        leaderboard_published().into(),
+        dead_lettered().into(),
+    ]
+}
+
+/// Where golden files live.
+pub fn golden_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Random records for property tests.
+pub mod arb {
+    use proptest::prelude::*;
+    use simpairs_events::*;
+
+    pub fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[A-Za-z0-9 -]{0,12}",
+            1 => any::<String>(),
+        ]
+    }
+
+    pub fn opt_text() -> impl Strategy<Value = Option<String>> {
+        proptest::option::of(text())
+    }
+
+    pub fn movement() -> impl Strategy<Value = Movement> {
+        prop_oneof![Just(Movement::Mitchell), Just(Movement::Howell)]
+    }
+
+    pub fn adjusted() -> impl Strategy<Value = Option<Adjusted>> {
+        proptest::option::of(
+            (any::<i32>(), any::<i32>()).prop_map(|(ns_percent, ew_percent)| Adjusted {
+                ns_percent,
+                ew_percent,
+            }),
+        )
+    }
+
+    prop_compose! {
+        pub fn result_recorded()(
+            ids in (text(), text(), text()),
+            sequence in any::<i32>(),
+            section in text(),
+            board in any::<i32>(),
+            pairs in (text(), text()),
+            movement in movement(),
+            contract in (opt_text(), opt_text(), any::<Option<i32>>()),
+            scores in (any::<Option<i32>>(), any::<Option<i32>>()),
+            adjusted in adjusted(),
+            arrow_switch in any::<bool>(),
+            extra in (opt_text(), opt_text(), any::<Option<i32>>()),
+        ) -> ResultRecorded {
+            ResultRecorded {
+                event_id: ids.0,
+                club_id: ids.1,
+                submission_id: ids.2,
+                sequence,
+                section,
+                board,
+                ns_pair: pairs.0,
+                ew_pair: pairs.1,
+                movement,
+                contract: contract.0,
+                declarer: contract.1,
+                tricks: contract.2,
+                ns_score: scores.0,
+                ew_score: scores.1,
+                adjusted,
+                arrow_switch,
+                group: extra.0,
+                lead: extra.1,
+                table: extra.2,
+            }
+        }
+    }
+
+    prop_compose! {
+        pub fn results_recorded()(
+            first in result_recorded(),
+            more in proptest::collection::vec(result_recorded(), 0..6),
+            first_sequence in any::<i32>(),
+        ) -> ResultsRecorded {
+            let results = std::iter::once(first.clone())
+                .chain(more)
+                .map(|r| ResultLine {
+                    section: r.section,
+                    ns_pair: r.ns_pair,
+                    ew_pair: r.ew_pair,
+                    movement: r.movement,
+                    contract: r.contract,
+                    declarer: r.declarer,
+                    tricks: r.tricks,
+                    ns_score: r.ns_score,
+                    ew_score: r.ew_score,
+                    adjusted: r.adjusted,
+                    arrow_switch: r.arrow_switch,
+                    group: r.group,
+                    lead: r.lead,
+                    table: r.table,
+                })
+                .collect();
+            ResultsRecorded {
+                event_id: first.event_id,
+                club_id: first.club_id,
+                submission_id: first.submission_id,
+                board: first.board,
+                first_sequence,
+                results,
+            }
+        }
+    }
+}

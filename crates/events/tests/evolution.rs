@@ -1,0 +1,106 @@
+//! Schema evolution: `ResultRecorded` is at version 2 (it added `table`, an optional field
+//! with default null); bytes written with version 1 — the committed golden file
+//! `tests/golden/v1/ResultRecorded.bin` — must still decode, through Avro schema resolution.
+
+mod common;
+
+use apache_avro::Schema;
+use apache_avro::schema_compatibility::{Compatibility, SchemaCompatibility};
+use simpairs_events::{Codec, Error, Event, EventType, HEADER_LEN, MARKER, split_message};
+
+fn v1_golden() -> Vec<u8> {
+    std::fs::read(common::golden_dir().join("v1/ResultRecorded.bin")).unwrap()
+}
+
+#[test]
+fn result_recorded_is_at_version_2_and_version_1_is_registered() {
+    let codec = Codec::new().unwrap();
+    let current = codec.current_schema(EventType::ResultRecorded);
+    assert_eq!(current.version(), 2);
+    assert_eq!(current.path(), "schemas/ResultRecorded.avsc");
+    let v1: Vec<_> = codec
+        .schemas()
+        .filter(|s| s.event_type() == EventType::ResultRecorded && !s.is_current())
+        .collect();
+    assert_eq!(v1.len(), 1);
+    assert_eq!(v1[0].version(), 1);
+    assert_eq!(v1[0].path(), "schemas/v1/ResultRecorded.avsc");
+    assert_ne!(v1[0].fingerprint(), current.fingerprint());
+}
+
+#[test]
+fn version_1_golden_bytes_decode_with_the_version_2_reader() {
+    let codec = Codec::new().unwrap();
+    let golden = v1_golden();
+    let writer = codec.writer_schema(&golden).unwrap();
+    assert_eq!(
+        (writer.event_type(), writer.version(), writer.is_current()),
+        (EventType::ResultRecorded, 1, false)
+    );
+    let decoded = codec.decode(&golden).unwrap();
+    assert_eq!(decoded, Event::ResultRecorded(common::result_recorded_v1()));
+    let Event::ResultRecorded(r) = decoded else {
+        unreachable!()
+    };
+    assert_eq!(
+        r.table, None,
+        "a field added in version 2 takes its default"
+    );
+}
+
+#[test]
+fn re_encoding_a_version_1_record_writes_version_2() {
+    // Version 2 only appends `table` (a union whose null branch is index 0): the v2 datum of
+    // a record without a table is the v1 datum followed by one zero byte.
+    let codec = Codec::new().unwrap();
+    let golden = v1_golden();
+    let event = codec.decode(&golden).unwrap();
+    let message = codec.encode(&event);
+    let (fingerprint, datum) = split_message(&message).unwrap();
+    assert_eq!(
+        fingerprint,
+        codec
+            .current_schema(EventType::ResultRecorded)
+            .fingerprint()
+    );
+    let (_, v1_datum) = split_message(&golden).unwrap();
+    assert_eq!(datum, [v1_datum, &[0]].concat());
+    assert_eq!(codec.decode(&message).unwrap(), event);
+}
+
+#[test]
+fn version_1_is_fully_readable_by_version_2() {
+    let codec = Codec::new().unwrap();
+    let current = codec.current_schema(EventType::ResultRecorded).schema();
+    for old in codec.schemas().filter(|s| !s.is_current()) {
+        assert_eq!(
+            SchemaCompatibility::can_read(old.schema(), current),
+            Ok(Compatibility::Full),
+            "{}",
+            old.path()
+        );
+    }
+}
+
+#[test]
+fn a_version_from_the_future_is_refused_in_words() {
+    // A v3 the program does not know: same record with one more field.
+    let v3 = include_str!("../../../schemas/ResultRecorded.avsc")
+        .replace(r#""version": 2,"#, r#""version": 3,"#)
+        .replacen(
+            r#"{"name": "event_id""#,
+            r#"{"name": "round", "type": ["null", "int"], "default": null},
+    {"name": "event_id""#,
+            1,
+        );
+    let schema = Schema::parse_str(&v3).unwrap();
+    let mut message = MARKER.to_vec();
+    message.extend_from_slice(&schema.fingerprint::<apache_avro::rabin::Rabin>().bytes);
+    message.push(0);
+    let codec = Codec::new().unwrap();
+    let err = codec.decode(&message).unwrap_err();
+    assert!(matches!(err, Error::UnknownSchema { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("newer program"), "{text}");
+    assert_eq!(message.len(), HEADER_LEN + 1);
+}

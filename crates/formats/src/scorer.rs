@@ -1,0 +1,644 @@
+//! The session XML of NZ Bridge's club scoring program "Scorer":
+//!
+//! ```xml
+//! <session club="..." club_no="330" scoring_type="MP" event_name="..." event_date="28/12/2015" event_time="Afternoon">
+//!   <sections><section sectid="A" tables="6" handicap="false"/></sections>
+//!   <board_results><brsection id="A">
+//!     <result tab="1" bd="1" rnd="1" ns="12" ew="1" dec="N" cont="4 S" lead="CT" res="+2" score="480" mp_ns="100" mp_ew="0"/>
+//!   </brsection></board_results>
+//!   <scores><scsection id="A">
+//!     <pair no="5" dir="N" player_name_1="..." nzb_no_1="..." match_points="374/624" place="1" raw_score="59.94" res="59.94" handicap="0"/>
+//!   </scsection></scores>
+//! </session>
+//! ```
+//!
+//! - `res` is the result against the contract (`=`, `+2`, `-1`): tricks = level + 6 + `res`.
+//! - `mp_ns`/`mp_ew` are matchpoints x10 on the 2/1 (double) scale; `-9999` marks a sit-out or phantom
+//!   table (no result); `cont="N P"` is a board not played; `score="Adj"` is an artificial score whose
+//!   percentages are read from its matchpoints and the board's top.
+//! - Pairs with `dir="H"` are Howell pairs (one number, one pair); `N`/`E` are Mitchell pairs.
+//! - Per pair, `match_points="374/624"` is the total and the most possible, `raw_score` the percentage
+//!   and, in handicapped sections, `res` the percentage after the handicap.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+use simpairs_scoring::{Contract, Direction, Value};
+
+use crate::build::{self, At, FIELDS, Naming, RawLine};
+use crate::error::{Error, Location, Problem, Problems, Result};
+use crate::import::{
+    EventInfo, Format, Imported, LineDetails, Official, OfficialLine, OfficialPair, PairInfo,
+    Place, Player, SectionInfo,
+};
+use crate::row::is_not_played;
+use crate::text::{non_empty, parse_decimal};
+use crate::usebio::method_from;
+use crate::xml::{self, Node, Walker};
+
+/// Scorer's matchpoints are written x10.
+const MP_SCALE: i64 = 10;
+/// Scorer's mark of a table without a result.
+const NO_RESULT: &str = "-9999";
+
+const NAMES: [(&str, &str); 11] = [
+    ("board", "@bd"),
+    ("section", "../@id"),
+    ("ns_pair", "@ns"),
+    ("ew_pair", "@ew"),
+    ("contract", "@cont"),
+    ("declarer", "@dec"),
+    ("tricks", "@res"),
+    ("ns_score", "@score"),
+    ("ew_score", "@score"),
+    ("adjusted", "@score"),
+    ("movement", "../@id"),
+];
+
+/// A `<result>` as read.
+#[derive(Debug, Default)]
+struct ResultAcc<'a> {
+    section: String,
+    attrs: FxHashMap<String, Cow<'a, str>>,
+    at: At,
+}
+
+impl<'a> ResultAcc<'a> {
+    fn get(&self, name: &str) -> &str {
+        self.attrs.get(name).map_or("", |v| v.trim())
+    }
+
+    fn cow(&self, name: &str) -> Cow<'a, str> {
+        self.attrs.get(name).cloned().unwrap_or(Cow::Borrowed(""))
+    }
+}
+
+#[derive(Debug, Default)]
+struct PairAcc {
+    section: String,
+    number: String,
+    dir: String,
+    players: Vec<Player>,
+    official: OfficialPair,
+}
+
+/// Reads a Scorer session file.
+pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
+    let text = xml::decode(file, bytes)?;
+    if text.trim().is_empty() {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            "the file is empty: expected a Scorer session",
+        ));
+    }
+    let mut walker = Walker::new(file, &text);
+    let mut event = EventInfo {
+        program: Some("Scorer".into()),
+        ..EventInfo::default()
+    };
+    let mut sections: Vec<SectionInfo> = Vec::new();
+    let legal = simpairs_scoring::LegalScores::new();
+    let naming = Naming {
+        names: &NAMES,
+        separator: "/",
+    };
+    // Results are checked as they are read; artificial scores wait for their board's top.
+    let mut sink = build::Sink::new(file, naming, &legal);
+    let mut adjusted: Vec<(usize, ResultAcc<'_>)> = Vec::new();
+    let mut tops: FxHashMap<(String, String), FxHashMap<i64, u32>> = FxHashMap::default();
+    let mut pairs: Vec<PairAcc> = Vec::new();
+    let mut current_section = String::new();
+    let mut root_seen = false;
+    loop {
+        match walker.next()? {
+            Node::Start { start, line } => {
+                let name = start.name().as_ref().to_string();
+                if !root_seen {
+                    root_seen = true;
+                    if name != "session" {
+                        return Err(Error::at(
+                            file,
+                            line,
+                            Some(&name),
+                            format!(
+                                "the root element is <{name}>, not <session>: this is not a Scorer session file"
+                            ),
+                        ));
+                    }
+                    let attrs = xml::attributes(&mut walker, &start)?;
+                    for (k, v) in attrs {
+                        let v = non_empty(&v);
+                        match k.as_str() {
+                            "club" => event.club_name = v,
+                            "club_no" => event.club_id = v,
+                            "scoring_type" => event.event_type = v,
+                            "event_name" => event.name = v,
+                            "event_date" => event.date = v,
+                            "event_time" => event.time = v,
+                            _ => {}
+                        }
+                    }
+                    continue;
+                }
+                let parent = walker.ancestor(1).unwrap_or("").to_string();
+                match (parent.as_str(), name.as_str()) {
+                    ("sections", "section") => {
+                        let a = xml::attributes(&mut walker, &start)?;
+                        let get = |k: &str| {
+                            a.iter()
+                                .find(|(n, _)| n == k)
+                                .map(|(_, v)| v.trim().to_string())
+                        };
+                        sections.push(SectionInfo {
+                            name: get("sectid").unwrap_or_default(),
+                            tables: get("tables").and_then(|t| t.parse().ok()),
+                            handicapped: get("handicap")
+                                .is_some_and(|h| h.eq_ignore_ascii_case("true")),
+                        });
+                    }
+                    ("board_results", "brsection") | ("scores", "scsection") => {
+                        current_section = xml::attribute(&start, "id")
+                            .unwrap_or_default()
+                            .trim()
+                            .to_string();
+                    }
+                    ("brsection", "result") => {
+                        let attrs = xml::attributes(&mut walker, &start)?;
+                        let r = ResultAcc {
+                            section: current_section.clone(),
+                            attrs: attrs.into_iter().collect(),
+                            at: At {
+                                line,
+                                path: walker.path(),
+                                field_lines: [0; FIELDS.len()],
+                            },
+                        };
+                        let no_result = r.get("mp_ns") == NO_RESULT;
+                        if r.get("score").eq_ignore_ascii_case("adj") && !no_result {
+                            let placeholder = RawLine {
+                                at: r.at.clone(),
+                                ..RawLine::default()
+                            };
+                            adjusted.push((sink.lines.len(), r));
+                            sink.push(placeholder, false);
+                            continue;
+                        }
+                        if let (false, Ok(a), Ok(b)) = (
+                            no_result,
+                            r.get("mp_ns").parse::<i64>(),
+                            r.get("mp_ew").parse::<i64>(),
+                        ) {
+                            *tops
+                                .entry((r.section.clone(), r.get("bd").to_string()))
+                                .or_default()
+                                .entry(a + b)
+                                .or_default() += 1;
+                        }
+                        let raw = raw_line(&r, None, file, &mut sink.problems);
+                        if !sink.push(raw, true) {
+                            break;
+                        }
+                    }
+                    ("scsection", "pair") => {
+                        let attrs = xml::attributes(&mut walker, &start)?;
+                        let path = walker.path();
+                        pairs.push(pair_of(
+                            file,
+                            &current_section,
+                            &attrs,
+                            line,
+                            &path,
+                            &mut sink.problems,
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            Node::End { .. } => {}
+            Node::Eof => break,
+        }
+    }
+    if !root_seen {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            "the file has no XML elements: expected a Scorer session",
+        ));
+    }
+    if sink.lines.is_empty() && sink.problems.is_empty() {
+        return Err(Error::at(
+            file,
+            1,
+            Some("board_results"),
+            "the session has no results to score",
+        ));
+    }
+    event.method = event.event_type.as_deref().and_then(method_from);
+
+    // Howell or Mitchell, section by section: Scorer marks Howell pairs `dir="H"`.
+    let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
+    for p in &pairs {
+        let h = p.dir.eq_ignore_ascii_case("H");
+        howell_of
+            .entry(p.section.clone())
+            .and_modify(|v| *v &= h)
+            .or_insert(h);
+    }
+    let section_names: Vec<String> = {
+        let mut v: Vec<String> = sink.lines.iter().map(|r| r.section.to_string()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    for s in &section_names {
+        if !howell_of.contains_key(s) {
+            let guess = build::looks_like_howell(
+                sink.lines
+                    .iter()
+                    .filter(|r| &*r.section == s && !r.not_played)
+                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
+            );
+            howell_of.insert(s.clone(), guess);
+        }
+    }
+    let all_howell = howell_of.values().all(|h| *h);
+    let any_howell = howell_of.values().any(|h| *h);
+    if all_howell || !any_howell {
+        event.movement = Some(build::movement_of(all_howell));
+    }
+    if sections.is_empty() {
+        sections = section_names
+            .iter()
+            .map(|n| SectionInfo {
+                name: n.clone(),
+                ..SectionInfo::default()
+            })
+            .collect();
+    }
+    event.sections = sections;
+
+    // The top of each board, to read artificial scores: the most common NS + EW among its results.
+    let top_of = |section: &str, board: &str| -> Option<i64> {
+        let counts = tops.get(&(section.to_string(), board.to_string()))?;
+        counts
+            .iter()
+            .max_by_key(|(sum, n)| (**n, **sum))
+            .map(|(sum, _)| *sum)
+    };
+    for (at, r) in &adjusted {
+        let line = raw_line(r, top_of(&r.section, r.get("bd")), file, &mut sink.problems);
+        sink.lines[*at] = line;
+    }
+    let mut raw = std::mem::take(&mut sink.lines);
+    for line in &mut raw {
+        line.howell = howell_of.get(&*line.section).copied().unwrap_or(false);
+    }
+    let problems = std::mem::take(&mut sink.problems);
+    let built = build::build(file, raw, &naming, problems)?;
+
+    let infos: Vec<PairInfo> = pairs
+        .iter()
+        .map(|p| {
+            let howell = howell_of.get(&p.section).copied().unwrap_or(false);
+            let direction = match p.dir.to_ascii_uppercase().as_str() {
+                _ if howell => None,
+                "N" | "NS" => Some(Direction::NS),
+                "E" | "EW" => Some(Direction::EW),
+                _ => None,
+            };
+            PairInfo {
+                club: String::new(),
+                section: p.section.clone(),
+                label: p.number.clone(),
+                direction,
+                players: p.players.clone(),
+            }
+        })
+        .collect();
+    let (pair_infos, absent_pairs, placed) = build::place_pairs(&built.field, infos);
+    let mut official_pairs: Vec<_> = placed
+        .iter()
+        .zip(&pairs)
+        .filter_map(|(id, p)| id.map(|id| (id as u32, p.official.clone())))
+        .collect();
+    official_pairs.sort_by_key(|(id, _)| *id);
+    official_pairs.dedup_by_key(|(id, _)| *id);
+
+    Ok(Imported {
+        format: Format::Scorer,
+        field: built.field,
+        lines: built.lines,
+        not_played: built.not_played,
+        event,
+        pairs: pair_infos,
+        absent_pairs,
+        deals: Vec::new(),
+        details: built.details,
+        official: Official {
+            lines: built.official,
+            pairs: official_pairs,
+            datums: Vec::new(),
+        },
+    })
+}
+
+/// A `<pair>` of the scores.
+fn pair_of(
+    file: &str,
+    section: &str,
+    attrs: &[(String, Cow<'_, str>)],
+    line: u64,
+    path: &str,
+    problems: &mut Problems,
+) -> PairAcc {
+    let get = |k: &str| {
+        attrs
+            .iter()
+            .find(|(n, _)| n == k)
+            .map_or("", |(_, v)| v.trim())
+    };
+    let mut bad = |name: &str, message: String| {
+        problems.push(Problem {
+            at: Location {
+                file: file.to_string(),
+                line,
+                field: Some(format!("{path}/@{name}")),
+            },
+            message,
+        })
+    };
+    let mut official = OfficialPair::default();
+    let mp = get("match_points");
+    if !mp.is_empty() {
+        let parts = mp
+            .split_once('/')
+            .map(|(a, b)| (parse_decimal(a), parse_decimal(b)));
+        match parts {
+            Some((Some(total), Some(max))) => {
+                official.total = Some(total);
+                official.max = Some(max);
+            }
+            _ => bad(
+                "match_points",
+                format!("{mp:?} is not matchpoints out of a maximum such as 374/624"),
+            ),
+        }
+    }
+    let mut decimal = |name: &str| -> Option<Value> {
+        let t = get(name);
+        if t.is_empty() {
+            return None;
+        }
+        let v = parse_decimal(t);
+        if v.is_none() {
+            bad(name, format!("{t:?} is not a number"));
+        }
+        v
+    };
+    official.percent = decimal("raw_score");
+    let res = decimal("res");
+    official.handicap = decimal("handicap").filter(|h| *h != Value::from_integer(0));
+    if official.percent.is_none() {
+        official.percent = res;
+    } else if official.handicap.is_some() {
+        official.handicapped_percent = res;
+    }
+    official.place = Place::parse(get("place"));
+    official.master_points = non_empty(get("cpoints")).filter(|c| c != "0");
+    let players = [1, 2]
+        .iter()
+        .filter_map(|k| {
+            let name = get(&format!("player_name_{k}")).to_string();
+            let id = non_empty(get(&format!("nzb_no_{k}")));
+            (!name.is_empty() || id.is_some()).then_some(Player {
+                name,
+                national_id: id,
+                club_id: None,
+            })
+        })
+        .collect();
+    PairAcc {
+        section: section.to_string(),
+        number: get("no").to_string(),
+        dir: get("dir").to_string(),
+        players,
+        official,
+    }
+}
+
+/// Tricks taken from a contract and a result against it (`=`, `+2`, `-1`).
+fn tricks_of(contract: &str, res: &str) -> std::result::Result<Option<u8>, String> {
+    let Ok(Contract::Bid { level, .. }) = contract.parse::<Contract>() else {
+        return Ok(None);
+    };
+    let r = res.trim();
+    let delta: i32 = match r {
+        "=" | "" if r == "=" => 0,
+        "" => return Ok(None),
+        _ => r
+            .trim_start_matches('+')
+            .parse()
+            .map_err(|_| format!("the result {res:?} is not =, +n or -n"))?,
+    };
+    let tricks = i32::from(level) + 6 + delta;
+    u8::try_from(tricks)
+        .ok()
+        .filter(|t| *t <= 13)
+        .map(Some)
+        .ok_or_else(|| format!("{contract} {res} is {tricks} tricks: declarer takes 0 to 13"))
+}
+
+/// A `<result>` as a traveller line (its movement is set once the whole file is read); `top` is its
+/// board's top (x10), needed for an artificial score.
+fn raw_line<'a>(
+    r: &ResultAcc<'a>,
+    top: Option<i64>,
+    file: &str,
+    problems: &mut Problems,
+) -> RawLine<'a> {
+    let mut bad = |name: &str, message: String| {
+        problems.push(Problem {
+            at: Location {
+                file: file.to_string(),
+                line: r.at.line,
+                field: Some(format!("{}/@{name}", r.at.path)),
+            },
+            message,
+        })
+    };
+    let cont = r.get("cont");
+    let (mp_ns, mp_ew) = (r.get("mp_ns"), r.get("mp_ew"));
+    let not_played = mp_ns == NO_RESULT || mp_ew == NO_RESULT || is_not_played(cont);
+    let mut official = OfficialLine::default();
+    if !not_played {
+        for (name, text, slot) in [
+            ("mp_ns", mp_ns, &mut official.ns),
+            ("mp_ew", mp_ew, &mut official.ew),
+        ] {
+            if text.is_empty() {
+                continue;
+            }
+            match parse_decimal(text) {
+                Some(v) => *slot = Some(v / Value::from_integer(MP_SCALE)),
+                None => bad(name, format!("{text:?} is not matchpoints")),
+            }
+        }
+    }
+    let score = r.get("score");
+    let adjusted_score = score.eq_ignore_ascii_case("adj");
+    let mut adjusted = Cow::Borrowed("");
+    if adjusted_score && !not_played {
+        // Percentages of the board's top, read back from the matchpoints given.
+        match (top, mp_ns.parse::<i64>(), mp_ew.parse::<i64>()) {
+            (Some(top), Ok(a), Ok(b)) if top > 0 => {
+                let pct = |x: i64| (x * 200 + top) / (2 * top);
+                adjusted = Cow::Owned(format!("{}/{}", pct(a), pct(b)));
+            }
+            _ => bad(
+                "score",
+                "an adjusted score (Adj) whose percentages cannot be read from its matchpoints"
+                    .into(),
+            ),
+        }
+    }
+    let tricks = if adjusted_score || not_played {
+        None
+    } else {
+        match tricks_of(cont, r.get("res")) {
+            Ok(t) => t,
+            Err(m) => {
+                bad("res", m);
+                None
+            }
+        }
+    };
+    let contract_canonical =
+        non_empty(cont).map(|c| c.parse::<Contract>().map_or(c, |k| k.to_string()));
+    let passed = contract_canonical.as_deref() == Some("PASS");
+    let details = LineDetails {
+        contract: contract_canonical,
+        declarer: if passed {
+            None
+        } else {
+            r.get("dec").parse().ok()
+        },
+        tricks: if passed { None } else { tricks },
+        lead: non_empty(r.get("lead")),
+        table: r.get("tab").parse().ok(),
+        round: r.get("rnd").parse().ok(),
+    };
+    let (contract, declarer, tricks_text, ns_score) = if adjusted_score || not_played {
+        (
+            Cow::Borrowed(""),
+            Cow::Borrowed(""),
+            Cow::Borrowed(""),
+            Cow::Borrowed(""),
+        )
+    } else {
+        (
+            r.cow("cont"),
+            r.cow("dec"),
+            Cow::Owned(tricks.map(|t| t.to_string()).unwrap_or_default()),
+            r.cow("score"),
+        )
+    };
+    RawLine {
+        club: Cow::Borrowed(""),
+        section: Cow::Owned(r.section.clone()),
+        board: r.cow("bd"),
+        ns: r.cow("ns"),
+        ew: r.cow("ew"),
+        contract,
+        declarer,
+        tricks: tricks_text,
+        ns_score,
+        ew_score: Cow::Borrowed(""),
+        adjusted,
+        arrow_switch: Cow::Borrowed(""),
+        group: Cow::Borrowed(""),
+        howell: false,
+        not_played,
+        details,
+        official,
+        at: r.at.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"<?xml version="1.0"?>
+<session club="Club" club_no="330" scoring_type="MP" event_name="Pairs" event_date="1/1/2020" event_time="Evening">
+  <sections><section sectid="A" tables="2" handicap="false"/></sections>
+  <board_results><brsection id="A">
+    <result tab="1" bd="1" rnd="1" ns="1" ew="1" dec="N" cont="4 S" lead="CT" res="+2" score="480" mp_ns="20" mp_ew="0"/>
+    <result tab="2" bd="1" rnd="1" ns="2" ew="2" dec="S" cont="3 C x" lead="" res="-1" score="-100" mp_ns="0" mp_ew="20"/>
+    <result tab="3" bd="1" rnd="1" ns="3" ew="3" dec="" cont="" lead="" res="" mp_ns="-9999" mp_ew="-9999"/>
+    <result tab="1" bd="2" rnd="1" ns="1" ew="1" dec="" cont="" lead="" res="" score="Adj" mp_ns="12" mp_ew="8"/>
+    <result tab="2" bd="2" rnd="1" ns="2" ew="2" dec="N" cont="PASS" lead="" res="" score="0" mp_ns="10" mp_ew="10"/>
+  </brsection></board_results>
+  <scores><scsection id="A">
+    <pair player_name_1="Ann" player_name_2="Bob" match_points="3/4" place="1" dir="N" no="1" nzb_no_1="7" nzb_no_2="8" cpoints="40" res="75" raw_score="75" handicap="0"/>
+  </scsection></scores>
+</session>"#;
+
+    #[test]
+    fn a_small_session() {
+        let got = read("s.xml", SMALL.as_bytes()).unwrap();
+        assert_eq!(got.field.len(), 4);
+        assert_eq!(got.not_played, 1);
+        assert_eq!(got.event.club_name.as_deref(), Some("Club"));
+        assert_eq!(got.details(1).unwrap().contract.as_deref(), Some("3CX"));
+        assert_eq!(got.details(1).unwrap().tricks, Some(8));
+        assert!(matches!(
+            got.field.result(2).outcome,
+            simpairs_scoring::Outcome::Adjusted {
+                ns_percent: 60,
+                ew_percent: 40
+            }
+        ));
+        assert_eq!(
+            got.official.line(0).unwrap().ns,
+            Some(Value::from_integer(2))
+        );
+        let ns1 = got.field.result(0).ns;
+        let o = got.official.pair(ns1).unwrap();
+        assert_eq!(
+            (o.total, o.max),
+            (Some(Value::from_integer(3)), Some(Value::from_integer(4)))
+        );
+        assert_eq!(
+            got.pairs[ns1 as usize].players[1].national_id.as_deref(),
+            Some("8")
+        );
+    }
+
+    #[test]
+    fn bad_results_are_located() {
+        let bad = SMALL.replace("res=\"+2\" score=\"480\"", "res=\"+2\" score=\"450\"");
+        let err = read("s.xml", bad.as_bytes()).unwrap_err();
+        let p = &err.problems()[0];
+        assert_eq!(
+            p.at.field.as_deref(),
+            Some("board_results/brsection[1]/result[1]/@score")
+        );
+        assert_eq!(p.at.line, 5);
+        let bad = SMALL.replace("res=\"+2\"", "res=\"+9\"");
+        let err = read("s.xml", bad.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("@res"), "{err}");
+    }
+
+    #[test]
+    fn tricks_from_results() {
+        assert_eq!(tricks_of("4 S", "+2"), Ok(Some(12)));
+        assert_eq!(tricks_of("3 NT", "="), Ok(Some(9)));
+        assert_eq!(tricks_of("6 D x", "-4"), Ok(Some(8)));
+        assert_eq!(tricks_of("PASS", ""), Ok(None));
+        assert!(tricks_of("7 NT", "+1").is_err());
+        assert!(tricks_of("1 C", "x").is_err());
+    }
+}

@@ -1,0 +1,463 @@
+//! Every real result file, read in its native format: what it holds (results, pairs, names, deals,
+//! event) and how simpairs' numbers compare with the official ones in it, line by line and pair by pair.
+//! The golden numbers are the files' own; every disagreement is a documented exception
+//! (`common/expect.rs`).
+
+mod common;
+
+use common::expect::{self, check, rules};
+use common::{native_lines, native_pairs, options, read_native};
+use simpairs_formats::{Format, Imported};
+use simpairs_scoring::field::Movement;
+use simpairs_scoring::{Method, Scale, Seat, Vulnerability, score};
+
+fn official_file(file: &str) {
+    let imported = read_native(file);
+    let r = rules(file);
+    assert_eq!(
+        imported.method(),
+        Some(r.method),
+        "{file}: the event type names the method"
+    );
+    let scoring = score(&imported.field, &options(r.method)).unwrap();
+    let lines = native_lines(&imported, &scoring);
+    let pairs = native_pairs(&imported, &scoring);
+    assert_eq!(
+        pairs.len(),
+        imported.pairs.len(),
+        "{file}: every pair has an official result"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.official_ns.is_some() && l.official_ew.is_some()),
+        "{file}: every line has official values"
+    );
+    check(file, &r, &lines, &pairs);
+}
+
+#[test]
+fn cobalt_mitchell_03_agrees_exactly() {
+    official_file("cobalt/mp_pairs_mitchell_03.xml");
+}
+
+#[test]
+fn cobalt_mitchell_02_agrees_but_for_its_hand_edits() {
+    official_file("cobalt/mp_pairs_mitchell_02.xml");
+}
+
+#[test]
+fn cobalt_mitchell_02_totals_are_our_boards_2_to_27_plus_a_board_1() {
+    let file = "cobalt/mp_pairs_mitchell_02.xml";
+    let imported = read_native(file);
+    let scoring = score(&imported.field, &options(Method::Matchpoints)).unwrap();
+    expect::mitchell_02_totals_follow_from_our_boards(
+        &native_lines(&imported, &scoring),
+        &native_pairs(&imported, &scoring),
+    );
+}
+
+#[test]
+fn cobalt_butler_howell_agrees_exactly() {
+    official_file("cobalt/butler_howell.xml");
+}
+
+#[test]
+fn cobalt_butler_datums_are_ours() {
+    let imported = read_native("cobalt/butler_howell.xml");
+    let scoring = score(&imported.field, &options(Method::Butler)).unwrap();
+    assert_eq!(imported.official.datums.len(), 35);
+    for &(board, datum) in &imported.official.datums {
+        assert_eq!(
+            scoring.board(board).and_then(|b| b.datum),
+            Some(datum),
+            "board {board}: BOARD_AVERAGE"
+        );
+    }
+}
+
+#[test]
+fn scorer_mitchell_agrees_exactly() {
+    official_file("scorer-to-usebio/pairs.xml");
+}
+
+#[test]
+fn scorer_handicap_pairs_agree_before_handicap() {
+    official_file("scorer-to-usebio/handicap_pairs.xml");
+}
+
+#[test]
+fn scorer_three_quarter_howell_agrees_but_for_its_display_factoring() {
+    official_file("scorer-to-usebio/three_quarter_howell_with_phantom.xml");
+}
+
+#[test]
+fn converted_usebio_mitchell_agrees() {
+    official_file("scorer-to-usebio/converted/pairs.xml");
+}
+
+#[test]
+fn converted_usebio_three_quarter_howell_agrees_as_its_source() {
+    official_file("scorer-to-usebio/converted/three_quarter_howell_with_phantom.xml");
+}
+
+/// What each file holds, counted from the file itself.
+struct Expected {
+    file: &'static str,
+    format: Format,
+    results: usize,
+    not_played: usize,
+    pairs: usize,
+    named_pairs: usize,
+    deals: usize,
+    movement: Movement,
+    club: Option<&'static str>,
+    event: &'static str,
+    date: Option<&'static str>,
+}
+
+const EXPECTED: [Expected; 11] = [
+    Expected {
+        file: "cobalt/mp_pairs_mitchell_03.xml",
+        format: Format::Usebio,
+        results: 126,
+        not_played: 0,
+        pairs: 13,
+        named_pairs: 13,
+        deals: 21,
+        movement: Movement::Mitchell,
+        club: Some("NSBC@Lindfield"),
+        event: "EL Thu 10.00am Rookie (21-Jul-22)",
+        date: Some("21/07/2022"),
+    },
+    Expected {
+        file: "cobalt/mp_pairs_mitchell_02.xml",
+        format: Format::Usebio,
+        results: 567,
+        not_played: 0,
+        pairs: 42,
+        named_pairs: 42,
+        deals: 27,
+        movement: Movement::Mitchell,
+        club: None,
+        event: "EL Thu 1.00pm Open (28-Jul-22)",
+        date: None,
+    },
+    Expected {
+        file: "cobalt/butler_howell.xml",
+        format: Format::Usebio,
+        results: 140,
+        not_played: 0,
+        pairs: 8,
+        named_pairs: 8,
+        deals: 35,
+        movement: Movement::Howell,
+        club: None,
+        event: "Monday Afternoon - Butler",
+        date: Some("09/03/2026"),
+    },
+    Expected {
+        file: "scorer-to-usebio/pairs.xml",
+        format: Format::Scorer,
+        results: 338,
+        not_played: 0,
+        pairs: 26,
+        named_pairs: 26,
+        deals: 0,
+        movement: Movement::Mitchell,
+        club: Some("Palmerston North Bridge Club"),
+        event: "Monday Afternoon November Pairs",
+        date: Some("16/11/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/three_quarter_howell_with_phantom.xml",
+        format: Format::Scorer,
+        results: 135,
+        not_played: 27,
+        pairs: 11,
+        named_pairs: 11,
+        deals: 0,
+        movement: Movement::Howell,
+        club: Some("Palmerston North Bridge Club"),
+        event: "Monday Summer Bridge Dec 2015",
+        date: Some("28/12/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/handicap_pairs.xml",
+        format: Format::Scorer,
+        results: 198,
+        not_played: 0,
+        pairs: 18,
+        named_pairs: 18,
+        deals: 0,
+        movement: Movement::Mitchell,
+        club: Some("Palmerston North Bridge Club"),
+        event: "Whitehead Trophy Handicap Pairs",
+        date: Some("17/09/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/converted/pairs.xml",
+        format: Format::Usebio,
+        results: 338,
+        not_played: 0,
+        pairs: 26,
+        named_pairs: 26,
+        deals: 0,
+        movement: Movement::Mitchell,
+        club: Some("Palmerston North Bridge Club"),
+        event: "Monday Afternoon November Pairs",
+        date: Some("16/11/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/converted/three_quarter_howell_with_phantom.xml",
+        format: Format::Usebio,
+        results: 135,
+        not_played: 0,
+        pairs: 11,
+        named_pairs: 11,
+        deals: 0,
+        movement: Movement::Howell,
+        club: Some("Palmerston North Bridge Club"),
+        event: "Monday Summer Bridge Dec 2015",
+        date: Some("28/12/2015"),
+    },
+    Expected {
+        file: "rchillyard-Bridge/newtonbridge_20160120_1.pbn",
+        format: Format::Pbn,
+        results: 240,
+        not_played: 0,
+        pairs: 20,
+        named_pairs: 0,
+        deals: 30,
+        movement: Movement::Mitchell,
+        club: Some("Newton Bridge Club"),
+        event: "Wednesday Morning STaC Game",
+        date: Some("2016.01.20"),
+    },
+    Expected {
+        file: "rchillyard-Bridge/westwood_20190625_1.pbn",
+        format: Format::Pbn,
+        results: 379,
+        not_played: 5,
+        pairs: 32,
+        named_pairs: 0,
+        deals: 32,
+        movement: Movement::Mitchell,
+        club: Some("Westwood Duplicate Bridge Club"),
+        event: "Silver Points Pairs",
+        date: Some("2019.06.25"),
+    },
+    Expected {
+        file: "rchillyard-Bridge/Newton Scoring 20241119.csv",
+        format: Format::HillyardCsv,
+        results: 47,
+        not_played: 7,
+        pairs: 18,
+        named_pairs: 18,
+        deals: 0,
+        movement: Movement::Mitchell,
+        club: None,
+        event: "Newton November 19th 2024",
+        date: None,
+    },
+];
+
+#[test]
+fn every_real_file_reads_whole_in_its_native_format() {
+    assert_eq!(EXPECTED.len(), common::NATIVE_FILES.len());
+    for e in &EXPECTED {
+        let imported: Imported = read_native(e.file);
+        let f = e.file;
+        assert_eq!(imported.format, e.format, "{f}");
+        assert_eq!(imported.field.len(), e.results, "{f}: results");
+        assert_eq!(
+            imported.not_played, e.not_played,
+            "{f}: lines without a result"
+        );
+        assert_eq!(imported.field.pairs().len(), e.pairs, "{f}: pairs");
+        assert!(
+            imported.absent_pairs.is_empty(),
+            "{f}: every listed pair has results"
+        );
+        let named = imported
+            .pairs
+            .iter()
+            .filter(|p| !p.players.is_empty())
+            .count();
+        assert_eq!(named, e.named_pairs, "{f}: pairs with names");
+        assert_eq!(imported.deals.len(), e.deals, "{f}: deals");
+        assert_eq!(imported.event.movement, Some(e.movement), "{f}: movement");
+        if e.club.is_some() {
+            assert_eq!(imported.event.club_name.as_deref(), e.club, "{f}: club");
+        }
+        assert_eq!(imported.event.name.as_deref(), Some(e.event), "{f}: event");
+        if e.date.is_some() {
+            assert_eq!(imported.event.date.as_deref(), e.date, "{f}: date");
+        }
+        assert_eq!(
+            imported.lines.len(),
+            imported.field.len(),
+            "{f}: a source line for every result"
+        );
+        // Every field pair's directions follow the movement.
+        let howell = e.movement == Movement::Howell;
+        assert!(
+            imported
+                .field
+                .pairs()
+                .iter()
+                .all(|p| p.direction.is_none() == howell),
+            "{f}"
+        );
+        // The file scores, and every board's matchpoints add up (double scale: n(n-1) when unfactored).
+        let scoring = score(
+            &imported.field,
+            &options(imported.method().unwrap_or_default()),
+        )
+        .unwrap();
+        assert_eq!(scoring.standings().len(), e.pairs, "{f}");
+    }
+}
+
+#[test]
+fn names_and_national_ids_are_kept() {
+    let imported = read_native("cobalt/mp_pairs_mitchell_03.xml");
+    let row = (0..imported.field.len())
+        .find(|&r| {
+            imported.field.pairs()[imported.field.result(r).ns as usize]
+                .label
+                .to_string()
+                == "1"
+        })
+        .unwrap();
+    let info = &imported.pairs[imported.field.result(row).ns as usize];
+    assert_eq!(info.names(), "PLAYER 1 & PLAYER 2");
+    assert_eq!(info.players[0].national_id.as_deref(), Some("900001"));
+    assert_eq!(info.players[1].club_id.as_deref(), Some("2606"));
+    assert_eq!(imported.event.program.as_deref(), Some("Compscore3"));
+    assert_eq!(imported.event.event_id.as_deref(), Some("3221"));
+    assert_eq!(imported.event.winner_type, Some(2));
+    let d = imported.details(0).unwrap();
+    assert!(d.contract.is_some() && d.declarer.is_some() && d.tricks.is_some() && d.lead.is_some());
+
+    let scorer = read_native("scorer-to-usebio/pairs.xml");
+    let p = scorer
+        .pairs
+        .iter()
+        .find(|p| p.players.iter().any(|x| x.name == "p0_1"))
+        .unwrap();
+    assert_eq!(
+        (p.label.as_str(), p.players[1].national_id.as_deref()),
+        ("5", Some("1"))
+    );
+    let d = scorer.details(0).unwrap();
+    assert_eq!(
+        (d.contract.as_deref(), d.tricks, d.table, d.round),
+        (Some("4S"), Some(12), Some(1), Some(1))
+    );
+}
+
+#[test]
+fn deals_are_kept_and_consistent() {
+    for file in [
+        "cobalt/mp_pairs_mitchell_03.xml",
+        "rchillyard-Bridge/newtonbridge_20160120_1.pbn",
+    ] {
+        let imported = read_native(file);
+        for deal in &imported.deals {
+            assert!(
+                deal.hands
+                    .iter()
+                    .all(|h| h.as_ref().is_some_and(|h| h.len() == 13)),
+                "{file} board {}",
+                deal.board
+            );
+            assert_eq!(
+                deal.vulnerability_or_standard(),
+                Vulnerability::of_board(u32::from(deal.board))
+            );
+        }
+    }
+    let pbn = read_native("rchillyard-Bridge/newtonbridge_20160120_1.pbn");
+    let first = pbn.deal(1).unwrap();
+    assert_eq!(first.dealer, Some(Seat::North));
+    assert_eq!(
+        first.to_pbn(),
+        "N:A97653.94.AT5.A8 K.JT862.K987.754 Q42.AKQ73.62.KT3 JT8.5.QJ43.QJ962"
+    );
+    let usebio = read_native("cobalt/mp_pairs_mitchell_03.xml");
+    let north = usebio.deal(1).unwrap().hands[0].as_ref().unwrap();
+    assert_eq!(north.to_pbn(), "9742.52.AJT8743.");
+}
+
+/// Counts the rows of every `[ScoreTable]` of a PBN file by hand: every one must become a result or a
+/// line marked not played.
+fn score_table_rows(text: &str) -> usize {
+    let mut rows = 0;
+    let mut in_table = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_table = t.starts_with("[ScoreTable ");
+        } else if in_table && !t.is_empty() {
+            rows += 1;
+        }
+    }
+    rows
+}
+
+#[test]
+fn pbn_files_read_every_traveller_line_and_score() {
+    for file in [
+        "rchillyard-Bridge/newtonbridge_20160120_1.pbn",
+        "rchillyard-Bridge/westwood_20190625_1.pbn",
+    ] {
+        let text = std::fs::read_to_string(common::native(file)).unwrap();
+        let imported = read_native(file);
+        assert_eq!(
+            imported.field.len() + imported.not_played,
+            score_table_rows(&text),
+            "{file}"
+        );
+        assert_eq!(
+            imported.details.len(),
+            imported.field.len(),
+            "{file}: contract of every line kept"
+        );
+        // ACBL scores on the single scale; percentages are the same on both.
+        let single = score(
+            &imported.field,
+            &simpairs_scoring::Options {
+                scale: Scale::Single,
+                ..options(Method::Matchpoints)
+            },
+        )
+        .unwrap();
+        let double = score(&imported.field, &options(Method::Matchpoints)).unwrap();
+        for (a, b) in single.standings().iter().zip(double.standings()) {
+            assert_eq!(a.percent_hundredths, b.percent_hundredths, "{file}");
+            assert_eq!((a.rank, a.tied), (b.rank, b.tied), "{file}");
+        }
+        // Each board's matchpoints share out the board: NS + EW = top on every line.
+        for row in 0..imported.field.len() {
+            let (ns, ew) = double.result_values(row);
+            let board = double.board(imported.field.result(row).board).unwrap();
+            assert_eq!(ns + ew, double.top(board), "{file} row {row}");
+        }
+    }
+}
+
+#[test]
+fn hillyard_csv_reads_with_its_names() {
+    let imported = read_native("rchillyard-Bridge/Newton Scoring 20241119.csv");
+    assert_eq!(imported.event.sections[0].name, "A");
+    let names: Vec<String> = imported.pairs.iter().map(|p| p.names()).collect();
+    assert!(names.contains(&"Julie Foster & Maxine Goldberg".to_string()));
+    let scoring = score(&imported.field, &options(Method::Matchpoints)).unwrap();
+    assert!(
+        scoring
+            .standings()
+            .iter()
+            .all(|s| s.percent_hundredths.is_some())
+    );
+}

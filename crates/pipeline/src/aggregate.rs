@@ -1,0 +1,459 @@
+//! The aggregator: consumes an event's results stream, applies each submission when its seal checks out
+//! ([`crate::state`]), rescores the national field and the club's own field with the scoring engine
+//! (rayon-parallel), and writes what it derived: `SubmissionApplied` and `BoardScored` to the
+//! board-scores stream, `StandingsComputed` to the leaderboard stream, `DeadLettered` for anything set
+//! aside.
+//!
+//! Nothing is lost and nothing counts twice: the consumer position is committed only after the output
+//! of the records before it is durable. On start the aggregator rebuilds its state by reading the
+//! results stream up to the committed position (the log is the source of truth), then carries on. If
+//! it was killed between writing output and committing, it derives the same output again: readers
+//! keep the latest generation of each board and field, so a repeat changes nothing.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use simpairs_events::types::{
+    BoardScored, DeadLettered, Direction, Fraction, PairStanding, ResultKey, SpecialValue,
+    StandingsComputed, SubmissionApplied, TableEntry,
+};
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_log::{Log, Position, Produce};
+use simpairs_scoring::{Field, Options, Scoring, Value};
+
+use crate::state::{Effect, EventState};
+use crate::{Error, Result, now_ms, stream_name};
+
+/// The consumer group of aggregators.
+pub const GROUP: &str = "simpairs-aggregator";
+
+/// How the aggregator runs.
+#[derive(Clone, Debug)]
+pub struct AggregateOptions {
+    /// Stop once the results stream has no more records (instead of waiting for more).
+    pub until_idle: bool,
+    /// How long a poll waits for new records.
+    pub poll_timeout: Duration,
+    /// Most records handled in one batch (one rescore, one commit).
+    pub batch: usize,
+}
+
+impl Default for AggregateOptions {
+    fn default() -> Self {
+        AggregateOptions {
+            until_idle: false,
+            poll_timeout: Duration::from_millis(100),
+            batch: 200_000,
+        }
+    }
+}
+
+/// What one batch did, for progress displays and latency measurements.
+#[derive(Clone, Debug, Default)]
+pub struct BatchReport {
+    pub generation: i64,
+    pub submissions_applied: usize,
+    pub dead_letters: usize,
+    pub clubs: usize,
+    pub results: usize,
+    /// Offsets (results stream) of the seals applied in this batch.
+    pub seal_offsets: Vec<i64>,
+    /// Time spent rescoring and writing output.
+    pub elapsed: Duration,
+}
+
+/// An event's aggregator.
+pub struct Aggregator {
+    log: Arc<dyn Log>,
+    codec: Codec,
+    event_id: String,
+    options: Options,
+    state: EventState,
+    club_fields: BTreeMap<String, Field>,
+    national: Field,
+    national_clubs: BTreeSet<String>,
+    /// A hash of each (scope, board) table last written, to write only what changed.
+    written: HashMap<(String, i32), u64>,
+}
+
+impl Aggregator {
+    /// Opens the aggregator of `event_id`: reads its declaration.
+    pub fn open(log: Arc<dyn Log>, event_id: &str) -> Result<Aggregator> {
+        let codec = Codec::new()?;
+        let mut state = EventState::new();
+        let declarations = stream_name(event_id, Stream::Declarations);
+        let end = log.end_offset(&declarations, 0).unwrap_or(0);
+        crate::read_range(log.as_ref(), &declarations, 0, 0, end, |record| {
+            if let Ok(Event::EventDeclared(d)) = codec.decode(&record.value) {
+                state.handle_declaration(d);
+            }
+        })?;
+        let Some(declared) = state.declared() else {
+            return Err(Error::Usage(format!(
+                "event {event_id} is not declared in this log"
+            )));
+        };
+        let options = crate::options_of(declared);
+        Ok(Aggregator {
+            log,
+            codec,
+            event_id: event_id.to_string(),
+            options,
+            state,
+            club_fields: BTreeMap::new(),
+            national: Field::new(),
+            national_clubs: BTreeSet::new(),
+            written: HashMap::new(),
+        })
+    }
+
+    /// The event's state as applied so far.
+    pub fn state(&self) -> &EventState {
+        &self.state
+    }
+
+    /// Runs until stopped (or, with `until_idle`, until the results stream is drained). `on_batch` hears
+    /// about every batch that applied or set aside something.
+    pub fn run(
+        &mut self,
+        options: &AggregateOptions,
+        stop: &AtomicBool,
+        mut on_batch: impl FnMut(&BatchReport),
+    ) -> Result<()> {
+        let results = stream_name(&self.event_id, Stream::Results);
+        let mut consumer = self.log.consumer(GROUP, &[&results])?;
+        // Rebuild the state from the log up to the committed position: the output of those records is
+        // already durable.
+        let partitions = self.log.partitions(&results)?;
+        let mut rebuilt = false;
+        for partition in 0..partitions {
+            let committed = consumer.committed(&results, partition)?.unwrap_or(0);
+            let state = &mut self.state;
+            let codec = &self.codec;
+            crate::read_range(
+                self.log.as_ref(),
+                &results,
+                partition,
+                0,
+                committed,
+                |record| {
+                    state.handle(codec, &record.value, record.offset as i64);
+                },
+            )?;
+            rebuilt |= committed > 0;
+        }
+        if rebuilt {
+            let clubs: Vec<String> = self.state.clubs().keys().cloned().collect();
+            self.rebuild_fields(&clubs);
+            tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
+        }
+        while !stop.load(Ordering::Relaxed) {
+            let records = consumer.poll(options.batch, options.poll_timeout)?;
+            if records.is_empty() {
+                if options.until_idle {
+                    break;
+                }
+                continue;
+            }
+            let started = Instant::now();
+            let mut applied = Vec::new();
+            let mut dead = Vec::new();
+            let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
+            for record in &records {
+                for effect in self
+                    .state
+                    .handle(&self.codec, &record.value, record.offset as i64)
+                {
+                    match effect {
+                        Effect::Applied(a) => applied.push(a),
+                        Effect::DeadLetter { reason } => dead.push(DeadLettered {
+                            event_id: Some(self.event_id.clone()),
+                            source_stream: record.stream.clone(),
+                            source_partition: record.partition as i32,
+                            source_offset: record.offset as i64,
+                            reason,
+                            payload: record.value.clone(),
+                            at_ms: now_ms(),
+                        }),
+                    }
+                }
+                positions.insert((record.stream.clone(), record.partition), record.offset + 1);
+            }
+            let report = self.write_output(applied, dead, started)?;
+            // Output is durable: now the input may be marked as done.
+            let positions: Vec<Position> = positions
+                .into_iter()
+                .map(|((stream, partition), next_offset)| Position {
+                    stream,
+                    partition,
+                    next_offset,
+                })
+                .collect();
+            consumer.commit(&positions)?;
+            if report.submissions_applied > 0 || report.dead_letters > 0 {
+                on_batch(&report);
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the cached fields of some clubs and the national field.
+    fn rebuild_fields(&mut self, clubs: &[String]) {
+        let all_new = clubs.iter().all(|c| !self.national_clubs.contains(c));
+        for club in clubs {
+            let field = crate::field::build_field(
+                self.state
+                    .club_results(club)
+                    .map(|((c, _), r)| (c.as_str(), r)),
+            );
+            self.club_fields.insert(club.clone(), field);
+        }
+        if all_new {
+            for club in clubs {
+                if let Some(f) = self.club_fields.get(club) {
+                    self.national.append(f.clone());
+                }
+                self.national_clubs.insert(club.clone());
+            }
+        } else {
+            self.national = Field::concat(self.club_fields.values().cloned().collect());
+            self.national_clubs = self.club_fields.keys().cloned().collect();
+        }
+    }
+
+    fn write_output(
+        &mut self,
+        applied: Vec<SubmissionApplied>,
+        dead: Vec<DeadLettered>,
+        started: Instant,
+    ) -> Result<BatchReport> {
+        let generation = self.state.applied_count();
+        let mut report = BatchReport {
+            generation,
+            submissions_applied: applied.len(),
+            dead_letters: dead.len(),
+            seal_offsets: applied.iter().map(|a| a.seal_offset).collect(),
+            ..BatchReport::default()
+        };
+        let mut scores: Vec<Event> = Vec::new();
+        let mut standings: Vec<Event> = Vec::new();
+        if !applied.is_empty() {
+            let touched: Vec<String> = applied
+                .iter()
+                .map(|a| a.club_id.clone())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            self.rebuild_fields(&touched);
+            scores.extend(applied.into_iter().map(Event::SubmissionApplied));
+            // The national field, then each touched club's own field.
+            let national = simpairs_scoring::score(&self.national, &self.options)?;
+            derive(
+                &self.event_id,
+                &mut self.written,
+                &national,
+                "",
+                generation,
+                &mut scores,
+                &mut standings,
+            );
+            for club in &touched {
+                if let Some(field) = self.club_fields.get(club) {
+                    let scoring = simpairs_scoring::score(field, &self.options)?;
+                    derive(
+                        &self.event_id,
+                        &mut self.written,
+                        &scoring,
+                        club,
+                        generation,
+                        &mut scores,
+                        &mut standings,
+                    );
+                }
+            }
+            report.clubs = self.state.clubs().len();
+            report.results = self.national.len();
+        }
+        self.append(Stream::BoardScores, &scores)?;
+        self.append(Stream::Leaderboard, &standings)?;
+        let dead: Vec<Event> = dead.into_iter().map(Event::DeadLettered).collect();
+        for d in &dead {
+            if let Event::DeadLettered(d) = d {
+                tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
+            }
+        }
+        self.append(Stream::DeadLetter, &dead)?;
+        report.elapsed = started.elapsed();
+        Ok(report)
+    }
+
+    fn append(&self, stream: Stream, events: &[Event]) -> Result<()> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let name = stream_name(&self.event_id, stream);
+        let encoded: Vec<(Vec<u8>, Vec<u8>)> = events
+            .iter()
+            .map(|e| (e.partition_key(), self.codec.encode(e)))
+            .collect();
+        let at = now_ms();
+        let records: Vec<Produce<'_>> = encoded
+            .iter()
+            .map(|(k, v)| Produce::new(k, v, at))
+            .collect();
+        self.log.append(&name, &records)?;
+        Ok(())
+    }
+}
+
+/// The events derived from one scored field (`scope` "" is national, else a club).
+fn derive(
+    event_id: &str,
+    written: &mut HashMap<(String, i32), u64>,
+    scoring: &Scoring<'_>,
+    scope: &str,
+    generation: i64,
+    scores: &mut Vec<Event>,
+    standings: &mut Vec<Event>,
+) {
+    for event in board_events(event_id, scoring, scope, generation) {
+        if let Event::BoardScored(b) = &event {
+            // Only boards whose values changed are written again.
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (b.results_count, b.target, b.top, b.datum).hash(&mut h);
+            for e in &b.table {
+                (e.ns_score, e.count, e.ns_value, e.ew_value).hash(&mut h);
+            }
+            for s in &b.specials {
+                (&s.club_id, &s.key, s.ns_value, s.ew_value).hash(&mut h);
+            }
+            let hash = h.finish();
+            if written.insert((scope.to_string(), b.board), hash) == Some(hash) {
+                continue;
+            }
+        }
+        scores.push(event);
+    }
+    standings.push(Event::StandingsComputed(standings_event(
+        event_id, scoring, scope, generation,
+    )));
+}
+
+/// An exact value as an event fraction.
+pub fn fraction(v: Value) -> Fraction {
+    Fraction {
+        num: *v.numer(),
+        den: *v.denom(),
+    }
+}
+
+/// The `BoardScored` events of a scored field.
+pub fn board_events(
+    event_id: &str,
+    scoring: &Scoring<'_>,
+    scope: &str,
+    generation: i64,
+) -> Vec<Event> {
+    let field = scoring.field();
+    scoring
+        .boards()
+        .iter()
+        .map(|board| {
+            let table = scoring
+                .board_table(board)
+                .into_iter()
+                .map(|line| TableEntry {
+                    ns_score: line.ns_score,
+                    count: line.count as i32,
+                    ns_value: fraction(line.ns_value),
+                    ew_value: fraction(line.ew_value),
+                })
+                .collect();
+            let specials = scoring
+                .board_specials(board)
+                .map(|(row, ns, ew)| {
+                    let r = field.result(row);
+                    let (p_ns, p_ew) =
+                        (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
+                    SpecialValue {
+                        club_id: field.club_name(p_ns.club).to_string(),
+                        key: ResultKey {
+                            section: field.section_name(p_ns.section).to_string(),
+                            board: i32::from(board.board),
+                            ns_pair: p_ns.label.to_string(),
+                            ew_pair: p_ew.label.to_string(),
+                        },
+                        ns_value: fraction(ns),
+                        ew_value: fraction(ew),
+                    }
+                })
+                .collect();
+            Event::BoardScored(BoardScored {
+                event_id: event_id.to_string(),
+                scope: scope.to_string(),
+                board: i32::from(board.board),
+                generation,
+                results_count: board.results as i32,
+                target: scoring.target() as i32,
+                top: fraction(scoring.top(board)),
+                datum: board.datum,
+                table,
+                specials,
+            })
+        })
+        .collect()
+}
+
+/// The `StandingsComputed` event of a scored field: every pair, in display order.
+pub fn standings_event(
+    event_id: &str,
+    scoring: &Scoring<'_>,
+    scope: &str,
+    generation: i64,
+) -> StandingsComputed {
+    let field = scoring.field();
+    let o = scoring.options();
+    let standings = simpairs_scoring::standings::display_order(scoring)
+        .into_iter()
+        .map(|id| {
+            let pair = &field.pairs()[id as usize];
+            let s = &scoring.standings()[id as usize];
+            PairStanding {
+                club_id: field.club_name(pair.club).to_string(),
+                section: field.section_name(pair.section).to_string(),
+                pair: pair.label.to_string(),
+                direction: pair.direction.map(|d| match d {
+                    simpairs_scoring::Direction::NS => Direction::Ns,
+                    simpairs_scoring::Direction::EW => Direction::Ew,
+                }),
+                boards: s.boards as i32,
+                total: s.total,
+                max: s.max,
+                total_hundredths: s.total_hundredths,
+                percent_hundredths: s.percent_hundredths,
+                rank: s.rank as i32,
+                tied: s.tied,
+                combined_rank: s.combined_rank as i32,
+                combined_tied: s.combined_tied,
+            }
+        })
+        .collect();
+    StandingsComputed {
+        event_id: event_id.to_string(),
+        scope: scope.to_string(),
+        generation,
+        scoring: match o.method {
+            simpairs_scoring::Method::Butler => simpairs_events::types::Scoring::Butler,
+            simpairs_scoring::Method::CrossImps => simpairs_events::types::Scoring::CrossImps,
+            _ => simpairs_events::types::Scoring::Matchpoints,
+        },
+        factoring: match o.factoring {
+            simpairs_scoring::Factoring::Ratio => simpairs_events::types::Factoring::Ratio,
+            _ => simpairs_events::types::Factoring::Neuberg,
+        },
+        standings,
+    }
+}

@@ -1,0 +1,103 @@
+//! # simpairs-pipeline
+//!
+//! The event-sourced pipeline: clubs publish their results as signed submissions to a log; the
+//! aggregator applies each submission when its seal checks out and rescores the boards; the projection
+//! materialises leaderboards and serves them. The log is the source of truth: every view here can be
+//! rebuilt from it.
+//!
+//! ## Layout
+//! - [`streams`]: log locations and stream names (`<event>.results` ...).
+//! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`field`]: from applied results to a scoring field.
+//! - [`publish`]: the club node: a results file becomes a signed submission.
+//! - [`declare`]: the organiser: an event, its boards, scoring and clubs with their keys.
+//! - [`aggregate`]: the aggregator role.
+//! - [`project`]: the projection's views; [`http`] serves them.
+//! - [`replay`]: rebuilding a field from the log, as of any offset or time.
+
+pub mod aggregate;
+pub mod declare;
+pub mod field;
+pub mod http;
+pub mod project;
+pub mod publish;
+pub mod replay;
+pub mod state;
+pub mod streams;
+
+pub use streams::{LogLocation, stream_name};
+
+/// Errors of the pipeline, in words a tournament director or an IT team can act on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A request that cannot be carried out as given.
+    #[error("{0}")]
+    Usage(String),
+    /// A file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    #[error("log: {0}")]
+    Log(#[from] simpairs_log::Error),
+    #[error("event: {0}")]
+    Events(#[from] simpairs_events::Error),
+    #[error("{0}")]
+    Formats(#[from] simpairs_formats::Error),
+    #[error("scoring: {0}")]
+    Scoring(#[from] simpairs_scoring::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The scoring options an event was declared with.
+pub fn options_of(declared: &simpairs_events::types::EventDeclared) -> simpairs_scoring::Options {
+    use simpairs_events::types::{Factoring, Scoring};
+    simpairs_scoring::Options {
+        method: match declared.scoring {
+            Scoring::Matchpoints => simpairs_scoring::Method::Matchpoints,
+            Scoring::Butler => simpairs_scoring::Method::Butler,
+            Scoring::CrossImps => simpairs_scoring::Method::CrossImps,
+            // A scoring method added to the schema later than this program: matchpoints.
+            _ => simpairs_scoring::Method::Matchpoints,
+        },
+        factoring: match declared.factoring {
+            Factoring::Neuberg => simpairs_scoring::Factoring::Neuberg,
+            Factoring::Ratio => simpairs_scoring::Factoring::Ratio,
+            _ => simpairs_scoring::Factoring::Neuberg,
+        },
+        ..simpairs_scoring::Options::default()
+    }
+}
+
+/// Reads every message of one partition of a stream from `from` up to (not including) `until`.
+pub fn read_range(
+    log: &dyn simpairs_log::Log,
+    stream: &str,
+    partition: u32,
+    from: u64,
+    until: u64,
+    mut each: impl FnMut(&simpairs_log::Record),
+) -> Result<()> {
+    let mut at = from;
+    while at < until {
+        let batch = log.read(stream, partition, at, 10_000)?;
+        if batch.is_empty() {
+            break;
+        }
+        for record in &batch {
+            if record.offset >= until {
+                return Ok(());
+            }
+            each(record);
+            at = record.offset + 1;
+        }
+    }
+    Ok(())
+}

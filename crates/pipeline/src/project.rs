@@ -1,0 +1,448 @@
+//! The projection: materialised views of an event, built only from what the aggregator wrote (board
+//! scores, applied submissions, standings) — no scoring happens here. Applying an event is idempotent
+//! and the latest generation of each board and field wins, so redelivered or repeated output changes
+//! nothing.
+//!
+//! Views: the national leaderboard (combined, NS, EW), each club's own standings, a pair's scorecard
+//! with club and national matchpoints per board, a board's frequency table.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use serde::Serialize;
+use simpairs_events::types::{
+    AppliedResult, BoardScored, Fraction, LeaderboardPublished, PairStanding, Player, ResultKey,
+    StandingsComputed,
+};
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_log::{Log, Produce};
+
+use crate::{Result, now_ms, stream_name};
+
+/// A pair of the event: club, section, number, direction (`NS`, `EW`, `""` for Howell pairs).
+pub type PairRef = (String, String, String, &'static str);
+
+use crate::state::direction_key;
+use simpairs_events::types::Direction;
+
+/// The projection's views of one event.
+#[derive(Debug, Default)]
+pub struct Projection {
+    pub event_id: String,
+    pub name: String,
+    pub boards: Vec<i32>,
+    pub club_names: BTreeMap<String, String>,
+    /// The national standings, latest generation.
+    pub national: Option<StandingsComputed>,
+    /// Each club's own standings, latest generation.
+    pub clubs: BTreeMap<String, StandingsComputed>,
+    /// Latest scores of each board, by (scope, board); scope "" is national.
+    pub board_scores: BTreeMap<(String, i32), BoardScored>,
+    /// Results in force, by club and table.
+    pub results: BTreeMap<(String, ResultKey), AppliedResult>,
+    by_pair: BTreeMap<PairRef, BTreeSet<(String, ResultKey)>>,
+    pub players: BTreeMap<PairRef, Vec<Player>>,
+    pub submissions: usize,
+    pub dead_letters: usize,
+    /// National generations already published as `LeaderboardPublished`.
+    published: BTreeSet<i64>,
+    /// When the national standings last changed (ms since the epoch).
+    pub updated_ms: i64,
+}
+
+fn pair_direction(r: &AppliedResult, ns: bool) -> &'static str {
+    match r.movement {
+        simpairs_events::types::Movement::Howell => "",
+        simpairs_events::types::Movement::Mitchell => {
+            if ns {
+                "NS"
+            } else {
+                "EW"
+            }
+        }
+    }
+}
+
+impl Projection {
+    pub fn new(event_id: &str) -> Projection {
+        Projection {
+            event_id: event_id.to_string(),
+            ..Projection::default()
+        }
+    }
+
+    /// The national generation shown.
+    pub fn generation(&self) -> i64 {
+        self.national.as_ref().map_or(0, |s| s.generation)
+    }
+
+    /// Applies one event; returns whether the national standings changed.
+    pub fn apply(&mut self, event: Event) -> bool {
+        match event {
+            Event::EventDeclared(d) => {
+                self.name = d.name;
+                self.boards = d.boards;
+                self.club_names = d.clubs.into_iter().map(|c| (c.club_id, c.name)).collect();
+                false
+            }
+            Event::SubmissionApplied(a) => {
+                self.submissions += 1;
+                for key in a.withdrawn {
+                    if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
+                        self.unindex(&a.club_id, &key, &old);
+                    }
+                }
+                for r in a.results {
+                    let key = crate::state::result_key(&r);
+                    if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
+                        self.unindex(&a.club_id, &key, &old);
+                    }
+                    for ns in [true, false] {
+                        let label = if ns { &r.ns_pair } else { &r.ew_pair };
+                        self.by_pair
+                            .entry((
+                                a.club_id.clone(),
+                                r.section.clone(),
+                                label.clone(),
+                                pair_direction(&r, ns),
+                            ))
+                            .or_default()
+                            .insert((a.club_id.clone(), key.clone()));
+                    }
+                    self.results.insert((a.club_id.clone(), key), r);
+                }
+                for p in a.pairs {
+                    self.players.insert(
+                        (
+                            a.club_id.clone(),
+                            p.section,
+                            p.pair,
+                            direction_key(p.direction),
+                        ),
+                        p.players,
+                    );
+                }
+                false
+            }
+            Event::BoardScored(b) => {
+                let key = (b.scope.clone(), b.board);
+                if self
+                    .board_scores
+                    .get(&key)
+                    .is_none_or(|old| old.generation <= b.generation)
+                {
+                    self.board_scores.insert(key, b);
+                }
+                false
+            }
+            Event::StandingsComputed(s) => {
+                if s.scope.is_empty() {
+                    if self
+                        .national
+                        .as_ref()
+                        .is_none_or(|old| old.generation <= s.generation)
+                    {
+                        self.national = Some(s);
+                        self.updated_ms = now_ms();
+                        return true;
+                    }
+                } else if self
+                    .clubs
+                    .get(&s.scope)
+                    .is_none_or(|old| old.generation <= s.generation)
+                {
+                    self.clubs.insert(s.scope.clone(), s);
+                }
+                false
+            }
+            Event::LeaderboardPublished(l) => {
+                self.published.insert(l.generation);
+                false
+            }
+            Event::DeadLettered(_) => {
+                self.dead_letters += 1;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn unindex(&mut self, club: &str, key: &ResultKey, old: &AppliedResult) {
+        for ns in [true, false] {
+            let label = if ns { &old.ns_pair } else { &old.ew_pair };
+            let pair = (
+                club.to_string(),
+                old.section.clone(),
+                label.clone(),
+                pair_direction(old, ns),
+            );
+            if let Some(set) = self.by_pair.get_mut(&pair) {
+                set.remove(&(club.to_string(), key.clone()));
+            }
+        }
+    }
+
+    /// The national leaderboard: `list` is `combined`, `ns` or `ew`.
+    pub fn leaderboard(&self, list: &str) -> Vec<&PairStanding> {
+        let Some(national) = &self.national else {
+            return Vec::new();
+        };
+        let mut rows: Vec<&PairStanding> = match list {
+            "ns" => national
+                .standings
+                .iter()
+                .filter(|s| s.direction == Some(Direction::Ns))
+                .collect(),
+            "ew" => national
+                .standings
+                .iter()
+                .filter(|s| s.direction == Some(Direction::Ew))
+                .collect(),
+            _ => national.standings.iter().collect(),
+        };
+        if list != "ns" && list != "ew" {
+            rows.sort_by_key(|s| s.combined_rank);
+        }
+        rows
+    }
+
+    /// The leaderboard event for the current national generation if it was not published yet (it is
+    /// then counted as published).
+    pub fn to_publish(&mut self) -> Option<LeaderboardPublished> {
+        let national = self.national.as_ref()?;
+        if !self.published.insert(national.generation) {
+            return None;
+        }
+        Some(LeaderboardPublished {
+            event_id: self.event_id.clone(),
+            generation: national.generation,
+            published_at_ms: now_ms(),
+            clubs_applied: self.clubs.len() as i32,
+            results_applied: self.results.len() as i64,
+            top: self
+                .leaderboard("combined")
+                .into_iter()
+                .take(20)
+                .cloned()
+                .collect(),
+        })
+    }
+
+    /// A pair's scorecard: each board it played with the result and its club and national values.
+    pub fn scorecard(&self, pair: &PairRef) -> Option<Scorecard> {
+        let keys = self.by_pair.get(pair)?;
+        let mut lines = Vec::new();
+        for (club, key) in keys {
+            let Some(r) = self.results.get(&(club.clone(), key.clone())) else {
+                continue;
+            };
+            let ns_side = r.ns_pair == pair.2 && pair_direction(r, true) == pair.3;
+            let values = |scope: &str| {
+                self.value_of(scope, club, key, r)
+                    .map(|(ns, ew)| if ns_side { ns } else { ew })
+            };
+            let top = |scope: &str| {
+                self.board_scores
+                    .get(&(scope.to_string(), r.board))
+                    .map(|b| b.top)
+            };
+            lines.push(ScorecardLine {
+                board: r.board,
+                direction: if ns_side { "NS" } else { "EW" },
+                opponents: if ns_side {
+                    r.ew_pair.clone()
+                } else {
+                    r.ns_pair.clone()
+                },
+                contract: r.contract.clone(),
+                declarer: r.declarer.clone(),
+                tricks: r.tricks,
+                ns_score: r.ns_score,
+                adjusted: r
+                    .adjusted
+                    .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent)),
+                club_value: values(club).map(to_f64),
+                club_top: top(club).map(to_f64),
+                national_value: values("").map(to_f64),
+                national_top: top("").map(to_f64),
+            });
+        }
+        lines.sort_by_key(|l| l.board);
+        let find = |s: &StandingsComputed| {
+            s.standings
+                .iter()
+                .find(|p| {
+                    p.club_id == pair.0
+                        && p.section == pair.1
+                        && p.pair == pair.2
+                        && direction_key(p.direction) == pair.3
+                })
+                .cloned()
+        };
+        Some(Scorecard {
+            club: pair.0.clone(),
+            club_name: self
+                .club_names
+                .get(&pair.0)
+                .cloned()
+                .unwrap_or_else(|| pair.0.clone()),
+            section: pair.1.clone(),
+            pair: pair.2.clone(),
+            direction: pair.3,
+            players: self
+                .players
+                .get(pair)
+                .map(|p| p.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default(),
+            national: self.national.as_ref().and_then(find),
+            club_standing: self.clubs.get(&pair.0).and_then(find),
+            lines,
+        })
+    }
+
+    /// The values (to NS, to EW) of a result in a scope's scores of its board.
+    fn value_of(
+        &self,
+        scope: &str,
+        club: &str,
+        key: &ResultKey,
+        r: &AppliedResult,
+    ) -> Option<(Fraction, Fraction)> {
+        let board = self.board_scores.get(&(scope.to_string(), r.board))?;
+        let plain = r.adjusted.is_none()
+            && !r.arrow_switch
+            && r.group.is_none()
+            && r.ew_score.is_none_or(|ew| Some(-ew) == r.ns_score);
+        if plain && let Some(score) = r.ns_score {
+            let at = board
+                .table
+                .binary_search_by_key(&score, |e| e.ns_score)
+                .ok()?;
+            let e = &board.table[at];
+            return Some((e.ns_value, e.ew_value));
+        }
+        board
+            .specials
+            .iter()
+            .find(|s| s.club_id == club && s.key == *key)
+            .map(|s| (s.ns_value, s.ew_value))
+    }
+}
+
+fn to_f64(f: Fraction) -> f64 {
+    if f.den == 0 {
+        0.0
+    } else {
+        f.num as f64 / f.den as f64
+    }
+}
+
+/// One board of a pair's scorecard.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ScorecardLine {
+    pub board: i32,
+    pub direction: &'static str,
+    pub opponents: String,
+    pub contract: Option<String>,
+    pub declarer: Option<String>,
+    pub tricks: Option<i32>,
+    pub ns_score: Option<i32>,
+    pub adjusted: Option<String>,
+    pub club_value: Option<f64>,
+    pub club_top: Option<f64>,
+    pub national_value: Option<f64>,
+    pub national_top: Option<f64>,
+}
+
+/// A pair's scorecard.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Scorecard {
+    pub club: String,
+    pub club_name: String,
+    pub section: String,
+    pub pair: String,
+    pub direction: &'static str,
+    pub players: Vec<String>,
+    #[serde(skip)]
+    pub national: Option<PairStanding>,
+    #[serde(skip)]
+    pub club_standing: Option<PairStanding>,
+    pub lines: Vec<ScorecardLine>,
+}
+
+/// Runs the projection of an event until stopped: reads the board-scores and leaderboard streams from
+/// the start, keeps `shared` up to date, and (if `publish`) writes a `LeaderboardPublished` for each new
+/// national generation. `on_update` hears each new national generation.
+pub fn run(
+    log: Arc<dyn Log>,
+    event_id: &str,
+    shared: Arc<RwLock<Projection>>,
+    stop: &AtomicBool,
+    publish: bool,
+    mut on_update: impl FnMut(i64),
+) -> Result<()> {
+    let codec = Codec::new()?;
+    let streams: Vec<String> = [
+        Stream::Declarations,
+        Stream::BoardScores,
+        Stream::Leaderboard,
+        Stream::DeadLetter,
+    ]
+    .iter()
+    .map(|s| stream_name(event_id, *s))
+    .collect();
+    let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
+    for s in &streams {
+        for p in 0..log.partitions(s)? {
+            positions.insert((s.clone(), p), 0);
+        }
+    }
+    let leaderboard = stream_name(event_id, Stream::Leaderboard);
+    let mut idle = 0u32;
+    while !stop.load(Ordering::Relaxed) {
+        let mut decoded = Vec::new();
+        for ((stream, partition), at) in positions.iter_mut() {
+            let batch = log.read(stream, *partition, *at, 50_000)?;
+            for record in batch {
+                *at = record.offset + 1;
+                match codec.decode(&record.value) {
+                    Ok(e) => decoded.push(e),
+                    Err(e) => {
+                        tracing::warn!(stream = %stream, offset = record.offset, "the projection cannot read a record: {e}")
+                    }
+                }
+            }
+        }
+        if decoded.is_empty() {
+            // Back off gently while nothing happens, but stay quick to notice new output.
+            idle = (idle + 1).min(20);
+            std::thread::sleep(Duration::from_millis(u64::from(idle.min(10))));
+            continue;
+        }
+        idle = 0;
+        let (changed, generation, publish_now) = {
+            let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
+            let mut changed = false;
+            for e in decoded {
+                changed |= p.apply(e);
+            }
+            (
+                changed,
+                p.generation(),
+                if publish { p.to_publish() } else { None },
+            )
+        };
+        if changed {
+            on_update(generation);
+        }
+        if let Some(l) = publish_now {
+            let event = Event::LeaderboardPublished(l);
+            let bytes = codec.encode(&event);
+            let key = event.partition_key();
+            log.append(&leaderboard, &[Produce::new(&key, &bytes, now_ms())])?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,505 @@
+//! The state of one event as the log tells it: which submissions were applied and the results and pairs
+//! they left. Pure and deterministic: the aggregator and `replay` feed it the same records and get the
+//! same state. Deciding (checks that may reject) is separate from applying (which cannot fail).
+//!
+//! A club's submission is a run of `ResultRecorded`, `ResultWithdrawn` and `PairEntered` records with
+//! consecutive sequence numbers, then a `SubmissionSealed` carrying their count, the SHA-256 digest of
+//! their bytes and an HMAC-SHA256 signature with the club's key. Nothing of a submission applies until
+//! its seal arrives and checks out; then all of it applies at once. A seal that arrives before all its
+//! records (possible when results are spread over Kafka partitions) waits for them.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use simpairs_events::types::{
+    AppliedPair, AppliedResult, EventDeclared, PairEntered, ResultKey, ResultRecorded,
+    ResultWithdrawn, SubmissionApplied, SubmissionSealed,
+};
+use simpairs_events::{Codec, Event};
+
+/// A result's identity within the event: the club and the table (section, board, pairs).
+pub type ResultId = (String, ResultKey);
+
+/// What handling a record led to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// A sealed submission passed every check and was applied.
+    Applied(SubmissionApplied),
+    /// The record (or the submission it seals) was set aside, with the reason in words.
+    DeadLetter { reason: String },
+}
+
+/// One record of a submission awaiting its seal.
+#[derive(Debug, Clone)]
+enum Part {
+    Result(ResultRecorded),
+    Withdrawal(ResultWithdrawn),
+    Pair(PairEntered),
+}
+
+#[derive(Debug, Default)]
+struct Pending {
+    /// sequence -> (datum bytes as sent, record)
+    records: BTreeMap<i32, (Vec<u8>, Part)>,
+    /// A seal that arrived before all its records, with its offset.
+    seal: Option<(SubmissionSealed, i64)>,
+}
+
+/// A pair as the event knows it: club, section, number and direction (`NS`, `EW`, or `""` for a Howell
+/// pair).
+pub type PairId = (String, String, String, &'static str);
+
+/// The key form of a pair's direction.
+pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static str {
+    match d {
+        Some(simpairs_events::types::Direction::Ns) => "NS",
+        Some(simpairs_events::types::Direction::Ew) => "EW",
+        None => "",
+    }
+}
+
+/// The state of one event.
+#[derive(Debug, Default)]
+pub struct EventState {
+    declared: Option<EventDeclared>,
+    pending: HashMap<(String, String), Pending>,
+    applied: BTreeSet<(String, String)>,
+    /// The results in force, by identity.
+    results: BTreeMap<ResultId, AppliedResult>,
+    /// The players of each pair.
+    pairs: BTreeMap<PairId, Vec<simpairs_events::types::Player>>,
+    /// Clubs with at least one applied submission, with their count of results in force.
+    clubs: BTreeMap<String, usize>,
+    /// Submissions applied so far (the generation counter of derived output).
+    applied_count: i64,
+}
+
+impl EventState {
+    pub fn new() -> EventState {
+        EventState::default()
+    }
+
+    /// The declaration, once read.
+    pub fn declared(&self) -> Option<&EventDeclared> {
+        self.declared.as_ref()
+    }
+
+    /// The results in force, in identity order.
+    pub fn results(&self) -> &BTreeMap<ResultId, AppliedResult> {
+        &self.results
+    }
+
+    /// The results in force of one club.
+    pub fn club_results<'a>(
+        &'a self,
+        club: &'a str,
+    ) -> impl Iterator<Item = (&'a ResultId, &'a AppliedResult)> + 'a {
+        self.results
+            .range((club.to_string(), min_key())..)
+            .take_while(move |(id, _)| id.0 == club)
+    }
+
+    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<simpairs_events::types::Player>> {
+        &self.pairs
+    }
+
+    /// Clubs whose results are in, with their number of results in force.
+    pub fn clubs(&self) -> &BTreeMap<String, usize> {
+        &self.clubs
+    }
+
+    /// Submissions with records but no valid seal yet: (club, submission, records received, seal
+    /// waiting for more records). They never apply until sealed; the aggregator reports them.
+    pub fn unsealed(&self) -> Vec<(String, String, usize, bool)> {
+        self.pending
+            .iter()
+            .map(|((club, submission), p)| {
+                (
+                    club.clone(),
+                    submission.clone(),
+                    p.records.len(),
+                    p.seal.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    /// Submissions applied so far.
+    pub fn applied_count(&self) -> i64 {
+        self.applied_count
+    }
+
+    /// Handles a record of the declarations stream.
+    pub fn handle_declaration(&mut self, declared: EventDeclared) -> Vec<Effect> {
+        match &self.declared {
+            None => {
+                self.declared = Some(declared);
+                Vec::new()
+            }
+            Some(d) if *d == declared => Vec::new(),
+            Some(d) if d.event_id == declared.event_id => vec![Effect::DeadLetter {
+                reason: format!(
+                    "event {} is already declared; a declaration cannot be changed once clubs publish",
+                    d.event_id
+                ),
+            }],
+            Some(_) => Vec::new(),
+        }
+    }
+
+    /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
+    pub fn handle(&mut self, codec: &Codec, message: &[u8], offset: i64) -> Vec<Effect> {
+        let event = match codec.decode(message) {
+            Ok(e) => e,
+            Err(e) => return vec![dead(format!("cannot read the message: {e}"))],
+        };
+        let datum = match simpairs_events::split_message(message) {
+            Ok((_, datum)) => datum.to_vec(),
+            Err(e) => return vec![dead(format!("cannot read the message: {e}"))],
+        };
+        self.handle_event(event, datum, offset)
+    }
+
+    /// Handles one decoded event with its datum bytes.
+    pub fn handle_event(&mut self, event: Event, datum: Vec<u8>, offset: i64) -> Vec<Effect> {
+        let Some(declared) = &self.declared else {
+            return vec![dead(format!(
+                "{} for event {} arrived before the event was declared",
+                event.event_type(),
+                event.event_id().unwrap_or("?")
+            ))];
+        };
+        if event.event_id() != Some(declared.event_id.as_str()) {
+            return vec![dead(format!(
+                "{} belongs to event {}, not to {}",
+                event.event_type(),
+                event.event_id().unwrap_or("?"),
+                declared.event_id
+            ))];
+        }
+        if let Event::ResultsRecorded(batch) = event {
+            return self.handle_batch(batch, datum);
+        }
+        let (club, submission, sequence, part) = match event {
+            Event::ResultRecorded(r) => (
+                r.club_id.clone(),
+                r.submission_id.clone(),
+                r.sequence,
+                Part::Result(r),
+            ),
+            Event::ResultWithdrawn(w) => (
+                w.club_id.clone(),
+                w.submission_id.clone(),
+                w.sequence,
+                Part::Withdrawal(w),
+            ),
+            Event::PairEntered(p) => (
+                p.club_id.clone(),
+                p.submission_id.clone(),
+                p.sequence,
+                Part::Pair(p),
+            ),
+            Event::SubmissionSealed(seal) => return self.handle_seal(seal, offset),
+            other => {
+                return vec![dead(format!(
+                    "{} does not belong on the results stream",
+                    other.event_type()
+                ))];
+            }
+        };
+        let key = (club, submission);
+        if self.applied.contains(&key) {
+            // A redelivered record of a submission already applied changes nothing.
+            return Vec::new();
+        }
+        let pending = self.pending.entry(key.clone()).or_default();
+        match pending.records.get(&sequence) {
+            Some((bytes, _)) if *bytes == datum => return Vec::new(),
+            Some(_) => {
+                return vec![dead(format!(
+                    "club {} sent two different records with sequence {sequence} in submission {}; the second is set aside",
+                    key.0, key.1
+                ))];
+            }
+            None => {
+                pending.records.insert(sequence, (datum, part));
+            }
+        }
+        // A seal that was waiting for this record may now complete.
+        if let Some((seal, seal_offset)) = pending.seal.clone()
+            && pending.records.len() as i64 >= seal.count
+        {
+            pending.seal = None;
+            return self.handle_seal(seal, seal_offset);
+        }
+        Vec::new()
+    }
+
+    /// A batch of one board's results: one message holding consecutive sequences. Its bytes enter the
+    /// digest once, at its first sequence.
+    fn handle_batch(
+        &mut self,
+        batch: simpairs_events::types::ResultsRecorded,
+        datum: Vec<u8>,
+    ) -> Vec<Effect> {
+        let key = (batch.club_id.clone(), batch.submission_id.clone());
+        if self.applied.contains(&key) {
+            return Vec::new();
+        }
+        if batch.results.is_empty() {
+            return vec![dead(format!(
+                "club {} sent an empty batch of results in submission {}",
+                key.0, key.1
+            ))];
+        }
+        let pending = self.pending.entry(key.clone()).or_default();
+        let first = batch.first_sequence;
+        match pending.records.get(&first) {
+            Some((bytes, _)) if *bytes == datum => return Vec::new(),
+            Some(_) => {
+                return vec![dead(format!(
+                    "club {} sent two different records with sequence {first} in submission {}; the second is set aside",
+                    key.0, key.1
+                ))];
+            }
+            None => {}
+        }
+        if let Some(clash) = batch.sequences().find(|s| pending.records.contains_key(s)) {
+            return vec![dead(format!(
+                "club {}'s batch in submission {} repeats sequence {clash}; it is set aside",
+                key.0, key.1
+            ))];
+        }
+        for (i, record) in batch.records().enumerate() {
+            let bytes = if i == 0 { datum.clone() } else { Vec::new() };
+            pending
+                .records
+                .insert(record.sequence, (bytes, Part::Result(record)));
+        }
+        if let Some((seal, seal_offset)) = pending.seal.clone()
+            && pending.records.len() as i64 >= seal.count
+        {
+            pending.seal = None;
+            return self.handle_seal(seal, seal_offset);
+        }
+        Vec::new()
+    }
+
+    fn handle_seal(&mut self, seal: SubmissionSealed, offset: i64) -> Vec<Effect> {
+        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        // Who sealed it is checked first: a forged seal is reported even when it copies a submission
+        // that already applied.
+        let declared = self.declared.as_ref().expect("checked by the caller");
+        let Some(club) = declared.clubs.iter().find(|c| c.club_id == seal.club_id) else {
+            return vec![dead(format!(
+                "club {} is not part of event {}: its submission {} is set aside",
+                seal.club_id, declared.event_id, seal.submission_id
+            ))];
+        };
+        if club.key_id != seal.key_id {
+            return vec![dead(format!(
+                "submission {} of club {} is signed with key {:?}, but the club's key is {:?}",
+                seal.submission_id, seal.club_id, seal.key_id, club.key_id
+            ))];
+        }
+        if !simpairs_events::verify_seal(&club.hmac_key, &seal) {
+            return vec![dead(format!(
+                "the signature of submission {} does not verify with club {}'s key: forged or altered; nothing of it is applied",
+                seal.submission_id, seal.club_id
+            ))];
+        }
+        if self.applied.contains(&key) {
+            // A redelivered seal of a submission already applied changes nothing.
+            return Vec::new();
+        }
+        let pending = self.pending.entry(key.clone()).or_default();
+        let received = pending.records.len() as i64;
+        if received < seal.count {
+            // Wait for the rest (a later record completes it).
+            pending.seal = Some((seal, offset));
+            return Vec::new();
+        }
+        let expected: Vec<i32> = (0..seal.count as i32).collect();
+        let got: Vec<i32> = pending.records.keys().copied().collect();
+        if got != expected {
+            return vec![dead(format!(
+                "submission {} of club {} seals {} records numbered 0..{}, but records {:?} arrived",
+                seal.submission_id, seal.club_id, seal.count, seal.count, got
+            ))];
+        }
+        // Lines of a batch after its first carry no bytes of their own: the batch entered at its first.
+        let digest = simpairs_events::submission_digest(
+            pending
+                .records
+                .values()
+                .map(|(bytes, _)| bytes.as_slice())
+                .filter(|b| !b.is_empty()),
+        );
+        if digest.as_slice() != seal.digest.as_slice() {
+            return vec![dead(format!(
+                "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
+                seal.submission_id, seal.club_id
+            ))];
+        }
+        // Decide: every record must be valid before anything applies.
+        let boards: BTreeSet<i32> = declared.boards.iter().copied().collect();
+        let problems = check_submission(&pending.records, &seal.club_id, &boards);
+        if !problems.is_empty() {
+            let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
+            let more = problems.len().saturating_sub(5);
+            return vec![dead(format!(
+                "submission {} of club {} is set aside: {}{}",
+                seal.submission_id,
+                seal.club_id,
+                shown.join("; "),
+                if more > 0 {
+                    format!("; and {more} more")
+                } else {
+                    String::new()
+                }
+            ))];
+        }
+        // Apply.
+        let pending = self.pending.remove(&key).unwrap_or_default();
+        self.applied.insert(key);
+        self.applied_count += 1;
+        let mut applied = SubmissionApplied {
+            event_id: seal.event_id.clone(),
+            club_id: seal.club_id.clone(),
+            submission_id: seal.submission_id.clone(),
+            seal_offset: offset,
+            results: Vec::new(),
+            withdrawn: Vec::new(),
+            pairs: Vec::new(),
+        };
+        for (_, (_, part)) in pending.records {
+            match part {
+                Part::Result(r) => {
+                    let result = applied_result(&r);
+                    self.results
+                        .insert((r.club_id.clone(), result_key(&result)), result.clone());
+                    applied.results.push(result);
+                }
+                Part::Withdrawal(w) => {
+                    let key = ResultKey {
+                        section: w.section.clone(),
+                        board: w.board,
+                        ns_pair: w.ns_pair.clone(),
+                        ew_pair: w.ew_pair.clone(),
+                    };
+                    self.results.remove(&(w.club_id.clone(), key.clone()));
+                    applied.withdrawn.push(key);
+                }
+                Part::Pair(p) => {
+                    self.pairs.insert(
+                        (
+                            p.club_id.clone(),
+                            p.section.clone(),
+                            p.pair.clone(),
+                            direction_key(p.direction),
+                        ),
+                        p.players.clone(),
+                    );
+                    applied.pairs.push(AppliedPair {
+                        section: p.section,
+                        pair: p.pair,
+                        direction: p.direction,
+                        players: p.players,
+                    });
+                }
+            }
+        }
+        let count = self.club_results(&seal.club_id).count();
+        self.clubs.insert(seal.club_id.clone(), count);
+        vec![Effect::Applied(applied)]
+    }
+}
+
+fn dead(reason: String) -> Effect {
+    Effect::DeadLetter { reason }
+}
+
+fn min_key() -> ResultKey {
+    ResultKey {
+        section: String::new(),
+        board: i32::MIN,
+        ns_pair: String::new(),
+        ew_pair: String::new(),
+    }
+}
+
+/// The identity of an applied result.
+pub fn result_key(r: &AppliedResult) -> ResultKey {
+    ResultKey {
+        section: r.section.clone(),
+        board: r.board,
+        ns_pair: r.ns_pair.clone(),
+        ew_pair: r.ew_pair.clone(),
+    }
+}
+
+fn applied_result(r: &ResultRecorded) -> AppliedResult {
+    AppliedResult {
+        section: r.section.clone(),
+        board: r.board,
+        ns_pair: r.ns_pair.clone(),
+        ew_pair: r.ew_pair.clone(),
+        movement: r.movement,
+        contract: r.contract.clone(),
+        declarer: r.declarer.clone(),
+        tricks: r.tricks,
+        ns_score: r.ns_score,
+        ew_score: r.ew_score,
+        adjusted: r.adjusted,
+        arrow_switch: r.arrow_switch,
+        group: r.group.clone(),
+    }
+}
+
+/// Checks every record of a submission: each names the sealing club and a declared board, each result
+/// passes the checks every traveller line passes, and no table is entered twice.
+fn check_submission(
+    records: &BTreeMap<i32, (Vec<u8>, Part)>,
+    club: &str,
+    boards: &BTreeSet<i32>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut builder =
+        simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
+    let mut sequences = Vec::new();
+    for (sequence, (_, part)) in records {
+        let (record_club, board) = match part {
+            Part::Result(r) => (&r.club_id, Some(r.board)),
+            Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
+            Part::Pair(p) => (&p.club_id, None),
+        };
+        if record_club != club {
+            problems.push(format!("record {sequence}: it names club {record_club}, but the submission is club {club}'s"));
+            continue;
+        }
+        if let Some(b) = board
+            && !boards.contains(&b)
+        {
+            problems.push(format!(
+                "record {sequence}: board {b} is not one of the event's boards"
+            ));
+            continue;
+        }
+        if let Part::Result(r) = part {
+            let texts = crate::field::RowTexts::of(club, &applied_result(r));
+            match builder.push(&texts.row(), *sequence as u64) {
+                Ok(_) => sequences.push(*sequence),
+                Err(p) => problems.push(format!(
+                    "record {sequence}: field {}: {}",
+                    p.field, p.message
+                )),
+            }
+        }
+    }
+    for (first, again) in builder.field.duplicate_rows() {
+        problems.push(format!(
+            "records {} and {} are the same table entered twice",
+            sequences[first], sequences[again]
+        ));
+    }
+    problems
+}

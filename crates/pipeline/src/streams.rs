@@ -1,0 +1,81 @@
+//! Where things are: log locations and the names of an event's streams.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use simpairs_events::Stream;
+use simpairs_log::Log;
+
+use crate::{Error, Result};
+
+/// A log given on the command line: a directory (the embedded log) or `kafka://host:port[,host:port]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LogLocation {
+    Embedded(PathBuf),
+    Kafka { brokers: String },
+}
+
+impl std::str::FromStr for LogLocation {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        if let Some(brokers) = s.strip_prefix("kafka://") {
+            if brokers.is_empty() {
+                return Err(Error::Usage(
+                    "kafka:// needs at least one broker, as in kafka://127.0.0.1:9092".into(),
+                ));
+            }
+            return Ok(LogLocation::Kafka {
+                brokers: brokers.trim_end_matches('/').to_string(),
+            });
+        }
+        if s.contains("://") {
+            return Err(Error::Usage(format!(
+                "unknown log location {s:?}: give a directory (the embedded log) or kafka://host:port"
+            )));
+        }
+        Ok(LogLocation::Embedded(PathBuf::from(s)))
+    }
+}
+
+impl std::fmt::Display for LogLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogLocation::Embedded(dir) => write!(f, "{}", dir.display()),
+            LogLocation::Kafka { brokers } => write!(f, "kafka://{brokers}"),
+        }
+    }
+}
+
+/// Opens the embedded log at a location (the Kafka backend is opened by [`crate::open_log`]'s caller).
+pub fn open_embedded(dir: &std::path::Path) -> Result<Arc<dyn Log>> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::Io(format!(
+            "cannot create the log directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    Ok(Arc::new(simpairs_log::EmbeddedLog::open(dir)?))
+}
+
+/// The name of one of an event's streams: `<event>.<stream>` (a Kafka topic, an embedded log directory).
+pub fn stream_name(event_id: &str, stream: Stream) -> String {
+    format!("{event_id}.{}", stream.name())
+}
+
+/// Checks that an event id can name streams (Kafka topic rules: letters, digits, `.`, `_`, `-`).
+pub fn check_event_id(event_id: &str) -> Result<()> {
+    let ok = !event_id.is_empty()
+        && event_id.len() <= 200
+        && event_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "event id {event_id:?} must be 1-200 letters, digits, '_' or '-' (it names the event's streams)"
+        )))
+    }
+}

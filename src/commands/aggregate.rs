@@ -1,0 +1,78 @@
+//! `simpairs aggregate`: the aggregator role.
+
+use std::sync::atomic::Ordering;
+
+use simpairs_pipeline::LogLocation;
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[arg(long, env = "SIMPAIRS_LOG")]
+    pub log: LogLocation,
+    /// The event to aggregate (default: every event of the log).
+    #[arg(long, env = "SIMPAIRS_EVENT")]
+    pub event: Option<String>,
+    /// Stop when the results stream is drained instead of waiting for more.
+    #[arg(long)]
+    pub until_idle: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let log = super::open_log(&args.log)?;
+    let events: Vec<String> = match &args.event {
+        Some(e) => vec![simpairs_pipeline::declare::pick_event(
+            log.as_ref(),
+            Some(e),
+        )?],
+        None => simpairs_pipeline::declare::events(log.as_ref())?
+            .into_iter()
+            .map(|e| e.event_id)
+            .collect(),
+    };
+    if events.is_empty() {
+        anyhow::bail!(
+            "no event is declared in {}; run simpairs event declare first",
+            args.log
+        );
+    }
+    let stop = super::stop_on_signal();
+    let options = AggregateOptions {
+        until_idle: args.until_idle,
+        ..AggregateOptions::default()
+    };
+    let results: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = events
+            .iter()
+            .map(|event| {
+                let (log, stop, options) = (log.clone(), stop.clone(), options.clone());
+                scope.spawn(move || -> anyhow::Result<()> {
+                    let mut aggregator = Aggregator::open(log, event)?;
+                    aggregator.run(&options, &stop, |batch| {
+                        eprintln!(
+                            "{event}: generation {}: {} submission(s) applied, {} set aside; {} clubs, {} results ({} ms)",
+                            batch.generation,
+                            batch.submissions_applied,
+                            batch.dead_letters,
+                            batch.clubs,
+                            batch.results,
+                            batch.elapsed.as_millis()
+                        );
+                    })?;
+                    Ok(())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("an aggregator thread failed")))
+            })
+            .collect()
+    });
+    stop.store(true, Ordering::Relaxed);
+    for r in results {
+        r?;
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! `simpairs replay`: rebuild an event from its log, as of any moment, and score it with any method.
+
+use simpairs_pipeline::LogLocation;
+use simpairs_pipeline::replay::{AsOf, field_of, replay};
+
+use super::ScoringFlags;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[arg(long, env = "SIMPAIRS_LOG")]
+    pub log: LogLocation,
+    #[arg(long, env = "SIMPAIRS_EVENT")]
+    pub event: Option<String>,
+    /// Stop at this offset of the results stream, or this RFC 3339 time.
+    #[arg(long)]
+    pub as_of: Option<AsOf>,
+    /// One club's own field instead of the national one.
+    #[arg(long)]
+    pub club: Option<String>,
+    #[command(flatten)]
+    pub scoring: ScoringFlags,
+    /// Print the SPEC's JSON (the shape of `score --json`) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let log = super::open_log(&args.log)?;
+    let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
+    let (state, replayed) = replay(log.as_ref(), &event, args.as_of)?;
+    let declared = state.declared().expect("replay checks the declaration");
+    let declared_options = simpairs_pipeline::options_of(declared);
+    let options = args
+        .scoring
+        .options(declared_options.method, declared_options.factoring);
+    let field = field_of(&state, args.club.as_deref())?;
+    let scoring = simpairs_scoring::score(&field, &options)?;
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        simpairs_formats::report::write_json(stdout, &scoring)
+    } else {
+        let title = format!(
+            "{event}{}: {} records replayed, {} set aside",
+            args.club
+                .as_ref()
+                .map(|c| format!(" club {c}"))
+                .unwrap_or_default(),
+            replayed.records,
+            replayed.dead_letters.len()
+        );
+        simpairs_formats::report::write_table(stdout, &scoring, &title, false)
+    };
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
