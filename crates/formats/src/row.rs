@@ -163,6 +163,12 @@ fn same_name_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
 }
 
+/// A name as text, if it is UTF-8 without control characters.
+fn plain_name(bytes: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    (!text.chars().any(char::is_control)).then_some(text)
+}
+
 fn trim(b: &[u8]) -> &[u8] {
     b.trim_ascii()
 }
@@ -241,12 +247,13 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
-    /// The club named by raw bytes, checked as UTF-8 only when it differs from the previous row's.
+    /// The club named by raw bytes, checked (UTF-8, no control characters) only when it differs from
+    /// the previous row's.
     #[inline]
     fn club_bytes(&mut self, name: &[u8]) -> Option<ClubId> {
         match &self.last_club {
             Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
-            _ => Some(self.club(std::str::from_utf8(name).ok()?)),
+            _ => Some(self.club(plain_name(name)?)),
         }
     }
 
@@ -254,7 +261,7 @@ impl<'l> FieldBuilder<'l> {
     fn section_bytes(&mut self, name: &[u8]) -> Option<SectionId> {
         match &self.last_section {
             Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
-            _ => Some(self.section(std::str::from_utf8(name).ok()?)),
+            _ => Some(self.section(plain_name(name)?)),
         }
     }
 
@@ -359,6 +366,19 @@ impl<'l> FieldBuilder<'l> {
         }
         let ns_label = row.ns_pair.trim();
         let ew_label = row.ew_pair.trim();
+        for (field, text) in [
+            ("club", row.club),
+            ("section", row.section),
+            ("ns_pair", ns_label),
+            ("ew_pair", ew_label),
+        ] {
+            if text.chars().any(char::is_control) {
+                return Err(problem(
+                    field,
+                    format!("{text:?} holds a control character"),
+                ));
+            }
+        }
         if ns_label.is_empty() {
             return Err(problem("ns_pair", "missing NS pair number"));
         }

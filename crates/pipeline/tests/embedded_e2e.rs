@@ -18,7 +18,7 @@ const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
 
 fn fixture(path: &str) -> Vec<u8> {
     let full = format!(
-        "{}/../../tests/fixtures/realdata/{path}",
+        "{}/../../tests/fixtures/realdata/native/{path}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
