@@ -19,8 +19,16 @@ use simpairs_scoring::Options;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Data files to measure (traveller CSV as written by the peers' gen.py, e.g. data/M.csv data/L.csv).
-    #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Also measure the pipeline on the embedded log: publish, ingest and seal-to-leaderboard latency.
+    #[arg(long)]
+    pub pipeline: bool,
+    /// Results of the national field the pipeline measurements start from.
+    #[arg(long, default_value_t = 3_600_000)]
+    pub pipeline_results: usize,
+    /// New clubs (30 tables) timed from seal to leaderboard.
+    #[arg(long, default_value_t = 20)]
+    pub latency_clubs: usize,
     /// Runs per measurement; the median is reported.
     #[arg(long, default_value_t = 5, env = "SIMPAIRS_BENCH_RUNS")]
     pub runs: usize,
@@ -69,6 +77,9 @@ struct Row {
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.runs == 0 {
         bail!("--runs must be at least 1");
+    }
+    if args.files.is_empty() && !args.pipeline {
+        bail!("give data files to measure, or --pipeline");
     }
     let machine = machine_description();
     println!("simpairs bench on {machine}; medians of {} runs", args.runs);
@@ -145,11 +156,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             });
         }
     }
-    print_table(&rows);
+    if !rows.is_empty() {
+        print_table(&rows);
+    }
     for (name, per_result, results) in memory {
         println!(
             "peak memory of the in-memory rescore, {name}: {per_result:.1} bytes per result ({results} results; process peak resident size while scoring, file bytes dropped)"
         );
+    }
+    if args.pipeline {
+        let f = super::bench_pipeline::measure(args.pipeline_results, 36, args.latency_clubs)?;
+        let rate = |d: Duration| f.results as f64 / d.as_secs_f64();
+        println!(
+            "\n| pipeline, embedded log ({} results from {} clubs, 36 boards) | |",
+            f.results, f.clubs
+        );
+        println!("|---|---|");
+        println!(
+            "| publish (read, check, seal, append with fsync; clubs one after the other) | {} results/s ({}) |",
+            rate(f.publish) as u64,
+            secs(f.publish)
+        );
+        println!(
+            "| ingest (aggregator: read, verify, apply, rescore, write scores) | {} results/s ({}) |",
+            rate(f.ingest) as u64,
+            secs(f.ingest)
+        );
+        if !f.latencies.is_empty() {
+            let mut l = f.latencies.clone();
+            l.sort();
+            println!(
+                "| seal-to-leaderboard, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
+                l[l.len() / 2].as_secs_f64() * 1e3,
+                l[0].as_secs_f64() * 1e3,
+                l[l.len() - 1].as_secs_f64() * 1e3,
+                l.len()
+            );
+        }
     }
     Ok(())
 }

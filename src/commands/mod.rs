@@ -2,6 +2,7 @@
 
 pub mod aggregate;
 pub mod bench;
+pub mod bench_pipeline;
 pub mod club;
 pub mod demo;
 pub mod event;

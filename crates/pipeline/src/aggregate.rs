@@ -159,6 +159,7 @@ impl Aggregator {
                 continue;
             }
             let started = Instant::now();
+            tracing::debug!(records = records.len(), "batch polled");
             let mut applied = Vec::new();
             let mut dead = Vec::new();
             let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
@@ -182,6 +183,7 @@ impl Aggregator {
                 }
                 positions.insert((record.stream.clone(), record.partition), record.offset + 1);
             }
+            tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             let report = self.write_output(applied, dead, started)?;
             // Output is durable: now the input may be marked as done.
             let positions: Vec<Position> = positions
@@ -277,8 +279,10 @@ impl Aggregator {
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
         }
+        tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
         self.append(Stream::BoardScores, &scores)?;
         self.append(Stream::Leaderboard, &standings)?;
+        tracing::debug!(elapsed = ?started.elapsed(), "output appended");
         let dead: Vec<Event> = dead.into_iter().map(Event::DeadLettered).collect();
         for d in &dead {
             if let Event::DeadLettered(d) = d {

@@ -422,6 +422,8 @@ pub fn run(
             continue;
         }
         idle = 0;
+        let applying = std::time::Instant::now();
+        let count = decoded.len();
         let (changed, generation, publish_now) = {
             let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
             let mut changed = false;
@@ -434,6 +436,7 @@ pub fn run(
                 if publish { p.to_publish() } else { None },
             )
         };
+        tracing::debug!(events = count, elapsed = ?applying.elapsed(), generation, "projection applied");
         if changed {
             on_update(generation);
         }

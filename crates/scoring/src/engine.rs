@@ -713,47 +713,77 @@ impl<'f> Scoring<'f> {
         }
     }
 
-    /// Exact totals (and sums of tops) of some pairs, by one scan of every result.
+    /// Exact totals (and sums of tops) of some pairs, by one scan of every result. Values are summed
+    /// per denominator in 128-bit integers (a board's values share a few denominators), and the few
+    /// sums are combined as big rationals only at the end.
     pub(crate) fn exact_totals(
         &self,
         wanted: &[PairId],
     ) -> FxHashMap<PairId, (BigRational, BigRational)> {
-        let mut want = vec![false; self.field.pairs().len()];
-        for &p in wanted {
-            want[p as usize] = true;
+        let mut slot = vec![u32::MAX; self.field.pairs().len()];
+        for (i, &p) in wanted.iter().enumerate() {
+            slot[p as usize] = i as u32;
         }
-        let zero = || BigRational::from_integer(BigInt::from(0));
-        let big = |v: Value| BigRational::new(BigInt::from(*v.numer()), BigInt::from(*v.denom()));
-        parts(self.field.len(), 2)
+        type Buckets = Vec<(i64, i128)>;
+        fn add_to(buckets: &mut Buckets, den: i64, num: i128) {
+            match buckets.iter_mut().find(|(d, _)| *d == den) {
+                Some((_, n)) => *n += num,
+                None => buckets.push((den, num)),
+            }
+        }
+        fn add(buckets: &mut Buckets, v: Value) {
+            add_to(buckets, *v.denom(), i128::from(*v.numer()));
+        }
+        fn combine(buckets: &Buckets) -> BigRational {
+            buckets.iter().fold(
+                BigRational::from_integer(BigInt::from(0)),
+                |acc, &(den, num)| acc + BigRational::new(BigInt::from(num), BigInt::from(den)),
+            )
+        }
+        let sums = parts(self.field.len(), 2)
             .into_par_iter()
             .map(|part| {
-                let mut sums: FxHashMap<PairId, (BigRational, BigRational)> = FxHashMap::default();
+                let mut sums: Vec<(Buckets, Buckets)> =
+                    vec![(Vec::new(), Vec::new()); wanted.len()];
                 for row in part {
                     let (ns_pair, ew_pair) = (self.field.ns[row], self.field.ew[row]);
-                    if !want[ns_pair as usize] && !want[ew_pair as usize] {
+                    let (ns_slot, ew_slot) = (slot[ns_pair as usize], slot[ew_pair as usize]);
+                    if ns_slot == u32::MAX && ew_slot == u32::MAX {
                         continue;
                     }
                     let (ns, ew) = self.raw_values(row);
                     let bi = self.board_index[self.field.boards[row] as usize] as usize;
-                    let top = big(self.boards[bi].top);
-                    for (pair, v) in [(ns_pair, ns), (ew_pair, ew)] {
-                        if want[pair as usize] {
-                            let e = sums.entry(pair).or_insert_with(|| (zero(), zero()));
-                            e.0 += big(v);
-                            e.1 += top.clone();
+                    let top = self.boards[bi].top;
+                    for (s, v) in [(ns_slot, ns), (ew_slot, ew)] {
+                        if s != u32::MAX {
+                            let e = &mut sums[s as usize];
+                            add(&mut e.0, v);
+                            add(&mut e.1, top);
                         }
                     }
                 }
                 sums
             })
-            .reduce(FxHashMap::default, |mut a, b| {
-                for (k, (t, m)) in b {
-                    let e = a.entry(k).or_insert_with(|| (zero(), zero()));
-                    e.0 += t;
-                    e.1 += m;
+            .reduce_with(|mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    for (den, num) in y.0 {
+                        add_to(&mut x.0, den, num);
+                    }
+                    for (den, num) in y.1 {
+                        add_to(&mut x.1, den, num);
+                    }
                 }
                 a
             })
+            .unwrap_or_default();
+        wanted
+            .iter()
+            .zip(
+                sums.iter()
+                    .chain(std::iter::repeat(&(Vec::new(), Vec::new()))),
+            )
+            .map(|(&p, (t, m))| (p, (combine(t), combine(m))))
+            .collect()
     }
 }
 

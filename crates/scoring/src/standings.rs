@@ -58,10 +58,17 @@ fn category(direction: Option<Direction>) -> usize {
     }
 }
 
-/// Whether `h` (a value in hundredths) lies so near a rounding boundary that floating point may misround.
-fn near_half(hundredths: f64) -> bool {
+/// Whether `hundredths`, computed in floating point with an error of at most `error`, may lie on the
+/// other side of a rounding boundary (x.5) than the exact value.
+fn near_half(hundredths: f64, error: f64) -> bool {
     let frac = hundredths - hundredths.floor();
-    (frac - 0.5).abs() < NEAR * hundredths.abs().max(1.0) * 1e3
+    (frac - 0.5).abs() <= error
+}
+
+/// A bound on the error of a sum of `terms` rounded values whose magnitudes add up to at most
+/// `magnitude`: each value and each addition rounds by at most half an ulp (2^-53 relative).
+fn sum_error(terms: u32, magnitude: f64) -> f64 {
+    (2.0 * f64::from(terms) + 4.0) * f64::EPSILON * magnitude + 1e-300
 }
 
 fn near(a: f64, b: f64) -> bool {
@@ -159,11 +166,35 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     }
     let needs_exact_rounding = !integral || ratio;
     if needs_exact_rounding {
+        // The largest value one board can give: a top of 2(N-1), or 24 IMPs.
+        let per_board = if mp {
+            f64::from(scoring.target.max(1)) * 2.0
+        } else {
+            24.0
+        };
         for p in 0..pairs {
-            let t = total_of(p) * 100.0 / divisor as f64;
+            let total = total_of(p);
+            let t = total * 100.0 / divisor as f64;
+            // Matchpoints are never negative, so their magnitudes add up to the total itself.
+            let magnitude = if mp {
+                total.abs()
+            } else {
+                f64::from(boards[p]) * per_board
+            };
+            let error = sum_error(boards[p], magnitude);
+            let t_error = error * 100.0 / divisor as f64;
             let m = max_of(p);
-            let pct = if m > 0.0 { total_of(p) * 1e4 / m } else { 0.0 };
-            if near_half(t) || (mp && near_half(pct)) {
+            let (pct, pct_error) = if m > 0.0 {
+                let pct = total * 1e4 / m;
+                // Relative errors of the total and the sum of tops, plus the division's own rounding.
+                let relative = error / total.abs().max(f64::MIN_POSITIVE)
+                    + sum_error(boards[p], m) / m
+                    + f64::EPSILON;
+                (pct, pct.abs() * relative)
+            } else {
+                (0.0, 0.0)
+            };
+            if near_half(t, t_error) || (mp && near_half(pct, pct_error)) {
                 doubtful.push(p as PairId);
             }
         }

@@ -1,0 +1,209 @@
+//! `simpairs bench --pipeline`: the pipeline's speed on the embedded log.
+//!
+//! - publish: clubs of a simulated national field (36 boards x 100,000 results by default) publish their
+//!   submissions one after the other (read, check, seal, append with fsync), timed from the first to the
+//!   last;
+//! - ingest: an aggregator started on that log reads, verifies and applies every submission and writes
+//!   its scores (in batches, as it would live), timed from start to drained;
+//! - latency: with that field in, the aggregator and the projection run live in this process while new
+//!   clubs of 30 tables publish one at a time; each is timed from its seal's append to the projection
+//!   showing the generation that includes it. The median is reported.
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_pipeline::project::Projection;
+
+/// Figures of one pipeline measurement.
+pub struct PipelineFigures {
+    pub results: usize,
+    pub clubs: usize,
+    pub publish: Duration,
+    pub ingest: Duration,
+    pub latencies: Vec<Duration>,
+}
+
+fn key(club: &str) -> Vec<u8> {
+    let mut k = club.as_bytes().to_vec();
+    k.resize(32, b'~');
+    k
+}
+
+pub fn measure(
+    results_wanted: usize,
+    boards: u16,
+    new_clubs: usize,
+) -> anyhow::Result<PipelineFigures> {
+    let dir = tempfile::tempdir()?;
+    let log: Arc<dyn simpairs_log::Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path())?);
+    // About 9 tables per club on average: clubs = results per board / 9.
+    let per_board = results_wanted / boards as usize;
+    let clubs = (per_board / 9).max(2);
+    let event = simpairs_sim::national_event(&simpairs_sim::Settings {
+        seed: 4242,
+        clubs: clubs + new_clubs,
+        boards,
+        howell_percent: 0,
+        ..Default::default()
+    });
+    // The latency clubs have 30 tables: reuse the simulator's boards with a fixed size.
+    let late = simpairs_sim::national_event(&simpairs_sim::Settings {
+        seed: 77,
+        clubs: new_clubs * 4,
+        boards,
+        howell_percent: 0,
+        ..Default::default()
+    });
+    let late: Vec<&simpairs_sim::SimClub> = late
+        .clubs
+        .iter()
+        .filter(|c| c.tables >= 20)
+        .take(new_clubs)
+        .collect();
+    let mut lines: Vec<ClubLine> = event.clubs[..clubs]
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.id.clone(),
+            name: c.name.clone(),
+            key: Some(key(&c.id)),
+        })
+        .collect();
+    lines.extend(late.iter().map(|c| ClubLine {
+        club_id: format!("L{}", c.id),
+        name: c.name.clone(),
+        key: Some(key(&format!("L{}", c.id))),
+    }));
+    const EVENT: &str = "bench";
+    declare(
+        log.as_ref(),
+        Declaration {
+            event_id: EVENT.into(),
+            name: "bench".into(),
+            boards: (1..=i32::from(boards)).collect(),
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: lines,
+            keys_dir: None,
+            partitions: 1,
+        },
+    )?;
+    let results: usize = event.clubs[..clubs].iter().map(|c| c.results).sum();
+
+    let started = Instant::now();
+    for c in &event.clubs[..clubs] {
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            EVENT,
+            &c.id,
+            &key(&c.id),
+            "club.csv",
+            c.csv.as_bytes(),
+            None,
+        )?;
+    }
+    let publish = started.elapsed();
+
+    let mut aggregator = Aggregator::open(log.clone(), EVENT)?;
+    let started = Instant::now();
+    aggregator.run(
+        &AggregateOptions {
+            until_idle: true,
+            ..Default::default()
+        },
+        &AtomicBool::new(false),
+        |_| {},
+    )?;
+    let ingest = started.elapsed();
+    drop(aggregator);
+
+    // Live: aggregator and projection threads, then one new club at a time.
+    let stop = Arc::new(AtomicBool::new(false));
+    let shown = Arc::new(AtomicI64::new(0));
+    let shown_at: Arc<RwLock<Vec<(i64, Instant)>>> = Arc::new(RwLock::new(Vec::new()));
+    let live_aggregator = {
+        let (log, stop) = (log.clone(), stop.clone());
+        std::thread::spawn(move || -> anyhow::Result<()> {
+            let mut a = Aggregator::open(log, EVENT)?;
+            a.run(&AggregateOptions::default(), &stop, |_| {})?;
+            Ok(())
+        })
+    };
+    let projection = Arc::new(RwLock::new(Projection::new(EVENT)));
+    let live_projection = {
+        let (log, stop, projection, shown, shown_at) = (
+            log.clone(),
+            stop.clone(),
+            projection.clone(),
+            shown.clone(),
+            shown_at.clone(),
+        );
+        std::thread::spawn(move || -> anyhow::Result<()> {
+            simpairs_pipeline::project::run(
+                log,
+                EVENT,
+                projection,
+                &stop,
+                false,
+                move |generation| {
+                    shown.store(generation, Ordering::Relaxed);
+                    shown_at
+                        .write()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((generation, Instant::now()));
+                },
+            )?;
+            Ok(())
+        })
+    };
+    let base = clubs as i64;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while shown.load(Ordering::Relaxed) < base && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut latencies = Vec::new();
+    for (i, c) in late.iter().enumerate() {
+        let id = format!("L{}", c.id);
+        let csv = c.csv.replace(&format!(",{},", c.id), &format!(",{id},"));
+        let sealed = Instant::now();
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            EVENT,
+            &id,
+            &key(&id),
+            "late.csv",
+            csv.as_bytes(),
+            None,
+        )?;
+        let want = base + i as i64 + 1;
+        while shown.load(Ordering::Relaxed) < want && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        let at = shown_at
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(g, _)| *g >= want)
+            .map(|(_, t)| *t);
+        if let Some(at) = at {
+            latencies.push(at.saturating_duration_since(sealed));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    live_aggregator
+        .join()
+        .map_err(|_| anyhow::anyhow!("aggregator thread failed"))??;
+    live_projection
+        .join()
+        .map_err(|_| anyhow::anyhow!("projection thread failed"))??;
+    Ok(PipelineFigures {
+        results,
+        clubs,
+        publish,
+        ingest,
+        latencies,
+    })
+}
