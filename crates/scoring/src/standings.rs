@@ -172,23 +172,23 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         } else {
             24.0
         };
-        for p in 0..pairs {
+        for (p, &played) in boards.iter().enumerate() {
             let total = total_of(p);
             let t = total * 100.0 / divisor as f64;
             // Matchpoints are never negative, so their magnitudes add up to the total itself.
             let magnitude = if mp {
                 total.abs()
             } else {
-                f64::from(boards[p]) * per_board
+                f64::from(played) * per_board
             };
-            let error = sum_error(boards[p], magnitude);
+            let error = sum_error(played, magnitude);
             let t_error = error * 100.0 / divisor as f64;
             let m = max_of(p);
             let (pct, pct_error) = if m > 0.0 {
                 let pct = total * 1e4 / m;
                 // Relative errors of the total and the sum of tops, plus the division's own rounding.
                 let relative = error / total.abs().max(f64::MIN_POSITIVE)
-                    + sum_error(boards[p], m) / m
+                    + sum_error(played, m) / m
                     + f64::EPSILON;
                 (pct, pct.abs() * relative)
             } else {
