@@ -27,6 +27,26 @@ pub struct TextRow<'a> {
     pub movement: &'a str,
 }
 
+/// One traveller line with its numbers already parsed, as events carry them.
+#[derive(Clone, Copy, Debug)]
+pub struct TypedRow<'a> {
+    pub board: u16,
+    pub club: &'a str,
+    pub section: &'a str,
+    pub ns_pair: &'a str,
+    pub ew_pair: &'a str,
+    /// Contract text (`3NT`, `PASS`), empty when the row gives a score or an adjustment.
+    pub contract: &'a str,
+    pub declarer: &'a str,
+    pub tricks: Option<i64>,
+    pub ns_score: Option<i32>,
+    pub ew_score: Option<i32>,
+    pub adjusted: Option<(u8, u8)>,
+    pub arrow_switch: bool,
+    pub group: &'a str,
+    pub movement: Movement,
+}
+
 /// A problem with one field of a row: the field's name and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldProblem {
@@ -359,10 +379,71 @@ impl<'l> FieldBuilder<'l> {
         if board == 0 {
             return Err(problem("board", "board numbers start at 1"));
         }
-        let contract_text = row.contract.trim();
-        if is_not_played(contract_text) {
+        let contract = row.contract.trim();
+        if is_not_played(contract) {
             self.not_played += 1;
             return Ok(Added::NotPlayed);
+        }
+        let movement = match row.movement.trim().to_ascii_lowercase().as_str() {
+            "" | "mitchell" => Movement::Mitchell,
+            "howell" => Movement::Howell,
+            other => {
+                return Err(problem(
+                    "movement",
+                    format!("unknown movement {other:?}: expected mitchell or howell"),
+                ));
+            }
+        };
+        let number =
+            |text: &str, field: &'static str, what: &str| -> Result<Option<i64>, FieldProblem> {
+                let t = text.trim();
+                if t.is_empty() {
+                    Ok(None)
+                } else {
+                    parse_int(t, field, what).map(Some)
+                }
+            };
+        let tricks = number(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
+        let ns_score = number(row.ns_score, "ns_score", "a whole-number score")?;
+        let ew_score = number(row.ew_score, "ew_score", "a whole-number score")?;
+        let score = |v: Option<i64>, field: &'static str| -> Result<Option<i32>, FieldProblem> {
+            v.map(|v| {
+                i32::try_from(v).map_err(|_| problem(field, format!("{v} is not a bridge score")))
+            })
+            .transpose()
+        };
+        let adjusted = match row.adjusted.trim() {
+            "" => None,
+            text => Some(parse_adjusted(text).map_err(|m| problem("adjusted", m))?),
+        };
+        self.push_typed(
+            &TypedRow {
+                board,
+                club: row.club,
+                section: row.section,
+                ns_pair: row.ns_pair,
+                ew_pair: row.ew_pair,
+                contract,
+                declarer: row.declarer,
+                tricks,
+                ns_score: score(ns_score, "ns_score")?,
+                ew_score: score(ew_score, "ew_score")?,
+                adjusted,
+                arrow_switch: parse_bool(row.arrow_switch, "arrow_switch")?,
+                group: row.group,
+                movement,
+            },
+            line,
+        )
+    }
+
+    /// Checks one row whose numbers are already numbers (as events carry them) and adds it. The same
+    /// checks as [`FieldBuilder::push`], without printing numbers to parse them back. On error nothing
+    /// is added.
+    pub fn push_typed(&mut self, row: &TypedRow<'_>, line: u64) -> Result<Added, FieldProblem> {
+        let board = row.board;
+        if board == 0 {
+            return Err(problem("board", "board numbers start at 1"));
         }
         let ns_label = row.ns_pair.trim();
         let ew_label = row.ew_pair.trim();
@@ -385,16 +466,7 @@ impl<'l> FieldBuilder<'l> {
         if ew_label.is_empty() {
             return Err(problem("ew_pair", "missing EW pair number"));
         }
-        let movement = match row.movement.trim().to_ascii_lowercase().as_str() {
-            "" | "mitchell" => Movement::Mitchell,
-            "howell" => Movement::Howell,
-            other => {
-                return Err(problem(
-                    "movement",
-                    format!("unknown movement {other:?}: expected mitchell or howell"),
-                ));
-            }
-        };
+        let movement = row.movement;
         if movement == Movement::Howell && ns_label == ew_label {
             return Err(problem(
                 "ew_pair",
@@ -402,8 +474,7 @@ impl<'l> FieldBuilder<'l> {
             ));
         }
         let vulnerability = Vulnerability::of_board(u32::from(board));
-        let outcome = self.outcome(row, contract_text, vulnerability)?;
-        let arrow_switch = parse_bool(row.arrow_switch, "arrow_switch")?;
+        let outcome = self.outcome(row, vulnerability)?;
 
         let club = self.club(row.club.trim());
         let section = self.section(row.section.trim());
@@ -444,6 +515,7 @@ impl<'l> FieldBuilder<'l> {
             label => Some(self.field.group(club, label)),
         };
         let at = self.field.len();
+        let arrow_switch = row.arrow_switch;
         match (outcome, arrow_switch, group) {
             (Outcome::Played(s), false, None) => self.field.push_played(board, ns, ew, s),
             _ => self
@@ -464,45 +536,35 @@ impl<'l> FieldBuilder<'l> {
 
     fn outcome(
         &self,
-        row: &TextRow<'_>,
-        contract_text: &str,
+        row: &TypedRow<'_>,
         vulnerability: Vulnerability,
     ) -> Result<Outcome, FieldProblem> {
-        let adjusted = row.adjusted.trim();
-        let ns_text = row.ns_score.trim();
-        let ew_text = row.ew_score.trim();
-        if !adjusted.is_empty() {
+        let contract_text = row.contract.trim();
+        let declarer_text = row.declarer.trim();
+        if let Some((ns_percent, ew_percent)) = row.adjusted {
             if !contract_text.is_empty() {
                 return Err(problem(
                     "adjusted",
                     "a row has either a contract or an adjusted score, not both",
                 ));
             }
-            if !ns_text.is_empty() || !ew_text.is_empty() {
+            if row.ns_score.is_some() || row.ew_score.is_some() {
                 return Err(problem(
                     "adjusted",
                     "an artificial adjusted score has no table score; give a split score in ns_score and ew_score instead",
                 ));
             }
-            let (ns_percent, ew_percent) =
-                parse_adjusted(adjusted).map_err(|m| problem("adjusted", m))?;
+            if ns_percent > 100 || ew_percent > 100 {
+                return Err(problem("adjusted", "a percentage is 0 to 100"));
+            }
             return Ok(Outcome::Adjusted {
                 ns_percent,
                 ew_percent,
             });
         }
-        let ns_given: Option<i32> = if ns_text.is_empty() {
-            None
-        } else {
-            Some(parse_int(ns_text, "ns_score", "a whole-number score")?)
-        };
-        let ew_given: Option<i32> = if ew_text.is_empty() {
-            None
-        } else {
-            Some(parse_int(ew_text, "ew_score", "a whole-number score")?)
-        };
+        let (ns_given, ew_given) = (row.ns_score, row.ew_score);
         let from_contract = if contract_text.is_empty() {
-            if !row.declarer.trim().is_empty() || !row.tricks.trim().is_empty() {
+            if !declarer_text.is_empty() || row.tricks.is_some() {
                 return Err(problem(
                     "contract",
                     "declarer and tricks are given but the contract is missing",
@@ -516,30 +578,32 @@ impl<'l> FieldBuilder<'l> {
             Some(match contract {
                 Contract::PassedOut => 0,
                 _ => {
-                    if row.declarer.trim().is_empty() {
+                    if declarer_text.is_empty() {
                         return Err(problem(
                             "declarer",
                             format!("contract {contract} needs a declarer"),
                         ));
                     }
-                    let declarer: Seat = row
-                        .declarer
+                    let declarer: Seat = declarer_text
                         .parse()
                         .map_err(|e: simpairs_scoring::Error| problem("declarer", e.to_string()))?;
-                    if row.tricks.trim().is_empty() {
+                    let Some(tricks) = row.tricks else {
                         return Err(problem(
                             "tricks",
                             format!("contract {contract} needs the tricks taken"),
                         ));
-                    }
-                    let tricks: u8 =
-                        parse_int(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
-                    if tricks > 13 {
-                        return Err(problem(
-                            "tricks",
-                            format!("impossible number of tricks {tricks}: declarer takes 0 to 13"),
-                        ));
-                    }
+                    };
+                    let tricks = match u8::try_from(tricks) {
+                        Ok(t) if t <= 13 => t,
+                        _ => {
+                            return Err(problem(
+                                "tricks",
+                                format!(
+                                    "impossible number of tricks {tricks}: declarer takes 0 to 13"
+                                ),
+                            ));
+                        }
+                    };
                     ns_score(contract, declarer, tricks, vulnerability)
                         .map_err(|e| problem("tricks", e.to_string()))?
                 }

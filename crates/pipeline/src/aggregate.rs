@@ -204,15 +204,18 @@ impl Aggregator {
 
     /// Rebuilds the cached fields of some clubs and the national field.
     fn rebuild_fields(&mut self, clubs: &[String]) {
+        use rayon::prelude::*;
         let all_new = clubs.iter().all(|c| !self.national_clubs.contains(c));
-        for club in clubs {
-            let field = crate::field::build_field(
-                self.state
-                    .club_results(club)
-                    .map(|((c, _), r)| (c.as_str(), r)),
-            );
-            self.club_fields.insert(club.clone(), field);
-        }
+        // Each club's field is built on its own (in parallel: clubs are independent).
+        let state = &self.state;
+        let built: Vec<(String, Field)> = clubs
+            .par_iter()
+            .map(|club| {
+                let results = state.club_results(club).map(|(_, r)| (club.as_str(), r));
+                (club.clone(), crate::field::build_field(results))
+            })
+            .collect();
+        self.club_fields.extend(built);
         if all_new {
             for club in clubs {
                 if let Some(f) = self.club_fields.get(club) {
@@ -250,8 +253,9 @@ impl Aggregator {
                 .into_iter()
                 .collect();
             self.rebuild_fields(&touched);
+            tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
             scores.extend(applied.into_iter().map(Event::SubmissionApplied));
-            // The national field, then each touched club's own field.
+            // The national field, then each touched club's own field (clubs in parallel: each is small).
             let national = simpairs_scoring::score(&self.national, &self.options)?;
             derive(
                 &self.event_id,
@@ -262,19 +266,27 @@ impl Aggregator {
                 &mut scores,
                 &mut standings,
             );
-            for club in &touched {
-                if let Some(field) = self.club_fields.get(club) {
-                    let scoring = simpairs_scoring::score(field, &self.options)?;
-                    derive(
-                        &self.event_id,
-                        &mut self.written,
-                        &scoring,
-                        club,
-                        generation,
-                        &mut scores,
-                        &mut standings,
-                    );
-                }
+            tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national field scored");
+            let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
+                use rayon::prelude::*;
+                let (event_id, options, fields) =
+                    (&self.event_id, &self.options, &self.club_fields);
+                touched
+                    .par_iter()
+                    .filter_map(|club| fields.get(club).map(|f| (club, f)))
+                    .map(|(club, field)| -> Result<_> {
+                        let scoring = simpairs_scoring::score(field, options)?;
+                        Ok((
+                            club.clone(),
+                            board_events(event_id, &scoring, club, generation),
+                            standings_event(event_id, &scoring, club, generation),
+                        ))
+                    })
+                    .collect::<Result<_>>()?
+            };
+            for (club, boards, club_standings) in per_club {
+                keep_changed(&mut self.written, &club, boards, &mut scores);
+                standings.push(Event::StandingsComputed(club_standings));
             }
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
@@ -323,9 +335,26 @@ fn derive(
     scores: &mut Vec<Event>,
     standings: &mut Vec<Event>,
 ) {
-    for event in board_events(event_id, scoring, scope, generation) {
+    keep_changed(
+        written,
+        scope,
+        board_events(event_id, scoring, scope, generation),
+        scores,
+    );
+    standings.push(Event::StandingsComputed(standings_event(
+        event_id, scoring, scope, generation,
+    )));
+}
+
+/// Keeps the board scores whose values changed since they were last written.
+fn keep_changed(
+    written: &mut HashMap<(String, i32), u64>,
+    scope: &str,
+    boards: Vec<Event>,
+    out: &mut Vec<Event>,
+) {
+    for event in boards {
         if let Event::BoardScored(b) = &event {
-            // Only boards whose values changed are written again.
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (b.results_count, b.target, b.top, b.datum).hash(&mut h);
             for e in &b.table {
@@ -339,11 +368,8 @@ fn derive(
                 continue;
             }
         }
-        scores.push(event);
+        out.push(event);
     }
-    standings.push(Event::StandingsComputed(standings_event(
-        event_id, scoring, scope, generation,
-    )));
 }
 
 /// An exact value as an event fraction.

@@ -103,7 +103,7 @@ pub fn replay(
 pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
     match club {
         None => Ok(crate::field::build_field(
-            state.results().iter().map(|((c, _), r)| (c.as_str(), r)),
+            state.results().map(|(c, _, r)| (c, r)),
         )),
         Some(club) => {
             if !state.clubs().contains_key(club) {
@@ -118,7 +118,7 @@ pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
                 )));
             }
             Ok(crate::field::build_field(
-                state.club_results(club).map(|((c, _), r)| (c.as_str(), r)),
+                state.club_results(club).map(|(_, r)| (club, r)),
             ))
         }
     }

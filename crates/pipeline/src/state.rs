@@ -32,6 +32,10 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 enum Part {
     Result(ResultRecorded),
+    /// A batch of one board's results, kept whole at its first sequence.
+    Batch(Box<simpairs_events::types::ResultsRecorded>),
+    /// A later sequence of a batch (its bytes and contents are the batch's).
+    BatchLine,
     Withdrawal(ResultWithdrawn),
     Pair(PairEntered),
 }
@@ -63,8 +67,9 @@ pub struct EventState {
     declared: Option<EventDeclared>,
     pending: HashMap<(String, String), Pending>,
     applied: BTreeSet<(String, String)>,
-    /// The results in force, by identity.
-    results: BTreeMap<ResultId, AppliedResult>,
+    /// The results in force, by club and table.
+    results: BTreeMap<String, BTreeMap<ResultKey, AppliedResult>>,
+    result_count: usize,
     /// The players of each pair.
     pairs: BTreeMap<PairId, Vec<simpairs_events::types::Player>>,
     /// Clubs with at least one applied submission, with their count of results in force.
@@ -83,19 +88,24 @@ impl EventState {
         self.declared.as_ref()
     }
 
-    /// The results in force, in identity order.
-    pub fn results(&self) -> &BTreeMap<ResultId, AppliedResult> {
-        &self.results
+    /// The results in force, in identity order: (club, table, result).
+    pub fn results(&self) -> impl Iterator<Item = (&str, &ResultKey, &AppliedResult)> + '_ {
+        self.results
+            .iter()
+            .flat_map(|(club, results)| results.iter().map(move |(key, r)| (club.as_str(), key, r)))
+    }
+
+    /// How many results are in force.
+    pub fn result_count(&self) -> usize {
+        self.result_count
     }
 
     /// The results in force of one club.
     pub fn club_results<'a>(
         &'a self,
-        club: &'a str,
-    ) -> impl Iterator<Item = (&'a ResultId, &'a AppliedResult)> + 'a {
-        self.results
-            .range((club.to_string(), min_key())..)
-            .take_while(move |(id, _)| id.0 == club)
+        club: &str,
+    ) -> impl Iterator<Item = (&'a ResultKey, &'a AppliedResult)> + 'a {
+        self.results.get(club).into_iter().flat_map(|r| r.iter())
     }
 
     pub fn pairs(&self) -> &BTreeMap<PairId, Vec<simpairs_events::types::Player>> {
@@ -148,15 +158,20 @@ impl EventState {
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
     pub fn handle(&mut self, codec: &Codec, message: &[u8], offset: i64) -> Vec<Effect> {
-        let event = match codec.decode(message) {
-            Ok(e) => e,
-            Err(e) => return vec![dead(format!("cannot read the message: {e}"))],
-        };
-        let datum = match simpairs_events::split_message(message) {
-            Ok((_, datum)) => datum.to_vec(),
-            Err(e) => return vec![dead(format!("cannot read the message: {e}"))],
-        };
-        self.handle_event(event, datum, offset)
+        self.handle_decoded(decode(codec, message), offset)
+    }
+
+    /// Handles a message already decoded with [`decode`] (decoding can run in parallel; handling is in
+    /// log order).
+    pub fn handle_decoded(
+        &mut self,
+        decoded: Result<(Event, Vec<u8>), String>,
+        offset: i64,
+    ) -> Vec<Effect> {
+        match decoded {
+            Ok((event, datum)) => self.handle_event(event, datum, offset),
+            Err(reason) => vec![dead(reason)],
+        }
     }
 
     /// Handles one decoded event with its datum bytes.
@@ -269,11 +284,15 @@ impl EventState {
                 key.0, key.1
             ))];
         }
-        for (i, record) in batch.records().enumerate() {
-            let bytes = if i == 0 { datum.clone() } else { Vec::new() };
+        // The batch is kept whole at its first sequence; its other sequences only hold their place.
+        let sequences = batch.sequences();
+        pending
+            .records
+            .insert(first, (datum, Part::Batch(Box::new(batch))));
+        for sequence in sequences.skip(1) {
             pending
                 .records
-                .insert(record.sequence, (bytes, Part::Result(record)));
+                .insert(sequence, (Vec::new(), Part::BatchLine));
         }
         if let Some((seal, seal_offset)) = pending.seal.clone()
             && pending.records.len() as i64 >= seal.count
@@ -358,7 +377,7 @@ impl EventState {
                 }
             ))];
         }
-        // Apply.
+        // Apply: results supersede table by table, withdrawals remove, pairs are (re)entered.
         let pending = self.pending.remove(&key).unwrap_or_default();
         self.applied.insert(key);
         self.applied_count += 1;
@@ -371,60 +390,78 @@ impl EventState {
             withdrawn: Vec::new(),
             pairs: Vec::new(),
         };
+        let club_results = self.results.entry(seal.club_id.clone()).or_default();
+        let mut withdrawals = Vec::new();
+        let mut pairs = Vec::new();
         for (_, (_, part)) in pending.records {
             match part {
-                Part::Result(r) => {
-                    let result = applied_result(&r);
-                    self.results
-                        .insert((r.club_id.clone(), result_key(&result)), result.clone());
-                    applied.results.push(result);
-                }
-                Part::Withdrawal(w) => {
-                    let key = ResultKey {
-                        section: w.section.clone(),
-                        board: w.board,
-                        ns_pair: w.ns_pair.clone(),
-                        ew_pair: w.ew_pair.clone(),
-                    };
-                    self.results.remove(&(w.club_id.clone(), key.clone()));
-                    applied.withdrawn.push(key);
-                }
-                Part::Pair(p) => {
-                    self.pairs.insert(
-                        (
-                            p.club_id.clone(),
-                            p.section.clone(),
-                            p.pair.clone(),
-                            direction_key(p.direction),
-                        ),
-                        p.players.clone(),
+                Part::Result(r) => applied.results.push(applied_result(&r)),
+                Part::Batch(batch) => {
+                    let board = batch.board;
+                    applied.results.extend(
+                        batch
+                            .results
+                            .into_iter()
+                            .map(|line| applied_line(board, line)),
                     );
-                    applied.pairs.push(AppliedPair {
-                        section: p.section,
-                        pair: p.pair,
-                        direction: p.direction,
-                        players: p.players,
-                    });
                 }
+                Part::BatchLine => {}
+                Part::Withdrawal(w) => withdrawals.push(w),
+                Part::Pair(p) => pairs.push(p),
             }
         }
-        let count = self.club_results(&seal.club_id).count();
-        self.clubs.insert(seal.club_id.clone(), count);
+        for result in &applied.results {
+            club_results.insert(result_key(result), result.clone());
+        }
+        for w in withdrawals {
+            let key = ResultKey {
+                section: w.section,
+                board: w.board,
+                ns_pair: w.ns_pair,
+                ew_pair: w.ew_pair,
+            };
+            club_results.remove(&key);
+            applied.withdrawn.push(key);
+        }
+        let in_force = club_results.len();
+        let before = self
+            .clubs
+            .insert(seal.club_id.clone(), in_force)
+            .unwrap_or(0);
+        self.result_count = self.result_count + in_force - before;
+        for p in pairs {
+            self.pairs.insert(
+                (
+                    p.club_id.clone(),
+                    p.section.clone(),
+                    p.pair.clone(),
+                    direction_key(p.direction),
+                ),
+                p.players.clone(),
+            );
+            applied.pairs.push(AppliedPair {
+                section: p.section,
+                pair: p.pair,
+                direction: p.direction,
+                players: p.players,
+            });
+        }
         vec![Effect::Applied(applied)]
     }
 }
 
-fn dead(reason: String) -> Effect {
-    Effect::DeadLetter { reason }
+/// Decodes a results-stream message into its event and its datum bytes (what the seal's digest covers).
+pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Event, Vec<u8>), String> {
+    let event = codec
+        .decode(message)
+        .map_err(|e| format!("cannot read the message: {e}"))?;
+    let (_, datum) = simpairs_events::split_message(message)
+        .map_err(|e| format!("cannot read the message: {e}"))?;
+    Ok((event, datum.to_vec()))
 }
 
-fn min_key() -> ResultKey {
-    ResultKey {
-        section: String::new(),
-        board: i32::MIN,
-        ns_pair: String::new(),
-        ew_pair: String::new(),
-    }
+fn dead(reason: String) -> Effect {
+    Effect::DeadLetter { reason }
 }
 
 /// The identity of an applied result.
@@ -434,6 +471,55 @@ pub fn result_key(r: &AppliedResult) -> ResultKey {
         board: r.board,
         ns_pair: r.ns_pair.clone(),
         ew_pair: r.ew_pair.clone(),
+    }
+}
+
+/// A batch line as a typed row for the field builder, without copying it.
+fn line_row<'a>(
+    club: &'a str,
+    board: i32,
+    r: &'a simpairs_events::types::ResultLine,
+) -> simpairs_formats::row::TypedRow<'a> {
+    let percent = |p: i32| u8::try_from(p).unwrap_or(u8::MAX);
+    simpairs_formats::row::TypedRow {
+        board: u16::try_from(board).unwrap_or(0),
+        club,
+        section: &r.section,
+        ns_pair: &r.ns_pair,
+        ew_pair: &r.ew_pair,
+        contract: r.contract.as_deref().unwrap_or(""),
+        declarer: r.declarer.as_deref().unwrap_or(""),
+        tricks: r.tricks.map(i64::from),
+        ns_score: r.ns_score,
+        ew_score: r.ew_score,
+        adjusted: r
+            .adjusted
+            .map(|a| (percent(a.ns_percent), percent(a.ew_percent))),
+        arrow_switch: r.arrow_switch,
+        group: r.group.as_deref().unwrap_or(""),
+        movement: match r.movement {
+            simpairs_events::types::Movement::Howell => simpairs_scoring::Movement::Howell,
+            simpairs_events::types::Movement::Mitchell => simpairs_scoring::Movement::Mitchell,
+        },
+    }
+}
+
+/// A batch line, moved into an applied result.
+fn applied_line(board: i32, r: simpairs_events::types::ResultLine) -> AppliedResult {
+    AppliedResult {
+        section: r.section,
+        board,
+        ns_pair: r.ns_pair,
+        ew_pair: r.ew_pair,
+        movement: r.movement,
+        contract: r.contract,
+        declarer: r.declarer,
+        tricks: r.tricks,
+        ns_score: r.ns_score,
+        ew_score: r.ew_score,
+        adjusted: r.adjusted,
+        arrow_switch: r.arrow_switch,
+        group: r.group,
     }
 }
 
@@ -469,6 +555,8 @@ fn check_submission(
     for (sequence, (_, part)) in records {
         let (record_club, board) = match part {
             Part::Result(r) => (&r.club_id, Some(r.board)),
+            Part::Batch(b) => (&b.club_id, Some(b.board)),
+            Part::BatchLine => continue,
             Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
             Part::Pair(p) => (&p.club_id, None),
         };
@@ -484,15 +572,30 @@ fn check_submission(
             ));
             continue;
         }
-        if let Part::Result(r) = part {
-            let texts = crate::field::RowTexts::of(club, &applied_result(r));
-            match builder.push(&texts.row(), *sequence as u64) {
-                Ok(_) => sequences.push(*sequence),
-                Err(p) => problems.push(format!(
-                    "record {sequence}: field {}: {}",
-                    p.field, p.message
-                )),
+        match part {
+            Part::Result(r) => {
+                let result = applied_result(r);
+                match builder.push_typed(&crate::field::typed_row(club, &result), *sequence as u64)
+                {
+                    Ok(_) => sequences.push(*sequence),
+                    Err(p) => problems.push(format!(
+                        "record {sequence}: field {}: {}",
+                        p.field, p.message
+                    )),
+                }
             }
+            Part::Batch(batch) => {
+                for (i, line) in batch.results.iter().enumerate() {
+                    let at = *sequence + i as i32;
+                    match builder.push_typed(&line_row(club, batch.board, line), at as u64) {
+                        Ok(_) => sequences.push(at),
+                        Err(p) => {
+                            problems.push(format!("record {at}: field {}: {}", p.field, p.message))
+                        }
+                    }
+                }
+            }
+            Part::BatchLine | Part::Withdrawal(_) | Part::Pair(_) => {}
         }
     }
     for (first, again) in builder.field.duplicate_rows() {
