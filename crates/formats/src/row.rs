@@ -240,7 +240,8 @@ impl<'l> FieldBuilder<'l> {
             last_club: None,
             last_section: None,
             last_movement_checked: None,
-            pair_cache: vec![(u64::MAX, 0, 0); PAIR_CACHE_SLOTS],
+            // Allocated on first use: only the plain-row fast path uses it.
+            pair_cache: Vec::new(),
             not_played: 0,
         }
     }
@@ -350,6 +351,9 @@ impl<'l> FieldBuilder<'l> {
             Direction::EW => 2,
         };
         let place = (u64::from(club) << 34) | (u64::from(section) << 2) | d;
+        if self.pair_cache.is_empty() {
+            self.pair_cache = vec![(u64::MAX, 0, 0); PAIR_CACHE_SLOTS];
+        }
         let slot =
             (number as usize ^ (club as usize).wrapping_mul(0x9e37)) & (PAIR_CACHE_SLOTS - 1);
         let (p, n, id) = self.pair_cache[slot];

@@ -163,11 +163,18 @@ impl Aggregator {
             let mut applied = Vec::new();
             let mut dead = Vec::new();
             let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
-            for record in &records {
-                for effect in self
-                    .state
-                    .handle(&self.codec, &record.value, record.offset as i64)
-                {
+            // Decoding is independent per record: all of them in parallel, then handled in log order.
+            let decoded: Vec<Result<(Event, Vec<u8>), String>> = {
+                use rayon::prelude::*;
+                let codec = &self.codec;
+                records
+                    .par_iter()
+                    .map(|r| crate::state::decode(codec, &r.value))
+                    .collect()
+            };
+            tracing::debug!(elapsed = ?started.elapsed(), "records decoded");
+            for (record, decoded) in records.iter().zip(decoded) {
+                for effect in self.state.handle_decoded(decoded, record.offset as i64) {
                     match effect {
                         Effect::Applied(a) => applied.push(a),
                         Effect::DeadLetter { reason } => dead.push(DeadLettered {

@@ -41,14 +41,20 @@ impl FromStr for Seat {
 
     /// Accepts `N`/`E`/`S`/`W` and the full names, in any case.
     fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_uppercase().as_str() {
-            "N" | "NORTH" => Ok(Seat::North),
-            "E" | "EAST" => Ok(Seat::East),
-            "S" | "SOUTH" => Ok(Seat::South),
-            "W" | "WEST" => Ok(Seat::West),
-            _ => Err(Error::Invalid(format!(
+        let t = s.trim();
+        let is = |name: &str| t.eq_ignore_ascii_case(name);
+        if is("N") || is("NORTH") {
+            Ok(Seat::North)
+        } else if is("E") || is("EAST") {
+            Ok(Seat::East)
+        } else if is("S") || is("SOUTH") {
+            Ok(Seat::South)
+        } else if is("W") || is("WEST") {
+            Ok(Seat::West)
+        } else {
+            Err(Error::Invalid(format!(
                 "unknown declarer {s:?}: expected N, E, S or W"
-            ))),
+            )))
         }
     }
 }
@@ -130,51 +136,60 @@ impl FromStr for Contract {
     type Err = Error;
 
     /// Parses what scoring programs write: `3NT`, `3N`, `4HX`, `4Hx`, `6DXX`, `4 S`, `6S*`, `PASS`, `P`,
-    /// `AP`, `Passed`. Case and inner spaces do not matter.
+    /// `AP`, `Passed`. Case and inner spaces do not matter. Reads the bytes once, without allocating.
     fn from_str(text: &str) -> Result<Self> {
-        let compact: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
-        if matches!(
-            compact.as_str(),
-            "PASS" | "P" | "AP" | "PASSED" | "PASSEDOUT" | "ALLPASS" | "PO"
-        ) {
-            return Ok(Contract::PassedOut);
+        // Letters and digits, upper-cased, spaces skipped; contracts are short.
+        let mut compact = [0u8; 16];
+        let mut len = 0;
+        for b in text.bytes().filter(|b| !b.is_ascii_whitespace()) {
+            if len == compact.len() {
+                len = compact.len() + 1;
+                break;
+            }
+            compact[len] = b.to_ascii_uppercase();
+            len += 1;
         }
         let invalid = || {
             Error::Invalid(format!(
                 "unknown contract {text:?}: expected a level 1-7, a strain C/D/H/S/NT and an optional X or XX, or PASS"
             ))
         };
-        let mut chars = compact.chars();
-        let level = chars
-            .next()
-            .and_then(|c| c.to_digit(10))
-            .ok_or_else(invalid)?;
-        let rest = chars.as_str();
-        let (strain, rest) = if let Some(r) = rest.strip_prefix("NT") {
+        if len > compact.len() {
+            return Err(invalid());
+        }
+        let c = &compact[..len];
+        if matches!(
+            c,
+            b"PASS" | b"P" | b"AP" | b"PASSED" | b"PASSEDOUT" | b"ALLPASS" | b"PO"
+        ) {
+            return Ok(Contract::PassedOut);
+        }
+        let Some((&first, rest)) = c.split_first() else {
+            return Err(invalid());
+        };
+        if !first.is_ascii_digit() {
+            return Err(invalid());
+        }
+        let level = first - b'0';
+        let (strain, rest) = if let Some(r) = rest.strip_prefix(b"NT") {
             (Strain::NoTrump, r)
         } else {
-            let mut it = rest.chars();
-            let strain = match it.next() {
-                Some('C') => Strain::Clubs,
-                Some('D') => Strain::Diamonds,
-                Some('H') => Strain::Hearts,
-                Some('S') => Strain::Spades,
-                Some('N') => Strain::NoTrump,
+            let strain = match rest.first() {
+                Some(b'C') => Strain::Clubs,
+                Some(b'D') => Strain::Diamonds,
+                Some(b'H') => Strain::Hearts,
+                Some(b'S') => Strain::Spades,
+                Some(b'N') => Strain::NoTrump,
                 _ => return Err(invalid()),
             };
-            (strain, it.as_str())
+            (strain, &rest[1..])
         };
         let doubling = match rest {
-            "" => Doubling::Undoubled,
-            "X" | "*" | "D" => Doubling::Doubled,
-            "XX" | "**" | "R" | "DD" => Doubling::Redoubled,
+            b"" => Doubling::Undoubled,
+            b"X" | b"*" | b"D" => Doubling::Doubled,
+            b"XX" | b"**" | b"R" | b"DD" => Doubling::Redoubled,
             _ => return Err(invalid()),
         };
-        let level = u8::try_from(level).map_err(|_| invalid())?;
         if !(1..=7).contains(&level) {
             return Err(Error::Invalid(format!(
                 "impossible contract {text:?}: a contract is 1 to 7"

@@ -129,6 +129,9 @@ pub struct Scoring<'f> {
 /// Board numbers below this index the histograms directly (no pass to find which boards exist).
 const DIRECT_BOARDS: usize = 128;
 
+/// Fields with fewer results than this are counted with hash maps rather than dense histograms.
+const SMALL_FIELD: usize = 1 << 14;
+
 /// Board numbers present and the index of each, from a pass over the board column.
 fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
     let present = parts(field.len(), 1)
@@ -148,7 +151,15 @@ fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
             },
         );
     let mut board_numbers = Vec::new();
-    let mut board_index = vec![u32::MAX; 1 << 16];
+    let highest = present
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, bits)| **bits != 0)
+        .map_or(0, |(word, bits)| {
+            word * 64 + 63 - bits.leading_zeros() as usize
+        });
+    let mut board_index = vec![u32::MAX; highest + 1];
     for (word, bits) in present.iter().enumerate() {
         for bit in 0..64 {
             if bits & (1 << bit) != 0 {
@@ -188,7 +199,7 @@ fn histograms<P: Positions>(
     grid: bool,
 ) -> Option<Histograms> {
     let width = positions.len();
-    if nboards * width > MAX_HISTOGRAM_CELLS {
+    if nboards * width > MAX_HISTOGRAM_CELLS || field.len() < SMALL_FIELD {
         let mut results = vec![0u32; nboards];
         let mut counts: Vec<FxHashMap<i32, u32>> = vec![FxHashMap::default(); nboards];
         for (&b, &s) in field.boards.iter().zip(&field.scores) {
@@ -311,13 +322,17 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
 
     // Which boards exist. Board numbers are small in practice, so they index the histogram directly
     // when all are below `DIRECT_BOARDS`; otherwise a pass over the board column maps them first.
-    let direct = field
-        .boards
-        .par_iter()
-        .all(|&b| (b as usize) < DIRECT_BOARDS);
+    // Small fields (one club's) skip the direct histograms: zeroing 128 boards x 1,601 positions
+    // would cost more than the field itself.
+    let small = field.len() < SMALL_FIELD;
+    let direct = !small
+        && field
+            .boards
+            .par_iter()
+            .all(|&b| (b as usize) < DIRECT_BOARDS);
     let (board_numbers, board_index) = if direct {
         let all: Vec<u16> = (0..DIRECT_BOARDS as u16).collect();
-        let index: Vec<u32> = (0..1u32 << 16)
+        let index: Vec<u32> = (0..DIRECT_BOARDS as u32)
             .map(|b| {
                 if (b as usize) < DIRECT_BOARDS {
                     b
@@ -634,7 +649,11 @@ impl<'f> Scoring<'f> {
 
     /// The board of a board number.
     pub fn board(&self, number: u16) -> Option<&BoardScore> {
-        let i = self.board_index[number as usize];
+        let i = self
+            .board_index
+            .get(number as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
         (i != u32::MAX).then(|| &self.boards[i as usize])
     }
 
