@@ -12,9 +12,14 @@ pub struct Args {
     /// The event to aggregate (default: every event of the log).
     #[arg(long, env = "SIMPAIRS_EVENT")]
     pub event: Option<String>,
-    /// Stop when the results stream is drained instead of waiting for more.
+    /// Stop when the results stream is drained instead of waiting for more. Such a one-shot run
+    /// publishes every board itself rather than sharing them with the event's other aggregators.
     #[arg(long)]
     pub until_idle: bool,
+    /// This aggregator's name among the event's aggregators (default: the host name); a restarted
+    /// aggregator with the same name resumes where it stopped.
+    #[arg(long, env = "SIMPAIRS_INSTANCE")]
+    pub instance: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -36,8 +41,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let stop = super::stop_on_signal();
+    let instance = args
+        .instance
+        .clone()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| {
+            std::fs::read_to_string("/etc/hostname")
+                .ok()
+                .map(|h| h.trim().to_string())
+        })
+        .filter(|i| !i.is_empty())
+        .unwrap_or_else(|| "main".into());
     let options = AggregateOptions {
         until_idle: args.until_idle,
+        instance,
         ..AggregateOptions::default()
     };
     let results: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {

@@ -277,6 +277,15 @@ pub trait Log: Send + Sync {
     /// A consumer in `group` reading every partition of `streams`, starting from the group's
     /// committed positions (offset 0 where it has none).
     fn consumer(&self, group: &str, streams: &[&str]) -> Result<Box<dyn Consumer>>;
+
+    /// A consumer that reads every partition of `streams` by itself, for a group that has one
+    /// user (an aggregator instance's own position in the results): it never shares the
+    /// partitions, and on Kafka it does not join the group at all, so a restarted process does
+    /// not wait for its killed predecessor's membership to time out. Positions are committed to
+    /// `group` as with [`Log::consumer`]. The embedded log's groups have one consumer anyway.
+    fn solo_consumer(&self, group: &str, streams: &[&str]) -> Result<Box<dyn Consumer>> {
+        self.consumer(group, streams)
+    }
 }
 
 /// Reads the partitions of some streams on behalf of a consumer group.
@@ -295,4 +304,8 @@ pub trait Consumer: Send {
 
     /// Moves this consumer's reading position (not the committed one) for one partition.
     fn seek(&mut self, stream: &str, partition: u32, offset: u64) -> Result<()>;
+
+    /// The partitions this consumer is assigned now: all of its streams' partitions when it is the
+    /// group's only member, its share when several consumers form the group.
+    fn assignment(&self) -> Result<Vec<(String, u32)>>;
 }

@@ -66,6 +66,8 @@ pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static s
 pub struct EventState {
     declared: Option<EventDeclared>,
     pending: HashMap<(String, String), Pending>,
+    /// Each club's sealed submissions waiting to apply, in the order of their seals.
+    queues: HashMap<String, std::collections::VecDeque<String>>,
     applied: BTreeSet<(String, String)>,
     /// The results in force, by club and table.
     results: BTreeMap<String, BTreeMap<ResultKey, AppliedResult>>,
@@ -240,11 +242,10 @@ impl EventState {
             }
         }
         // A seal that was waiting for this record may now complete.
-        if let Some((seal, seal_offset)) = pending.seal.clone()
-            && pending.records.len() as i64 >= seal.count
-        {
-            pending.seal = None;
-            return self.handle_seal(seal, seal_offset);
+        // A sealed submission waiting for this record may now complete.
+        if pending.seal.is_some() {
+            let club = key.0.clone();
+            return self.drain(&club);
         }
         Vec::new()
     }
@@ -294,11 +295,10 @@ impl EventState {
                 .records
                 .insert(sequence, (Vec::new(), Part::BatchLine));
         }
-        if let Some((seal, seal_offset)) = pending.seal.clone()
-            && pending.records.len() as i64 >= seal.count
-        {
-            pending.seal = None;
-            return self.handle_seal(seal, seal_offset);
+        // A sealed submission waiting for this record may now complete.
+        if pending.seal.is_some() {
+            let club = key.0.clone();
+            return self.drain(&club);
         }
         Vec::new()
     }
@@ -331,12 +331,48 @@ impl EventState {
             return Vec::new();
         }
         let pending = self.pending.entry(key.clone()).or_default();
-        let received = pending.records.len() as i64;
-        if received < seal.count {
-            // Wait for the rest (a later record completes it).
+        if pending.seal.is_none() {
             pending.seal = Some((seal, offset));
-            return Vec::new();
         }
+        let queue = self.queues.entry(key.0.clone()).or_default();
+        if !queue.contains(&key.1) {
+            queue.push_back(key.1.clone());
+        }
+        self.drain(&key.0)
+    }
+
+    /// Completes the club's sealed submissions in the order of their seals, as far as their records
+    /// are in. A club's later submission never applies before an earlier one: on a partitioned log a
+    /// correction's records may arrive before the last records of the submission it corrects.
+    fn drain(&mut self, club: &str) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        while let Some(submission) = self.queues.get(club).and_then(|q| q.front()).cloned() {
+            let key = (club.to_string(), submission);
+            let ready = self.pending.get(&key).is_some_and(|p| {
+                p.seal
+                    .as_ref()
+                    .is_some_and(|(seal, _)| p.records.len() as i64 >= seal.count)
+            });
+            if !ready {
+                break;
+            }
+            if let Some(queue) = self.queues.get_mut(club) {
+                queue.pop_front();
+            }
+            let Some((seal, offset)) = self.pending.get_mut(&key).and_then(|p| p.seal.take())
+            else {
+                break;
+            };
+            effects.extend(self.complete(seal, offset));
+        }
+        effects
+    }
+
+    /// Checks a sealed submission whose records are all in, and applies it or sets it aside.
+    fn complete(&mut self, seal: SubmissionSealed, offset: i64) -> Vec<Effect> {
+        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        let declared = self.declared.as_ref().expect("checked by the caller");
+        let pending = self.pending.entry(key.clone()).or_default();
         let expected: Vec<i32> = (0..seal.count as i32).collect();
         let got: Vec<i32> = pending.records.keys().copied().collect();
         if got != expected {

@@ -343,3 +343,34 @@ fn malformed_bytes_become_a_dead_letter() {
     }
     assert!(run.state.result_count() == 0);
 }
+
+#[test]
+fn a_correction_completing_first_still_applies_after_the_submission_it_corrects() {
+    // On a partitioned log the correction's one record can arrive before the original's last ones:
+    // the seals' order decides.
+    let mut run = Run::new();
+    let original = club_a(&run.codec);
+    let correction = sealed(
+        &run.codec,
+        "A",
+        &key_of("A"),
+        vec![result("A", 1, "1", "1", "3NT", "S", 11)],
+    );
+    let (original_records, original_seal) = original.split_at(original.len() - 1);
+    assert!(run.feed(original_seal).is_empty(), "waits for its records");
+    assert!(
+        run.feed(&correction).is_empty(),
+        "complete, but waits for the earlier submission"
+    );
+    let effects = run.feed(original_records);
+    assert_eq!(
+        applied(&effects),
+        2,
+        "both apply, in seal order: {effects:?}"
+    );
+    let tricks: Vec<Option<i32>> = run.state.results().map(|(_, _, r)| r.tricks).collect();
+    assert!(
+        tricks.contains(&Some(11)) && !tricks.contains(&Some(9)),
+        "the correction stands: {tricks:?}"
+    );
+}

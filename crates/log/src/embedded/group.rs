@@ -194,6 +194,15 @@ impl Consumer for GroupConsumer {
         self.assigned_mut(stream, partition)?.position = offset;
         Ok(())
     }
+
+    fn assignment(&self) -> Result<Vec<(String, u32)>> {
+        // The embedded log has one consumer per group: it is assigned everything.
+        Ok(self
+            .assigned
+            .iter()
+            .map(|a| (a.stream.name.clone(), a.partition))
+            .collect())
+    }
 }
 
 /// The text of a positions file.

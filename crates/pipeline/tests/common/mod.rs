@@ -1,0 +1,240 @@
+//! The end-to-end scenario on real data, for every log backend: a real session is split into "clubs",
+//! published in a shuffled order with duplicates, aggregated; the replayed national result equals
+//! `simpairs score` on the whole file byte for byte, each club's own result equals scoring that club
+//! alone, and the aggregator's standings agree with the engine.
+#![allow(dead_code)]
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_scoring::{Options, Outcome};
+
+const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
+
+fn fixture(path: &str) -> Vec<u8> {
+    let full = format!(
+        "{}/../../tests/fixtures/realdata/native/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// The real session as traveller CSV rows, each given to a club by its NS pair number.
+pub fn split_session(file: &str) -> (String, Vec<String>) {
+    let imported = simpairs_formats::import::read(file, &fixture(file), None).unwrap();
+    let field = &imported.field;
+    let header = "board,club,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,ew_score,adjusted,movement\n";
+    let mut national = String::from(header);
+    let mut clubs = vec![String::from(header); CLUBS.len()];
+    for row in 0..field.len() {
+        let r = field.result(row);
+        let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
+        let club = match &ns.label {
+            simpairs_scoring::PairLabel::Number(n) => *n as usize % CLUBS.len(),
+            simpairs_scoring::PairLabel::Text(t) => t.len() % CLUBS.len(),
+        };
+        let d = imported.details(row);
+        let contract = d.and_then(|d| d.contract.clone()).unwrap_or_default();
+        let declarer = d
+            .and_then(|d| d.declarer)
+            .map(|s| s.letter().to_string())
+            .unwrap_or_default();
+        let tricks = d
+            .and_then(|d| d.tricks)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
+        let (ns_score, ew_score, adjusted) = match r.outcome {
+            Outcome::Played(s) => (s.to_string(), String::new(), String::new()),
+            Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string(), String::new()),
+            Outcome::Adjusted {
+                ns_percent,
+                ew_percent,
+            } => (
+                String::new(),
+                String::new(),
+                format!("{ns_percent}/{ew_percent}"),
+            ),
+        };
+        // A contract and its score both given must agree; keep the contract only when it does.
+        let (contract, declarer, tricks) = if adjusted.is_empty() {
+            (contract, declarer, tricks)
+        } else {
+            Default::default()
+        };
+        let movement = if ns.direction.is_some() {
+            "mitchell"
+        } else {
+            "howell"
+        };
+        let line = format!(
+            "{},{},{},{},{},{contract},{declarer},{tricks},{ns_score},{ew_score},{adjusted},{movement}\n",
+            r.board,
+            CLUBS[club],
+            field.section_name(ns.section),
+            ns.label,
+            ew.label
+        );
+        national.push_str(&line);
+        clubs[club].push_str(&line);
+    }
+    (national, clubs)
+}
+
+fn json(field: &simpairs_scoring::Field, options: &Options) -> Vec<u8> {
+    let scoring = simpairs_scoring::score(field, options).unwrap();
+    let mut out = Vec::new();
+    simpairs_formats::report::write_json(&mut out, &scoring).unwrap();
+    out
+}
+
+fn key_of(club: &str) -> Vec<u8> {
+    let mut k = club.as_bytes().to_vec();
+    k.resize(32, b'#');
+    k
+}
+
+/// Publishes the clubs (shuffled, with duplicates) to `log`, aggregates, and checks the replay against
+/// `simpairs score` on the whole session and on each club.
+pub fn run_pipeline(
+    log: Arc<dyn simpairs_log::Log>,
+    event: &str,
+    partitions: u32,
+    national: &str,
+    clubs: &[String],
+) {
+    let national_field = simpairs_formats::csv::read("national.csv", national.as_bytes())
+        .unwrap()
+        .field;
+    let boards: Vec<i32> = national_field
+        .rows_by_board()
+        .boards
+        .iter()
+        .map(|&b| i32::from(b))
+        .collect();
+    declare(
+        log.as_ref(),
+        Declaration {
+            event_id: event.into(),
+            name: "real data".into(),
+            boards,
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: CLUBS
+                .iter()
+                .map(|c| ClubLine {
+                    club_id: c.to_string(),
+                    name: c.to_string(),
+                    key: Some(key_of(c)),
+                })
+                .collect(),
+            keys_dir: None,
+            partitions,
+        },
+    )
+    .unwrap();
+    // Shuffled order, with duplicates: WEST, NORTH, WEST again, SOUTH, NORTH again.
+    for i in [2, 0, 2, 1, 0] {
+        let name = format!("{}.csv", CLUBS[i]);
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            event,
+            CLUBS[i],
+            &key_of(CLUBS[i]),
+            &name,
+            clubs[i].as_bytes(),
+            None,
+        )
+        .unwrap();
+    }
+    let mut aggregator = Aggregator::open(log.clone(), event).unwrap();
+    let options = AggregateOptions {
+        until_idle: true,
+        ..AggregateOptions::default()
+    };
+    aggregator
+        .run(&options, &AtomicBool::new(false), |_| {})
+        .unwrap();
+    assert_eq!(
+        aggregator.state().applied_count(),
+        3,
+        "duplicates apply once"
+    );
+
+    let (state, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), event, None).unwrap();
+    assert!(
+        replayed.dead_letters.is_empty(),
+        "{:?}",
+        replayed.dead_letters
+    );
+    let options = Options::default();
+    let replayed_national = json(
+        &simpairs_pipeline::replay::field_of(&state, None).unwrap(),
+        &options,
+    );
+    let scored_national = json(&national_field, &options);
+    assert!(
+        replayed_national == scored_national,
+        "the replayed national result differs from score on the whole file"
+    );
+    for (i, club) in CLUBS.iter().enumerate() {
+        let own = simpairs_formats::csv::read("club.csv", clubs[i].as_bytes())
+            .unwrap()
+            .field;
+        let replayed = json(
+            &simpairs_pipeline::replay::field_of(&state, Some(club)).unwrap(),
+            &options,
+        );
+        assert!(
+            replayed == json(&own, &options),
+            "club {club}'s own result differs from scoring it alone"
+        );
+    }
+
+    // The aggregator's last national standings agree with the engine on the whole file.
+    let codec = Codec::new().unwrap();
+    let stream = simpairs_pipeline::stream_name(event, Stream::Leaderboard);
+    let mut last = None;
+    let end = log.end_offset(&stream, 0).unwrap();
+    simpairs_pipeline::read_range(log.as_ref(), &stream, 0, 0, end, |r| {
+        if let Ok(Event::StandingsComputed(s)) = codec.decode(&r.value)
+            && s.scope.is_empty()
+        {
+            last = Some(s);
+        }
+    })
+    .unwrap();
+    let last = last.expect("national standings were written");
+    let scoring = simpairs_scoring::score(&national_field, &options).unwrap();
+    let mut expected = String::new();
+    for id in simpairs_scoring::standings::display_order(&scoring) {
+        let s = &scoring.standings()[id as usize];
+        let p = &national_field.pairs()[id as usize];
+        let _ = writeln!(
+            expected,
+            "{} {} {} {} {}",
+            national_field.club_name(p.club),
+            p.label,
+            s.rank,
+            s.total_hundredths,
+            s.percent_hundredths.unwrap_or(-1)
+        );
+    }
+    let mut got = String::new();
+    for s in &last.standings {
+        let _ = writeln!(
+            got,
+            "{} {} {} {} {}",
+            s.club_id,
+            s.pair,
+            s.rank,
+            s.total_hundredths,
+            s.percent_hundredths.unwrap_or(-1)
+        );
+    }
+    assert_eq!(got, expected);
+}

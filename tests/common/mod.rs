@@ -1,0 +1,324 @@
+//! Helpers for the process-level pipeline tests, for any log backend: the log is named by the
+//! location the command line takes (a directory or `kafka://host:port`).
+#![allow(dead_code)]
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+
+/// A log under test: its location as the CLI takes it, and an open handle.
+pub struct TestLog {
+    pub location: String,
+    pub log: Arc<dyn simpairs_log::Log>,
+    pub event: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A fresh embedded log.
+pub fn embedded(event: &str) -> TestLog {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn simpairs_log::Log> =
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    TestLog {
+        location: dir.path().display().to_string(),
+        log,
+        event: event.into(),
+        _dir: Some(dir),
+    }
+}
+
+/// The broker of `SIMPAIRS_KAFKA`, with a fresh event (fresh topics); `None` (with a note) when no
+/// broker is configured outside CI; a loud failure in CI.
+pub fn kafka(event: &str) -> Option<TestLog> {
+    match std::env::var("SIMPAIRS_KAFKA") {
+        Ok(location) => {
+            let log: Arc<dyn simpairs_log::Log> =
+                Arc::new(simpairs_kafka::KafkaLog::open(&location).expect("the broker answers"));
+            let event = format!("{event}-{}-{}", std::process::id(), fastrand::u32(..));
+            Some(TestLog {
+                location,
+                log,
+                event,
+                _dir: None,
+            })
+        }
+        Err(_) if std::env::var_os("CI").is_some() => {
+            panic!(
+                "SIMPAIRS_KAFKA is not set: start the broker with scripts/broker start and export its address"
+            )
+        }
+        Err(_) => {
+            eprintln!(
+                "skipped: no broker (start one with `export SIMPAIRS_KAFKA=$(scripts/broker start)`)"
+            );
+            None
+        }
+    }
+}
+
+pub fn key_of(club: &str) -> Vec<u8> {
+    let mut k = club.as_bytes().to_vec();
+    k.resize(32, b'*');
+    k
+}
+
+impl TestLog {
+    pub fn declare(&self, event: &simpairs_sim::SimEvent, partitions: u32) {
+        declare(
+            self.log.as_ref(),
+            Declaration {
+                event_id: self.event.clone(),
+                name: "process test".into(),
+                boards: (1..=i32::from(event.boards)).collect(),
+                scoring: Scoring::Matchpoints,
+                factoring: Factoring::Neuberg,
+                clubs: event
+                    .clubs
+                    .iter()
+                    .map(|c| ClubLine {
+                        club_id: c.id.clone(),
+                        name: c.name.clone(),
+                        key: Some(key_of(&c.id)),
+                    })
+                    .collect(),
+                keys_dir: None,
+                partitions,
+            },
+        )
+        .unwrap();
+    }
+
+    pub fn publish(&self, event: &simpairs_sim::SimEvent, club: usize, csv: &str) {
+        let id = &event.clubs[club].id;
+        simpairs_pipeline::publish::publish_file(
+            self.log.as_ref(),
+            &self.event,
+            id,
+            &key_of(id),
+            "club.csv",
+            csv.as_bytes(),
+            None,
+        )
+        .unwrap();
+    }
+
+    /// `simpairs aggregate` as its own process.
+    pub fn aggregator(&self, instance: &str, until_idle: bool) -> Child {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_simpairs"));
+        cmd.args([
+            "aggregate",
+            "--log",
+            &self.location,
+            "--event",
+            &self.event,
+            "--instance",
+            instance,
+        ]);
+        if until_idle {
+            cmd.arg("--until-idle");
+        }
+        // The aggregators' logs go to target/test-logs/<event>.<instance>.log, for failures.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-logs");
+        let _ = std::fs::create_dir_all(&dir);
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join(format!("{}.{instance}.log", self.event)))
+            .map_or(Stdio::null(), Stdio::from);
+        cmd.env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap()
+    }
+
+    /// Every record of every partition of one of the event's streams.
+    fn records(&self, stream: Stream) -> Vec<simpairs_log::Record> {
+        let name = simpairs_pipeline::stream_name(&self.event, stream);
+        let mut out = Vec::new();
+        for p in 0..self.log.partitions(&name).unwrap() {
+            let end = self.log.end_offset(&name, p).unwrap();
+            simpairs_pipeline::read_range(self.log.as_ref(), &name, p, 0, end, |r| {
+                out.push(r.clone())
+            })
+            .unwrap();
+        }
+        out
+    }
+
+    /// The national leaderboard and the number of results in force, as a projection built from
+    /// everything written shows them (event ids left out, so that two events can be compared).
+    pub fn leaderboard(&self) -> Vec<String> {
+        let codec = Codec::new().unwrap();
+        let mut projection = simpairs_pipeline::project::Projection::new(&self.event);
+        for stream in [Stream::BoardScores, Stream::Leaderboard] {
+            for r in self.records(stream) {
+                projection.apply(codec.decode(&r.value).unwrap());
+            }
+        }
+        let mut rows: Vec<String> = projection
+            .leaderboard("combined")
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {:?} {} {} {:?} {}",
+                    s.club_id,
+                    s.pair,
+                    s.direction,
+                    s.combined_rank,
+                    s.total_hundredths,
+                    s.percent_hundredths,
+                    s.rank
+                )
+            })
+            .collect();
+        rows.push(format!("results in force: {}", projection.results.len()));
+        let mut boards: Vec<String> = projection
+            .board_scores
+            .values()
+            .filter(|b| b.scope.is_empty())
+            .map(|b| {
+                format!(
+                    "board {} {} {:?}",
+                    b.board,
+                    b.results_count,
+                    b.table
+                        .iter()
+                        .map(|e| (e.ns_score, e.count, e.ns_value.num, e.ns_value.den))
+                        .collect::<Vec<_>>()
+                )
+            })
+            .collect();
+        boards.sort();
+        rows.extend(boards);
+        rows
+    }
+
+    /// The reasons of the dead letters written so far.
+    pub fn dead_letters(&self) -> Vec<String> {
+        let codec = Codec::new().unwrap();
+        self.records(Stream::DeadLetter)
+            .iter()
+            .map(|r| match codec.decode(&r.value).unwrap() {
+                Event::DeadLettered(d) => d.reason,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// Waits until the leaderboard equals `expected` (aggregators run on their own), up to `limit`;
+    /// on failure, says where the last leaderboard seen first differs.
+    pub fn converges_to(&self, expected: &[String], limit: Duration) -> Result<(), String> {
+        let started = Instant::now();
+        loop {
+            let got = self.leaderboard();
+            if got == expected {
+                return Ok(());
+            }
+            if started.elapsed() > limit {
+                let at = got
+                    .iter()
+                    .zip(expected)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(got.len().min(expected.len()));
+                return Err(format!(
+                    "line {at} of {} (expected {}): got {:?}, expected {:?}",
+                    got.len(),
+                    expected.len(),
+                    got.get(at),
+                    expected.get(at)
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+}
+
+/// The order clubs publish in: every club, some twice, and the correction last.
+pub fn publish_order(event: &simpairs_sim::SimEvent) -> Vec<(usize, String)> {
+    let mut order: Vec<(usize, String)> = event
+        .clubs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i, c.csv.clone()))
+        .collect();
+    for i in [3, 7, 3] {
+        if i < event.clubs.len() {
+            order.push((i, event.clubs[i].csv.clone()));
+        }
+    }
+    order.push((event.correction.0, event.correction.1.clone()));
+    order
+}
+
+/// The leaderboard of a clean run: everything published, one aggregator run to the end.
+pub fn clean_run(log: TestLog, event: &simpairs_sim::SimEvent, partitions: u32) -> Vec<String> {
+    log.declare(event, partitions);
+    for (club, csv) in publish_order(event) {
+        log.publish(event, club, &csv);
+    }
+    assert!(log.aggregator("clean", true).wait().unwrap().success());
+    log.leaderboard()
+}
+
+/// Publishes while the aggregator is killed with SIGKILL at pseudo-random moments; returns the kills.
+pub fn publish_while_killing(
+    log: &TestLog,
+    event: &simpairs_sim::SimEvent,
+    instance: &str,
+) -> usize {
+    let mut child = log.aggregator(instance, false);
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut kills = 0;
+    let mut next_kill = Instant::now() + Duration::from_millis(rng.u64(20..200));
+    for (club, csv) in publish_order(event) {
+        log.publish(event, club, &csv);
+        std::thread::sleep(Duration::from_millis(rng.u64(0..40)));
+        if Instant::now() >= next_kill {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            kills += 1;
+            child = log.aggregator(instance, false);
+            next_kill = Instant::now() + Duration::from_millis(rng.u64(20..200));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(rng.u64(0..100)));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    kills
+}
+
+/// Sends a forged submission (club 2's file signed with someone else's key, past the club node's
+/// check) and a malformed message.
+pub fn send_forged_and_malformed(log: &TestLog, event: &simpairs_sim::SimEvent) {
+    let codec = Codec::new().unwrap();
+    let victim = &event.clubs[1];
+    let imported = simpairs_formats::import::read("x.csv", victim.csv.as_bytes(), None).unwrap();
+    let records =
+        simpairs_pipeline::publish::submission_events(&log.event, &victim.id, &imported).unwrap();
+    let forged = simpairs_pipeline::publish::seal(
+        &codec,
+        &log.event,
+        &victim.id,
+        b"an attacker's key, 32 bytes long",
+        records,
+        None,
+    );
+    simpairs_pipeline::publish::append_submission(log.log.as_ref(), &codec, &log.event, &forged)
+        .unwrap();
+    let results = simpairs_pipeline::stream_name(&log.event, Stream::Results);
+    log.log
+        .append(
+            &results,
+            &[simpairs_log::Produce::new(
+                b"raw",
+                b"\xc3\x01\x00\x01\x02 not an event",
+                0,
+            )],
+        )
+        .unwrap();
+}
