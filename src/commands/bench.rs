@@ -26,6 +26,13 @@ pub struct Args {
     /// Results of the national field the pipeline measurements start from.
     #[arg(long, default_value_t = 3_600_000)]
     pub pipeline_results: usize,
+    /// The log the pipeline is measured on: `kafka://host:port` (fresh topics of a new event), or a
+    /// directory; by default a fresh embedded log in a temporary directory.
+    #[arg(long)]
+    pub pipeline_log: Option<simpairs_pipeline::LogLocation>,
+    /// Partitions of the measured event's streams.
+    #[arg(long, default_value_t = 1)]
+    pub pipeline_partitions: u32,
     /// New clubs (30 tables) timed from seal to leaderboard.
     #[arg(long, default_value_t = 20)]
     pub latency_clubs: usize,
@@ -165,15 +172,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     if args.pipeline {
-        let f = super::bench_pipeline::measure(args.pipeline_results, 36, args.latency_clubs)?;
+        let f = super::bench_pipeline::measure(
+            args.pipeline_log.as_ref(),
+            args.pipeline_partitions,
+            args.pipeline_results,
+            36,
+            args.latency_clubs,
+        )?;
         let rate = |d: Duration| f.results as f64 / d.as_secs_f64();
         println!(
-            "\n| pipeline, embedded log ({} results from {} clubs, 36 boards) | |",
-            f.results, f.clubs
+            "\n| pipeline, {} ({} results from {} clubs, 36 boards, {} partition(s)) | |",
+            f.log, f.results, f.clubs, args.pipeline_partitions
         );
         println!("|---|---|");
         println!(
-            "| publish (read, check, seal, append with fsync; clubs one after the other) | {} results/s ({}) |",
+            "| publish (read, check, seal, append durably; clubs one after the other) | {} results/s ({}) |",
             rate(f.publish) as u64,
             secs(f.publish)
         );

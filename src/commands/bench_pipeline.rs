@@ -1,4 +1,5 @@
-//! `simpairs bench --pipeline`: the pipeline's speed on the embedded log.
+//! `simpairs bench --pipeline`: the pipeline's speed on the embedded log (or the log of
+//! `--pipeline-log`, such as a Kafka broker).
 //!
 //! - publish: clubs of a simulated national field (36 boards x 100,000 results by default) publish their
 //!   submissions one after the other (read, check, seal, append with fsync), timed from the first to the
@@ -20,6 +21,8 @@ use simpairs_pipeline::project::Projection;
 
 /// Figures of one pipeline measurement.
 pub struct PipelineFigures {
+    /// Which log: "embedded log" or the Kafka location.
+    pub log: String,
     pub results: usize,
     pub clubs: usize,
     pub publish: Duration,
@@ -34,12 +37,32 @@ fn key(club: &str) -> Vec<u8> {
 }
 
 pub fn measure(
+    location: Option<&simpairs_pipeline::LogLocation>,
+    partitions: u32,
     results_wanted: usize,
     boards: u16,
     new_clubs: usize,
 ) -> anyhow::Result<PipelineFigures> {
     let dir = tempfile::tempdir()?;
-    let log: Arc<dyn simpairs_log::Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path())?);
+    let (log, log_name): (Arc<dyn simpairs_log::Log>, String) = match location {
+        None => (
+            Arc::new(simpairs_log::EmbeddedLog::open(dir.path())?),
+            "embedded log".into(),
+        ),
+        Some(l @ simpairs_pipeline::LogLocation::Embedded(_)) => {
+            (super::open_log(l)?, "embedded log".into())
+        }
+        Some(l) => (super::open_log(l)?, l.to_string()),
+    };
+    // A new event each run: on Kafka its topics are fresh.
+    let event_id = format!(
+        "bench-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+    );
+    let event_id = event_id.as_str();
     // About 9 tables per club on average: clubs = results per board / 9.
     let per_board = results_wanted / boards as usize;
     let clubs = (per_board / 9).max(2);
@@ -53,7 +76,8 @@ pub fn measure(
     // The latency clubs have 30 tables: reuse the simulator's boards with a fixed size.
     let late = simpairs_sim::national_event(&simpairs_sim::Settings {
         seed: 77,
-        clubs: new_clubs * 4,
+        // About one club in eight has 20 tables or more.
+        clubs: new_clubs * 20,
         boards,
         howell_percent: 0,
         ..Default::default()
@@ -77,18 +101,17 @@ pub fn measure(
         name: c.name.clone(),
         key: Some(key(&format!("L{}", c.id))),
     }));
-    const EVENT: &str = "bench";
     declare(
         log.as_ref(),
         Declaration {
-            event_id: EVENT.into(),
+            event_id: event_id.into(),
             name: "bench".into(),
             boards: (1..=i32::from(boards)).collect(),
             scoring: Scoring::Matchpoints,
             factoring: Factoring::Neuberg,
             clubs: lines,
             keys_dir: None,
-            partitions: 1,
+            partitions,
         },
     )?;
     let results: usize = event.clubs[..clubs].iter().map(|c| c.results).sum();
@@ -97,7 +120,7 @@ pub fn measure(
     for c in &event.clubs[..clubs] {
         simpairs_pipeline::publish::publish_file(
             log.as_ref(),
-            EVENT,
+            event_id,
             &c.id,
             &key(&c.id),
             "club.csv",
@@ -107,7 +130,7 @@ pub fn measure(
     }
     let publish = started.elapsed();
 
-    let mut aggregator = Aggregator::open(log.clone(), EVENT)?;
+    let mut aggregator = Aggregator::open(log.clone(), event_id)?;
     let started = Instant::now();
     aggregator.run(
         &AggregateOptions {
@@ -125,26 +148,27 @@ pub fn measure(
     let shown = Arc::new(AtomicI64::new(0));
     let shown_at: Arc<RwLock<Vec<(i64, Instant)>>> = Arc::new(RwLock::new(Vec::new()));
     let live_aggregator = {
-        let (log, stop) = (log.clone(), stop.clone());
+        let (log, stop, event_id) = (log.clone(), stop.clone(), event_id.to_string());
         std::thread::spawn(move || -> anyhow::Result<()> {
-            let mut a = Aggregator::open(log, EVENT)?;
+            let mut a = Aggregator::open(log, &event_id)?;
             a.run(&AggregateOptions::default(), &stop, |_| {})?;
             Ok(())
         })
     };
-    let projection = Arc::new(RwLock::new(Projection::new(EVENT)));
+    let projection = Arc::new(RwLock::new(Projection::new(event_id)));
     let live_projection = {
-        let (log, stop, projection, shown, shown_at) = (
+        let (log, stop, projection, shown, shown_at, event_id) = (
             log.clone(),
             stop.clone(),
             projection.clone(),
             shown.clone(),
             shown_at.clone(),
+            event_id.to_string(),
         );
         std::thread::spawn(move || -> anyhow::Result<()> {
             simpairs_pipeline::project::run(
                 log,
-                EVENT,
+                &event_id,
                 projection,
                 &stop,
                 false,
@@ -171,7 +195,7 @@ pub fn measure(
         let sealed = Instant::now();
         simpairs_pipeline::publish::publish_file(
             log.as_ref(),
-            EVENT,
+            event_id,
             &id,
             &key(&id),
             "late.csv",
@@ -200,6 +224,7 @@ pub fn measure(
         .join()
         .map_err(|_| anyhow::anyhow!("projection thread failed"))??;
     Ok(PipelineFigures {
+        log: log_name,
         results,
         clubs,
         publish,

@@ -15,6 +15,7 @@
 //! | record timestamp | message timestamp (CreateTime) |
 //! | offset | Kafka offset (with transactions, commit markers take offsets too: offsets increase but can skip) |
 //! | [`Log::consumer`](simpairs_log::Log::consumer) | a member of the Kafka consumer group of that name ([`KafkaConsumer`]) |
+//! | [`Log::solo_consumer`](simpairs_log::Log::solo_consumer) | a consumer assigned every partition by itself (no membership, no rebalances), committing to the group of that name |
 //! | [`Consumer::commit`](simpairs_log::Consumer::commit) | a synchronous offset commit of exactly those positions |
 //! | [`Log::read`](simpairs_log::Log::read) | a group-less consumer assigned to the partition at the offset |
 //! | [`Log::end_offset`](simpairs_log::Log::end_offset) | the high watermark (the last stable offset while a transaction is open) |
@@ -80,7 +81,8 @@
 //! # Consumer groups
 //! A [`KafkaConsumer`] joins its group on its first polls. Several members of one group split
 //! the partitions between them, up to one member per partition; a member that leaves (drop) hands
-//! its partitions to the others at once, one that dies after its session times out (45 s); the
+//! its partitions to the others at once, one that dies after its session times out (10 s here,
+//! librdkafka's default is 45 s); the
 //! new owner starts them at the group's committed offsets, so records after the last commit come
 //! again. Measured on a local Tansu: the first member of a group gets its partitions about 1.1 s
 //! after subscribing; when a second member joins, the group settles on the split after about
@@ -113,7 +115,7 @@
 //! - A group join takes 1 to 4 s (above); a consumer must not treat an empty first poll as "no
 //!   data" (this crate's `poll` waits for the join).
 //!
-//! //! # Layout
+//! # Layout
 //! - `config`: [`KafkaConfig`] and its environment variables;
 //! - `client`: the librdkafka settings of each client role and the build's feature check;
 //! - `producer`: appends, delivery reports, transactions;
