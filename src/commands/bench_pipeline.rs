@@ -88,6 +88,19 @@ pub fn measure(
         .filter(|c| c.tables >= 20)
         .take(new_clubs)
         .collect();
+    // The simulator's clubs are larger than 9 tables on average: the field is the first clubs that
+    // make up the results asked for.
+    let clubs = event
+        .clubs
+        .iter()
+        .scan(0usize, |total, c| {
+            let before = *total;
+            *total += c.results;
+            Some(before)
+        })
+        .take_while(|&before| before < results_wanted)
+        .count()
+        .max(2);
     let mut lines: Vec<ClubLine> = event.clubs[..clubs]
         .iter()
         .map(|c| ClubLine {

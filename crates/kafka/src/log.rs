@@ -380,7 +380,8 @@ impl KafkaLog {
 
 impl Log for KafkaLog {
     /// Creates the topic (CreateTopics with [`KafkaConfig::replication_factor`],
-    /// `cleanup.policy=compact` when compacted, `retention.ms` when a retention is set) and waits
+    /// `cleanup.policy=compact` when compacted, `retention.ms` when a retention is set, and
+    /// `retention.ms=-1` for a stream kept forever) and waits
     /// until its metadata shows every partition. An existing topic with the same partition count
     /// is left as it is.
     fn create_stream(&self, name: &str, config: &StreamConfig) -> Result<()> {
@@ -422,7 +423,9 @@ impl Log for KafkaLog {
                     .set("retention.ms", ms);
             }
             (false, Some(ms)) => topic = topic.set("retention.ms", ms),
-            (false, None) => {}
+            // Kept forever, as the trait promises: not the brokers' default retention (7 days on
+            // Apache Kafka), which would delete an event's results, the source of truth.
+            (false, None) => topic = topic.set("retention.ms", "-1"),
         }
         let options = AdminOptions::new()
             .request_timeout(Some(self.config.request_timeout))

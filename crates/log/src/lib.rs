@@ -268,7 +268,8 @@ pub trait Log: Send + Sync {
 
     /// Reads up to `max` records of one partition, starting at offset `from`, without any
     /// consumer group. Returns fewer (or none) when the partition ends sooner; fails with
-    /// [`Error::OffsetOutOfRange`] when `from` is past the end.
+    /// [`Error::OffsetOutOfRange`] when `from` is past the end, or before the partition's first
+    /// kept record (on Kafka, compaction or retention may have removed the records before it).
     fn read(&self, stream: &str, partition: u32, from: u64, max: usize) -> Result<Vec<Record>>;
 
     /// The offset the next record appended to the partition will get.

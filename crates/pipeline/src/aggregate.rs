@@ -338,6 +338,7 @@ impl Aggregator {
             }
             // The national field: the boards this aggregator owns, and (if it leads) the standings.
             let national = simpairs_scoring::score(&self.national, &self.options)?;
+            tracing::debug!(elapsed = ?started.elapsed(), "national field rescored");
             let owned: std::collections::HashSet<i32> = national
                 .boards()
                 .iter()
@@ -405,14 +406,35 @@ impl Aggregator {
             return Ok(());
         }
         let name = stream_name(&self.event_id, stream);
-        let encoded: Vec<(Vec<u8>, Vec<u8>)> = events
+        let partitions = self.log.partitions(&name)?;
+        let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = events
             .iter()
-            .map(|e| (e.partition_key(), self.codec.encode(e)))
+            .map(|e| {
+                let (key, partition) = match e {
+                    // Each applied submission has a key of its own, so that compaction keeps all of
+                    // them, and goes to its club's partition, so that a club's stay in order.
+                    Event::SubmissionApplied(a) => (
+                        format!("{}/{}/{}", a.event_id, a.club_id, a.submission_id).into_bytes(),
+                        Some(simpairs_log::partition_for_key(
+                            &e.partition_key(),
+                            partitions,
+                        )),
+                    ),
+                    _ => (e.partition_key(), None),
+                };
+                (key, partition, self.codec.encode(e))
+            })
             .collect();
         let at = now_ms();
         let records: Vec<Produce<'_>> = encoded
             .iter()
-            .map(|(k, v)| Produce::new(k, v, at))
+            .map(|(k, partition, v)| {
+                let record = Produce::new(k, v, at);
+                match partition {
+                    Some(p) => record.to_partition(*p),
+                    None => record,
+                }
+            })
             .collect();
         self.log.append(&name, &records)?;
         Ok(())

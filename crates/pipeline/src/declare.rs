@@ -208,9 +208,12 @@ pub fn declare(log: &dyn Log, d: Declaration) -> Result<EventDeclared> {
         } else {
             1
         };
+        // Derived output is compacted where the log can (Kafka): only the latest board scores and
+        // standings of each scope are needed to rebuild the views (every `SubmissionApplied` has a key
+        // of its own, so all of them stay). The results and everything else are kept forever.
         let config = StreamConfig {
             partitions,
-            compacted: false,
+            compacted: matches!(stream, Stream::BoardScores | Stream::Leaderboard),
             retention: None,
         };
         log.create_stream(&stream_name(&d.event_id, stream), &config)?;

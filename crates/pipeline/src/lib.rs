@@ -77,6 +77,25 @@ pub fn options_of(declared: &simpairs_events::types::EventDeclared) -> simpairs_
 }
 
 /// Reads every message of one partition of a stream from `from` up to (not including) `until`.
+/// Reads up to `max` records from `*at`, or from the partition's first kept record when the ones
+/// before it were removed (Kafka compaction or retention can move a partition's start; Tansu's
+/// compaction does): `*at` then moves there.
+pub fn read_kept(
+    log: &dyn simpairs_log::Log,
+    stream: &str,
+    partition: u32,
+    at: &mut u64,
+    max: usize,
+) -> Result<Vec<simpairs_log::Record>> {
+    match log.read(stream, partition, *at, max) {
+        Err(simpairs_log::Error::OffsetOutOfRange { start, .. }) if *at < start => {
+            *at = start;
+            Ok(log.read(stream, partition, start, max)?)
+        }
+        other => Ok(other?),
+    }
+}
+
 pub fn read_range(
     log: &dyn simpairs_log::Log,
     stream: &str,
@@ -87,7 +106,7 @@ pub fn read_range(
 ) -> Result<()> {
     let mut at = from;
     while at < until {
-        let batch = log.read(stream, partition, at, 10_000)?;
+        let batch = read_kept(log, stream, partition, &mut at, 10_000)?;
         if batch.is_empty() {
             break;
         }

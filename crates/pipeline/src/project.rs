@@ -404,7 +404,7 @@ pub fn run(
     while !stop.load(Ordering::Relaxed) {
         let mut decoded = Vec::new();
         for ((stream, partition), at) in positions.iter_mut() {
-            let batch = log.read(stream, *partition, *at, 50_000)?;
+            let batch = crate::read_kept(log.as_ref(), stream, *partition, at, 50_000)?;
             for record in batch {
                 *at = record.offset + 1;
                 match codec.decode(&record.value) {

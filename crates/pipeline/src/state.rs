@@ -32,20 +32,69 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 enum Part {
     Result(ResultRecorded),
-    /// A batch of one board's results, kept whole at its first sequence.
+    /// A batch of one board's results: the consecutive sequences from its first.
     Batch(Box<simpairs_events::types::ResultsRecorded>),
-    /// A later sequence of a batch (its bytes and contents are the batch's).
-    BatchLine,
     Withdrawal(ResultWithdrawn),
     Pair(PairEntered),
 }
 
+impl Part {
+    /// How many sequences the record stands for.
+    fn sequences(&self) -> i32 {
+        match self {
+            Part::Batch(b) => i32::try_from(b.results.len()).unwrap_or(i32::MAX),
+            _ => 1,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Pending {
-    /// sequence -> (datum bytes as sent, record)
+    /// first sequence -> (datum bytes as sent, record); a batch covers the sequences from its first.
     records: BTreeMap<i32, (Vec<u8>, Part)>,
+    /// Sequences covered by `records`.
+    sequences: i64,
     /// A seal that arrived before all its records, with its offset.
     seal: Option<(SubmissionSealed, i64)>,
+}
+
+impl Pending {
+    /// The record covering `sequence`: its first sequence and bytes.
+    fn covering(&self, sequence: i32) -> Option<(i32, &[u8])> {
+        let (&first, (bytes, part)) = self.records.range(..=sequence).next_back()?;
+        (i64::from(sequence) < i64::from(first) + i64::from(part.sequences()))
+            .then_some((first, bytes.as_slice()))
+    }
+
+    /// Whether any record covers a sequence of `range`.
+    fn overlaps(&self, range: std::ops::Range<i32>) -> bool {
+        self.covering(range.start).is_some() || self.records.range(range).next().is_some()
+    }
+
+    fn insert(&mut self, first: i32, datum: Vec<u8>, part: Part) {
+        self.sequences += i64::from(part.sequences());
+        self.records.insert(first, (datum, part));
+    }
+
+    /// Whether the records cover exactly the sequences `0..count`.
+    fn complete_run(&self, count: i64) -> bool {
+        let mut next = 0i64;
+        for (&first, (_, part)) in &self.records {
+            if i64::from(first) != next {
+                return false;
+            }
+            next += i64::from(part.sequences());
+        }
+        next == count
+    }
+
+    /// Every sequence the records cover, in order (for messages).
+    fn sequence_list(&self) -> Vec<i32> {
+        self.records
+            .iter()
+            .flat_map(|(&first, (_, part))| first..first.saturating_add(part.sequences()))
+            .collect()
+    }
 }
 
 /// A pair as the event knows it: club, section, number and direction (`NS`, `EW`, or `""` for a Howell
@@ -128,7 +177,7 @@ impl EventState {
                 (
                     club.clone(),
                     submission.clone(),
-                    p.records.len(),
+                    p.sequences as usize,
                     p.seal.is_some(),
                 )
             })
@@ -229,17 +278,17 @@ impl EventState {
             return Vec::new();
         }
         let pending = self.pending.entry(key.clone()).or_default();
-        match pending.records.get(&sequence) {
-            Some((bytes, _)) if *bytes == datum => return Vec::new(),
+        match pending.covering(sequence) {
+            Some((first, bytes)) if first == sequence && bytes == datum.as_slice() => {
+                return Vec::new();
+            }
             Some(_) => {
                 return vec![dead(format!(
                     "club {} sent two different records with sequence {sequence} in submission {}; the second is set aside",
                     key.0, key.1
                 ))];
             }
-            None => {
-                pending.records.insert(sequence, (datum, part));
-            }
+            None => pending.insert(sequence, datum, part),
         }
         // A seal that was waiting for this record may now complete.
         // A sealed submission waiting for this record may now complete.
@@ -269,8 +318,8 @@ impl EventState {
         }
         let pending = self.pending.entry(key.clone()).or_default();
         let first = batch.first_sequence;
-        match pending.records.get(&first) {
-            Some((bytes, _)) if *bytes == datum => return Vec::new(),
+        match pending.covering(first) {
+            Some((at, bytes)) if at == first && bytes == datum.as_slice() => return Vec::new(),
             Some(_) => {
                 return vec![dead(format!(
                     "club {} sent two different records with sequence {first} in submission {}; the second is set aside",
@@ -279,22 +328,18 @@ impl EventState {
             }
             None => {}
         }
-        if let Some(clash) = batch.sequences().find(|s| pending.records.contains_key(s)) {
+        if pending.overlaps(batch.sequences()) {
+            let clash = batch
+                .sequences()
+                .find(|&s| pending.covering(s).is_some())
+                .unwrap_or(first);
             return vec![dead(format!(
                 "club {}'s batch in submission {} repeats sequence {clash}; it is set aside",
                 key.0, key.1
             ))];
         }
-        // The batch is kept whole at its first sequence; its other sequences only hold their place.
-        let sequences = batch.sequences();
-        pending
-            .records
-            .insert(first, (datum, Part::Batch(Box::new(batch))));
-        for sequence in sequences.skip(1) {
-            pending
-                .records
-                .insert(sequence, (Vec::new(), Part::BatchLine));
-        }
+        // The batch is kept whole at its first sequence.
+        pending.insert(first, datum, Part::Batch(Box::new(batch)));
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
             let club = key.0.clone();
@@ -351,7 +396,7 @@ impl EventState {
             let ready = self.pending.get(&key).is_some_and(|p| {
                 p.seal
                     .as_ref()
-                    .is_some_and(|(seal, _)| p.records.len() as i64 >= seal.count)
+                    .is_some_and(|(seal, _)| p.sequences >= seal.count)
             });
             if !ready {
                 break;
@@ -373,21 +418,19 @@ impl EventState {
         let key = (seal.club_id.clone(), seal.submission_id.clone());
         let declared = self.declared.as_ref().expect("checked by the caller");
         let pending = self.pending.entry(key.clone()).or_default();
-        let expected: Vec<i32> = (0..seal.count as i32).collect();
-        let got: Vec<i32> = pending.records.keys().copied().collect();
-        if got != expected {
+        if !pending.complete_run(seal.count) {
             return vec![dead(format!(
                 "submission {} of club {} seals {} records numbered 0..{}, but records {:?} arrived",
-                seal.submission_id, seal.club_id, seal.count, seal.count, got
+                seal.submission_id,
+                seal.club_id,
+                seal.count,
+                seal.count,
+                pending.sequence_list()
             ))];
         }
-        // Lines of a batch after its first carry no bytes of their own: the batch entered at its first.
+        // A batch's bytes enter the digest once, at its first sequence.
         let digest = simpairs_events::submission_digest(
-            pending
-                .records
-                .values()
-                .map(|(bytes, _)| bytes.as_slice())
-                .filter(|b| !b.is_empty()),
+            pending.records.values().map(|(bytes, _)| bytes.as_slice()),
         );
         if digest.as_slice() != seal.digest.as_slice() {
             return vec![dead(format!(
@@ -441,7 +484,6 @@ impl EventState {
                             .map(|line| applied_line(board, line)),
                     );
                 }
-                Part::BatchLine => {}
                 Part::Withdrawal(w) => withdrawals.push(w),
                 Part::Pair(p) => pairs.push(p),
             }
@@ -592,7 +634,6 @@ fn check_submission(
         let (record_club, board) = match part {
             Part::Result(r) => (&r.club_id, Some(r.board)),
             Part::Batch(b) => (&b.club_id, Some(b.board)),
-            Part::BatchLine => continue,
             Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
             Part::Pair(p) => (&p.club_id, None),
         };
@@ -631,7 +672,7 @@ fn check_submission(
                     }
                 }
             }
-            Part::BatchLine | Part::Withdrawal(_) | Part::Pair(_) => {}
+            Part::Withdrawal(_) | Part::Pair(_) => {}
         }
     }
     for (first, again) in builder.field.duplicate_rows() {
