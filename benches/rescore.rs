@@ -64,6 +64,32 @@ fn rescore(c: &mut Criterion) {
             std::hint::black_box(scoring.standings().len())
         })
     });
+    // The simulated national event of the demo and the pipeline benchmark: clubs play different
+    // subsets of boards, so boards have different numbers of results and Neuberg factoring makes
+    // the matchpoints fractions (the exact sums' slower path).
+    let event = simpairs_sim::national_event(&simpairs_sim::Settings {
+        seed: 4242,
+        clubs: 2_500,
+        boards: 36,
+        ..Default::default()
+    });
+    let clubs: Vec<Field> = event
+        .clubs
+        .iter()
+        .map(|c| {
+            simpairs_formats::csv::read("club.csv", c.csv.as_bytes())
+                .unwrap()
+                .field
+        })
+        .collect();
+    let field = Field::concat(clubs);
+    let name = format!("simulated national event, {} results", field.len());
+    group.bench_function(name.as_str(), |b| {
+        b.iter(|| {
+            let scoring = score(&field, &options).unwrap();
+            std::hint::black_box(scoring.standings().len())
+        })
+    });
     group.finish();
 }
 
