@@ -558,28 +558,7 @@ fn line_row<'a>(
     board: i32,
     r: &'a simpairs_events::types::ResultLine,
 ) -> simpairs_formats::row::TypedRow<'a> {
-    let percent = |p: i32| u8::try_from(p).unwrap_or(u8::MAX);
-    simpairs_formats::row::TypedRow {
-        board: u16::try_from(board).unwrap_or(0),
-        club,
-        section: &r.section,
-        ns_pair: &r.ns_pair,
-        ew_pair: &r.ew_pair,
-        contract: r.contract.as_deref().unwrap_or(""),
-        declarer: r.declarer.as_deref().unwrap_or(""),
-        tricks: r.tricks.map(i64::from),
-        ns_score: r.ns_score,
-        ew_score: r.ew_score,
-        adjusted: r
-            .adjusted
-            .map(|a| (percent(a.ns_percent), percent(a.ew_percent))),
-        arrow_switch: r.arrow_switch,
-        group: r.group.as_deref().unwrap_or(""),
-        movement: match r.movement {
-            simpairs_events::types::Movement::Howell => simpairs_scoring::Movement::Howell,
-            simpairs_events::types::Movement::Mitchell => simpairs_scoring::Movement::Mitchell,
-        },
-    }
+    crate::field::typed_row_of!(club, board, r)
 }
 
 /// A batch line, moved into an applied result.
