@@ -291,7 +291,77 @@ impl std::fmt::Display for PairName<'_> {
     }
 }
 
+/// The heading of a direction's standings (after an empty line).
+fn direction_heading(text: &mut Vec<u8>, direction: Option<simpairs_scoring::Direction>, mp: bool) {
+    text.push(b'\n');
+    match direction {
+        Some(d) => {
+            text.extend_from_slice(d.as_str().as_bytes());
+            text.extend_from_slice(b" pairs\n");
+        }
+        None => text.extend_from_slice(b"Pairs\n"),
+    }
+    let heading = if mp {
+        format!(
+            "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}\n",
+            "Place", "Pair", "Boards", "Total", "Max", "%"
+        )
+    } else {
+        format!(
+            "{:<6} {:<24} {:>6} {:>10}\n",
+            "Place", "Pair", "Boards", "IMPs"
+        )
+    };
+    text.extend_from_slice(heading.as_bytes());
+}
+
+/// One pair's line of the standings table.
+fn standing_line<'s>(
+    line: &mut Vec<u8>,
+    scoring: &'s Scoring<'_>,
+    id: u32,
+    mp: bool,
+    name: &impl Fn(u32) -> PairName<'s>,
+) {
+    let pair = &scoring.field().pairs()[id as usize];
+    let s = &scoring.standings()[id as usize];
+    let mut rank = itoa::Buffer::new();
+    let start = line.len();
+    line.extend_from_slice(rank.format(s.rank).as_bytes());
+    if s.tied {
+        line.push(b'=');
+    }
+    line.resize(start.max(line.len()).max(start + 6), b' ');
+    line.push(b' ');
+    let plain_number = {
+        let n = name(id);
+        !(n.club || n.section)
+    };
+    match (&pair.label, plain_number) {
+        (simpairs_scoring::PairLabel::Number(n), true) => {
+            let mut b = itoa::Buffer::new();
+            pad_right(line, b.format(*n).as_bytes(), 24);
+        }
+        _ => pad_right(line, name(id).to_string().as_bytes(), 24),
+    }
+    line.push(b' ');
+    let mut boards = itoa::Buffer::new();
+    pad_left(line, boards.format(s.boards).as_bytes(), 6);
+    line.push(b' ');
+    push_hundredths(line, s.total_hundredths, 10);
+    if mp {
+        line.push(b' ');
+        push_hundredths(line, (s.max * 100.0).round() as i64, 10);
+        line.push(b' ');
+        push_hundredths(line, s.percent_hundredths.unwrap_or_default(), 7);
+    }
+    line.push(b'\n');
+}
+
 /// Writes the standings (and, if asked, every board's traveller) as a table for people.
+/// Pairs per chunk of the standings table formatted in parallel.
+const TABLE_CHUNK: usize = 8_192;
+
 pub fn write_table<W: Write>(
     out: W,
     scoring: &Scoring<'_>,
@@ -330,61 +400,33 @@ pub fn write_table<W: Write>(
         club: show_club,
         section: show_section,
     };
-    let mut current: Option<Option<simpairs_scoring::Direction>> = None;
-    let mut line: Vec<u8> = Vec::with_capacity(128);
-    for id in display_order(scoring) {
-        let pair = &field.pairs()[id as usize];
-        let s = &scoring.standings()[id as usize];
-        if current != Some(pair.direction) {
-            current = Some(pair.direction);
-            writeln!(out)?;
-            match pair.direction {
-                Some(d) => writeln!(out, "{} pairs", d.as_str())?,
-                None => writeln!(out, "Pairs")?,
-            }
-            if mp {
-                writeln!(
-                    out,
-                    "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}",
-                    "Place", "Pair", "Boards", "Total", "Max", "%"
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "{:<6} {:<24} {:>6} {:>10}",
-                    "Place", "Pair", "Boards", "IMPs"
-                )?;
-            }
-        }
-        line.clear();
-        let mut rank = itoa::Buffer::new();
-        let start = line.len();
-        line.extend_from_slice(rank.format(s.rank).as_bytes());
-        if s.tied {
-            line.push(b'=');
-        }
-        line.resize(start.max(line.len()).max(start + 6), b' ');
-        line.push(b' ');
-        match (&pair.label, show_club || show_section) {
-            (simpairs_scoring::PairLabel::Number(n), false) => {
-                let mut b = itoa::Buffer::new();
-                pad_right(&mut line, b.format(*n).as_bytes(), 24);
-            }
-            _ => pad_right(&mut line, name(id).to_string().as_bytes(), 24),
-        }
-        line.push(b' ');
-        let mut boards = itoa::Buffer::new();
-        pad_left(&mut line, boards.format(s.boards).as_bytes(), 6);
-        line.push(b' ');
-        push_hundredths(&mut line, s.total_hundredths, 10);
-        if mp {
-            line.push(b' ');
-            push_hundredths(&mut line, (s.max * 100.0).round() as i64, 10);
-            line.push(b' ');
-            push_hundredths(&mut line, s.percent_hundredths.unwrap_or_default(), 7);
-        }
-        line.push(b'\n');
-        out.write_all(&line)?;
+    // Lines are formatted in parallel chunks (a national field has hundreds of thousands of pairs)
+    // and written in order; a chunk starts a direction's heading when its first pair's direction
+    // differs from the pair before it.
+    let order = display_order(scoring);
+    let chunks: Vec<Vec<u8>> = {
+        use rayon::prelude::*;
+        order
+            .par_chunks(TABLE_CHUNK)
+            .enumerate()
+            .map(|(c, ids)| {
+                let mut text: Vec<u8> = Vec::with_capacity(ids.len() * 72);
+                let mut current: Option<Option<simpairs_scoring::Direction>> =
+                    (c > 0).then(|| field.pairs()[order[c * TABLE_CHUNK - 1] as usize].direction);
+                for &id in ids {
+                    let pair = &field.pairs()[id as usize];
+                    if current != Some(pair.direction) {
+                        current = Some(pair.direction);
+                        direction_heading(&mut text, pair.direction, mp);
+                    }
+                    standing_line(&mut text, scoring, id, mp, &name);
+                }
+                text
+            })
+            .collect()
+    };
+    for chunk in &chunks {
+        out.write_all(chunk)?;
     }
     if travellers {
         let by_board = field.rows_by_board();
@@ -436,4 +478,47 @@ pub fn write_table<W: Write>(
         }
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simpairs_scoring::{Direction, Field, Options, Pair, PairLabel};
+
+    /// A Mitchell field whose NS pairs fill exactly one chunk of the table: the EW heading must
+    /// come once, at the start of the second chunk.
+    #[test]
+    fn direction_headings_are_written_once_across_chunks() {
+        let mut field = Field::new();
+        let (club, section) = (field.club(""), field.section(""));
+        let pair = |field: &mut Field, n: usize, direction| {
+            field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::Number(n as u32 + 1),
+                direction: Some(direction),
+            })
+        };
+        let tables = TABLE_CHUNK;
+        let ns: Vec<u32> = (0..tables)
+            .map(|t| pair(&mut field, t, Direction::NS))
+            .collect();
+        let ew: Vec<u32> = (0..tables)
+            .map(|t| pair(&mut field, t, Direction::EW))
+            .collect();
+        for t in 0..tables {
+            field.push_played(1, ns[t], ew[t], (t as i32 % 50) * 10);
+        }
+        let scoring = simpairs_scoring::score(&field, &Options::default()).unwrap();
+        let mut out = Vec::new();
+        write_table(&mut out, &scoring, "t", false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("NS pairs\n").count(), 1);
+        assert_eq!(text.matches("EW pairs\n").count(), 1);
+        assert_eq!(text.matches("Place ").count(), 2);
+        // title, and per direction: empty line, heading, column names, one line per pair
+        assert_eq!(text.lines().count(), 1 + 2 * (3 + tables));
+        let ew_at = text.find("EW pairs").unwrap();
+        assert_eq!(text[..ew_at].lines().count(), 1 + 3 + tables + 1);
+    }
 }
