@@ -108,7 +108,11 @@ pub fn read_range(
     while at < until {
         let batch = read_kept(log, stream, partition, &mut at, 10_000)?;
         if batch.is_empty() {
-            break;
+            // The log says records up to `until` exist but gave none: a broker that stopped
+            // answering, not the end of the stream.
+            return Err(Error::Io(format!(
+                "could not read stream \"{stream}\" partition {partition} from offset {at} (it holds records up to {until}): the log returned none; is it reachable?"
+            )));
         }
         for record in &batch {
             if record.offset >= until {

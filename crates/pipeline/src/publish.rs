@@ -292,7 +292,10 @@ pub fn declaration(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Optio
     let stream = stream_name(event_id, Stream::Declarations);
     let end = match log.end_offset(&stream, 0) {
         Ok(end) => end,
-        Err(_) => return Ok(None),
+        // No such stream: the event was never declared here. Anything else (an unreachable
+        // broker, ...) is reported as it is.
+        Err(simpairs_log::Error::UnknownStream { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
     let mut found = None;
     crate::read_range(log, &stream, 0, 0, end, |r| {
