@@ -108,11 +108,10 @@ pub fn read_range(
     while at < until {
         let batch = read_kept(log, stream, partition, &mut at, 10_000)?;
         if batch.is_empty() {
-            // The log says records up to `until` exist but gave none: a broker that stopped
-            // answering, not the end of the stream.
-            return Err(Error::Io(format!(
-                "could not read stream \"{stream}\" partition {partition} from offset {at} (it holds records up to {until}): the log returned none; is it reachable?"
-            )));
+            // Nothing before `until`: the offsets left are not records (Kafka's transaction
+            // markers), or the log stopped answering. Asking it again tells which.
+            log.end_offset(stream, partition)?;
+            break;
         }
         for record in &batch {
             if record.offset >= until {
