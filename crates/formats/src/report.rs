@@ -316,11 +316,13 @@ fn direction_heading(text: &mut Vec<u8>, direction: Option<simpairs_scoring::Dir
 }
 
 /// One pair's line of the standings table.
+/// `labelled`: pairs are shown with their club or section, not by number alone.
 fn standing_line<'s>(
     line: &mut Vec<u8>,
     scoring: &'s Scoring<'_>,
     id: u32,
     mp: bool,
+    labelled: bool,
     name: &impl Fn(u32) -> PairName<'s>,
 ) {
     let pair = &scoring.field().pairs()[id as usize];
@@ -333,12 +335,8 @@ fn standing_line<'s>(
     }
     line.resize(start.max(line.len()).max(start + 6), b' ');
     line.push(b' ');
-    let plain_number = {
-        let n = name(id);
-        !(n.club || n.section)
-    };
-    match (&pair.label, plain_number) {
-        (simpairs_scoring::PairLabel::Number(n), true) => {
+    match (&pair.label, labelled) {
+        (simpairs_scoring::PairLabel::Number(n), false) => {
             let mut b = itoa::Buffer::new();
             pad_right(line, b.format(*n).as_bytes(), 24);
         }
@@ -419,7 +417,7 @@ pub fn write_table<W: Write>(
                         current = Some(pair.direction);
                         direction_heading(&mut text, pair.direction, mp);
                     }
-                    standing_line(&mut text, scoring, id, mp, &name);
+                    standing_line(&mut text, scoring, id, mp, show_club || show_section, &name);
                 }
                 text
             })
