@@ -280,13 +280,13 @@ pub(crate) fn build(
                     r.board,
                     builder.field.describe_pair(r.ns),
                     builder.field.describe_pair(r.ew),
-                    builder.lines[first]
+                    builder.lines.line_of(first)
                 ),
             });
         }
     }
     problems.into_result()?;
-    built.lines = Lines::new(builder.lines);
+    built.lines = builder.lines;
     built.field = builder.field;
     Ok(built)
 }

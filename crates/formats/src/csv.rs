@@ -46,26 +46,62 @@ pub struct Read {
     pub not_played: usize,
 }
 
-/// The source line of each result of a field.
+/// The source line of each result of a field, kept as runs of consecutive lines: a large file's rows
+/// are almost all on consecutive lines, so this costs a few entries per chunk instead of 8 bytes per
+/// result.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Lines(Vec<u64>);
+pub struct Lines {
+    /// (first row, its line) of each run; within a run row `r` is on line `line + (r - row)`.
+    runs: Vec<(usize, u64)>,
+    len: usize,
+}
 
 impl Lines {
     pub fn new(lines: Vec<u64>) -> Lines {
-        Lines(lines)
+        let mut out = Lines::default();
+        for line in lines {
+            out.push(line);
+        }
+        out
+    }
+
+    /// Adds the line of the next result.
+    #[inline]
+    pub fn push(&mut self, line: u64) {
+        let continues = self
+            .runs
+            .last()
+            .is_some_and(|&(row, first)| first + (self.len - row) as u64 == line);
+        if !continues {
+            self.runs.push((self.len, line));
+        }
+        self.len += 1;
+    }
+
+    /// Adds the lines of `other`'s results after these.
+    pub fn append(&mut self, other: &Lines) {
+        for (k, &(row, line)) in other.runs.iter().enumerate() {
+            let end = other.runs.get(k + 1).map_or(other.len, |r| r.0);
+            self.push(line);
+            // The rest of the run continues the one just pushed.
+            self.len += end - row - 1;
+        }
     }
 
     /// The line result `row` came from.
     pub fn line_of(&self, row: usize) -> u64 {
-        self.0[row]
+        assert!(row < self.len, "row {row} of {} lines", self.len);
+        let run = self.runs.partition_point(|&(first, _)| first <= row) - 1;
+        let (first, line) = self.runs[run];
+        line + (row - first) as u64
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len == 0
     }
 }
 
@@ -277,24 +313,19 @@ fn read_chunk_fast<'l>(
     .collect();
     let mut fields: Vec<&[u8]> = Vec::with_capacity(layout.width);
     let mut line = first_line;
-    // One pass over the chunk finds every comma and line end; fields are the bytes between them.
-    let mut bounds = memchr::memchr2_iter(b',', b'\n', bytes);
+    // Lines are found with memchr (long spans); the few commas of a short line by a plain loop,
+    // which beats restarting a vector search for every field.
+    let mut ends = memchr::memchr_iter(b'\n', bytes);
     let mut start = 0;
     while start < bytes.len() {
         fields.clear();
-        let mut from = start;
-        let end = loop {
-            match bounds.next() {
-                Some(i) if bytes[i] == b',' => {
-                    fields.push(&bytes[from..i]);
-                    from = i + 1;
-                }
-                Some(i) => break i,
-                None => break bytes.len(),
-            }
-        };
-        let last = &bytes[from..end];
-        fields.push(last.strip_suffix(b"\r").unwrap_or(last));
+        let end = ends.next().unwrap_or(bytes.len());
+        let text = &bytes[start..end];
+        fields.extend(
+            text.strip_suffix(b"\r")
+                .unwrap_or(text)
+                .split(|&b| b == b','),
+        );
         let this_line = line;
         line += 1;
         start = end + 1;
@@ -432,7 +463,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
 
     tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
     let mut problems = Problems::default();
-    let mut lines = Vec::with_capacity(chunks.iter().map(|c| c.builder.lines.len()).sum());
+    let mut lines = Lines::default();
     let mut not_played = 0;
     let mut movements: rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)> =
         rustc_hash::FxHashMap::default();
@@ -456,11 +487,10 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
             }
         }
         not_played += chunk.builder.not_played;
-        lines.extend_from_slice(&chunk.builder.lines);
+        lines.append(&chunk.builder.lines);
         parts.push(chunk.builder.field);
     }
     tracing::debug!(elapsed = ?started.elapsed(), "csv: parts listed");
-    let lines = Lines::new(lines);
     let field = if parts.len() == 1 {
         parts.pop().expect("one part")
     } else {
@@ -493,4 +523,30 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
         lines,
         not_played,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lines;
+
+    #[test]
+    fn lines_keep_runs_and_join_them() {
+        let given = vec![2, 3, 4, 6, 7, 9, 10, 11, 12];
+        let lines = Lines::new(given.clone());
+        assert_eq!(lines.len(), given.len());
+        assert_eq!(lines.runs.len(), 3, "2-4, 6-7, 9-12");
+        for (row, &line) in given.iter().enumerate() {
+            assert_eq!(lines.line_of(row), line);
+        }
+        // Appending: a run continuing the last one merges with it.
+        let (a, b) = given.split_at(4);
+        let mut joined = Lines::new(a.to_vec());
+        joined.append(&Lines::new(b.to_vec()));
+        assert_eq!(joined, lines);
+        let mut joined = Lines::new(vec![1]);
+        joined.append(&Lines::new(vec![2, 3, 8]));
+        assert_eq!(joined, Lines::new(vec![1, 2, 3, 8]));
+        assert_eq!(joined.runs.len(), 2);
+        assert!(Lines::default().is_empty());
+    }
 }

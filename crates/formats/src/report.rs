@@ -207,11 +207,6 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
     out.flush()
 }
 
-fn pad_right(line: &mut Vec<u8>, text: &[u8], width: usize) {
-    line.extend_from_slice(text);
-    line.resize(line.len() + width.saturating_sub(text.len()), b' ');
-}
-
 fn pad_left(line: &mut Vec<u8>, text: &[u8], width: usize) {
     line.resize(line.len() + width.saturating_sub(text.len()), b' ');
     line.extend_from_slice(text);
@@ -315,16 +310,49 @@ fn direction_heading(text: &mut Vec<u8>, direction: Option<simpairs_scoring::Dir
     text.extend_from_slice(heading.as_bytes());
 }
 
-/// One pair's line of the standings table.
-/// `labelled`: pairs are shown with their club or section, not by number alone.
-fn standing_line<'s>(
+/// Which parts of a pair's name the standings table shows besides its label.
+#[derive(Clone, Copy)]
+struct NameParts {
+    club: bool,
+    section: bool,
+}
+
+/// Appends a pair's name as [`PairName`] writes it, left-aligned in `width` characters (written
+/// directly: a national table has hundreds of thousands of lines).
+fn push_pair_name(
     line: &mut Vec<u8>,
-    scoring: &'s Scoring<'_>,
-    id: u32,
-    mp: bool,
-    labelled: bool,
-    name: &impl Fn(u32) -> PairName<'s>,
+    field: &simpairs_scoring::Field,
+    pair: &simpairs_scoring::Pair,
+    parts: NameParts,
+    width: usize,
 ) {
+    let start = line.len();
+    if parts.club {
+        line.extend_from_slice(field.club_name(pair.club).as_bytes());
+        line.push(b' ');
+    }
+    if parts.section {
+        line.extend_from_slice(field.section_name(pair.section).as_bytes());
+        line.push(b' ');
+    }
+    match &pair.label {
+        simpairs_scoring::PairLabel::Number(n) => {
+            line.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes());
+        }
+        simpairs_scoring::PairLabel::Text(t) => line.extend_from_slice(t.as_bytes()),
+    }
+    // Padding counts characters, as the formatter's width does.
+    let written = &line[start..];
+    let chars = if written.is_ascii() {
+        written.len()
+    } else {
+        String::from_utf8_lossy(written).chars().count()
+    };
+    line.resize(line.len() + width.saturating_sub(chars), b' ');
+}
+
+/// One pair's line of the standings table.
+fn standing_line(line: &mut Vec<u8>, scoring: &Scoring<'_>, id: u32, mp: bool, parts: NameParts) {
     let pair = &scoring.field().pairs()[id as usize];
     let s = &scoring.standings()[id as usize];
     let mut rank = itoa::Buffer::new();
@@ -335,13 +363,7 @@ fn standing_line<'s>(
     }
     line.resize(start.max(line.len()).max(start + 6), b' ');
     line.push(b' ');
-    match (&pair.label, labelled) {
-        (simpairs_scoring::PairLabel::Number(n), false) => {
-            let mut b = itoa::Buffer::new();
-            pad_right(line, b.format(*n).as_bytes(), 24);
-        }
-        _ => pad_right(line, name(id).to_string().as_bytes(), 24),
-    }
+    push_pair_name(line, scoring.field(), pair, parts, 24);
     line.push(b' ');
     let mut boards = itoa::Buffer::new();
     pad_left(line, boards.format(s.boards).as_bytes(), 6);
@@ -392,6 +414,10 @@ pub fn write_table<W: Write>(
         field.len(),
         field.pairs().len()
     )?;
+    let parts = NameParts {
+        club: show_club,
+        section: show_section,
+    };
     let name = |id: u32| PairName {
         scoring,
         id,
@@ -417,7 +443,7 @@ pub fn write_table<W: Write>(
                         current = Some(pair.direction);
                         direction_heading(&mut text, pair.direction, mp);
                     }
-                    standing_line(&mut text, scoring, id, mp, show_club || show_section, &name);
+                    standing_line(&mut text, scoring, id, mp, parts);
                 }
                 text
             })

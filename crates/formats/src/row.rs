@@ -1,6 +1,7 @@
 //! One traveller line, checked and added to a field. Every reader ends here, so the rules for what a
 //! valid result is live in one place.
 
+use crate::csv::Lines;
 use rustc_hash::FxHashMap;
 use simpairs_scoring::field::{ClubId, SectionId};
 use simpairs_scoring::{
@@ -144,7 +145,7 @@ pub fn is_not_played(contract: &str) -> bool {
 pub struct FieldBuilder<'l> {
     pub field: Field,
     /// Source line of each result row of `field`.
-    pub lines: Vec<u64>,
+    pub lines: Lines,
     legal: &'l LegalScores,
     /// Movement of each (club, section) and the line that set it.
     movements: FxHashMap<(ClubId, SectionId), (Movement, u64)>,
@@ -234,7 +235,7 @@ impl<'l> FieldBuilder<'l> {
     pub fn new(legal: &'l LegalScores) -> Self {
         FieldBuilder {
             field: Field::new(),
-            lines: Vec::new(),
+            lines: Lines::default(),
             legal,
             movements: FxHashMap::default(),
             last_club: None,
@@ -370,7 +371,6 @@ impl<'l> FieldBuilder<'l> {
     /// Reserves room for about `rows` more rows.
     pub fn reserve(&mut self, rows: usize) {
         self.field.reserve(rows);
-        self.lines.reserve(rows);
     }
 
     /// Checks one row and adds it. On error nothing is added.

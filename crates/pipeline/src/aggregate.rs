@@ -407,8 +407,11 @@ impl Aggregator {
         }
         let name = stream_name(&self.event_id, stream);
         let partitions = self.log.partitions(&name)?;
+        // Encoded in parallel: a batch can hold thousands of applied submissions, and a national
+        // standings event is large.
+        use rayon::prelude::*;
         let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = events
-            .iter()
+            .par_iter()
             .map(|e| {
                 let (key, partition) = match e {
                     // Each applied submission has a key of its own, so that compaction keeps all of
@@ -547,8 +550,10 @@ pub fn standings_event(
 ) -> StandingsComputed {
     let field = scoring.field();
     let o = scoring.options();
+    // A national field has hundreds of thousands of pairs: their entries are built in parallel.
+    use rayon::prelude::*;
     let standings = simpairs_scoring::standings::display_order(scoring)
-        .into_iter()
+        .into_par_iter()
         .map(|id| {
             let pair = &field.pairs()[id as usize];
             let s = &scoring.standings()[id as usize];

@@ -144,6 +144,94 @@ impl Names {
     }
 }
 
+/// Numbered pairs below this number are found in a table per (club, section, direction) indexed by
+/// number rather than by hashing: large files number their pairs, and readers look up two pairs for
+/// every result. Larger numbers go to the hash index like text labels.
+const DENSE_NUMBERS: u32 = 1 << 20;
+
+/// The tables of [`DENSE_NUMBERS`]: for each unit (club, section, direction), pair id + 1 by number
+/// from the unit's lowest number (0: no such pair yet). A table grows only while it stays dense;
+/// numbers it would not cover go to the hash index.
+#[derive(Clone, Debug, Default)]
+struct NumberTables {
+    units: Vec<NumberTable>,
+    /// Unit key (as [`Field::pair_key`] with label 0) to its index in `units`.
+    index: FxHashMap<u128, usize>,
+    /// The unit looked up last, per direction: rows of one club and section come together.
+    last: [Option<(u128, usize)>; 3],
+}
+
+#[derive(Clone, Debug, Default)]
+struct NumberTable {
+    base: u32,
+    ids: Vec<PairId>,
+    pairs: usize,
+}
+
+impl NumberTables {
+    #[inline]
+    fn unit(&mut self, unit: u128) -> &mut NumberTable {
+        let d = ((unit >> 62) & 3) as usize % 3;
+        let i = match self.last[d] {
+            Some((key, i)) if key == unit => i,
+            _ => {
+                let next = self.units.len();
+                let i = *self.index.entry(unit).or_insert(next);
+                if i == next {
+                    self.units.push(NumberTable::default());
+                }
+                self.last[d] = Some((unit, i));
+                i
+            }
+        };
+        &mut self.units[i]
+    }
+
+    /// The slot of `number` in `unit` (holding 0 if no pair has it yet), or `None` if the unit's
+    /// table does not cover it and would be too sparse if it did.
+    #[inline]
+    fn slot(&mut self, unit: u128, number: u32) -> Option<&mut PairId> {
+        let table = self.unit(unit);
+        let end = table.base as usize + table.ids.len();
+        let n = number as usize;
+        if table.ids.is_empty() || n < table.base as usize || n >= end {
+            let (low, high) = if table.ids.is_empty() {
+                (n, n + 1)
+            } else {
+                ((table.base as usize).min(n), end.max(n + 1))
+            };
+            // Room for as many again on the growing side, so that growth costs amortised copies.
+            let room = (high - low).max(16);
+            if room > 4 * table.pairs + 1024 {
+                return None;
+            }
+            let (low, high) = if n < table.base as usize && !table.ids.is_empty() {
+                (low.saturating_sub(room), high)
+            } else {
+                (low, low + 2 * room)
+            };
+            // Written, not lazily zeroed: every slot of a dense table is soon used, and a page first
+            // read then written faults twice.
+            let mut grown = Vec::with_capacity(high - low);
+            if !table.ids.is_empty() {
+                grown.resize(table.base as usize - low, 0);
+                grown.extend_from_slice(&table.ids);
+            }
+            grown.resize(high - low, 0);
+            table.base = low as u32;
+            table.ids = grown;
+        }
+        let base = table.base as usize;
+        Some(&mut table.ids[n - base])
+    }
+
+    fn get(&self, unit: u128, number: u32) -> Option<PairId> {
+        let table = &self.units[*self.index.get(&unit)?];
+        let at = (number as usize).checked_sub(table.base as usize)?;
+        table.ids.get(at).and_then(|&id| id.checked_sub(1))
+    }
+}
+
 /// Every result of the field to be scored, with the pairs, clubs and sections they name.
 ///
 /// Rows are kept column-wise: board, NS pair, EW pair and score take 14 bytes per result; adjusted,
@@ -156,7 +244,9 @@ pub struct Field {
     group_index: FxHashMap<(ClubId, Box<str>), GroupId>,
     pairs: Vec<Pair>,
     /// Pair lookup by packed key (club, section, direction, label code); see [`Field::pair_key`].
+    /// Pairs numbered below [`DENSE_NUMBERS`] are in `numbered` instead.
     pair_index: FxHashMap<u128, PairId>,
+    numbered: NumberTables,
     /// Text pair labels, interned so that every label packs into the key.
     labels: Names,
     pub(crate) boards: Vec<u16>,
@@ -227,6 +317,9 @@ impl Field {
 
     /// The id of a pair, added if new.
     pub fn pair(&mut self, pair: Pair) -> PairId {
+        if let PairLabel::Number(n) = pair.label {
+            return self.pair_numbered(pair.club, pair.section, n, pair.direction);
+        }
         let code = self.label_code(&pair.label);
         let key = Self::pair_key(pair.club, pair.section, pair.direction, code);
         if let Some(&id) = self.pair_index.get(&key) {
@@ -247,9 +340,32 @@ impl Field {
         number: u32,
         direction: Option<Direction>,
     ) -> PairId {
-        let key = Self::pair_key(club, section, direction, u64::from(number));
         let next = self.pairs.len() as PairId;
-        let id = *self.pair_index.entry(key).or_insert(next);
+        let unit = Self::pair_key(club, section, direction, 0);
+        let dense = if number < DENSE_NUMBERS {
+            self.numbered.slot(unit, number)
+        } else {
+            None
+        };
+        let id = match dense {
+            Some(slot) if *slot != 0 => *slot - 1,
+            dense => {
+                // Not in the table: it may have been hashed before the table covered it.
+                let key = Self::pair_key(club, section, direction, u64::from(number));
+                match (self.pair_index.get(&key), dense) {
+                    (Some(&id), _) => id,
+                    (None, Some(slot)) => {
+                        *slot = next + 1;
+                        self.numbered.units[self.numbered.index[&unit]].pairs += 1;
+                        next
+                    }
+                    (None, None) => {
+                        self.pair_index.insert(key, next);
+                        next
+                    }
+                }
+            }
+        };
         if id == next {
             self.pairs.push(Pair {
                 club,
@@ -264,7 +380,13 @@ impl Field {
     /// The id of an existing pair.
     pub fn find_pair(&self, pair: &Pair) -> Option<PairId> {
         let code = match &pair.label {
-            PairLabel::Number(n) => u64::from(*n),
+            PairLabel::Number(n) => {
+                let unit = Self::pair_key(pair.club, pair.section, pair.direction, 0);
+                if let Some(id) = self.numbered.get(unit, *n) {
+                    return Some(id);
+                }
+                u64::from(*n)
+            }
             PairLabel::Text(t) => (1 << 32) | u64::from(self.labels.find(t)?),
         };
         let key = Self::pair_key(pair.club, pair.section, pair.direction, code);
@@ -370,12 +492,28 @@ impl Field {
 
     /// Joins fields read in parallel into one, in order: names are merged once per part and the result
     /// columns are filled in parallel.
-    pub fn concat(parts: Vec<Field>) -> Field {
+    pub fn concat(mut parts: Vec<Field>) -> Field {
         use rayon::prelude::*;
         let mut out = Field::new();
-        // Map every part's clubs, sections, groups and pairs onto the joined field (sequential, per name).
-        let maps: Vec<(Vec<GroupId>, Vec<PairId>)> = parts
+        // The first part's names are the joined field's first names, in the same order: they are taken
+        // over whole instead of being interned again one by one.
+        if let Some(first) = parts.first_mut() {
+            out.clubs = std::mem::take(&mut first.clubs);
+            out.sections = std::mem::take(&mut first.sections);
+            out.groups = std::mem::take(&mut first.groups);
+            out.group_index = std::mem::take(&mut first.group_index);
+            out.pairs = std::mem::take(&mut first.pairs);
+            out.pair_index = std::mem::take(&mut first.pair_index);
+            out.numbered = std::mem::take(&mut first.numbered);
+            out.labels = std::mem::take(&mut first.labels);
+        }
+        let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
+        // Map every other part's clubs, sections, groups and pairs onto the joined field (sequential,
+        // per name).
+        let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
+        let later_maps: Vec<(Vec<GroupId>, Vec<PairId>)> = parts
             .iter()
+            .skip(1)
             .map(|part| {
                 let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| out.club(n)).collect();
                 let sections: Vec<SectionId> =
@@ -404,6 +542,10 @@ impl Field {
                     .collect();
                 (groups, pairs)
             })
+            .collect();
+        let maps: Vec<(Vec<GroupId>, Vec<PairId>)> = std::iter::once(first_map)
+            .chain(later_maps)
+            .take(parts.len())
             .collect();
         let total: usize = parts.iter().map(Field::len).sum();
         let mut starts = Vec::with_capacity(parts.len());
@@ -772,5 +914,56 @@ mod tests {
         f.push_played(2, ns, ew, 100);
         f.push_played(1, ns, ew2, 100);
         assert_eq!(f.duplicate_rows(), vec![(0, 2)]);
+    }
+
+    #[test]
+    fn numbered_pairs_are_found_however_they_were_stored() {
+        // Numbers close together go into a unit's table, a far one into the hash index; a number the
+        // table grows to cover after it was hashed is still the same pair.
+        let mut f = Field::new();
+        let ns = Some(Direction::NS);
+        let mut ids = Vec::new();
+        for n in ["5", "6", "900000", "7", "3", "400", "1048577", "2000"] {
+            ids.push(pair(&mut f, "C", n, ns));
+        }
+        assert_eq!(
+            ids,
+            (0..8).collect::<Vec<PairId>>(),
+            "every number is a new pair"
+        );
+        for _ in 0..2 {
+            for (k, n) in ["5", "6", "900000", "7", "3", "400", "1048577", "2000"]
+                .iter()
+                .enumerate()
+            {
+                assert_eq!(pair(&mut f, "C", n, ns), k as PairId, "pair {n} again");
+                let club = f.find_club("C").unwrap();
+                let section = f.section("");
+                let found = f.find_pair(&Pair {
+                    club,
+                    section,
+                    label: PairLabel::new(n),
+                    direction: ns,
+                });
+                assert_eq!(found, Some(k as PairId), "find pair {n}");
+            }
+        }
+        // Fill the gap up to 2000 one by one: the table must cover 400..2000 at some point.
+        for n in 401..2000u32 {
+            pair(&mut f, "C", &n.to_string(), ns);
+        }
+        assert_eq!(pair(&mut f, "C", "2000", ns), 7);
+        assert_eq!(pair(&mut f, "C", "400", ns), 5);
+        // The same number in another direction, club or section is another pair.
+        assert_ne!(pair(&mut f, "C", "5", Some(Direction::EW)), 0);
+        assert_ne!(pair(&mut f, "D", "5", ns), 0);
+        let (club, section) = (f.find_club("C").unwrap(), f.section(""));
+        let eight = Pair {
+            club,
+            section,
+            label: PairLabel::Number(8),
+            direction: ns,
+        };
+        assert_eq!(f.find_pair(&eight), None);
     }
 }
