@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use sha2::{Digest, Sha256};
-use simpairs_events::types::{Factoring, Scoring};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 
@@ -98,16 +97,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     declare(
         log.as_ref(),
-        Declaration {
-            event_id: event_id.clone(),
-            name: format!("Simulated national simultaneous pairs (seed {})", args.seed),
-            boards: (1..=i32::from(event.boards)).collect(),
-            scoring: Scoring::Matchpoints,
-            factoring: Factoring::Neuberg,
+        Declaration::matchpoints(
+            &event_id,
+            &format!("Simulated national simultaneous pairs (seed {})", args.seed),
+            event.boards,
             clubs,
-            keys_dir: None,
-            partitions: 1,
-        },
+            1,
+        ),
     )?;
     let results_total: usize = event.clubs.iter().map(|c| c.results).sum();
     println!(

@@ -6,7 +6,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use simpairs_events::types::{Factoring, Scoring};
 use simpairs_events::{Codec, Event, Stream};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 
@@ -70,13 +69,11 @@ impl TestLog {
     pub fn declare(&self, event: &simpairs_sim::SimEvent, partitions: u32) {
         declare(
             self.log.as_ref(),
-            Declaration {
-                event_id: self.event.clone(),
-                name: "process test".into(),
-                boards: (1..=i32::from(event.boards)).collect(),
-                scoring: Scoring::Matchpoints,
-                factoring: Factoring::Neuberg,
-                clubs: event
+            Declaration::matchpoints(
+                &self.event,
+                "process test",
+                event.boards,
+                event
                     .clubs
                     .iter()
                     .map(|c| ClubLine {
@@ -85,9 +82,8 @@ impl TestLog {
                         key: Some(key_of(&c.id)),
                     })
                     .collect(),
-                keys_dir: None,
                 partitions,
-            },
+            ),
         )
         .unwrap();
     }

@@ -170,25 +170,50 @@ impl std::fmt::Debug for KafkaConsumer {
     }
 }
 
+/// The librdkafka consumer of `group`, starting from `state`.
+fn group_client(
+    config: &KafkaConfig,
+    group: &str,
+    state: GroupState,
+) -> Result<BaseConsumer<GroupContext>> {
+    let context = GroupContext {
+        group: group.to_string(),
+        state: Mutex::new(state),
+    };
+    client_config(config, Role::Group { group })?
+        .create_with_context(context)
+        .map_err(|e| {
+            backend(format!(
+                "could not create a consumer of group \"{group}\" for {}: {}",
+                config.location(),
+                describe(&e)
+            ))
+        })
+}
+
 impl KafkaConsumer {
+    fn with(
+        consumer: BaseConsumer<GroupContext>,
+        config: &KafkaConfig,
+        group: &str,
+        streams: Vec<(String, u32)>,
+    ) -> KafkaConsumer {
+        KafkaConsumer {
+            consumer,
+            group: group.to_string(),
+            streams,
+            request_timeout: config.request_timeout,
+            catch_up_timeout: config.catch_up_timeout,
+            location: config.location(),
+        }
+    }
+
     pub(crate) fn subscribe(
         config: &KafkaConfig,
         group: &str,
         streams: Vec<(String, u32)>,
     ) -> Result<KafkaConsumer> {
-        let context = GroupContext {
-            group: group.to_string(),
-            state: Mutex::new(GroupState::default()),
-        };
-        let consumer: BaseConsumer<GroupContext> = client_config(config, Role::Group { group })?
-            .create_with_context(context)
-            .map_err(|e| {
-                backend(format!(
-                    "could not create a consumer of group \"{group}\" for {}: {}",
-                    config.location(),
-                    describe(&e)
-                ))
-            })?;
+        let consumer = group_client(config, group, GroupState::default())?;
         let topics: Vec<&str> = streams.iter().map(|(s, _)| s.as_str()).collect();
         consumer.subscribe(&topics).map_err(|e| {
             failed(
@@ -196,14 +221,7 @@ impl KafkaConsumer {
                 &e,
             )
         })?;
-        Ok(KafkaConsumer {
-            consumer,
-            group: group.to_string(),
-            streams,
-            request_timeout: config.request_timeout,
-            catch_up_timeout: config.catch_up_timeout,
-            location: config.location(),
-        })
+        Ok(KafkaConsumer::with(consumer, config, group, streams))
     }
 
     /// A consumer that reads every partition of `streams` by itself: the partitions are assigned
@@ -219,23 +237,12 @@ impl KafkaConsumer {
             .iter()
             .flat_map(|(s, n)| (0..*n as i32).map(move |p| (s.clone(), p)))
             .collect();
-        let context = GroupContext {
-            group: group.to_string(),
-            state: Mutex::new(GroupState {
-                joined: true,
-                assignment: keys.clone(),
-                ..GroupState::default()
-            }),
+        let state = GroupState {
+            joined: true,
+            assignment: keys.clone(),
+            ..GroupState::default()
         };
-        let consumer: BaseConsumer<GroupContext> = client_config(config, Role::Group { group })?
-            .create_with_context(context)
-            .map_err(|e| {
-                backend(format!(
-                    "could not create a consumer of group \"{group}\" for {}: {}",
-                    config.location(),
-                    describe(&e)
-                ))
-            })?;
+        let consumer = group_client(config, group, state)?;
         let mut tpl = TopicPartitionList::with_capacity(keys.len());
         for (stream, partition) in &keys {
             // `Stored`: the group's committed offset; `auto.offset.reset=earliest` without one.
@@ -248,14 +255,7 @@ impl KafkaConsumer {
                 &e,
             )
         })?;
-        Ok(KafkaConsumer {
-            consumer,
-            group: group.to_string(),
-            streams,
-            request_timeout: config.request_timeout,
-            catch_up_timeout: config.catch_up_timeout,
-            location: config.location(),
-        })
+        Ok(KafkaConsumer::with(consumer, config, group, streams))
     }
 
     /// The consumer group.

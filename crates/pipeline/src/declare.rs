@@ -165,6 +165,29 @@ pub struct Declaration {
     pub partitions: u32,
 }
 
+impl Declaration {
+    /// A matchpoint event with Neuberg factoring (the defaults of `event declare`) on boards
+    /// `1..=boards`, its keys kept only in the declaration.
+    pub fn matchpoints(
+        event_id: &str,
+        name: &str,
+        boards: u16,
+        clubs: Vec<ClubLine>,
+        partitions: u32,
+    ) -> Declaration {
+        Declaration {
+            event_id: event_id.to_string(),
+            name: name.to_string(),
+            boards: (1..=i32::from(boards)).collect(),
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs,
+            keys_dir: None,
+            partitions,
+        }
+    }
+}
+
 /// Creates the event's streams and writes its declaration (and catalog entry). Declaring the same event
 /// again with the same content changes nothing; with different content it is refused.
 pub fn declare(log: &dyn Log, d: Declaration) -> Result<EventDeclared> {

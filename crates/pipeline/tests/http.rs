@@ -6,7 +6,6 @@ use std::sync::{Arc, RwLock};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use simpairs_events::types::{Factoring, Scoring};
 use simpairs_events::{Codec, Stream};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
@@ -33,13 +32,11 @@ fn projection() -> Arc<RwLock<Projection>> {
     };
     declare(
         log.as_ref(),
-        Declaration {
-            event_id: EVENT.into(),
-            name: "Club <night> & friends".into(),
-            boards: (1..=6).collect(),
-            scoring: Scoring::Matchpoints,
-            factoring: Factoring::Neuberg,
-            clubs: event
+        Declaration::matchpoints(
+            EVENT,
+            "Club <night> & friends",
+            6,
+            event
                 .clubs
                 .iter()
                 .map(|c| ClubLine {
@@ -48,9 +45,8 @@ fn projection() -> Arc<RwLock<Projection>> {
                     key: Some(key(&c.id)),
                 })
                 .collect(),
-            keys_dir: None,
-            partitions: 1,
-        },
+            1,
+        ),
     )
     .unwrap();
     for c in &event.clubs {

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use rdkafka::mocking::MockCluster;
 use simpairs_events::Stream;
-use simpairs_events::types::{Factoring, Scoring};
 use simpairs_kafka::{KafkaConfig, KafkaLog, Transactions};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, membership_stream};
 use simpairs_pipeline::declare::{CATALOG, ClubLine, Declaration, declare};
@@ -49,13 +48,11 @@ fn a_club_publishing_through_a_broker_outage() {
     });
     declare(
         log.as_ref(),
-        Declaration {
-            event_id: event_id.into(),
-            name: "outage".into(),
-            boards: (1..=4).collect(),
-            scoring: Scoring::Matchpoints,
-            factoring: Factoring::Neuberg,
-            clubs: event
+        Declaration::matchpoints(
+            event_id,
+            "outage",
+            4,
+            event
                 .clubs
                 .iter()
                 .map(|c| ClubLine {
@@ -64,9 +61,8 @@ fn a_club_publishing_through_a_broker_outage() {
                     key: Some(key(&c.id)),
                 })
                 .collect(),
-            keys_dir: None,
-            partitions: 1,
-        },
+            1,
+        ),
     )
     .unwrap();
     let publish = |c: &simpairs_sim::SimClub| {
