@@ -12,12 +12,12 @@ pub struct Args {
     /// The event to aggregate (default: every event of the log).
     #[arg(long, env = "SIMPAIRS_EVENT")]
     pub event: Option<String>,
-    /// Stop when the results stream is drained instead of waiting for more. Such a one-shot run
-    /// publishes every board itself rather than sharing them with the event's other aggregators.
+    /// Stop when the results stream is drained instead of waiting for more.
     #[arg(long)]
     pub until_idle: bool,
     /// This aggregator's name among the event's aggregators (default: the host name); a restarted
-    /// aggregator with the same name resumes where it stopped.
+    /// aggregator with the same name resumes where it stopped. Several instances are standbys of
+    /// each other: each reads everything and publishes everything.
     #[arg(long, env = "SIMPAIRS_INSTANCE")]
     pub instance: Option<String>,
 }

@@ -9,6 +9,14 @@
 //! results stream up to the committed position (the log is the source of truth), then carries on. If
 //! it was killed between writing output and committing, it derives the same output again: readers
 //! keep the latest generation of each board and field, so a repeat changes nothing.
+//!
+//! Several aggregators of one event (`--instance`) are standbys of each other, not shards: each reads
+//! every partition (Neuberg's N, the pair totals and the ranks span the whole field), keeps its
+//! position in its own group, and publishes everything it derives. Readers keep the latest
+//! generation, so two instances give the leaderboard of one, and when one stops the others' output
+//! carries on with no hand-over. (Splitting the publishing through a consumer group was tried and
+//! dropped: on Tansu a second member's join could loop on "rebalance in progress" for good, leaving
+//! boards nobody published.)
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -27,14 +35,13 @@ use simpairs_scoring::{Field, Options, Scoring, Value};
 use crate::state::{Effect, EventState};
 use crate::{Error, Result, now_ms, stream_name};
 
-/// The consumer group of aggregators.
+/// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub const GROUP: &str = "simpairs-aggregator";
 
 /// How the aggregator runs.
 #[derive(Clone, Debug)]
 pub struct AggregateOptions {
-    /// Stop once the results stream has no more records (instead of waiting for more). Such a
-    /// run publishes every board's scores: it does not join the sharing of boards.
+    /// Stop once the results stream has no more records (instead of waiting for more).
     pub until_idle: bool,
     /// How long a poll waits for new records.
     pub poll_timeout: Duration,
@@ -42,7 +49,7 @@ pub struct AggregateOptions {
     pub batch: usize,
     /// This aggregator's name among several of one event: its reading group is
     /// `simpairs-aggregator.<event>.<instance>`, so that a restarted instance resumes where it
-    /// stopped; the event's aggregators share the group `simpairs-aggregator.<event>`.
+    /// stopped.
     pub instance: String,
 }
 
@@ -83,10 +90,6 @@ pub struct Aggregator {
     national_clubs: BTreeSet<String>,
     /// A hash of each (scope, board) table last written, to write only what changed.
     written: HashMap<(String, i32), u64>,
-    /// Partitions of the results stream whose boards this aggregator publishes (`None`: all).
-    owned: Option<std::collections::BTreeSet<u32>>,
-    /// Partitions of the results stream.
-    partitions: u32,
 }
 
 impl Aggregator {
@@ -117,8 +120,6 @@ impl Aggregator {
             national: Field::new(),
             national_clubs: BTreeSet::new(),
             written: HashMap::new(),
-            owned: None,
-            partitions: 1,
         })
     }
 
@@ -140,21 +141,6 @@ impl Aggregator {
         // its own group keeps its position.
         let reader_group = format!("{GROUP}.{}.{}", self.event_id, options.instance);
         let mut consumer = self.log.solo_consumer(&reader_group, &[&results])?;
-        // The aggregators of an event share the publishing of board scores through one group on the
-        // membership stream (as many partitions as the results stream, no records): each publishes
-        // the boards of the partitions it is assigned; the one holding partition 0 also publishes
-        // the standings, the clubs' own scores and the applied submissions.
-        self.partitions = self.log.partitions(&results)?;
-        let membership = membership_stream(&self.event_id);
-        // A one-shot `--until-idle` run does not join: it publishes every board (what a running group
-        // publishes as well is superseded by generation, so the copies change nothing).
-        let mut owner = match self.log.partitions(&membership) {
-            Ok(_) if !options.until_idle => Some(
-                self.log
-                    .consumer(&format!("{GROUP}.{}", self.event_id), &[&membership])?,
-            ),
-            _ => None,
-        };
         // Rebuild the state from the log up to the committed position: the output of those records is
         // already durable.
         let partitions = self.log.partitions(&results)?;
@@ -181,21 +167,6 @@ impl Aggregator {
             tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
         }
         while !stop.load(Ordering::Relaxed) {
-            if let Some(owner) = owner.as_mut() {
-                // Polling keeps the membership alive; the stream itself is empty.
-                owner.poll(1, Duration::ZERO)?;
-                let owned: std::collections::BTreeSet<u32> =
-                    owner.assignment()?.into_iter().map(|(_, p)| p).collect();
-                if self.owned.as_ref() != Some(&owned) {
-                    tracing::info!(event = %self.event_id, instance = %options.instance, partitions = ?owned, "board partitions assigned");
-                    self.owned = Some(owned);
-                    // Boards newly ours are written again in full.
-                    self.written.clear();
-                    if self.state.applied_count() > 0 {
-                        self.write_output(Vec::new(), Vec::new(), Instant::now(), true)?;
-                    }
-                }
-            }
             let records = consumer.poll(options.batch, options.poll_timeout)?;
             if records.is_empty() {
                 if options.until_idle {
@@ -236,7 +207,7 @@ impl Aggregator {
                 positions.insert((record.stream.clone(), record.partition), record.offset + 1);
             }
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            let report = self.write_output(applied, dead, started, false)?;
+            let report = self.write_output(applied, dead, started)?;
             // Output is durable: now the input may be marked as done.
             let positions: Vec<Position> = positions
                 .into_iter()
@@ -281,31 +252,11 @@ impl Aggregator {
         }
     }
 
-    /// Whether this aggregator publishes the board scores of `board`.
-    fn owns_board(&self, board: i32) -> bool {
-        match &self.owned {
-            None => true,
-            Some(owned) => {
-                let key = format!("{}/{board}", self.event_id);
-                owned.contains(&simpairs_log::partition_for_key(
-                    key.as_bytes(),
-                    self.partitions,
-                ))
-            }
-        }
-    }
-
-    /// Whether this aggregator publishes what is not per board (standings, clubs, submissions).
-    fn leads(&self) -> bool {
-        self.owned.as_ref().is_none_or(|o| o.contains(&0))
-    }
-
     fn write_output(
         &mut self,
         applied: Vec<SubmissionApplied>,
         dead: Vec<DeadLettered>,
         started: Instant,
-        republish: bool,
     ) -> Result<BatchReport> {
         let generation = self.state.applied_count();
         let mut report = BatchReport {
@@ -317,50 +268,29 @@ impl Aggregator {
         };
         let mut scores: Vec<Event> = Vec::new();
         let mut standings: Vec<Event> = Vec::new();
-        if !applied.is_empty() || republish {
-            let touched: Vec<String> = if republish {
-                self.state.clubs().keys().cloned().collect()
-            } else {
-                applied
-                    .iter()
-                    .map(|a| a.club_id.clone())
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect()
-            };
-            if !applied.is_empty() {
-                self.rebuild_fields(&touched);
-            }
+        if !applied.is_empty() {
+            let touched: Vec<String> = applied
+                .iter()
+                .map(|a| a.club_id.clone())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            self.rebuild_fields(&touched);
             tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
-            let leads = self.leads();
-            if leads {
-                scores.extend(applied.into_iter().map(Event::SubmissionApplied));
-            }
-            // The national field: the boards this aggregator owns, and (if it leads) the standings.
+            scores.extend(applied.into_iter().map(Event::SubmissionApplied));
             let national = simpairs_scoring::score(&self.national, &self.options)?;
             tracing::debug!(elapsed = ?started.elapsed(), "national field rescored");
-            let owned: std::collections::HashSet<i32> = national
-                .boards()
-                .iter()
-                .map(|b| i32::from(b.board))
-                .filter(|&b| self.owns_board(b))
-                .collect();
-            let boards: Vec<Event> = board_events(&self.event_id, &national, "", generation)
-                .into_iter()
-                .filter(|e| matches!(e, Event::BoardScored(b) if owned.contains(&b.board)))
-                .collect();
+            let boards = board_events(&self.event_id, &national, "", generation);
             keep_changed(&mut self.written, "", boards, &mut scores);
-            if leads {
-                standings.push(Event::StandingsComputed(standings_event(
-                    &self.event_id,
-                    &national,
-                    "",
-                    generation,
-                )));
-            }
+            standings.push(Event::StandingsComputed(standings_event(
+                &self.event_id,
+                &national,
+                "",
+                generation,
+            )));
             tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national field scored");
-            // Each touched club's own field (clubs in parallel: each is small), by the leader.
-            if leads {
+            // Each touched club's own field (clubs in parallel: each is small).
+            {
                 let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
                     use rayon::prelude::*;
                     let (event_id, options, fields) =
@@ -468,12 +398,6 @@ fn keep_changed(
         }
         out.push(event);
     }
-}
-
-/// The stream that shares the publishing of an event's board scores among its aggregators: as many
-/// partitions as the results stream and no records (see [`Aggregator::run`]).
-pub fn membership_stream(event_id: &str) -> String {
-    format!("{event_id}.aggregators")
 }
 
 /// An exact value as an event fraction.

@@ -241,14 +241,6 @@ pub fn declare(log: &dyn Log, d: Declaration) -> Result<EventDeclared> {
         };
         log.create_stream(&stream_name(&d.event_id, stream), &config)?;
     }
-    log.create_stream(
-        &crate::aggregate::membership_stream(&d.event_id),
-        &StreamConfig {
-            partitions: d.partitions,
-            compacted: false,
-            retention: None,
-        },
-    )?;
     log.create_stream(CATALOG, &StreamConfig::default())?;
     let declarations = stream_name(&d.event_id, Stream::Declarations);
     let mut existing = None;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use rdkafka::mocking::MockCluster;
 use simpairs_events::Stream;
 use simpairs_kafka::{KafkaConfig, KafkaLog, Transactions};
-use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, membership_stream};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{CATALOG, ClubLine, Declaration, declare};
 use simpairs_pipeline::publish::publish_file;
 use simpairs_pipeline::stream_name;
@@ -31,8 +31,6 @@ fn a_club_publishing_through_a_broker_outage() {
         mock.create_topic(&stream_name(event_id, stream), 1, 1)
             .unwrap();
     }
-    mock.create_topic(&membership_stream(event_id), 1, 1)
-        .unwrap();
     mock.create_topic(CATALOG, 1, 1).unwrap();
     let mut config = KafkaConfig::new(mock.bootstrap_servers().split(','));
     config.transactions = Transactions::Off;
