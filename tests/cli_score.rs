@@ -199,3 +199,60 @@ fn arbitrary_bytes_never_panic() {
         }
     }
 }
+
+/// A large plain CSV is read chunk by chunk as it is parsed; the result is the whole-file reader's
+/// (the same file with a byte-order mark takes that path), and a bad row deep in the file is
+/// reported on its own line.
+#[test]
+fn large_files_read_in_chunks_score_as_read_whole() {
+    let mut text = String::from("board,club,ns_pair,ew_pair,ns_score\n");
+    // Part scores, which every vulnerability allows.
+    let scores = [110, -110, 140, -140, 90, -90, 130, 170];
+    let mut rows = 0u64;
+    while text.len() < 9 << 20 {
+        let board = 1 + rows % 24;
+        let table = rows / 24;
+        let score = scores[(rows * 7 + table) as usize % scores.len()];
+        text.push_str(&format!(
+            "{board},club{},{},{},{score}\n",
+            table / 10,
+            table % 10 + 1,
+            table % 10 + 101
+        ));
+        rows += 1;
+    }
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    write(a.path(), "big.csv", text.as_bytes());
+    write(b.path(), "big.csv", format!("\u{feff}{text}").as_bytes());
+    let run = |dir: &Path| {
+        simpairs()
+            .current_dir(dir)
+            .args(["score", "big.csv"])
+            .output()
+            .unwrap()
+    };
+    let (chunked, whole) = (run(a.path()), run(b.path()));
+    assert!(
+        chunked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&chunked.stderr)
+    );
+    assert!(whole.status.success());
+    assert!(chunked.stdout.len() > 1000);
+    assert_eq!(chunked.stdout, whole.stdout);
+
+    // An impossible score on the last line but one.
+    let lines = rows + 1;
+    let mut bad = text.clone();
+    bad.push_str("3,club0,9,109,123\n");
+    bad.push_str("3,club0,8,108,50\n");
+    write(a.path(), "big.csv", bad.as_bytes());
+    let out = run(a.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("big.csv:{}: field ns_score", lines + 1)),
+        "{stderr}"
+    );
+}

@@ -73,6 +73,30 @@ fn title(name: &str, imported: &Imported) -> String {
     }
 }
 
+/// Reads and checks a results file: a large plain traveller CSV chunk by chunk as it is parsed
+/// (no buffer the size of the file), anything else whole.
+fn read_results(
+    path: &std::path::Path,
+    name: &str,
+    format: Option<Format>,
+) -> anyhow::Result<simpairs_formats::Imported> {
+    use std::os::unix::fs::FileExt;
+    let started = std::time::Instant::now();
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {name}"))?;
+    if meta.is_file() {
+        let fetch = |at: u64, buffer: &mut [u8]| file.read_exact_at(buffer, at);
+        if let Some(imported) = simpairs_formats::read_ranged(name, meta.len(), &fetch, format)? {
+            return Ok(imported);
+        }
+    }
+    let bytes = super::read_file(path).with_context(|| format!("cannot read {name}"))?;
+    tracing::debug!(elapsed = ?started.elapsed(), bytes = bytes.len(), "file read");
+    Ok(simpairs_formats::read(name, &bytes, format)?)
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let export = match &args.export {
         Some(v) => {
@@ -86,9 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let name = args.file.display().to_string();
     let started = std::time::Instant::now();
-    let bytes = super::read_file(&args.file).with_context(|| format!("cannot read {name}"))?;
-    tracing::debug!(elapsed = ?started.elapsed(), bytes = bytes.len(), "file read");
-    let imported = simpairs_formats::read(&name, &bytes, args.format.map(Format::from))?;
+    let imported = read_results(&args.file, &name, args.format.map(Format::from))?;
     tracing::debug!(
         elapsed = ?started.elapsed(),
         format = %imported.format,
@@ -96,7 +118,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         not_played = imported.not_played,
         "parsed and checked"
     );
-    drop(bytes);
     let options = args.scoring.options(
         imported.method().unwrap_or(Method::Matchpoints),
         Factoring::Neuberg,

@@ -7,7 +7,7 @@
 use rayon::prelude::*;
 use simpairs_scoring::{Field, LegalScores};
 
-use crate::error::{Location, Problem, Problems, Result};
+use crate::error::{Error, Location, Problem, Problems, Result};
 use crate::row::{FieldBuilder, TextRow};
 
 /// Columns of the traveller CSV, in the order the SPEC lists them.
@@ -460,7 +460,119 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
             }
         })
         .collect();
+    merge_chunks(file, chunks, started)
+}
 
+/// Reads a large traveller CSV without holding the whole file: `fetch(offset, buffer)` fills
+/// `buffer` with the file's bytes from `offset`; `len` is the file's length. Each worker reads a
+/// chunk into a buffer of its own, reused, and parses it while it is still in the cache, which
+/// saves faulting in and filling a buffer the size of the file. The chunks are found in a first
+/// pass (a newline count per chunk: the line numbers of messages), then read again to be parsed.
+///
+/// `Ok(None)` when the file is not for this path: quoted fields (a quoted newline could straddle
+/// chunks), a byte-order mark, or a file too small to be worth it. The caller then reads the
+/// whole file and calls [`read`]. Errors from `fetch` are reported naming the file.
+pub fn read_ranged(
+    file: &str,
+    len: u64,
+    header: &[u8],
+    fetch: &(dyn Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync),
+) -> Result<Option<Read>> {
+    if len < 2 * CHUNK_BYTES as u64 {
+        return Ok(None);
+    }
+    read_in_ranges(file, len, header, fetch, CHUNK_BYTES as u64)
+}
+
+/// [`read_ranged`] with ranges of `chunk` bytes.
+fn read_in_ranges(
+    file: &str,
+    len: u64,
+    header: &[u8],
+    fetch: &(dyn Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync),
+    chunk: u64,
+) -> Result<Option<Read>> {
+    let Some(header_end) = memchr::memchr(b'\n', header) else {
+        return Ok(None);
+    };
+    if header.starts_with(b"\xef\xbb\xbf") {
+        return Ok(None);
+    }
+    let layout = layout(file, &header[..=header_end])?;
+    let started = std::time::Instant::now();
+    let io_error =
+        |e: std::io::Error| Error::at(file, 0, None, format!("cannot read the file: {e}"));
+    let body_start = header_end as u64 + 1;
+    let ranges = (len - body_start).div_ceil(chunk) as usize;
+    // Pass one: for each range of the body, its newlines, whether it holds a quote, and where
+    // its first line starts (a range starts its chunk at the line after the first newline found
+    // from the byte before it; the first range at the body's start).
+    struct Scan {
+        newlines: u64,
+        quoted: bool,
+        first_newline: Option<u64>,
+    }
+    let scans: Vec<Scan> = (0..ranges)
+        .into_par_iter()
+        .map_init(Vec::new, |buffer, k| -> std::io::Result<Scan> {
+            let from = body_start + k as u64 * chunk;
+            let to = (from + chunk).min(len);
+            // From the byte before, so that a newline just before the range counts as its own.
+            let at = if k == 0 { from } else { from - 1 };
+            buffer.resize((to - at) as usize, 0);
+            fetch(at, buffer)?;
+            let own = &buffer[(from - at) as usize..];
+            Ok(Scan {
+                newlines: memchr::memchr_iter(b'\n', own).count() as u64,
+                quoted: memchr::memchr(b'"', own).is_some(),
+                first_newline: if k == 0 {
+                    None
+                } else {
+                    memchr::memchr(b'\n', buffer).map(|i| at + i as u64)
+                },
+            })
+        })
+        .collect::<std::io::Result<_>>()
+        .map_err(io_error)?;
+    if scans.iter().any(|s| s.quoted) {
+        return Ok(None);
+    }
+    // Chunks: (start, end, first line). The body's first line is line 2.
+    let mut bounds: Vec<(u64, u64)> = vec![(body_start, 2)];
+    let mut line = 2;
+    for (k, scan) in scans.iter().enumerate() {
+        if k > 0
+            && let Some(newline) = scan.first_newline
+        {
+            // The chunk starts after that newline: the lines before it are those of the earlier
+            // ranges, plus one if the newline is the byte just before this range.
+            let start = newline + 1;
+            let before = line + u64::from(newline >= body_start + k as u64 * chunk);
+            if start < len && start > bounds.last().map_or(0, |b| b.0) {
+                bounds.push((start, before));
+            }
+        }
+        line += scan.newlines;
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), chunks = bounds.len(), "csv: chunks found");
+    let legal = LegalScores::new();
+    let chunks: Vec<Chunk<'_>> = (0..bounds.len())
+        .into_par_iter()
+        .map_init(Vec::new, |buffer, k| -> std::io::Result<Chunk<'_>> {
+            let (start, first_line) = bounds[k];
+            let end = bounds.get(k + 1).map_or(len, |b| b.0);
+            buffer.resize((end - start) as usize, 0);
+            fetch(start, buffer)?;
+            Ok(read_chunk_fast(file, buffer, first_line, layout, &legal))
+        })
+        .collect::<std::io::Result<_>>()
+        .map_err(io_error)?;
+    merge_chunks(file, chunks, started).map(Some)
+}
+
+/// Checks the chunks together (one movement per section, no table entered twice) and joins them
+/// into one field.
+fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant) -> Result<Read> {
     tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
     let mut problems = Problems::default();
     let mut lines = Lines::default();
@@ -527,7 +639,114 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
 
 #[cfg(test)]
 mod tests {
-    use super::Lines;
+    use super::{Lines, Read};
+
+    /// What a read gives, in words: every row with its line and pairs, or the error.
+    fn shown(read: &super::Result<Read>) -> Vec<String> {
+        match read {
+            Err(e) => vec![e.to_string()],
+            Ok(r) => {
+                let mut out = vec![format!("not played {}", r.not_played)];
+                for row in 0..r.field.len() {
+                    let t = r.field.result(row);
+                    out.push(format!(
+                        "line {}: {:?} {} {}",
+                        r.lines.line_of(row),
+                        t,
+                        r.field.describe_pair(t.ns),
+                        r.field.describe_pair(t.ew)
+                    ));
+                }
+                out
+            }
+        }
+    }
+
+    /// Reading in ranges of any size gives what reading the whole file gives, line numbers of
+    /// messages included: ranges that start on a newline, just after one, inside a line, lines
+    /// longer than a range, blank lines, CRLF, and files with bad rows.
+    #[test]
+    fn ranged_reading_equals_whole_reading() {
+        let header = "board,club,ns_pair,ew_pair,ns_score\n";
+        let mut files = vec![String::from(header), String::from(header)];
+        let mut rng = 7u64;
+        let mut next = |n: u64| {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (rng >> 33) % n
+        };
+        for row in 0..60u64 {
+            let board = 1 + row % 4;
+            let club = if next(3) == 0 {
+                "North London Bridge Club"
+            } else {
+                "c2"
+            };
+            let score = [50, -50, 420, -100, 110, 620][next(6) as usize];
+            files[0].push_str(&format!(
+                "{board},{club},{},{},{score}\n",
+                row / 4 + 1,
+                100 + row / 4
+            ));
+            let end = if next(4) == 0 { "\r\n" } else { "\n" };
+            files[1].push_str(&format!(
+                "{board},{club},{},{},{score}{end}",
+                row / 4 + 1,
+                100 + row / 4
+            ));
+            if next(8) == 0 {
+                files[1].push('\n');
+            }
+        }
+        // A bad score and a duplicated table, so that messages name lines.
+        let mut bad = files[0].clone();
+        bad.push_str("2,c2,99,199,123\n1,c2,1,100,50\n");
+        files.push(bad);
+        for text in &files {
+            let bytes = text.as_bytes();
+            let header_end = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+            let whole = shown(&super::read("f.csv", bytes));
+            let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+                let at = at as usize;
+                let part = bytes
+                    .get(at..at + buffer.len())
+                    .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+                buffer.copy_from_slice(part);
+                Ok(())
+            };
+            for chunk in (1..48).chain([100, 1000, 1 << 20]) {
+                let ranged = super::read_in_ranges(
+                    "f.csv",
+                    bytes.len() as u64,
+                    &bytes[..header_end],
+                    &fetch,
+                    chunk,
+                )
+                .transpose()
+                .expect("an unquoted file is read in ranges");
+                assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
+            }
+        }
+        // Quoted fields are left to the whole-file reader.
+        let quoted = format!("{header}1,\"c1\",1,2,50\n");
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            buffer.copy_from_slice(&quoted.as_bytes()[at as usize..at as usize + buffer.len()]);
+            Ok(())
+        };
+        let r = super::read_in_ranges("f.csv", quoted.len() as u64, header.as_bytes(), &fetch, 4);
+        assert!(matches!(r, Ok(None)));
+        // A file that shrinks under the reader is an error naming it, not a panic.
+        let short = |_: u64, _: &mut [u8]| -> std::io::Result<()> {
+            Err(std::io::ErrorKind::UnexpectedEof.into())
+        };
+        let r = super::read_in_ranges("f.csv", 1000, header.as_bytes(), &short, 64);
+        let message = r.expect_err("a failed read").to_string();
+        assert!(
+            message.contains("f.csv") && message.contains("cannot read"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn lines_keep_runs_and_join_them() {

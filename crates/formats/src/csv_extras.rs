@@ -18,6 +18,15 @@ const EXTRA: [&str; 12] = [
     "ew_imps", "ns_names", "ew_names",
 ];
 
+/// Whether a header line names any of the informational columns.
+pub(crate) fn named_in(header: &[u8]) -> bool {
+    String::from_utf8_lossy(strip_bom(header))
+        .trim_end()
+        .split(',')
+        .map(|h| h.trim().trim_matches('"').trim().to_ascii_lowercase())
+        .any(|h| EXTRA.contains(&h.as_str()))
+}
+
 /// Adds the informational columns of `bytes` (already read into `imported`) to `imported`.
 pub(crate) fn add(_file: &str, bytes: &[u8], imported: &mut Imported) -> Result<()> {
     let bytes = strip_bom(bytes);

@@ -586,6 +586,43 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     }
 }
 
+/// Reads a large file without holding all of it (see [`crate::csv::read_ranged`]): `fetch(offset,
+/// buffer)` fills `buffer` from the file at `offset`, `len` is the file's length. `Ok(None)` when
+/// the file is not a plain traveller CSV that path can read (another format, quoted fields,
+/// informational columns, a small file): the caller then reads the whole file and calls [`read`].
+pub fn read_ranged(
+    file: &str,
+    len: u64,
+    fetch: &(dyn Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync),
+    format: Option<Format>,
+) -> Result<Option<Imported>> {
+    let mut head = vec![0; len.min(SNIFF_BYTES as u64) as usize];
+    fetch(0, &mut head)
+        .map_err(|e| Error::at(file, 0, None, format!("cannot read the file: {e}")))?;
+    let header_end = memchr::memchr(b'\n', &head).map_or(head.len(), |i| i + 1);
+    let is_csv = match format {
+        Some(f) => f == Format::Csv,
+        // Detection looks at no more than this head.
+        None => matches!(detect(file, &head), Ok(Format::Csv)),
+    };
+    if !is_csv || crate::csv_extras::named_in(&head[..header_end]) {
+        return Ok(None);
+    }
+    let Some(read) = crate::csv::read_ranged(file, len, &head[..header_end], fetch)? else {
+        return Ok(None);
+    };
+    if read.field.is_empty() && read.not_played == 0 {
+        return Ok(None);
+    }
+    check_names(file, &read)?;
+    Ok(Some(Imported::bare(
+        Format::Csv,
+        read.field,
+        read.lines,
+        read.not_played,
+    )))
+}
+
 /// Refuses club, section and pair names with control characters, which no results file can carry
 /// (XML cannot): two different pairs could not be told apart once written.
 fn check_names(file: &str, read: &crate::csv::Read) -> Result<()> {
