@@ -325,11 +325,7 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
     // Small fields (one club's) skip the direct histograms: zeroing 128 boards x 1,601 positions
     // would cost more than the field itself.
     let small = field.len() < SMALL_FIELD;
-    let direct = !small
-        && field
-            .boards
-            .par_iter()
-            .all(|&b| (b as usize) < DIRECT_BOARDS);
+    let direct = !small && (field.max_board as usize) < DIRECT_BOARDS;
     let (board_numbers, board_index) = if direct {
         let all: Vec<u16> = (0..DIRECT_BOARDS as u16).collect();
         let index: Vec<u32> = (0..DIRECT_BOARDS as u32)

@@ -250,6 +250,9 @@ pub struct Field {
     /// Text pair labels, interned so that every label packs into the key.
     labels: Names,
     pub(crate) boards: Vec<u16>,
+    /// The largest board number in `boards` (0 when empty), kept as rows are added so that
+    /// scoring need not scan the column to size its tables.
+    pub(crate) max_board: u16,
     pub(crate) ns: Vec<PairId>,
     pub(crate) ew: Vec<PairId>,
     pub(crate) scores: Vec<i32>,
@@ -421,6 +424,7 @@ impl Field {
             )));
         }
         self.boards.push(result.board);
+        self.max_board = self.max_board.max(result.board);
         self.ns.push(result.ns);
         self.ew.push(result.ew);
         match (result.outcome, result.arrow_switch, result.group) {
@@ -447,6 +451,7 @@ impl Field {
     pub fn push_played(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
         debug_assert!(ns_score != SPECIAL_SCORE && board > 0);
         self.boards.push(board);
+        self.max_board = self.max_board.max(board);
         self.ns.push(ns);
         self.ew.push(ew);
         self.scores.push(ns_score);
@@ -480,6 +485,7 @@ impl Field {
             .collect();
         let offset = self.boards.len() as u32;
         self.boards.extend_from_slice(&other.boards);
+        self.max_board = self.max_board.max(other.max_board);
         self.ns.extend(other.ns.iter().map(|&p| pairs[p as usize]));
         self.ew.extend(other.ew.iter().map(|&p| pairs[p as usize]));
         self.scores.extend_from_slice(&other.scores);
@@ -555,6 +561,7 @@ impl Field {
             at += part.len();
         }
         out.boards = vec![0; total];
+        out.max_board = parts.iter().map(|p| p.max_board).max().unwrap_or(0);
         out.ns = vec![0; total];
         out.ew = vec![0; total];
         out.scores = vec![0; total];
