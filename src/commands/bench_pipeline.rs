@@ -18,6 +18,7 @@ use simpairs_events::types::{Factoring, Scoring};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
+use simpairs_sim::club_key;
 
 /// Figures of one pipeline measurement.
 pub struct PipelineFigures {
@@ -28,12 +29,6 @@ pub struct PipelineFigures {
     pub publish: Duration,
     pub ingest: Duration,
     pub latencies: Vec<Duration>,
-}
-
-fn key(club: &str) -> Vec<u8> {
-    let mut k = club.as_bytes().to_vec();
-    k.resize(32, b'~');
-    k
 }
 
 pub fn measure(
@@ -106,13 +101,13 @@ pub fn measure(
         .map(|c| ClubLine {
             club_id: c.id.clone(),
             name: c.name.clone(),
-            key: Some(key(&c.id)),
+            key: Some(club_key(&c.id)),
         })
         .collect();
     lines.extend(late.iter().map(|c| ClubLine {
         club_id: format!("L{}", c.id),
         name: c.name.clone(),
-        key: Some(key(&format!("L{}", c.id))),
+        key: Some(club_key(&format!("L{}", c.id))),
     }));
     declare(
         log.as_ref(),
@@ -135,7 +130,7 @@ pub fn measure(
             log.as_ref(),
             event_id,
             &c.id,
-            &key(&c.id),
+            &club_key(&c.id),
             "club.csv",
             c.csv.as_bytes(),
             None,
@@ -210,7 +205,7 @@ pub fn measure(
             log.as_ref(),
             event_id,
             &id,
-            &key(&id),
+            &club_key(&id),
             "late.csv",
             csv.as_bytes(),
             None,

@@ -59,11 +59,7 @@ pub fn kafka(event: &str) -> Option<TestLog> {
     }
 }
 
-pub fn key_of(club: &str) -> Vec<u8> {
-    let mut k = club.as_bytes().to_vec();
-    k.resize(32, b'*');
-    k
-}
+pub use simpairs_sim::club_key as key_of;
 
 impl TestLog {
     pub fn declare(&self, event: &simpairs_sim::SimEvent, partitions: u32) {

@@ -25,11 +25,7 @@ fn projection() -> Arc<RwLock<Projection>> {
         adjusted_one_in: 40,
         ..Default::default()
     });
-    let key = |c: &str| {
-        let mut k = c.as_bytes().to_vec();
-        k.resize(32, b'!');
-        k
-    };
+    let key = simpairs_sim::club_key;
     declare(
         log.as_ref(),
         Declaration::matchpoints(

@@ -16,12 +16,6 @@ use simpairs_pipeline::declare::{CATALOG, ClubLine, Declaration, declare};
 use simpairs_pipeline::publish::publish_file;
 use simpairs_pipeline::stream_name;
 
-fn key(club: &str) -> Vec<u8> {
-    let mut k = club.as_bytes().to_vec();
-    k.resize(32, b'#');
-    k
-}
-
 #[test]
 fn a_club_publishing_through_a_broker_outage() {
     let mock = MockCluster::new(1).expect("mock cluster");
@@ -56,7 +50,7 @@ fn a_club_publishing_through_a_broker_outage() {
                 .map(|c| ClubLine {
                     club_id: c.id.clone(),
                     name: c.name.clone(),
-                    key: Some(key(&c.id)),
+                    key: Some(simpairs_sim::club_key(&c.id)),
                 })
                 .collect(),
             1,
@@ -68,7 +62,7 @@ fn a_club_publishing_through_a_broker_outage() {
             log.as_ref(),
             event_id,
             &c.id,
-            &key(&c.id),
+            &simpairs_sim::club_key(&c.id),
             "club.csv",
             c.csv.as_bytes(),
             None,

@@ -292,6 +292,14 @@ fn club_tables(rng: &mut fastrand::Rng) -> usize {
     ((9f64.ln() + 0.6 * normal).exp().round() as usize).clamp(3, 40)
 }
 
+/// A fixed 32-byte signing key for a simulated club, made from its id: tests and benchmarks declare
+/// and publish with it. Never for a real club (`event declare` makes those keys at random).
+pub fn club_key(club: &str) -> Vec<u8> {
+    let mut key = club.as_bytes().to_vec();
+    key.resize(32, b'#');
+    key
+}
+
 /// Builds a simulated national event.
 pub fn national_event(settings: &Settings) -> SimEvent {
     let mut plan_rng = fastrand::Rng::with_seed(settings.seed);

@@ -92,11 +92,7 @@ fn json(field: &simpairs_scoring::Field, options: &Options) -> Vec<u8> {
     out
 }
 
-fn key_of(club: &str) -> Vec<u8> {
-    let mut k = club.as_bytes().to_vec();
-    k.resize(32, b'#');
-    k
-}
+pub use simpairs_sim::club_key as key_of;
 
 /// Publishes the clubs (shuffled, with duplicates) to `log`, aggregates, and checks the replay against
 /// `simpairs score` on the whole session and on each club.
