@@ -500,8 +500,7 @@ fn read_in_ranges(
     }
     let layout = layout(file, &header[..=header_end])?;
     let started = std::time::Instant::now();
-    let io_error =
-        |e: std::io::Error| Error::at(file, 0, None, format!("cannot read the file: {e}"));
+    let io_error = |e| read_failed(file, e);
     let body_start = header_end as u64 + 1;
     let ranges = (len - body_start).div_ceil(chunk) as usize;
     // Pass one: for each range of the body, its newlines, whether it holds a quote, and where
@@ -568,6 +567,11 @@ fn read_in_ranges(
         .collect::<std::io::Result<_>>()
         .map_err(io_error)?;
     merge_chunks(file, chunks, started).map(Some)
+}
+
+/// The error for a file that could not be read while reading it in ranges.
+pub(crate) fn read_failed(file: &str, e: std::io::Error) -> Error {
+    Error::at(file, 0, None, format!("cannot read the file: {e}"))
 }
 
 /// Checks the chunks together (one movement per section, no table entered twice) and joins them

@@ -565,17 +565,7 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     };
     match format {
         Format::Csv => {
-            let read = crate::csv::read(file, bytes)?;
-            if read.field.is_empty() && read.not_played == 0 {
-                return Err(Error::at(
-                    file,
-                    2,
-                    None,
-                    "the file has a header but no rows: there are no results to score",
-                ));
-            }
-            check_names(file, &read)?;
-            let mut imported = Imported::bare(Format::Csv, read.field, read.lines, read.not_played);
+            let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
             crate::csv_extras::add(file, bytes, &mut imported)?;
             Ok(imported)
         }
@@ -597,8 +587,7 @@ pub fn read_ranged(
     format: Option<Format>,
 ) -> Result<Option<Imported>> {
     let mut head = vec![0; len.min(SNIFF_BYTES as u64) as usize];
-    fetch(0, &mut head)
-        .map_err(|e| Error::at(file, 0, None, format!("cannot read the file: {e}")))?;
+    fetch(0, &mut head).map_err(|e| crate::csv::read_failed(file, e))?;
     let header_end = memchr::memchr(b'\n', &head).map_or(head.len(), |i| i + 1);
     let is_csv = match format {
         Some(f) => f == Format::Csv,
@@ -608,19 +597,29 @@ pub fn read_ranged(
     if !is_csv || crate::csv_extras::named_in(&head[..header_end]) {
         return Ok(None);
     }
-    let Some(read) = crate::csv::read_ranged(file, len, &head[..header_end], fetch)? else {
-        return Ok(None);
-    };
+    crate::csv::read_ranged(file, len, &head[..header_end], fetch)?
+        .map(|read| csv_imported(file, read))
+        .transpose()
+}
+
+/// A traveller CSV's reading as an import: refused when it has no rows or a name with a control
+/// character.
+fn csv_imported(file: &str, read: crate::csv::Read) -> Result<Imported> {
     if read.field.is_empty() && read.not_played == 0 {
-        return Ok(None);
+        return Err(Error::at(
+            file,
+            2,
+            None,
+            "the file has a header but no rows: there are no results to score",
+        ));
     }
     check_names(file, &read)?;
-    Ok(Some(Imported::bare(
+    Ok(Imported::bare(
         Format::Csv,
         read.field,
         read.lines,
         read.not_played,
-    )))
+    ))
 }
 
 /// Refuses club, section and pair names with control characters, which no results file can carry

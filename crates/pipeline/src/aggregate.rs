@@ -290,28 +290,26 @@ impl Aggregator {
             )));
             tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national field scored");
             // Each touched club's own field (clubs in parallel: each is small).
-            {
-                let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
-                    use rayon::prelude::*;
-                    let (event_id, options, fields) =
-                        (&self.event_id, &self.options, &self.club_fields);
-                    touched
-                        .par_iter()
-                        .filter_map(|club| fields.get(club).map(|f| (club, f)))
-                        .map(|(club, field)| -> Result<_> {
-                            let scoring = simpairs_scoring::score(field, options)?;
-                            Ok((
-                                club.clone(),
-                                board_events(event_id, &scoring, club, generation),
-                                standings_event(event_id, &scoring, club, generation),
-                            ))
-                        })
-                        .collect::<Result<_>>()?
-                };
-                for (club, boards, club_standings) in per_club {
-                    keep_changed(&mut self.written, &club, boards, &mut scores);
-                    standings.push(Event::StandingsComputed(club_standings));
-                }
+            let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
+                use rayon::prelude::*;
+                let (event_id, options, fields) =
+                    (&self.event_id, &self.options, &self.club_fields);
+                touched
+                    .par_iter()
+                    .filter_map(|club| fields.get(club).map(|f| (club, f)))
+                    .map(|(club, field)| -> Result<_> {
+                        let scoring = simpairs_scoring::score(field, options)?;
+                        Ok((
+                            club.clone(),
+                            board_events(event_id, &scoring, club, generation),
+                            standings_event(event_id, &scoring, club, generation),
+                        ))
+                    })
+                    .collect::<Result<_>>()?
+            };
+            for (club, boards, club_standings) in per_club {
+                keep_changed(&mut self.written, &club, boards, &mut scores);
+                standings.push(Event::StandingsComputed(club_standings));
             }
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
