@@ -49,8 +49,6 @@ pub struct BoardScore {
     pub(crate) ew: Vec<Value>,
     /// (row, value to the NS pair of the row, value to the EW pair), in row order.
     pub(crate) specials: Vec<(u32, Value, Value)>,
-    /// Every value on the board is a whole number.
-    pub(crate) integral: bool,
     /// Plain results: each distinct North-South score with its count, ascending.
     pub(crate) plain: Vec<(i32, u32)>,
 }
@@ -375,12 +373,7 @@ pub(crate) fn value_board(
         })
         .collect();
 
-    let mut integral = true;
-    let mut check = |x: Exact| -> Result<Value> {
-        let v = to_value(x, board)?;
-        integral &= v.is_integer();
-        Ok(v)
-    };
+    let check = |x: Exact| -> Result<Value> { to_value(x, board) };
     let zero = Value::from_integer(0);
     let mut ns_table = vec![zero; table_len];
     let mut ew_table = vec![zero; table_len];
@@ -444,7 +437,6 @@ pub(crate) fn value_board(
         ns: ns_table,
         ew: ew_table,
         specials,
-        integral,
         plain: input.plain,
     })
 }

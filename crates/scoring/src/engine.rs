@@ -437,25 +437,14 @@ fn finish<'f, P: Positions>(
         .collect::<Result<_>>()?;
     lap("boards valued");
 
-    // Whole-number values small enough to pack with a boards count go the integer way.
-    let largest = boards
-        .iter()
-        .flat_map(|b| {
-            b.ns.iter()
-                .chain(&b.ew)
-                .chain(b.specials.iter().flat_map(|s| [&s.1, &s.2]))
-        })
-        .map(|v| v.numer().unsigned_abs())
-        .max()
-        .unwrap_or(0);
-    let integral = boards.iter().all(|b| b.integral)
-        && (largest as u128) * (nboards as u128) < 1 << (62 - COUNT_BITS);
+    // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
+    // a top of 2(N-1) is a multiple of 1/5) go the exact integer way; others (Neuberg's factors,
+    // ratio factoring's tops that differ by board) the floating-point way, made exact where it matters.
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
-
-    let sums = if integral {
-        integer_pass(field, &boards, &board_index, p, width)
-    } else {
-        float_pass(field, &boards, &board_index, p, width, ratio)
+    let unit = if ratio { None } else { common_unit(&boards) };
+    let sums = match unit {
+        Some(unit) => integer_pass(field, &boards, &board_index, p, width, unit),
+        None => float_pass(field, &boards, &board_index, p, width, ratio),
     };
     lap("pass two (values and totals)");
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
@@ -480,10 +469,41 @@ fn finish<'f, P: Positions>(
     Ok(scoring)
 }
 
+/// Largest common denominator the integer pass scales values by.
+const MAX_UNIT: i64 = 1 << 20;
+
+/// The common denominator of every value of the boards (1 when all are whole), if the integer pass
+/// can carry the values scaled by it: each scaled value fits an `i32`, and a pair's total over
+/// every board fits beside its boards count in one packed `i64`.
+fn common_unit(boards: &[BoardScore]) -> Option<i64> {
+    let values = || {
+        boards.iter().flat_map(|b| {
+            b.ns.iter()
+                .chain(&b.ew)
+                .chain(b.specials.iter().flat_map(|s| [&s.1, &s.2]))
+        })
+    };
+    let mut unit: i64 = 1;
+    for v in values() {
+        unit = num_integer::Integer::lcm(&unit, v.denom());
+        if unit > MAX_UNIT {
+            return None;
+        }
+    }
+    let largest = values()
+        .map(|v| u128::from(v.numer().unsigned_abs()) * (unit / *v.denom()) as u128)
+        .max()
+        .unwrap_or(0);
+    (largest <= i32::MAX as u128 && largest * (boards.len() as u128) < 1 << (62 - COUNT_BITS))
+        .then_some(unit)
+}
+
 /// Each pair's sums from pass two.
 pub(crate) struct Sums {
-    /// Exact totals when every value is whole.
+    /// Exact totals, in units of `1 / unit`, when every value is a whole number of such units.
     pub total_int: Option<Vec<i64>>,
+    /// The denominator of `total_int` (1 when every value is whole).
+    pub unit: i64,
     /// Totals as `f64` otherwise.
     pub total_f: Vec<f64>,
     /// Sums of tops (ratio factoring, where tops differ by board).
@@ -491,20 +511,24 @@ pub(crate) struct Sums {
     pub boards: Vec<u32>,
 }
 
-/// Pass two when every value is a whole number: one packed `i64` add per pair per result.
+/// Pass two when every value is a whole number of `1 / unit` ([`common_unit`]): one packed `i64`
+/// add per pair per result.
 fn integer_pass<P: Positions>(
     field: &Field,
     boards: &[BoardScore],
     board_index: &[u32],
     p: &P,
     width: usize,
+    unit: i64,
 ) -> Sums {
     let pairs = field.pairs().len();
+    // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
+    let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
     // (NS value, EW value) by board and position, side by side so one lookup reads both.
     let mut table = vec![[0i32; 2]; boards.len() * width];
     for (bi, b) in boards.iter().enumerate() {
         for pos in 0..width {
-            table[bi * width + pos] = [*b.ns[pos].numer() as i32, *b.ew[pos].numer() as i32];
+            table[bi * width + pos] = [scaled(b.ns[pos]), scaled(b.ew[pos])];
         }
     }
     let packed = parts(field.len(), 1)
@@ -528,7 +552,7 @@ fn integer_pass<P: Positions>(
                     let (row, _) = field.specials[special_at];
                     special_at += 1;
                     let (n, e) = boards[bi].special_values(row);
-                    [*n.numer() as i32, *e.numer() as i32]
+                    [scaled(n), scaled(e)]
                 } else {
                     table[bi * width + p.position(s)]
                 };
@@ -554,6 +578,7 @@ fn integer_pass<P: Positions>(
         .unzip();
     Sums {
         total_int: Some(total),
+        unit,
         total_f: Vec::new(),
         tops_f: Vec::new(),
         boards: count,
@@ -622,6 +647,7 @@ fn float_pass<P: Positions>(
         });
     Sums {
         total_int: None,
+        unit: 1,
         total_f: per_part.0,
         tops_f: per_part.1,
         boards: per_part.2,
@@ -749,11 +775,22 @@ impl<'f> Scoring<'f> {
         fn add(buckets: &mut Buckets, v: Value) {
             add_to(buckets, *v.denom(), i128::from(*v.numer()));
         }
+        /// The sum of the buckets over their least common denominator, reduced once at the end:
+        /// adding them one by one as big rationals would reduce (a big gcd) at every step, and a
+        /// national pair's boards each have a denominator of their own.
         fn combine(buckets: &Buckets) -> BigRational {
-            buckets.iter().fold(
-                BigRational::from_integer(BigInt::from(0)),
-                |acc, &(den, num)| acc + BigRational::new(BigInt::from(num), BigInt::from(den)),
-            )
+            use num_integer::Integer;
+            let mut common = BigInt::from(1);
+            for &(den, _) in buckets {
+                let den = BigInt::from(den);
+                let shared = (&common % &den).gcd(&den);
+                common *= den / shared;
+            }
+            let numerator: BigInt = buckets
+                .iter()
+                .map(|&(den, num)| BigInt::from(num) * (&common / BigInt::from(den)))
+                .sum();
+            BigRational::new(numerator, common)
         }
         let sums = parts(self.field.len(), 2)
             .into_par_iter()

@@ -86,6 +86,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     let pairs = field.pairs().len();
     let integral = sums.total_int.is_some();
     let total_int = sums.total_int.unwrap_or_default();
+    // Integer totals count units of 1 / `unit`.
+    let unit = sums.unit;
     let (total_f, tops_f, boards) = (sums.total_f, sums.tops_f, sums.boards);
     let options = scoring.options;
     let mp = options.method == Method::Matchpoints;
@@ -99,7 +101,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     };
     let total_of = |p: usize| -> f64 {
         if integral {
-            total_int[p] as f64
+            total_int[p] as f64 / unit as f64
         } else {
             total_f[p]
         }
@@ -143,14 +145,17 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             rhs.cmp(&lhs).then(a.cmp(&b))
         });
     } else {
+        let keys: Vec<f64> = (0..pairs).into_par_iter().map(key).collect();
         order.par_sort_unstable_by(|&a, &b| {
-            key(b as usize).total_cmp(&key(a as usize)).then(a.cmp(&b))
+            keys[b as usize]
+                .total_cmp(&keys[a as usize])
+                .then(a.cmp(&b))
         });
     }
 
     lap("sorted");
-    // Pairs whose floating-point figures cannot be trusted to the last digit.
-    let mut doubtful: Vec<PairId> = Vec::new();
+    // Runs of pairs whose floating-point keys are too close to tell apart: settled exactly below.
+    let mut near_runs: Vec<std::ops::Range<usize>> = Vec::new();
     if !integral {
         let mut i = 0;
         while i < order.len() {
@@ -159,11 +164,16 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                 j += 1;
             }
             if j - i > 1 {
-                doubtful.extend_from_slice(&order[i..j]);
+                near_runs.push(i..j);
             }
             i = j;
         }
     }
+    // Pairs whose floating-point figures cannot be trusted to the last digit.
+    let mut doubtful: Vec<PairId> = near_runs
+        .iter()
+        .flat_map(|run| order[run.clone()].iter().copied())
+        .collect();
     let needs_exact_rounding = !integral || ratio;
     if needs_exact_rounding {
         // The largest value one board can give: a top of 2(N-1), or 24 IMPs.
@@ -207,30 +217,20 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         scoring.exact_totals(&doubtful)
     };
 
-    lap("doubtful found");
-    // Settle near-ties exactly.
-    let exact_key = |p: PairId| -> BigRational {
-        let (t, _) = &exact[&p];
-        t / BigRational::from_integer(BigInt::from(boards[p as usize].max(1)))
-    };
-    if !integral {
-        let mut i = 0;
-        while i < order.len() {
-            let mut j = i + 1;
-            while j < order.len() && near(key(order[j - 1] as usize), key(order[j] as usize)) {
-                j += 1;
-            }
-            if j - i > 1 {
-                let run = &mut order[i..j];
-                let mut keyed: Vec<(BigRational, PairId)> =
-                    run.iter().map(|&p| (exact_key(p), p)).collect();
-                keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-                for (slot, (_, p)) in run.iter_mut().zip(keyed) {
-                    *slot = p;
-                }
-            }
-            i = j;
-        }
+    tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
+    // Settle near-ties exactly: the exact factored total of every pair of a near run, once.
+    let exact_keys: FxHashMap<PairId, BigRational> = near_runs
+        .iter()
+        .flat_map(|run| order[run.clone()].iter())
+        .map(|&p| {
+            let (t, _) = &exact[&p];
+            let played = BigRational::from_integer(BigInt::from(boards[p as usize].max(1)));
+            (p, t / played)
+        })
+        .collect();
+    for run in &near_runs {
+        let run = &mut order[run.clone()];
+        run.sort_by(|a, b| exact_keys[b].cmp(&exact_keys[a]).then(a.cmp(b)));
     }
     let same = |a: PairId, b: PairId| -> bool {
         if integral {
@@ -238,7 +238,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             i128::from(total_int[a]) * i128::from(boards[b])
                 == i128::from(total_int[b]) * i128::from(boards[a])
         } else {
-            near(key(a as usize), key(b as usize)) && exact_key(a) == exact_key(b)
+            // Pairs this near are in one near run, so both have exact keys.
+            near(key(a as usize), key(b as usize)) && exact_keys[&a] == exact_keys[&b]
         }
     };
     let same_at = |i: usize, j: usize| -> bool {
@@ -293,7 +294,12 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     let standings: Vec<Standing> = (0..pairs)
         .into_par_iter()
         .map(|p| {
-            let total = total_of(p) / divisor as f64;
+            // One rounding: the integer total divided by both scales at once.
+            let total = if integral {
+                total_int[p] as f64 / (unit * divisor) as f64
+            } else {
+                total_of(p) / divisor as f64
+            };
             let max = max_of(p) / divisor as f64;
             let (total_hundredths, percent_hundredths) = match exact.get(&(p as PairId)) {
                 Some((t, m)) => {
@@ -311,9 +317,9 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                 }
                 None if integral && !ratio => {
                     let t = i128::from(total_int[p]);
-                    let th = round_div(t * 100, i128::from(divisor));
+                    let th = round_div(t * 100, i128::from(divisor) * i128::from(unit));
                     let pct = mp.then(|| {
-                        let m = i128::from(boards[p]) * i128::from(common_top);
+                        let m = i128::from(boards[p]) * i128::from(common_top) * i128::from(unit);
                         if m == 0 {
                             5000
                         } else {

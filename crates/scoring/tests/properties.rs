@@ -14,7 +14,12 @@ fn board_scores(max: usize) -> impl Strategy<Value = Vec<i32>> {
 
 /// Several boards; board `b` gets `scores[b].len()` results between NS pairs 1.. and EW pairs 1..
 fn field_of(boards: &[Vec<i32>]) -> simpairs_scoring::Field {
-    let described: Vec<(u16, Vec<Line>)> = boards
+    mitchell(&described(boards))
+}
+
+/// The lines of [`field_of`]'s field, board by board.
+fn described(boards: &[Vec<i32>]) -> Vec<(u16, Vec<Line>)> {
+    boards
         .iter()
         .enumerate()
         .map(|(b, scores)| {
@@ -26,8 +31,7 @@ fn field_of(boards: &[Vec<i32>]) -> simpairs_scoring::Field {
                 .collect();
             (b as u16 + 1, lines)
         })
-        .collect();
-    mitchell(&described)
+        .collect()
 }
 
 proptest! {
@@ -113,10 +117,25 @@ proptest! {
         }
     }
 
-    /// Pairs share a place exactly when their factored totals are equal, whatever the arithmetic.
+    /// Pairs share a place exactly when their factored totals are equal, whatever the arithmetic
+    /// (whole numbers, fifths from an artificial score on a board everyone played, Neuberg's
+    /// fractions, ratio factoring), and every total and percentage is rounded from the exact value.
     #[test]
-    fn ties_are_exact(boards in prop::collection::vec(board_scores(9), 2..5), adjust in any::<bool>()) {
-        let mut field = field_of(&boards);
+    fn ties_are_exact(
+        boards in prop::collection::vec(board_scores(9), 2..5),
+        adjust in any::<bool>(),
+        adjust_played in any::<bool>(),
+        ratio in any::<bool>(),
+    ) {
+        let mut field = if adjust_played {
+            // The first table of board 1 gets an artificial 60/40 instead of its score: board 1
+            // keeps its count of results, and its values gain fifths of a matchpoint.
+            let mut described = described(&boards);
+            described[0].1[0] = adjusted(1, 1, 60, 40);
+            mitchell(&described)
+        } else {
+            field_of(&boards)
+        };
         if adjust {
             // An artificial score on a board played once brings Neuberg fractions in everywhere.
             let first = field.result(0);
@@ -131,22 +150,45 @@ proptest! {
                 })
                 .unwrap();
         }
-        let scoring = score(&field, &Options::default()).unwrap();
-        let exact: Vec<Value> = {
-            let mut totals = vec![Value::from_integer(0); field.pairs().len()];
-            for row in 0..field.len() {
-                let r = field.result(row);
-                let (ns, ew) = scoring.result_values(row);
-                totals[r.ns as usize] += ns;
-                totals[r.ew as usize] += ew;
-            }
-            totals
-                .into_iter()
-                .zip(scoring.standings())
-                .map(|(t, s)| t / Value::from_integer(i64::from(s.boards)))
-                .collect()
+        let options = Options {
+            factoring: if ratio { simpairs_scoring::Factoring::Ratio } else { simpairs_scoring::Factoring::Neuberg },
+            ..Options::default()
         };
+        let scoring = score(&field, &options).unwrap();
+        let mut totals = vec![Value::from_integer(0); field.pairs().len()];
+        let mut tops = vec![Value::from_integer(0); field.pairs().len()];
+        for row in 0..field.len() {
+            let r = field.result(row);
+            let (ns, ew) = scoring.result_values(row);
+            totals[r.ns as usize] += ns;
+            totals[r.ew as usize] += ew;
+            let board = scoring.board(r.board).unwrap();
+            tops[r.ns as usize] += scoring.top(board);
+            tops[r.ew as usize] += scoring.top(board);
+        }
+        let exact: Vec<Value> = totals
+            .iter()
+            .zip(scoring.standings())
+            .map(|(t, s)| t / Value::from_integer(i64::from(s.boards)))
+            .collect();
         let st = scoring.standings();
+        // Hundredths rounded half away from zero, from the exact values.
+        let hundredths = |v: Value| {
+            let h = v * Value::from_integer(100);
+            let (n, d) = (i128::from(*h.numer()), i128::from(*h.denom()));
+            let q = (n.abs() * 2 + d) / (2 * d);
+            (if n < 0 { -q } else { q }) as i64
+        };
+        for (p, s) in st.iter().enumerate() {
+            prop_assert_eq!(s.total_hundredths, hundredths(totals[p]), "total of pair {}", p);
+            // A pair whose boards were each played once has a top of zero: it is shown at 50%.
+            let percent = if tops[p] == Value::from_integer(0) {
+                5000
+            } else {
+                hundredths(totals[p] * Value::from_integer(100) / tops[p])
+            };
+            prop_assert_eq!(s.percent_hundredths, Some(percent), "percentage of pair {}", p);
+        }
         for a in 0..st.len() {
             for b in 0..st.len() {
                 let (pa, pb) = (&field.pairs()[a], &field.pairs()[b]);
