@@ -147,11 +147,16 @@ impl TestLog {
     pub fn leaderboard(&self) -> Vec<String> {
         let codec = Codec::new().unwrap();
         let mut projection = simpairs_pipeline::project::Projection::new(&self.event);
-        for stream in [Stream::BoardScores, Stream::Leaderboard] {
+        for stream in [
+            Stream::Declarations,
+            Stream::BoardScores,
+            Stream::Leaderboard,
+        ] {
             for r in self.records(stream) {
                 projection.apply(codec.decode(&r.value).unwrap());
             }
         }
+        projection.rank_national().unwrap();
         let mut rows: Vec<String> = projection
             .leaderboard("combined")
             .iter()

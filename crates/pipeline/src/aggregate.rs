@@ -1,8 +1,13 @@
 //! The aggregator: consumes an event's results stream, applies each submission when its seal checks out
-//! ([`crate::state`]), rescores the national field and the club's own field with the scoring engine
-//! (rayon-parallel), and writes what it derived: `SubmissionApplied` and `BoardScored` to the
-//! board-scores stream, `StandingsComputed` to the leaderboard stream, `DeadLettered` for anything set
-//! aside.
+//! ([`crate::state`]), rescores the boards of the national field and the club's own field with the
+//! scoring engine (rayon-parallel), and writes what it derived: `SubmissionApplied` and `BoardScored`
+//! to the board-scores stream, each club's own `StandingsComputed` to the leaderboard stream,
+//! `DeadLettered` for anything set aside.
+//!
+//! The national pair totals and places are not written here: the projection ranks the national field
+//! from the applied submissions ([`crate::project`]). A national standings event has an entry for
+//! every pair of the event (hundreds of thousands), and writing and reading one for every new club
+//! cost several times the ranking itself.
 //!
 //! Nothing is lost and nothing counts twice: the consumer position is committed only after the output
 //! of the records before it is durable. On start the aggregator rebuilds its state by reading the
@@ -275,20 +280,18 @@ impl Aggregator {
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
+            // The applied submissions go out first: the projection ranks the national field from
+            // them, and need not wait for the board scores.
+            let applied: Vec<Event> = applied.into_iter().map(Event::SubmissionApplied).collect();
+            self.append(Stream::BoardScores, &applied)?;
+            tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
             self.rebuild_fields(&touched);
             tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
-            scores.extend(applied.into_iter().map(Event::SubmissionApplied));
-            let national = simpairs_scoring::score(&self.national, &self.options)?;
-            tracing::debug!(elapsed = ?started.elapsed(), "national field rescored");
+            // Nationally only the boards: pair totals and places are the projection's work.
+            let national = simpairs_scoring::score_boards(&self.national, &self.options)?;
+            tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national boards scored");
             let boards = board_events(&self.event_id, &national, "", generation);
             keep_changed(&mut self.written, "", boards, &mut scores);
-            standings.push(Event::StandingsComputed(standings_event(
-                &self.event_id,
-                &national,
-                "",
-                generation,
-            )));
-            tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national field scored");
             // Each touched club's own field (clubs in parallel: each is small).
             let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
                 use rayon::prelude::*;

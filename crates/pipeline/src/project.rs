@@ -1,7 +1,12 @@
 //! The projection: materialised views of an event, built only from what the aggregator wrote (board
-//! scores, applied submissions, standings) — no scoring happens here. Applying an event is idempotent
-//! and the latest generation of each board and field wins, so redelivered or repeated output changes
-//! nothing.
+//! scores, applied submissions, club standings). Applying an event is idempotent and the latest
+//! generation of each board and field wins, so redelivered or repeated output changes nothing.
+//!
+//! The national leaderboard is ranked here ([`NationalRanking`]): from the results of the applied
+//! submissions, with the scoring engine and the event's declared options, so it is exactly what
+//! `simpairs score` gives on the same results. Its generation is the number of submissions applied.
+//! (The aggregator used to write the national standings to the log; at a national event's size
+//! writing and reading that one event per new club cost several times the ranking itself.)
 //!
 //! Views: the national leaderboard (combined, NS, EW), each club's own standings, a pair's scorecard
 //! with club and national matchpoints per board, a board's frequency table.
@@ -44,7 +49,13 @@ pub struct Projection {
     pub results: BTreeMap<(String, ResultKey), AppliedResult>,
     by_pair: BTreeMap<PairRef, BTreeSet<(String, ResultKey)>>,
     pub players: BTreeMap<PairRef, Vec<Player>>,
+    /// Submissions applied (distinct: standby aggregators each write a copy).
     pub submissions: usize,
+    applied: BTreeSet<(String, String)>,
+    /// The declared scoring options, once the declaration is read.
+    options: Option<simpairs_scoring::Options>,
+    /// The national field as last ranked, and the clubs with submissions applied since.
+    ranking: NationalRanking,
     pub dead_letters: usize,
     /// National generations already published as `LeaderboardPublished`.
     published: BTreeSet<i64>,
@@ -78,17 +89,28 @@ impl Projection {
         self.national.as_ref().map_or(0, |s| s.generation)
     }
 
-    /// Applies one event; returns whether the national standings changed.
+    /// Applies one event; returns whether the national field changed (a submission applied), so
+    /// that the national leaderboard needs ranking again ([`Projection::rank_national`]).
     pub fn apply(&mut self, event: Event) -> bool {
         match event {
             Event::EventDeclared(d) => {
+                self.options = Some(crate::options_of(&d));
                 self.name = d.name;
                 self.boards = d.boards;
                 self.club_names = d.clubs.into_iter().map(|c| (c.club_id, c.name)).collect();
                 false
             }
             Event::SubmissionApplied(a) => {
-                self.submissions += 1;
+                if !self
+                    .applied
+                    .insert((a.club_id.clone(), a.submission_id.clone()))
+                {
+                    // A copy (a standby aggregator's, or a repeat after a restart): applying it
+                    // again could undo a later correction of the same club.
+                    return false;
+                }
+                self.submissions = self.applied.len();
+                self.ranking.touched.insert(a.club_id.clone());
                 for key in a.withdrawn {
                     if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
                         self.unindex(&a.club_id, &key, &old);
@@ -124,7 +146,7 @@ impl Projection {
                         p.players,
                     );
                 }
-                false
+                true
             }
             Event::BoardScored(b) => {
                 let key = (b.scope.clone(), b.board);
@@ -138,20 +160,13 @@ impl Projection {
                 false
             }
             Event::StandingsComputed(s) => {
-                if s.scope.is_empty() {
-                    if self
-                        .national
-                        .as_ref()
+                // National standings are ranked here (logs written by earlier versions also
+                // carry the aggregator's; they are left aside).
+                if !s.scope.is_empty()
+                    && self
+                        .clubs
+                        .get(&s.scope)
                         .is_none_or(|old| old.generation <= s.generation)
-                    {
-                        self.national = Some(s);
-                        self.updated_ms = now_ms();
-                        return true;
-                    }
-                } else if self
-                    .clubs
-                    .get(&s.scope)
-                    .is_none_or(|old| old.generation <= s.generation)
                 {
                     self.clubs.insert(s.scope.clone(), s);
                 }
@@ -182,6 +197,36 @@ impl Projection {
                 set.remove(&(club.to_string(), key.clone()));
             }
         }
+    }
+
+    /// Ranks the national field again if submissions were applied since it was last ranked, all
+    /// in one step (the projection's service does the same with the lock held only to read and to
+    /// swap, see [`run`]). Returns whether the national standings changed.
+    pub fn rank_national(&mut self) -> Result<bool> {
+        if self.options.is_none() {
+            // Not before the declaration (its scoring options) is read: what changed stays noted.
+            return Ok(false);
+        }
+        let mut ranking = std::mem::take(&mut self.ranking);
+        if !ranking.catch_up(self) {
+            self.ranking = ranking;
+            return Ok(false);
+        }
+        let standings = ranking.rank(&self.event_id, self.options, self.submissions as i64);
+        self.ranking = ranking;
+        Ok(match standings? {
+            Some(standings) => {
+                self.show_national(standings);
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Shows new national standings; returns the ones they replace.
+    fn show_national(&mut self, standings: StandingsComputed) -> Option<StandingsComputed> {
+        self.updated_ms = now_ms();
+        self.national.replace(standings)
     }
 
     /// The national leaderboard: `list` is `combined`, `ns` or `ew`.
@@ -331,6 +376,78 @@ impl Projection {
     }
 }
 
+/// The national field as the projection last ranked it, and the clubs with submissions applied
+/// since. A new club's results are appended to the field; a club already in it that changed (a
+/// correction, a withdrawal) has the field built again from every result in force.
+#[derive(Debug, Default)]
+pub struct NationalRanking {
+    field: simpairs_scoring::Field,
+    /// Clubs whose results are in `field`.
+    in_field: BTreeSet<String>,
+    /// Clubs with submissions applied since `field` was brought up to date.
+    touched: BTreeSet<String>,
+}
+
+impl NationalRanking {
+    /// Brings the field up to date with the projection's results in force; returns whether it
+    /// changed. Only reads the projection.
+    fn catch_up(&mut self, p: &Projection) -> bool {
+        let touched = std::mem::take(&mut self.touched);
+        if touched.is_empty() {
+            return false;
+        }
+        fn in_force<'a>(
+            results: &'a BTreeMap<(String, ResultKey), AppliedResult>,
+            club: &'a str,
+        ) -> impl Iterator<Item = (&'a str, &'a AppliedResult)> + 'a {
+            let first = (
+                club.to_string(),
+                ResultKey {
+                    section: String::new(),
+                    board: i32::MIN,
+                    ns_pair: String::new(),
+                    ew_pair: String::new(),
+                },
+            );
+            results
+                .range(first..)
+                .take_while(move |((c, _), _)| c == club)
+                .map(|((c, _), r)| (c.as_str(), r))
+        }
+        if touched.iter().any(|club| self.in_field.contains(club)) {
+            self.field = crate::field::build_field(
+                p.results.iter().map(|((club, _), r)| (club.as_str(), r)),
+            );
+        } else {
+            for club in &touched {
+                self.field
+                    .append(crate::field::build_field(in_force(&p.results, club)));
+            }
+        }
+        self.in_field.extend(touched);
+        true
+    }
+
+    /// The national standings of the field, labelled `generation`; `None` before the event's
+    /// declaration is read (its scoring options are needed).
+    fn rank(
+        &self,
+        event_id: &str,
+        options: Option<simpairs_scoring::Options>,
+        generation: i64,
+    ) -> Result<Option<StandingsComputed>> {
+        let Some(options) = options else {
+            return Ok(None);
+        };
+        let started = std::time::Instant::now();
+        let scoring = simpairs_scoring::score(&self.field, &options)?;
+        tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
+        Ok(Some(crate::aggregate::standings_event(
+            event_id, &scoring, "", generation,
+        )))
+    }
+}
+
 fn to_f64(f: Fraction) -> f64 {
     if f.den == 0 {
         0.0
@@ -424,22 +541,48 @@ pub fn run(
         idle = 0;
         let applying = std::time::Instant::now();
         let count = decoded.len();
-        let (changed, generation, publish_now) = {
+        // Apply under the write lock; bring the national field up to date under a read lock (the
+        // service keeps answering); rank with no lock held; swap the standings in.
+        let (mut ranking, options, generation) = {
             let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
-            let mut changed = false;
             for e in decoded {
-                changed |= p.apply(e);
+                p.apply(e);
             }
             (
-                changed,
-                p.generation(),
-                if publish { p.to_publish() } else { None },
+                std::mem::take(&mut p.ranking),
+                p.options,
+                p.submissions as i64,
             )
         };
         tracing::debug!(events = count, elapsed = ?applying.elapsed(), generation, "projection applied");
-        if changed {
-            on_update(generation);
-        }
+        // Not before the declaration is read: the clubs that changed stay noted until then.
+        let ranked = if options.is_some()
+            && ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner()))
+        {
+            tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
+            match ranking.rank(event_id, options, generation) {
+                Ok(ranked) => ranked,
+                Err(e) => {
+                    tracing::warn!(event = event_id, "the national field cannot be ranked: {e}");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let (publish_now, replaced) = {
+            let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
+            p.ranking = ranking;
+            let replaced = ranked.and_then(|standings| {
+                let replaced = p.show_national(standings);
+                tracing::debug!(elapsed = ?applying.elapsed(), generation, "national field ranked");
+                on_update(generation);
+                replaced
+            });
+            (if publish { p.to_publish() } else { None }, replaced)
+        };
+        // The standings replaced (hundreds of thousands of entries) are freed with no lock held.
+        drop(replaced);
         if let Some(l) = publish_now {
             let event = Event::LeaderboardPublished(l);
             let bytes = codec.encode(&event);
@@ -448,4 +591,84 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simpairs_events::types::{EventDeclared, Factoring, Movement, Scoring, SubmissionApplied};
+
+    fn declared() -> Event {
+        Event::EventDeclared(EventDeclared {
+            event_id: "E".into(),
+            name: "test".into(),
+            boards: vec![1],
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: Vec::new(),
+            declared_at_ms: 0,
+        })
+    }
+
+    /// Club C's submission `id`: board 1 at two tables, NS pair 1 scoring `first` against EW 1
+    /// and NS pair 2 scoring 100 against EW 2.
+    fn submission(id: &str, first: i32) -> Event {
+        let result = |ns: &str, ew: &str, score: i32| AppliedResult {
+            section: "A".into(),
+            board: 1,
+            ns_pair: ns.into(),
+            ew_pair: ew.into(),
+            movement: Movement::Mitchell,
+            contract: None,
+            declarer: None,
+            tricks: None,
+            ns_score: Some(score),
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: None,
+        };
+        Event::SubmissionApplied(SubmissionApplied {
+            event_id: "E".into(),
+            club_id: "C".into(),
+            submission_id: id.into(),
+            seal_offset: 0,
+            results: vec![result("1", "1", first), result("2", "2", 100)],
+            withdrawn: Vec::new(),
+            pairs: Vec::new(),
+        })
+    }
+
+    fn national_ns_top(p: &Projection) -> (String, i64) {
+        let top = p.leaderboard("ns")[0];
+        (top.pair.clone(), p.generation())
+    }
+
+    #[test]
+    fn a_copy_of_an_earlier_submission_does_not_undo_its_correction() {
+        let mut p = Projection::new("E");
+        p.apply(declared());
+        // NS 1 first beats NS 2, then a correction makes it lose.
+        assert!(p.apply(submission("s1", 420)));
+        assert!(p.apply(submission("s2", -50)));
+        assert!(p.rank_national().unwrap());
+        assert_eq!(national_ns_top(&p), ("2".to_string(), 2));
+        // A standby aggregator's copies of both arrive later: nothing changes.
+        assert!(!p.apply(submission("s1", 420)));
+        assert!(!p.apply(submission("s2", -50)));
+        assert!(!p.rank_national().unwrap());
+        assert_eq!(national_ns_top(&p), ("2".to_string(), 2));
+        assert_eq!(p.submissions, 2);
+    }
+
+    #[test]
+    fn the_national_field_is_ranked_once_the_declaration_is_known() {
+        let mut p = Projection::new("E");
+        assert!(p.apply(submission("s1", 420)));
+        assert!(!p.rank_national().unwrap(), "no scoring options yet");
+        assert!(p.national.is_none());
+        p.apply(declared());
+        assert!(p.rank_national().unwrap());
+        assert_eq!(national_ns_top(&p), ("1".to_string(), 1));
+    }
 }

@@ -80,6 +80,7 @@ fn projection() -> Arc<RwLock<Projection>> {
             p.apply(codec.decode(&r.value).unwrap());
         }
     }
+    p.rank_national().unwrap();
     Arc::new(RwLock::new(p))
 }
 

@@ -315,8 +315,17 @@ fn general_positions(field: &Field) -> ScorePositions {
     }
 }
 
+/// How far [`score`] goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// Every board's values, every pair's total and standing.
+    Standings,
+    /// Only every board's values: the pairs' standings are left empty.
+    Boards,
+}
+
 /// Scores every result of `field` as one field.
-pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
+pub fn score<'f>(field: &'f Field, options: &Options, depth: Depth) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
@@ -358,6 +367,7 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
             board_numbers,
             board_index,
             h,
+            depth,
             lap,
         );
     }
@@ -374,6 +384,7 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
         board_numbers,
         board_index,
         h,
+        depth,
         lap,
     )
 }
@@ -387,6 +398,7 @@ fn finish<'f, P: Positions>(
     board_numbers: Vec<u16>,
     mut board_index: Vec<u32>,
     histograms: Histograms,
+    depth: Depth,
     lap: impl Fn(&str),
 ) -> Result<Scoring<'f>> {
     let width = positions.len();
@@ -436,6 +448,17 @@ fn finish<'f, P: Positions>(
         })
         .collect::<Result<_>>()?;
     lap("boards valued");
+    if depth == Depth::Boards {
+        return Ok(Scoring {
+            field,
+            options: *options,
+            boards,
+            board_index,
+            positions,
+            standings: Vec::new(),
+            target,
+        });
+    }
 
     // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
     // a top of 2(N-1) is a multiple of 1/5) go the exact integer way; others (Neuberg's factors,

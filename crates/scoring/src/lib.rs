@@ -155,5 +155,13 @@ impl Default for Options {
 /// Scores every result of `field` as one field: each result's values and each pair's standing.
 pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
     engine::check_options(options)?;
-    engine::score(field, options)
+    engine::score(field, options, engine::Depth::Standings)
+}
+
+/// Scores only the boards of `field`: each result's values and each board's frequency table, with
+/// no pair totals or standings ([`Scoring::standings`] is empty). A small part of [`score`]'s
+/// work on a large field: for a service that publishes board scores while another ranks the pairs.
+pub fn score_boards<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
+    engine::check_options(options)?;
+    engine::score(field, options, engine::Depth::Boards)
 }
