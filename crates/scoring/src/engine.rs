@@ -508,9 +508,14 @@ fn common_unit(boards: &[BoardScore]) -> Option<i64> {
     };
     let mut unit: i64 = 1;
     for v in values() {
-        unit = num_integer::Integer::lcm(&unit, v.denom());
-        if unit > MAX_UNIT {
-            return None;
+        // Most values are whole, and a club's field has tables of every score on the grid: only a
+        // denominator that does not divide the unit yet costs an lcm.
+        let den = *v.denom();
+        if unit % den != 0 {
+            unit = num_integer::Integer::lcm(&unit, &den);
+            if unit > MAX_UNIT {
+                return None;
+            }
         }
     }
     let largest = values()
