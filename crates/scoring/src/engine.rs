@@ -707,7 +707,8 @@ impl<'f> Scoring<'f> {
         (i != u32::MAX).then(|| &self.boards[i as usize])
     }
 
-    /// Every pair's standing, indexed by pair id.
+    /// Every pair's standing, indexed by pair id (empty for a field scored with
+    /// [`crate::score_boards`]).
     pub fn standings(&self) -> &[Standing] {
         &self.standings
     }
