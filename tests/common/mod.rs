@@ -145,18 +145,8 @@ impl TestLog {
     /// The national leaderboard and the number of results in force, as a projection built from
     /// everything written shows them (event ids left out, so that two events can be compared).
     pub fn leaderboard(&self) -> Vec<String> {
-        let codec = Codec::new().unwrap();
-        let mut projection = simpairs_pipeline::project::Projection::new(&self.event);
-        for stream in [
-            Stream::Declarations,
-            Stream::BoardScores,
-            Stream::Leaderboard,
-        ] {
-            for r in self.records(stream) {
-                projection.apply(codec.decode(&r.value).unwrap());
-            }
-        }
-        projection.rank_national().unwrap();
+        let projection =
+            simpairs_pipeline::project::Projection::load(self.log.as_ref(), &self.event).unwrap();
         let mut rows: Vec<String> = projection
             .leaderboard("combined")
             .iter()

@@ -424,7 +424,7 @@ async fn api_status(State(p): State<Shared>) -> Json<Status> {
         generation: p.generation(),
         clubs: p.clubs.len(),
         results: p.results.len(),
-        submissions: p.submissions,
+        submissions: p.submissions(),
         dead_letters: p.dead_letters,
         updated_ms: p.updated_ms,
     })

@@ -49,8 +49,7 @@ pub struct Projection {
     pub results: BTreeMap<(String, ResultKey), AppliedResult>,
     by_pair: BTreeMap<PairRef, BTreeSet<(String, ResultKey)>>,
     pub players: BTreeMap<PairRef, Vec<Player>>,
-    /// Submissions applied (distinct: standby aggregators each write a copy).
-    pub submissions: usize,
+    /// The submissions applied, by (club, submission): standby aggregators each write a copy.
     applied: BTreeSet<(String, String)>,
     /// The declared scoring options, once the declaration is read.
     options: Option<simpairs_scoring::Options>,
@@ -109,7 +108,6 @@ impl Projection {
                     // again could undo a later correction of the same club.
                     return false;
                 }
-                self.submissions = self.applied.len();
                 self.ranking.touched.insert(a.club_id.clone());
                 for key in a.withdrawn {
                     if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
@@ -203,24 +201,27 @@ impl Projection {
     /// in one step (the projection's service does the same with the lock held only to read and to
     /// swap, see [`run`]). Returns whether the national standings changed.
     pub fn rank_national(&mut self) -> Result<bool> {
-        if self.options.is_none() {
-            // Not before the declaration (its scoring options) is read: what changed stays noted.
+        // Not before the declaration (its scoring options) is read: what changed stays noted.
+        let Some(options) = self.options else {
             return Ok(false);
-        }
+        };
         let mut ranking = std::mem::take(&mut self.ranking);
-        if !ranking.catch_up(self) {
-            self.ranking = ranking;
-            return Ok(false);
-        }
-        let standings = ranking.rank(&self.event_id, self.options, self.submissions as i64);
+        let standings = if ranking.catch_up(self) {
+            Some(ranking.rank(&self.event_id, &options, self.submissions() as i64))
+        } else {
+            None
+        };
         self.ranking = ranking;
-        Ok(match standings? {
-            Some(standings) => {
-                self.show_national(standings);
-                true
-            }
-            None => false,
-        })
+        let Some(standings) = standings.transpose()? else {
+            return Ok(false);
+        };
+        self.show_national(standings);
+        Ok(true)
+    }
+
+    /// How many submissions were applied (each counted once).
+    pub fn submissions(&self) -> usize {
+        self.applied.len()
     }
 
     /// Shows new national standings; returns the ones they replace.
@@ -428,23 +429,19 @@ impl NationalRanking {
         true
     }
 
-    /// The national standings of the field, labelled `generation`; `None` before the event's
-    /// declaration is read (its scoring options are needed).
+    /// The national standings of the field, labelled `generation`.
     fn rank(
         &self,
         event_id: &str,
-        options: Option<simpairs_scoring::Options>,
+        options: &simpairs_scoring::Options,
         generation: i64,
-    ) -> Result<Option<StandingsComputed>> {
-        let Some(options) = options else {
-            return Ok(None);
-        };
+    ) -> Result<StandingsComputed> {
         let started = std::time::Instant::now();
-        let scoring = simpairs_scoring::score(&self.field, &options)?;
+        let scoring = simpairs_scoring::score(&self.field, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        Ok(Some(crate::aggregate::standings_event(
+        Ok(crate::aggregate::standings_event(
             event_id, &scoring, "", generation,
-        )))
+        ))
     }
 }
 
@@ -489,6 +486,39 @@ pub struct Scorecard {
     pub lines: Vec<ScorecardLine>,
 }
 
+/// The streams a projection reads.
+const STREAMS: [Stream; 4] = [
+    Stream::Declarations,
+    Stream::BoardScores,
+    Stream::Leaderboard,
+    Stream::DeadLetter,
+];
+
+impl Projection {
+    /// The projection of everything the log holds now for `event_id`, national field ranked: what
+    /// [`run`] shows once it has caught up (for tests and one-off reports). A record it cannot
+    /// read is an error here.
+    pub fn load(log: &dyn Log, event_id: &str) -> Result<Projection> {
+        let codec = Codec::new()?;
+        let mut projection = Projection::new(event_id);
+        for stream in STREAMS {
+            let name = stream_name(event_id, stream);
+            for partition in 0..log.partitions(&name)? {
+                let end = log.end_offset(&name, partition)?;
+                let mut events = Vec::new();
+                crate::read_range(log, &name, partition, 0, end, |r| {
+                    events.push(codec.decode(&r.value));
+                })?;
+                for event in events {
+                    projection.apply(event?);
+                }
+            }
+        }
+        projection.rank_national()?;
+        Ok(projection)
+    }
+}
+
 /// Runs the projection of an event until stopped: reads the board-scores and leaderboard streams from
 /// the start, keeps `shared` up to date, and (if `publish`) writes a `LeaderboardPublished` for each new
 /// national generation. `on_update` hears each new national generation.
@@ -501,15 +531,7 @@ pub fn run(
     mut on_update: impl FnMut(i64),
 ) -> Result<()> {
     let codec = Codec::new()?;
-    let streams: Vec<String> = [
-        Stream::Declarations,
-        Stream::BoardScores,
-        Stream::Leaderboard,
-        Stream::DeadLetter,
-    ]
-    .iter()
-    .map(|s| stream_name(event_id, *s))
-    .collect();
+    let streams: Vec<String> = STREAMS.iter().map(|s| stream_name(event_id, *s)).collect();
     let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
     for s in &streams {
         for p in 0..log.partitions(s)? {
@@ -551,24 +573,28 @@ pub fn run(
             (
                 std::mem::take(&mut p.ranking),
                 p.options,
-                p.submissions as i64,
+                p.submissions() as i64,
             )
         };
         tracing::debug!(events = count, elapsed = ?applying.elapsed(), generation, "projection applied");
         // Not before the declaration is read: the clubs that changed stay noted until then.
-        let ranked = if options.is_some()
-            && ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner()))
-        {
-            tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
-            match ranking.rank(event_id, options, generation) {
-                Ok(ranked) => ranked,
-                Err(e) => {
-                    tracing::warn!(event = event_id, "the national field cannot be ranked: {e}");
-                    None
+        let ranked = match options {
+            Some(options)
+                if ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner())) =>
+            {
+                tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
+                match ranking.rank(event_id, &options, generation) {
+                    Ok(ranked) => Some(ranked),
+                    Err(e) => {
+                        tracing::warn!(
+                            event = event_id,
+                            "the national field cannot be ranked: {e}"
+                        );
+                        None
+                    }
                 }
             }
-        } else {
-            None
+            _ => None,
         };
         let (publish_now, replaced) = {
             let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
@@ -658,7 +684,7 @@ mod tests {
         assert!(!p.apply(submission("s2", -50)));
         assert!(!p.rank_national().unwrap());
         assert_eq!(national_ns_top(&p), ("2".to_string(), 2));
-        assert_eq!(p.submissions, 2);
+        assert_eq!(p.submissions(), 2);
     }
 
     #[test]

@@ -6,7 +6,6 @@ use std::sync::{Arc, RwLock};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use simpairs_events::{Codec, Stream};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
@@ -68,19 +67,7 @@ fn projection() -> Arc<RwLock<Projection>> {
             |_| {},
         )
         .unwrap();
-    let codec = Codec::new().unwrap();
-    let mut p = Projection::new(EVENT);
-    for stream in [
-        Stream::Declarations,
-        Stream::BoardScores,
-        Stream::Leaderboard,
-    ] {
-        let name = simpairs_pipeline::stream_name(EVENT, stream);
-        for r in log.read(&name, 0, 0, 1_000_000).unwrap() {
-            p.apply(codec.decode(&r.value).unwrap());
-        }
-    }
-    p.rank_national().unwrap();
+    let p = Projection::load(log.as_ref(), EVENT).unwrap();
     Arc::new(RwLock::new(p))
 }
 

@@ -448,26 +448,28 @@ fn finish<'f, P: Positions>(
         })
         .collect::<Result<_>>()?;
     lap("boards valued");
+    let mut scoring = Scoring {
+        field,
+        options: *options,
+        boards,
+        board_index,
+        positions,
+        standings: Vec::new(),
+        target,
+    };
     if depth == Depth::Boards {
-        return Ok(Scoring {
-            field,
-            options: *options,
-            boards,
-            board_index,
-            positions,
-            standings: Vec::new(),
-            target,
-        });
+        return Ok(scoring);
     }
 
     // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
     // a top of 2(N-1) is a multiple of 1/5) go the exact integer way; others (Neuberg's factors,
     // ratio factoring's tops that differ by board) the floating-point way, made exact where it matters.
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
-    let unit = if ratio { None } else { common_unit(&boards) };
+    let (boards, board_index) = (&scoring.boards, &scoring.board_index);
+    let unit = if ratio { None } else { common_unit(boards) };
     let sums = match unit {
-        Some(unit) => integer_pass(field, &boards, &board_index, p, width, unit),
-        None => float_pass(field, &boards, &board_index, p, width, ratio),
+        Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
+        None => float_pass(field, boards, board_index, p, width, ratio),
     };
     lap("pass two (values and totals)");
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
@@ -478,15 +480,6 @@ fn finish<'f, P: Positions>(
         ));
     }
 
-    let mut scoring = Scoring {
-        field,
-        options: *options,
-        boards,
-        board_index,
-        positions,
-        standings: Vec::new(),
-        target,
-    };
     scoring.standings = rank_pairs(&scoring, sums)?;
     lap("ranked");
     Ok(scoring)

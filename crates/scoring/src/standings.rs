@@ -115,7 +115,15 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             f64::from(boards[p]) * common_top as f64
         }
     };
-    let key = |p: usize| -> f64 { total_of(p) / f64::from(boards[p].max(1)) };
+    // Fields with fractions are ordered by the factored total in floating point, computed once.
+    let key: Vec<f64> = if integral {
+        Vec::new()
+    } else {
+        (0..pairs)
+            .into_par_iter()
+            .map(|p| total_of(p) / f64::from(boards[p].max(1)))
+            .collect()
+    };
 
     // Order every pair by its factored total.
     let mut order: Vec<PairId> = (0..pairs as PairId).collect();
@@ -145,11 +153,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             rhs.cmp(&lhs).then(a.cmp(&b))
         });
     } else {
-        let keys: Vec<f64> = (0..pairs).into_par_iter().map(key).collect();
         order.par_sort_unstable_by(|&a, &b| {
-            keys[b as usize]
-                .total_cmp(&keys[a as usize])
-                .then(a.cmp(&b))
+            key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b))
         });
     }
 
@@ -160,7 +165,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         let mut i = 0;
         while i < order.len() {
             let mut j = i + 1;
-            while j < order.len() && near(key(order[j - 1] as usize), key(order[j] as usize)) {
+            while j < order.len() && near(key[order[j - 1] as usize], key[order[j] as usize]) {
                 j += 1;
             }
             if j - i > 1 {
@@ -239,7 +244,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
                 == i128::from(total_int[b]) * i128::from(boards[a])
         } else {
             // Pairs this near are in one near run, so both have exact keys.
-            near(key(a as usize), key(b as usize)) && exact_keys[&a] == exact_keys[&b]
+            near(key[a as usize], key[b as usize]) && exact_keys[&a] == exact_keys[&b]
         }
     };
     let same_at = |i: usize, j: usize| -> bool {

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use simpairs_events::types::{Factoring, Scoring};
-use simpairs_events::{Codec, Stream};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_scoring::{Options, Outcome};
@@ -193,26 +192,7 @@ pub fn run_pipeline(
 
     // The national standings a projection of the aggregator's output ranks agree with the engine
     // on the whole file.
-    let codec = Codec::new().unwrap();
-    let mut projection = simpairs_pipeline::project::Projection::new(event);
-    for stream in [
-        Stream::Declarations,
-        Stream::BoardScores,
-        Stream::Leaderboard,
-    ] {
-        let name = simpairs_pipeline::stream_name(event, stream);
-        for partition in 0..log.partitions(&name).unwrap() {
-            let end = log.end_offset(&name, partition).unwrap();
-            simpairs_pipeline::read_range(log.as_ref(), &name, partition, 0, end, |r| {
-                projection.apply(codec.decode(&r.value).unwrap());
-            })
-            .unwrap();
-        }
-    }
-    assert!(
-        projection.rank_national().unwrap(),
-        "the projection ranked the national field"
-    );
+    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), event).unwrap();
     let last = projection.national.expect("national standings were ranked");
     let scoring = simpairs_scoring::score(&national_field, &options).unwrap();
     let mut expected = String::new();
