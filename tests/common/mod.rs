@@ -148,7 +148,8 @@ impl TestLog {
         let projection =
             simpairs_pipeline::project::Projection::load(self.log.as_ref(), &self.event).unwrap();
         let mut rows: Vec<String> = projection
-            .leaderboard("combined")
+            .leaderboard("combined", 0, usize::MAX)
+            .1
             .iter()
             .map(|s| {
                 format!(

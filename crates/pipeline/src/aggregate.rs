@@ -474,47 +474,74 @@ pub fn standings_event(
     generation: i64,
 ) -> StandingsComputed {
     let field = scoring.field();
-    let o = scoring.options();
     // A national field has hundreds of thousands of pairs: their entries are built in parallel.
     use rayon::prelude::*;
     let standings = simpairs_scoring::standings::display_order(scoring)
         .into_par_iter()
         .map(|id| {
             let pair = &field.pairs()[id as usize];
-            let s = &scoring.standings()[id as usize];
-            PairStanding {
-                club_id: field.club_name(pair.club).to_string(),
-                section: field.section_name(pair.section).to_string(),
-                pair: pair.label.to_string(),
-                direction: pair.direction.map(|d| match d {
-                    simpairs_scoring::Direction::NS => Direction::Ns,
-                    simpairs_scoring::Direction::EW => Direction::Ew,
-                }),
-                boards: s.boards as i32,
-                total: s.total,
-                max: s.max,
-                total_hundredths: s.total_hundredths,
-                percent_hundredths: s.percent_hundredths,
-                rank: s.rank as i32,
-                tied: s.tied,
-                combined_rank: s.combined_rank as i32,
-                combined_tied: s.combined_tied,
-            }
+            pair_standing(
+                field.club_name(pair.club),
+                field.section_name(pair.section),
+                pair,
+                &scoring.standings()[id as usize],
+            )
         })
         .collect();
+    let (scoring, factoring) = event_options(scoring.options());
     StandingsComputed {
         event_id: event_id.to_string(),
         scope: scope.to_string(),
         generation,
-        scoring: match o.method {
+        scoring,
+        factoring,
+        standings,
+    }
+}
+
+/// A pair's entry in a `StandingsComputed`: its names and the engine's standing.
+pub(crate) fn pair_standing(
+    club: &str,
+    section: &str,
+    pair: &simpairs_scoring::Pair,
+    s: &simpairs_scoring::Standing,
+) -> PairStanding {
+    PairStanding {
+        club_id: club.to_string(),
+        section: section.to_string(),
+        pair: pair.label.to_string(),
+        direction: pair.direction.map(|d| match d {
+            simpairs_scoring::Direction::NS => Direction::Ns,
+            simpairs_scoring::Direction::EW => Direction::Ew,
+        }),
+        boards: s.boards as i32,
+        total: s.total,
+        max: s.max,
+        total_hundredths: s.total_hundredths,
+        percent_hundredths: s.percent_hundredths,
+        rank: s.rank as i32,
+        tied: s.tied,
+        combined_rank: s.combined_rank as i32,
+        combined_tied: s.combined_tied,
+    }
+}
+
+/// The scoring method and factoring of the events, for the engine's options.
+pub(crate) fn event_options(
+    o: &simpairs_scoring::Options,
+) -> (
+    simpairs_events::types::Scoring,
+    simpairs_events::types::Factoring,
+) {
+    (
+        match o.method {
             simpairs_scoring::Method::Butler => simpairs_events::types::Scoring::Butler,
             simpairs_scoring::Method::CrossImps => simpairs_events::types::Scoring::CrossImps,
             _ => simpairs_events::types::Scoring::Matchpoints,
         },
-        factoring: match o.factoring {
+        match o.factoring {
             simpairs_scoring::Factoring::Ratio => simpairs_events::types::Factoring::Ratio,
             _ => simpairs_events::types::Factoring::Neuberg,
         },
-        standings,
-    }
+    )
 }

@@ -118,7 +118,12 @@ fn pair_link(s: &PairStanding) -> String {
     )
 }
 
-fn standings_table(p: &Projection, rows: &[&PairStanding], combined: bool, out: &mut String) {
+fn standings_table<'a>(
+    p: &Projection,
+    rows: impl IntoIterator<Item = &'a PairStanding>,
+    combined: bool,
+    out: &mut String,
+) {
     let mp = p
         .national
         .as_ref()
@@ -194,7 +199,7 @@ async fn page_leaderboard(State(p): State<Shared>, Query(q): Query<ListQuery>) -
     let p = read(&p);
     let list = q.list.as_deref().unwrap_or("combined");
     let (offset, limit) = (q.offset.unwrap_or(0), q.limit.unwrap_or(100).min(5000));
-    let rows = p.leaderboard(list);
+    let (total, rows) = p.leaderboard(list, offset, limit);
     let mut body = String::new();
     let _ = write!(
         body,
@@ -203,17 +208,15 @@ async fn page_leaderboard(State(p): State<Shared>, Query(q): Query<ListQuery>) -
         p.results.len(),
         p.generation()
     );
-    if rows.is_empty() {
+    if total == 0 {
         body.push_str("<p>No results yet: clubs are still publishing.</p>");
     } else {
-        let shown: Vec<&PairStanding> = rows.iter().skip(offset).take(limit).copied().collect();
-        standings_table(&p, &shown, list != "ns" && list != "ew", &mut body);
-        if offset + limit < rows.len() {
+        standings_table(&p, &rows, list != "ns" && list != "ew", &mut body);
+        if offset + limit < total {
             let _ = write!(
                 body,
-                "<p><a href=\"/?list={list}&offset={}&limit={limit}\">Next {limit}</a> of {}</p>",
+                "<p><a href=\"/?list={list}&offset={}&limit={limit}\">Next {limit}</a> of {total}</p>",
                 offset + limit,
-                rows.len()
             );
         }
     }
@@ -242,11 +245,10 @@ async fn page_club(State(p): State<Shared>, Path(club): Path<String>) -> Respons
         )
             .into_response();
     };
-    let rows: Vec<&PairStanding> = s.standings.iter().collect();
     let mut body = String::from(
         "<p><a href=\"/\">National leaderboard</a></p><h2>Club standings (club top)</h2>",
     );
-    standings_table(&p, &rows, false, &mut body);
+    standings_table(&p, &s.standings, false, &mut body);
     let name = p.club_names.get(&club).cloned().unwrap_or(club.clone());
     page(&name, &body).into_response()
 }
@@ -436,7 +438,7 @@ struct Leaderboard<'a> {
     list: &'a str,
     total: usize,
     offset: usize,
-    rows: Vec<&'a PairStanding>,
+    rows: Vec<PairStanding>,
 }
 
 async fn api_leaderboard(State(p): State<Shared>, Query(q): Query<ListQuery>) -> Response {
@@ -445,14 +447,14 @@ async fn api_leaderboard(State(p): State<Shared>, Query(q): Query<ListQuery>) ->
     if !["combined", "ns", "ew"].contains(&list) {
         return (StatusCode::BAD_REQUEST, "list is combined, ns or ew").into_response();
     }
-    let rows = p.leaderboard(list);
     let (offset, limit) = (q.offset.unwrap_or(0), q.limit.unwrap_or(100).min(10_000));
+    let (total, rows) = p.leaderboard(list, offset, limit);
     Json(Leaderboard {
         generation: p.generation(),
         list,
-        total: rows.len(),
+        total,
         offset,
-        rows: rows.into_iter().skip(offset).take(limit).collect(),
+        rows,
     })
     .into_response()
 }

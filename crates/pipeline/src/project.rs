@@ -30,7 +30,7 @@ use crate::{Result, now_ms, stream_name};
 pub type PairRef = (String, String, String, &'static str);
 
 use crate::state::direction_key;
-use simpairs_events::types::Direction;
+use simpairs_scoring::PairId;
 
 /// The projection's views of one event.
 #[derive(Debug, Default)]
@@ -40,7 +40,7 @@ pub struct Projection {
     pub boards: Vec<i32>,
     pub club_names: BTreeMap<String, String>,
     /// The national standings, latest generation.
-    pub national: Option<StandingsComputed>,
+    pub national: Option<NationalStandings>,
     /// Each club's own standings, latest generation.
     pub clubs: BTreeMap<String, StandingsComputed>,
     /// Latest scores of each board, by (scope, board); scope "" is national.
@@ -207,7 +207,7 @@ impl Projection {
         };
         let mut ranking = std::mem::take(&mut self.ranking);
         let standings = if ranking.catch_up(self) {
-            Some(ranking.rank(&self.event_id, &options, self.submissions() as i64))
+            Some(ranking.rank(&options, self.submissions() as i64))
         } else {
             None
         };
@@ -225,33 +225,25 @@ impl Projection {
     }
 
     /// Shows new national standings; returns the ones they replace.
-    fn show_national(&mut self, standings: StandingsComputed) -> Option<StandingsComputed> {
+    fn show_national(&mut self, standings: NationalStandings) -> Option<NationalStandings> {
         self.updated_ms = now_ms();
         self.national.replace(standings)
     }
 
-    /// The national leaderboard: `list` is `combined`, `ns` or `ew`.
-    pub fn leaderboard(&self, list: &str) -> Vec<&PairStanding> {
+    /// Entries `offset..offset + limit` of a list of the national leaderboard (`combined`, `ns` or
+    /// `ew`), and how many entries the list has.
+    pub fn leaderboard(
+        &self,
+        list: &str,
+        offset: usize,
+        limit: usize,
+    ) -> (usize, Vec<PairStanding>) {
         let Some(national) = &self.national else {
-            return Vec::new();
+            return (0, Vec::new());
         };
-        let mut rows: Vec<&PairStanding> = match list {
-            "ns" => national
-                .standings
-                .iter()
-                .filter(|s| s.direction == Some(Direction::Ns))
-                .collect(),
-            "ew" => national
-                .standings
-                .iter()
-                .filter(|s| s.direction == Some(Direction::Ew))
-                .collect(),
-            _ => national.standings.iter().collect(),
-        };
-        if list != "ns" && list != "ew" {
-            rows.sort_by_key(|s| s.combined_rank);
-        }
-        rows
+        let ids = national.list(list);
+        let shown = ids.iter().skip(offset).take(limit);
+        (ids.len(), shown.map(|&id| national.entry(id)).collect())
     }
 
     /// The leaderboard event for the current national generation if it was not published yet (it is
@@ -267,12 +259,7 @@ impl Projection {
             published_at_ms: now_ms(),
             clubs_applied: self.clubs.len() as i32,
             results_applied: self.results.len() as i64,
-            top: self
-                .leaderboard("combined")
-                .into_iter()
-                .take(20)
-                .cloned()
-                .collect(),
+            top: self.leaderboard("combined", 0, 20).1,
         })
     }
 
@@ -316,7 +303,7 @@ impl Projection {
             });
         }
         lines.sort_by_key(|l| l.board);
-        let find = |s: &StandingsComputed| {
+        let find_in_club = |s: &StandingsComputed| {
             s.standings
                 .iter()
                 .find(|p| {
@@ -342,8 +329,8 @@ impl Projection {
                 .get(pair)
                 .map(|p| p.iter().map(|p| p.name.clone()).collect())
                 .unwrap_or_default(),
-            national: self.national.as_ref().and_then(find),
-            club_standing: self.clubs.get(&pair.0).and_then(find),
+            national: self.national.as_ref().and_then(|n| n.find(pair)),
+            club_standing: self.clubs.get(&pair.0).and_then(find_in_club),
             lines,
         })
     }
@@ -383,6 +370,8 @@ impl Projection {
 #[derive(Debug, Default)]
 pub struct NationalRanking {
     field: simpairs_scoring::Field,
+    /// The names of `field`'s pairs, clubs and sections, shared with the standings served.
+    names: FieldNames,
     /// Clubs whose results are in `field`.
     in_field: BTreeSet<String>,
     /// Clubs with submissions applied since `field` was brought up to date.
@@ -419,6 +408,8 @@ impl NationalRanking {
             self.field = crate::field::build_field(
                 p.results.iter().map(|((club, _), r)| (club.as_str(), r)),
             );
+            // Every id may have changed.
+            self.names = FieldNames::default();
         } else {
             for club in &touched {
                 self.field
@@ -426,22 +417,234 @@ impl NationalRanking {
             }
         }
         self.in_field.extend(touched);
+        self.names.catch_up(&self.field);
         true
     }
 
     /// The national standings of the field, labelled `generation`.
     fn rank(
         &self,
-        event_id: &str,
         options: &simpairs_scoring::Options,
         generation: i64,
-    ) -> Result<StandingsComputed> {
+    ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let scoring = simpairs_scoring::score(&self.field, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        Ok(crate::aggregate::standings_event(
-            event_id, &scoring, "", generation,
+        Ok(NationalStandings::new(
+            scoring,
+            self.names.clone(),
+            generation,
         ))
+    }
+}
+
+/// The national leaderboard as last ranked, kept compact: the engine's standings and a copy of the
+/// names of the pairs they rank. A national field has hundreds of thousands of pairs; building
+/// every entry with its strings on each new club cost nearly as much as ranking the field, so an
+/// entry is built when it is asked for ([`NationalStandings::entry`]).
+#[derive(Debug)]
+pub struct NationalStandings {
+    /// The number of submissions applied when it was ranked.
+    pub generation: i64,
+    pub scoring: simpairs_events::types::Scoring,
+    pub factoring: simpairs_events::types::Factoring,
+    names: FieldNames,
+    /// By pair id.
+    standings: Vec<simpairs_scoring::Standing>,
+    /// Pair ids as `simpairs score` lists them: NS by place, then EW, then Howell pairs; pairs
+    /// sharing a place by club, section and number.
+    display: Vec<PairId>,
+    /// How many of `display` are NS pairs, then EW pairs.
+    ns_pairs: usize,
+    ew_pairs: usize,
+    /// Pair ids by combined place, in display order within a place.
+    combined: Vec<PairId>,
+}
+
+impl NationalStandings {
+    /// `names` are those of the scored field.
+    fn new(
+        mut scoring: simpairs_scoring::Scoring<'_>,
+        names: FieldNames,
+        generation: i64,
+    ) -> NationalStandings {
+        let display = simpairs_scoring::standings::display_order(&scoring);
+        let field = scoring.field();
+        let count = |d| {
+            field
+                .pairs()
+                .iter()
+                .filter(|p| p.direction == Some(d))
+                .count()
+        };
+        let (ns_pairs, ew_pairs) = (
+            count(simpairs_scoring::Direction::NS),
+            count(simpairs_scoring::Direction::EW),
+        );
+        let (event_scoring, factoring) = crate::aggregate::event_options(scoring.options());
+        let standings = scoring.take_standings();
+        // The combined list: the NS, EW and Howell lists (each in combined-place order) merged by
+        // combined place, in that order within a place.
+        // Their places are read once, in display order, so that the merge reads memory in order.
+        let place_at: Vec<u32> = {
+            use rayon::prelude::*;
+            display
+                .par_iter()
+                .map(|&id| standings[id as usize].combined_rank)
+                .collect()
+        };
+        let ends = [ns_pairs, ns_pairs + ew_pairs, display.len()];
+        let mut next = [0, ns_pairs, ns_pairs + ew_pairs];
+        let mut combined = Vec::with_capacity(display.len());
+        loop {
+            let mut best: Option<usize> = None;
+            for list in 0..3 {
+                if next[list] < ends[list]
+                    && best.is_none_or(|b| place_at[next[list]] < place_at[next[b]])
+                {
+                    best = Some(list);
+                }
+            }
+            let Some(list) = best else { break };
+            combined.push(display[next[list]]);
+            next[list] += 1;
+        }
+        NationalStandings {
+            generation,
+            scoring: event_scoring,
+            factoring,
+            names,
+            standings,
+            display,
+            ns_pairs,
+            ew_pairs,
+            combined,
+        }
+    }
+
+    /// Pair ids of a list: `ns`, `ew`, or (anything else) `combined`.
+    pub fn list(&self, list: &str) -> &[PairId] {
+        match list {
+            "ns" => &self.display[..self.ns_pairs],
+            "ew" => &self.display[self.ns_pairs..self.ns_pairs + self.ew_pairs],
+            _ => &self.combined,
+        }
+    }
+
+    /// How many pairs are ranked.
+    pub fn len(&self) -> usize {
+        self.standings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.standings.is_empty()
+    }
+
+    /// A pair's entry, as the national `StandingsComputed` would carry it.
+    pub fn entry(&self, id: PairId) -> PairStanding {
+        let pair = self.names.pairs.get(id as usize);
+        crate::aggregate::pair_standing(
+            self.names.clubs.get(pair.club as usize),
+            self.names.sections.get(pair.section as usize),
+            pair,
+            &self.standings[id as usize],
+        )
+    }
+
+    /// A pair's entry by its names.
+    pub fn find(&self, pair: &PairRef) -> Option<PairStanding> {
+        let label = simpairs_scoring::PairLabel::new(&pair.2);
+        let direction = match pair.3 {
+            "NS" => Some(simpairs_scoring::Direction::NS),
+            "EW" => Some(simpairs_scoring::Direction::EW),
+            _ => None,
+        };
+        let names = &self.names;
+        let id = (0..self.len()).find(|&id| {
+            let p = names.pairs.get(id);
+            p.label == label
+                && p.direction == direction
+                && **names.clubs.get(p.club as usize) == *pair.0
+                && **names.sections.get(p.section as usize) == *pair.1
+        })?;
+        Some(self.entry(id as PairId))
+    }
+
+    /// Every entry in display order, as one `StandingsComputed` of scope "" (national).
+    pub fn to_event(&self, event_id: &str) -> StandingsComputed {
+        StandingsComputed {
+            event_id: event_id.to_string(),
+            scope: String::new(),
+            generation: self.generation,
+            scoring: self.scoring,
+            factoring: self.factoring,
+            standings: self.display.iter().map(|&id| self.entry(id)).collect(),
+        }
+    }
+}
+
+/// The names of a national field's pairs, clubs and sections, by id. The field only grows between
+/// rankings (a new club's pairs, clubs and sections take the next ids), so the names are kept in
+/// shared chunks: each ranking's standings hold a copy that costs a few pointers, and a new club
+/// copies at most the last chunk of each list.
+#[derive(Clone, Debug, Default)]
+struct FieldNames {
+    pairs: Chunked<simpairs_scoring::Pair>,
+    clubs: Chunked<Box<str>>,
+    sections: Chunked<Box<str>>,
+}
+
+impl FieldNames {
+    /// Adds the names `field` has beyond those already here.
+    fn catch_up(&mut self, field: &simpairs_scoring::Field) {
+        for p in &field.pairs()[self.pairs.len().min(field.pairs().len())..] {
+            self.pairs.push(p.clone());
+        }
+        for c in field.clubs().skip(self.clubs.len()) {
+            self.clubs.push(c.into());
+        }
+        for s in field.sections().skip(self.sections.len()) {
+            self.sections.push(s.into());
+        }
+    }
+}
+
+/// An append-only list in shared chunks of [`Chunked::CHUNK`] items.
+#[derive(Clone, Debug)]
+struct Chunked<T> {
+    chunks: Vec<Arc<Vec<T>>>,
+    len: usize,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Clone> Chunked<T> {
+    const CHUNK: usize = 4096;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, item: T) {
+        if self.len % Self::CHUNK == 0 {
+            self.chunks.push(Arc::new(Vec::with_capacity(Self::CHUNK)));
+        }
+        if let Some(last) = self.chunks.last_mut() {
+            // Copies the chunk only if standings still share it.
+            Arc::make_mut(last).push(item);
+        }
+        self.len += 1;
+    }
+
+    fn get(&self, i: usize) -> &T {
+        &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
     }
 }
 
@@ -539,6 +742,14 @@ pub fn run(
         }
     }
     let leaderboard = stream_name(event_id, Stream::Leaderboard);
+    // Ranking runs on threads of its own: where the aggregator shares the process (the demo, one
+    // machine), its rescoring then cannot hold up the leaderboard's work inside one thread pool,
+    // and the two share the cores.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("projection-{i}"))
+        .build()
+        .map_err(|e| tracing::warn!("the projection ranks on the shared threads: {e}"))
+        .ok();
     let mut idle = 0u32;
     while !stop.load(Ordering::Relaxed) {
         let mut decoded = Vec::new();
@@ -583,7 +794,12 @@ pub fn run(
                 if ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner())) =>
             {
                 tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
-                match ranking.rank(event_id, &options, generation) {
+                let rank = || ranking.rank(&options, generation);
+                let ranked = match &pool {
+                    Some(pool) => pool.install(rank),
+                    None => rank(),
+                };
+                match ranked {
                     Ok(ranked) => Some(ranked),
                     Err(e) => {
                         tracing::warn!(
@@ -622,7 +838,9 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use simpairs_events::types::{EventDeclared, Factoring, Movement, Scoring, SubmissionApplied};
+    use simpairs_events::types::{
+        Direction, EventDeclared, Factoring, Movement, Scoring, SubmissionApplied,
+    };
 
     fn declared() -> Event {
         Event::EventDeclared(EventDeclared {
@@ -666,8 +884,8 @@ mod tests {
     }
 
     fn national_ns_top(p: &Projection) -> (String, i64) {
-        let top = p.leaderboard("ns")[0];
-        (top.pair.clone(), p.generation())
+        let (_, top) = p.leaderboard("ns", 0, 1);
+        (top[0].pair.clone(), p.generation())
     }
 
     #[test]
@@ -685,6 +903,63 @@ mod tests {
         assert!(!p.rank_national().unwrap());
         assert_eq!(national_ns_top(&p), ("2".to_string(), 2));
         assert_eq!(p.submissions(), 2);
+    }
+
+    /// (pair, direction, place shown) of a list's entries.
+    fn list(p: &Projection, list: &str) -> Vec<(String, Option<Direction>, i32)> {
+        let (total, rows) = p.leaderboard(list, 0, usize::MAX);
+        assert_eq!(total, rows.len());
+        let combined = list == "combined";
+        rows.into_iter()
+            .map(|s| {
+                let place = if combined { s.combined_rank } else { s.rank };
+                (s.pair, s.direction, place)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_lists_order_pairs_by_place_ns_before_ew_within_a_place() {
+        use Direction::{Ew, Ns};
+        let mut p = Projection::new("E");
+        p.apply(declared());
+        // NS 1 beats NS 2; so EW 2 (against NS 2) beats EW 1.
+        p.apply(submission("s1", 420));
+        p.rank_national().unwrap();
+        let entry = |pair: &str, d, place| (pair.to_string(), Some(d), place);
+        assert_eq!(
+            list(&p, "combined"),
+            [
+                entry("1", Ns, 1),
+                entry("2", Ew, 1),
+                entry("2", Ns, 3),
+                entry("1", Ew, 3)
+            ]
+        );
+        assert_eq!(list(&p, "ns"), [entry("1", Ns, 1), entry("2", Ns, 2)]);
+        assert_eq!(list(&p, "ew"), [entry("2", Ew, 1), entry("1", Ew, 2)]);
+        // A page of a list, and a pair found by its names.
+        let (total, page) = p.leaderboard("combined", 1, 2);
+        assert_eq!(total, 4);
+        assert_eq!(
+            page.iter()
+                .map(|s| (s.pair.as_str(), s.direction))
+                .collect::<Vec<_>>(),
+            [("2", Some(Ew)), ("2", Some(Ns))]
+        );
+        let found = p.national.as_ref().unwrap();
+        let ew2 = found
+            .find(&("C".into(), "A".into(), "2".into(), "EW"))
+            .unwrap();
+        assert_eq!(
+            (ew2.rank, ew2.combined_rank, ew2.total_hundredths),
+            (1, 1, 200)
+        );
+        assert!(
+            found
+                .find(&("C".into(), "A".into(), "3".into(), "EW"))
+                .is_none()
+        );
     }
 
     #[test]

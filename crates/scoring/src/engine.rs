@@ -530,6 +530,26 @@ pub(crate) struct Sums {
     /// Sums of tops (ratio factoring, where tops differ by board).
     pub tops_f: Vec<f64>,
     pub boards: Vec<u32>,
+    /// The lowest and highest pair id in each [`ROW_BLOCK`] rows (float pass only): lets
+    /// [`Scoring::exact_totals`] skip the rows of other pairs.
+    pub pair_ranges: Vec<(PairId, PairId)>,
+}
+
+/// Rows summarised together in [`Sums::pair_ranges`]. A national field is built club by club and a
+/// club's pairs have neighbouring ids, so a block's range is narrow.
+const ROW_BLOCK: usize = 4096;
+
+/// Splits `rows` at multiples of [`ROW_BLOCK`].
+fn row_blocks(rows: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let mut start = rows.start;
+    std::iter::from_fn(move || {
+        (start < rows.end).then(|| {
+            let end = ((start / ROW_BLOCK + 1) * ROW_BLOCK).min(rows.end);
+            let block = start..end;
+            start = end;
+            block
+        })
+    })
 }
 
 /// Pass two when every value is a whole number of `1 / unit` ([`common_unit`]): one packed `i64`
@@ -603,6 +623,7 @@ fn integer_pass<P: Positions>(
         total_f: Vec::new(),
         tops_f: Vec::new(),
         boards: count,
+        pair_ranges: Vec::new(),
     }
 }
 
@@ -632,46 +653,72 @@ fn float_pass<P: Positions>(
             let mut special_at = field
                 .specials
                 .partition_point(|(r, _)| (*r as usize) < part.start);
-            for row in part {
-                let bi = board_index[field.boards[row] as usize] as usize;
-                let s = field.scores[row];
-                let [nv, ev] = if s == SPECIAL_SCORE {
-                    let (r, _) = field.specials[special_at];
-                    special_at += 1;
-                    let (n, e) = boards[bi].special_values(r);
-                    [to_f64(n), to_f64(e)]
-                } else {
-                    table[bi * width + p.position(s)]
-                };
-                for (pair, v) in [(field.ns[row] as usize, nv), (field.ew[row] as usize, ev)] {
-                    total[pair] += v;
-                    count[pair] += 1;
-                    if ratio {
-                        tops_sum[pair] += tops[bi];
+            let mut ranges = Vec::new();
+            for block in row_blocks(part) {
+                let (mut lowest, mut highest) = (PairId::MAX, 0);
+                for row in block {
+                    let bi = board_index[field.boards[row] as usize] as usize;
+                    let s = field.scores[row];
+                    let [nv, ev] = if s == SPECIAL_SCORE {
+                        let (r, _) = field.specials[special_at];
+                        special_at += 1;
+                        let (n, e) = boards[bi].special_values(r);
+                        [to_f64(n), to_f64(e)]
+                    } else {
+                        table[bi * width + p.position(s)]
+                    };
+                    let (ns, ew) = (field.ns[row], field.ew[row]);
+                    lowest = lowest.min(ns.min(ew));
+                    highest = highest.max(ns.max(ew));
+                    for (pair, v) in [(ns as usize, nv), (ew as usize, ev)] {
+                        total[pair] += v;
+                        count[pair] += 1;
+                        if ratio {
+                            tops_sum[pair] += tops[bi];
+                        }
                     }
                 }
+                ranges.push((lowest, highest));
             }
-            (total, tops_sum, count)
+            (total, tops_sum, count, ranges)
         })
-        .reduce_with(|(mut ta, mut sa, mut ca), (tb, sb, cb)| {
-            ta.iter_mut().zip(&tb).for_each(|(x, y)| *x += y);
-            sa.iter_mut().zip(&sb).for_each(|(x, y)| *x += y);
-            ca.iter_mut().zip(&cb).for_each(|(x, y)| *x += y);
-            (ta, sa, ca)
-        })
-        .unwrap_or_else(|| {
-            (
-                vec![0.0; pairs],
-                if ratio { vec![0.0; pairs] } else { Vec::new() },
-                vec![0; pairs],
-            )
+        .collect::<Vec<_>>();
+    // Parts end where blocks do not: a block split between two parts has two ranges to join.
+    let mut pair_ranges: Vec<(PairId, PairId)> =
+        vec![(PairId::MAX, 0); field.len().div_ceil(ROW_BLOCK)];
+    let mut sums: Option<(Vec<f64>, Vec<f64>, Vec<u32>)> = None;
+    for ((total, tops_sum, count, ranges), part) in per_part.into_iter().zip(parts(field.len(), 1))
+    {
+        for (range, (lowest, highest)) in
+            pair_ranges[part.start / ROW_BLOCK..].iter_mut().zip(ranges)
+        {
+            range.0 = range.0.min(lowest);
+            range.1 = range.1.max(highest);
+        }
+        sums = Some(match sums {
+            None => (total, tops_sum, count),
+            Some((mut ta, mut sa, mut ca)) => {
+                ta.iter_mut().zip(&total).for_each(|(x, y)| *x += y);
+                sa.iter_mut().zip(&tops_sum).for_each(|(x, y)| *x += y);
+                ca.iter_mut().zip(&count).for_each(|(x, y)| *x += y);
+                (ta, sa, ca)
+            }
         });
+    }
+    let (total_f, tops_f, boards) = sums.unwrap_or_else(|| {
+        (
+            vec![0.0; pairs],
+            if ratio { vec![0.0; pairs] } else { Vec::new() },
+            vec![0; pairs],
+        )
+    });
     Sums {
         total_int: None,
         unit: 1,
-        total_f: per_part.0,
-        tops_f: per_part.1,
-        boards: per_part.2,
+        total_f,
+        tops_f,
+        boards,
+        pair_ranges,
     }
 }
 
@@ -704,6 +751,11 @@ impl<'f> Scoring<'f> {
     /// [`crate::score_boards`]).
     pub fn standings(&self) -> &[Standing] {
         &self.standings
+    }
+
+    /// The standings, taken out of the scoring (which keeps an empty list).
+    pub fn take_standings(&mut self) -> Vec<Standing> {
+        std::mem::take(&mut self.standings)
     }
 
     /// A board's frequency table: each North-South score of a plain result, how many tables had it, and
@@ -776,17 +828,36 @@ impl<'f> Scoring<'f> {
         }
     }
 
-    /// Exact totals (and sums of tops) of some pairs, by one scan of every result. Values are summed
+    /// Exact totals (and sums of tops) of some pairs, by one scan of every result, as unreduced
+    /// fractions with positive denominators. Values are summed
     /// per denominator in 128-bit integers (a board's values share a few denominators), and the few
     /// sums are combined as big rationals only at the end.
+    /// `pair_ranges` ([`Sums::pair_ranges`]) may be empty: every row is then read.
     pub(crate) fn exact_totals(
         &self,
         wanted: &[PairId],
+        pair_ranges: &[(PairId, PairId)],
     ) -> FxHashMap<PairId, (BigRational, BigRational)> {
         let mut slot = vec![u32::MAX; self.field.pairs().len()];
+        // One bit per pair, wanted or not: small enough to stay in the cache while every row is
+        // tested, where `slot` would be read at random.
+        let mut is_wanted = vec![0u64; self.field.pairs().len().div_ceil(64)];
         for (i, &p) in wanted.iter().enumerate() {
             slot[p as usize] = i as u32;
+            is_wanted[p as usize / 64] |= 1 << (p % 64);
         }
+        let wanted_bit = |p: PairId| is_wanted[p as usize / 64] >> (p % 64) & 1 != 0;
+        let mut sorted = wanted.to_vec();
+        sorted.sort_unstable();
+        // Whether a block of rows may hold a wanted pair.
+        let may_hold =
+            |block: &std::ops::Range<usize>| match pair_ranges.get(block.start / ROW_BLOCK) {
+                Some(&(lowest, highest)) => {
+                    let at = sorted.partition_point(|&p| p < lowest);
+                    at < sorted.len() && sorted[at] <= highest
+                }
+                None => true,
+            };
         type Buckets = Vec<(i64, i128)>;
         fn add_to(buckets: &mut Buckets, den: i64, num: i128) {
             match buckets.iter_mut().find(|(d, _)| *d == den) {
@@ -797,34 +868,35 @@ impl<'f> Scoring<'f> {
         fn add(buckets: &mut Buckets, v: Value) {
             add_to(buckets, *v.denom(), i128::from(*v.numer()));
         }
-        /// The sum of the buckets over their least common denominator, reduced once at the end:
-        /// adding them one by one as big rationals would reduce (a big gcd) at every step, and a
-        /// national pair's boards each have a denominator of their own.
+        /// The sum of the buckets over their least common denominator, not reduced: a national
+        /// pair's boards each have a denominator of their own, so the sum's has hundreds of bits,
+        /// and reducing it (a big gcd) would cost more than everything else done with it.
         fn combine(buckets: &Buckets) -> BigRational {
             use num_integer::Integer;
+            use num_traits::ToPrimitive;
             let mut common = BigInt::from(1);
             for &(den, _) in buckets {
-                let den = BigInt::from(den);
-                let shared = (&common % &den).gcd(&den);
-                common *= den / shared;
+                // gcd(common, den) = gcd(common mod den, den): small numbers only.
+                let rest = (&common % den).to_i64().unwrap_or(0);
+                common *= den / rest.gcd(&den);
             }
             let numerator: BigInt = buckets
                 .iter()
-                .map(|&(den, num)| BigInt::from(num) * (&common / BigInt::from(den)))
+                .map(|&(den, num)| BigInt::from(num) * (&common / den))
                 .sum();
-            BigRational::new(numerator, common)
+            BigRational::new_raw(numerator, common)
         }
         let sums = parts(self.field.len(), 2)
             .into_par_iter()
             .map(|part| {
                 let mut sums: Vec<(Buckets, Buckets)> =
                     vec![(Vec::new(), Vec::new()); wanted.len()];
-                for row in part {
+                for row in row_blocks(part).filter(may_hold).flatten() {
                     let (ns_pair, ew_pair) = (self.field.ns[row], self.field.ew[row]);
-                    let (ns_slot, ew_slot) = (slot[ns_pair as usize], slot[ew_pair as usize]);
-                    if ns_slot == u32::MAX && ew_slot == u32::MAX {
+                    if !wanted_bit(ns_pair) && !wanted_bit(ew_pair) {
                         continue;
                     }
+                    let (ns_slot, ew_slot) = (slot[ns_pair as usize], slot[ew_pair as usize]);
                     let (ns, ew) = self.raw_values(row);
                     let bi = self.board_index[self.field.boards[row] as usize] as usize;
                     let top = self.boards[bi].top;
@@ -850,14 +922,16 @@ impl<'f> Scoring<'f> {
                 a
             })
             .unwrap_or_default();
-        wanted
-            .iter()
-            .zip(
-                sums.iter()
-                    .chain(std::iter::repeat(&(Vec::new(), Vec::new()))),
-            )
-            .map(|(&p, (t, m))| (p, (combine(t), combine(m))))
-            .collect()
+        let none = (Vec::new(), Vec::new());
+        let combined: Vec<_> = wanted
+            .par_iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let (t, m) = sums.get(i).unwrap_or(&none);
+                (p, (combine(t), combine(m)))
+            })
+            .collect();
+        combined.into_iter().collect()
     }
 }
 

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::{Scoring, Sums};
 use crate::field::PairId;
-use crate::value::big_hundredths;
+use crate::value::hundredths;
 use crate::{Direction, Factoring, Method, Result};
 
 /// Relative distance under which two floating-point sums may be the same exact value.
@@ -75,6 +75,16 @@ fn near(a: f64, b: f64) -> bool {
     (a - b).abs() <= NEAR * a.abs().max(b.abs()).max(1.0)
 }
 
+/// The bits of `x` as an integer in the same order as [`f64::total_cmp`].
+fn ordered_bits(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
 fn round_f64(x: f64) -> i64 {
     x.abs().round().copysign(x) as i64
 }
@@ -128,6 +138,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     // Order every pair by its factored total.
     let mut order: Vec<PairId> = (0..pairs as PairId).collect();
     let mut sorted_keys: Option<Vec<u64>> = None;
+    // The floating-point keys in rank order (fields with fractions).
+    let mut key_at: Vec<f64> = Vec::new();
     let uniform = boards
         .iter()
         .all(|&b| b == boards.first().copied().unwrap_or(0));
@@ -153,9 +165,18 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             rhs.cmp(&lhs).then(a.cmp(&b))
         });
     } else {
-        order.par_sort_unstable_by(|&a, &b| {
-            key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b))
-        });
+        // Highest key first, pairs with equal keys by id: a stable radix sort of (key, pair) in
+        // pair order by the key's bits, mapped so that integer order is descending float order.
+        let mut keyed: Vec<u128> = key
+            .par_iter()
+            .enumerate()
+            .map(|(p, &k)| u128::from(!ordered_bits(k)) << 32 | p as u128)
+            .collect();
+        keyed.par_sort_unstable();
+        (order, key_at) = keyed
+            .par_iter()
+            .map(|&k| (k as PairId, key[k as PairId as usize]))
+            .unzip();
     }
 
     lap("sorted");
@@ -165,7 +186,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         let mut i = 0;
         while i < order.len() {
             let mut j = i + 1;
-            while j < order.len() && near(key[order[j - 1] as usize], key[order[j] as usize]) {
+            while j < order.len() && near(key_at[j - 1], key_at[j]) {
                 j += 1;
             }
             if j - i > 1 {
@@ -187,80 +208,92 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         } else {
             24.0
         };
-        for (p, &played) in boards.iter().enumerate() {
-            let total = total_of(p);
-            let t = total * 100.0 / divisor as f64;
-            // Matchpoints are never negative, so their magnitudes add up to the total itself.
-            let magnitude = if mp {
-                total.abs()
-            } else {
-                f64::from(played) * per_board
-            };
-            let error = sum_error(played, magnitude);
-            let t_error = error * 100.0 / divisor as f64;
-            let m = max_of(p);
-            let (pct, pct_error) = if m > 0.0 {
-                let pct = total * 1e4 / m;
-                // Relative errors of the total and the sum of tops, plus the division's own rounding.
-                let relative = error / total.abs().max(f64::MIN_POSITIVE)
-                    + sum_error(played, m) / m
-                    + f64::EPSILON;
-                (pct, pct.abs() * relative)
-            } else {
-                (0.0, 0.0)
-            };
-            if near_half(t, t_error) || (mp && near_half(pct, pct_error)) {
-                doubtful.push(p as PairId);
-            }
-        }
+        let near_halves: Vec<PairId> = boards
+            .par_iter()
+            .enumerate()
+            .filter_map(|(p, &played)| {
+                let total = total_of(p);
+                let t = total * 100.0 / divisor as f64;
+                // Matchpoints are never negative, so their magnitudes add up to the total itself.
+                let magnitude = if mp {
+                    total.abs()
+                } else {
+                    f64::from(played) * per_board
+                };
+                let error = sum_error(played, magnitude);
+                let t_error = error * 100.0 / divisor as f64;
+                let m = max_of(p);
+                let (pct, pct_error) = if m > 0.0 {
+                    let pct = total * 1e4 / m;
+                    // Relative errors of the total and the sum of tops, plus the division's own rounding.
+                    let relative = error / total.abs().max(f64::MIN_POSITIVE)
+                        + sum_error(played, m) / m
+                        + f64::EPSILON;
+                    (pct, pct.abs() * relative)
+                } else {
+                    (0.0, 0.0)
+                };
+                (near_half(t, t_error) || (mp && near_half(pct, pct_error))).then_some(p as PairId)
+            })
+            .collect();
+        doubtful.extend(near_halves);
         doubtful.sort_unstable();
         doubtful.dedup();
     }
     let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
         FxHashMap::default()
     } else {
-        scoring.exact_totals(&doubtful)
+        scoring.exact_totals(&doubtful, &sums.pair_ranges)
     };
 
     tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
     // Settle near-ties exactly: the exact factored total of every pair of a near run, once.
+    // Exact totals are kept unreduced (a national pair's total has a denominator of hundreds of
+    // bits, and reducing it costs a big gcd): they are compared by cross-multiplying.
     let exact_keys: FxHashMap<PairId, BigRational> = near_runs
         .iter()
         .flat_map(|run| order[run.clone()].iter())
         .map(|&p| {
             let (t, _) = &exact[&p];
-            let played = BigRational::from_integer(BigInt::from(boards[p as usize].max(1)));
-            (p, t / played)
+            let played = BigInt::from(boards[p as usize].max(1));
+            (
+                p,
+                BigRational::new_raw(t.numer().clone(), t.denom() * played),
+            )
         })
         .collect();
+    // Denominators are positive.
+    let exact_cmp = |a: &PairId, b: &PairId| {
+        let (a, b) = (&exact_keys[a], &exact_keys[b]);
+        (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+    };
     for run in &near_runs {
-        let run = &mut order[run.clone()];
-        run.sort_by(|a, b| exact_keys[b].cmp(&exact_keys[a]).then(a.cmp(b)));
+        order[run.clone()].sort_by(|a, b| exact_cmp(b, a).then(a.cmp(b)));
+        for i in run.clone() {
+            key_at[i] = key[order[i] as usize];
+        }
     }
-    let same = |a: PairId, b: PairId| -> bool {
-        if integral {
-            let (a, b) = (a as usize, b as usize);
+    // Whether the pairs at places `i` and `j` of `order` have equal factored totals.
+    let same_at = |i: usize, j: usize| -> bool {
+        if let Some(keys) = &sorted_keys {
+            keys[i] >> 32 == keys[j] >> 32
+        } else if integral {
+            let (a, b) = (order[i] as usize, order[j] as usize);
             i128::from(total_int[a]) * i128::from(boards[b])
                 == i128::from(total_int[b]) * i128::from(boards[a])
         } else {
             // Pairs this near are in one near run, so both have exact keys.
-            near(key[a as usize], key[b as usize]) && exact_keys[&a] == exact_keys[&b]
-        }
-    };
-    let same_at = |i: usize, j: usize| -> bool {
-        match &sorted_keys {
-            Some(keys) => keys[i] >> 32 == keys[j] >> 32,
-            None => same(order[i], order[j]),
+            near(key_at[i], key_at[j]) && exact_cmp(&order[i], &order[j]).is_eq()
         }
     };
 
     lap("near-ties settled");
     // Places: walk tie groups in rank order, counting the pairs of each list placed before. Places go
     // to small per-pair arrays first, so that the standings are then written in pair order.
-    let category_of: Vec<u8> = field
-        .pairs()
-        .iter()
-        .map(|p| category(p.direction) as u8)
+    let field_pairs = field.pairs();
+    let category_at: Vec<u8> = order
+        .par_iter()
+        .map(|&p| category(field_pairs[p as usize].direction) as u8)
         .collect();
     let mut rank = vec![0u32; pairs];
     let mut combined_rank = vec![0u32; pairs];
@@ -273,14 +306,13 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         while j < order.len() && same_at(i, j) {
             j += 1;
         }
-        let group = &order[i..j];
         let mut in_group = [0u32; 3];
-        for &p in group {
-            in_group[category_of[p as usize] as usize] += 1;
+        for &c in &category_at[i..j] {
+            in_group[c as usize] += 1;
         }
-        let combined_tied = group.len() > 1;
-        for &p in group {
-            let (p, c) = (p as usize, category_of[p as usize] as usize);
+        let combined_tied = j - i > 1;
+        for (&p, &c) in order[i..j].iter().zip(&category_at[i..j]) {
+            let (p, c) = (p as usize, c as usize);
             combined_rank[p] = i as u32 + 1;
             let (r, tied) = if c == 2 {
                 (i as u32 + 1, combined_tied)
@@ -308,17 +340,18 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             let max = max_of(p) / divisor as f64;
             let (total_hundredths, percent_hundredths) = match exact.get(&(p as PairId)) {
                 Some((t, m)) => {
-                    let d = BigRational::from_integer(BigInt::from(divisor));
+                    // t / m and t / divisor, unreduced.
                     let pct = if mp && *m.numer() != BigInt::from(0) {
-                        Some(big_hundredths(
-                            &(t * BigRational::from_integer(BigInt::from(100)) / m),
+                        Some(hundredths(
+                            &(t.numer() * 100 * m.denom()),
+                            &(t.denom() * m.numer()),
                         ))
                     } else if mp {
                         Some(5000)
                     } else {
                         None
                     };
-                    (big_hundredths(&(t / d)), pct)
+                    (hundredths(t.numer(), &(t.denom() * divisor)), pct)
                 }
                 None if integral && !ratio => {
                     let t = i128::from(total_int[p]);

@@ -193,7 +193,10 @@ pub fn run_pipeline(
     // The national standings a projection of the aggregator's output ranks agree with the engine
     // on the whole file.
     let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), event).unwrap();
-    let last = projection.national.expect("national standings were ranked");
+    let last = projection
+        .national
+        .expect("national standings were ranked")
+        .to_event(event);
     let scoring = simpairs_scoring::score(&national_field, &options).unwrap();
     let mut expected = String::new();
     for id in simpairs_scoring::standings::display_order(&scoring) {

@@ -1,0 +1,169 @@
+//! Exact ties and exact rounding in a field the size where the engine's shortcuts matter: tens of
+//! thousands of results from hundreds of clubs, split between threads and read in blocks, with
+//! Neuberg fractions of a different denominator on each board. Every pair's total, percentage and
+//! place is checked against sums of the exact values of its results.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use simpairs_scoring::{Direction, Field, Options, Outcome, Pair, PairLabel, TableResult, score};
+
+const CLUBS: u32 = 250;
+const TABLES: u32 = 9;
+const BOARDS: u16 = 20;
+
+/// A national field: each club a Mitchell of `TABLES` tables playing every board, NS pair t
+/// against EW pair t. Scores come from a short list; even clubs repeat one pattern, so that many
+/// pairs tie exactly. Each club
+/// leaves one board out at its first table (so boards are played different numbers of times and
+/// Neuberg factors every board differently, and some pairs play fewer boards), and one club in
+/// seven gives an artificial 60/40 at its second table.
+fn national_field() -> Field {
+    let mut field = Field::new();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    const SCORES: [i32; 5] = [420, 450, -50, 140, -100];
+    for c in 0..CLUBS {
+        let club = field.club(&format!("C{c:03}"));
+        let section = field.section("A");
+        let mut pair = |t: u32, d| {
+            field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::Number(t),
+                direction: Some(d),
+            })
+        };
+        let tables: Vec<_> = (1..=TABLES)
+            .map(|t| (pair(t, Direction::NS), pair(t, Direction::EW)))
+            .collect();
+        let skipped = (c % u32::from(BOARDS)) as u16 + 1;
+        for board in 1..=BOARDS {
+            for (t, &(ns, ew)) in tables.iter().enumerate() {
+                if t == 0 && board == skipped {
+                    continue;
+                }
+                let outcome = if t == 1 && c % 7 == 0 && board == 3 {
+                    Outcome::Adjusted {
+                        ns_percent: 60,
+                        ew_percent: 40,
+                    }
+                } else if c % 2 == 0 {
+                    // Clubs that leave out the same board repeat each other's scores: their
+                    // pairs tie exactly.
+                    Outcome::Played(SCORES[(t + usize::from(board)) % SCORES.len()])
+                } else {
+                    Outcome::Played(SCORES[next() % SCORES.len()])
+                };
+                field
+                    .push(TableResult {
+                        board,
+                        ns,
+                        ew,
+                        outcome,
+                        arrow_switch: false,
+                        group: None,
+                    })
+                    .unwrap();
+            }
+        }
+    }
+    field
+}
+
+fn big(v: simpairs_scoring::Value) -> BigRational {
+    BigRational::new(BigInt::from(*v.numer()), BigInt::from(*v.denom()))
+}
+
+/// Hundredths of an exact value, rounded half away from zero.
+fn hundredths(v: &BigRational) -> i64 {
+    let scaled = v * BigRational::from_integer(BigInt::from(100));
+    let (n, d) = (scaled.numer().clone(), scaled.denom().clone());
+    let q: BigInt = ((n.magnitude() * 2u32 + d.magnitude()) / (d.magnitude() * 2u32)).into();
+    let q = i64::try_from(q).unwrap();
+    if n < BigInt::from(0) { -q } else { q }
+}
+
+#[test]
+fn ties_and_rounding_are_exact_in_a_national_field() {
+    let field = national_field();
+    assert!(
+        field.len() > 40_000,
+        "large enough for several blocks and parts"
+    );
+    for ratio in [false, true] {
+        let options = Options {
+            factoring: if ratio {
+                simpairs_scoring::Factoring::Ratio
+            } else {
+                simpairs_scoring::Factoring::Neuberg
+            },
+            ..Options::default()
+        };
+        let scoring = score(&field, &options).unwrap();
+        let zero = BigRational::from_integer(BigInt::from(0));
+        let mut totals = vec![zero.clone(); field.pairs().len()];
+        let mut tops = vec![zero.clone(); field.pairs().len()];
+        for row in 0..field.len() {
+            let r = field.result(row);
+            let (ns, ew) = scoring.result_values(row);
+            let top = big(scoring.top(scoring.board(r.board).unwrap()));
+            totals[r.ns as usize] += big(ns);
+            totals[r.ew as usize] += big(ew);
+            tops[r.ns as usize] += &top;
+            tops[r.ew as usize] += &top;
+        }
+        let st = scoring.standings();
+        let mut fractions = 0;
+        for (p, s) in st.iter().enumerate() {
+            assert_eq!(
+                s.total_hundredths,
+                hundredths(&totals[p]),
+                "total of pair {p}"
+            );
+            let percent =
+                hundredths(&(&totals[p] * BigRational::from_integer(100.into()) / &tops[p]));
+            assert_eq!(
+                s.percent_hundredths,
+                Some(percent),
+                "percentage of pair {p}"
+            );
+            fractions += usize::from(!totals[p].is_integer());
+        }
+        assert!(
+            fractions > 1000,
+            "the field has fractional totals ({fractions})"
+        );
+        // Places within each direction: pairs share one exactly when their factored totals are equal.
+        for d in [Direction::NS, Direction::EW] {
+            let mut ids: Vec<usize> = (0..st.len())
+                .filter(|&p| field.pairs()[p].direction == Some(d))
+                .collect();
+            let factored = |p: usize| &totals[p] / BigRational::from_integer(st[p].boards.into());
+            let keys: Vec<BigRational> = (0..st.len()).map(factored).collect();
+            ids.sort_by(|&a, &b| keys[b].cmp(&keys[a]));
+            let mut shared = 0;
+            for (i, &p) in ids.iter().enumerate() {
+                let first = ids[..i]
+                    .iter()
+                    .position(|&q| keys[q] == keys[p])
+                    .unwrap_or(i);
+                assert_eq!(
+                    st[p].rank as usize,
+                    first + 1,
+                    "place of pair {p} ({ratio})"
+                );
+                assert_eq!(
+                    st[p].tied,
+                    first < i || ids.get(i + 1).is_some_and(|&q| keys[q] == keys[p])
+                );
+                shared += usize::from(first < i);
+            }
+            assert!(shared > 100, "the field has exact ties ({shared})");
+        }
+    }
+}
