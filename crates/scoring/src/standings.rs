@@ -290,11 +290,13 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     lap("near-ties settled");
     // Places: walk tie groups in rank order, counting the pairs of each list placed before. Places go
     // to small per-pair arrays first, so that the standings are then written in pair order.
-    let field_pairs = field.pairs();
-    let category_at: Vec<u8> = order
+    // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
+    let category_of: Vec<u8> = field
+        .pairs()
         .par_iter()
-        .map(|&p| category(field_pairs[p as usize].direction) as u8)
+        .map(|p| category(p.direction) as u8)
         .collect();
+    let category_at: Vec<u8> = order.par_iter().map(|&p| category_of[p as usize]).collect();
     let mut rank = vec![0u32; pairs];
     let mut combined_rank = vec![0u32; pairs];
     // Bit 0: tied in its own list; bit 1: tied in the combined list.
