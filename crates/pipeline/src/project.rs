@@ -7,6 +7,10 @@
 //! `simpairs score` gives on the same results. Its generation is the number of submissions applied.
 //! (The aggregator used to write the national standings to the log; at a national event's size
 //! writing and reading that one event per new club cost several times the ranking itself.)
+//! The ranked standings are kept compact ([`NationalStandings`]: the engine's standings and the
+//! pairs' names in chunks shared between rankings); a list's entries are built when a page or the
+//! API asks for them. Ranking runs on a thread pool of its own, so that an aggregator in the same
+//! process shares the cores with it but cannot hold up its work.
 //!
 //! Views: the national leaderboard (combined, NS, EW), each club's own standings, a pair's scorecard
 //! with club and national matchpoints per board, a board's frequency table.
