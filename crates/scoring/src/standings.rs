@@ -165,8 +165,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             rhs.cmp(&lhs).then(a.cmp(&b))
         });
     } else {
-        // Highest key first, pairs with equal keys by id: a stable radix sort of (key, pair) in
-        // pair order by the key's bits, mapped so that integer order is descending float order.
+        // Highest key first, pairs with equal keys by id: (key, pair) packed in one integer, the
+        // key's bits mapped so that ascending integer order is descending float order.
         let mut keyed: Vec<u128> = key
             .par_iter()
             .enumerate()
