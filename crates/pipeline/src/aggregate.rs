@@ -35,7 +35,7 @@ use simpairs_events::types::{
 };
 use simpairs_events::{Codec, Event, Stream};
 use simpairs_log::{Log, Position, Produce};
-use simpairs_scoring::{Field, Options, Scoring, Value};
+use simpairs_scoring::{BoardCounts, Field, Options, Scoring, Value};
 
 use crate::state::{Effect, EventState};
 use crate::{Error, Result, now_ms, stream_name};
@@ -92,6 +92,8 @@ pub struct Aggregator {
     state: EventState,
     club_fields: BTreeMap<String, Field>,
     national: Field,
+    /// The national boards' score counts, kept as clubs are appended to `national`.
+    national_counts: BoardCounts,
     national_clubs: BTreeSet<String>,
     /// A hash of each (scope, board) table last written, to write only what changed.
     written: HashMap<(String, i32), u64>,
@@ -123,6 +125,7 @@ impl Aggregator {
             state,
             club_fields: BTreeMap::new(),
             national: Field::new(),
+            national_counts: BoardCounts::new(),
             national_clubs: BTreeSet::new(),
             written: HashMap::new(),
         })
@@ -288,7 +291,12 @@ impl Aggregator {
             self.rebuild_fields(&touched);
             tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
             // Nationally only the boards: pair totals and places are the projection's work.
-            let national = simpairs_scoring::score_boards(&self.national, &self.options)?;
+            // The counts of the clubs already in are kept: only the new club's rows are counted.
+            let national = simpairs_scoring::score_boards_growing(
+                &self.national,
+                &mut self.national_counts,
+                &self.options,
+            )?;
             tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national boards scored");
             let boards = board_events(&self.event_id, &national, "", generation);
             keep_changed(&mut self.written, "", boards, &mut scores);

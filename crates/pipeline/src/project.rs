@@ -380,6 +380,8 @@ pub struct NationalRanking {
     in_field: BTreeSet<String>,
     /// Clubs with submissions applied since `field` was brought up to date.
     touched: BTreeSet<String>,
+    /// The boards' score counts of `field`, kept as clubs are appended to it.
+    counts: simpairs_scoring::BoardCounts,
 }
 
 impl NationalRanking {
@@ -427,12 +429,12 @@ impl NationalRanking {
 
     /// The national standings of the field, labelled `generation`.
     fn rank(
-        &self,
+        &mut self,
         options: &simpairs_scoring::Options,
         generation: i64,
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
-        let scoring = simpairs_scoring::score(&self.field, options)?;
+        let scoring = simpairs_scoring::score_growing(&self.field, &mut self.counts, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
         Ok(NationalStandings::new(
             scoring,
@@ -472,47 +474,18 @@ impl NationalStandings {
         names: FieldNames,
         generation: i64,
     ) -> NationalStandings {
-        let display = simpairs_scoring::standings::display_order(&scoring);
-        let field = scoring.field();
-        let count = |d| {
-            field
-                .pairs()
-                .iter()
-                .filter(|p| p.direction == Some(d))
-                .count()
-        };
-        let (ns_pairs, ew_pairs) = (
-            count(simpairs_scoring::Direction::NS),
-            count(simpairs_scoring::Direction::EW),
-        );
+        let started = std::time::Instant::now();
+        let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "standings: {what}");
+        let simpairs_scoring::standings::Lists {
+            combined,
+            display,
+            ns: ns_pairs,
+            ew: ew_pairs,
+        } = simpairs_scoring::standings::lists(&scoring);
+        lap("lists");
         let (event_scoring, factoring) = crate::aggregate::event_options(scoring.options());
         let standings = scoring.take_standings();
-        // The combined list: the NS, EW and Howell lists (each in combined-place order) merged by
-        // combined place, in that order within a place.
-        // Their places are read once, in display order, so that the merge reads memory in order.
-        let place_at: Vec<u32> = {
-            use rayon::prelude::*;
-            display
-                .par_iter()
-                .map(|&id| standings[id as usize].combined_rank)
-                .collect()
-        };
-        let ends = [ns_pairs, ns_pairs + ew_pairs, display.len()];
-        let mut next = [0, ns_pairs, ns_pairs + ew_pairs];
-        let mut combined = Vec::with_capacity(display.len());
-        loop {
-            let mut best: Option<usize> = None;
-            for list in 0..3 {
-                if next[list] < ends[list]
-                    && best.is_none_or(|b| place_at[next[list]] < place_at[next[b]])
-                {
-                    best = Some(list);
-                }
-            }
-            let Some(list) = best else { break };
-            combined.push(display[next[list]]);
-            next[list] += 1;
-        }
+        lap("counted");
         NationalStandings {
             generation,
             scoring: event_scoring,
@@ -798,7 +771,7 @@ pub fn run(
                 if ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner())) =>
             {
                 tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
-                let rank = || ranking.rank(&options, generation);
+                let mut rank = || ranking.rank(&options, generation);
                 let ranked = match &pool {
                     Some(pool) => pool.install(rank),
                     None => rank(),

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 
 use crate::board::{BoardInput, BoardScore, FieldContext, value_board};
 use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
-use crate::standings::{Standing, rank_pairs};
+use crate::standings::{RankOrder, Standing, rank_pairs};
 use crate::value::{Value, to_f64};
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 
@@ -122,6 +122,8 @@ pub struct Scoring<'f> {
     pub(crate) board_index: Vec<u32>,
     pub(crate) positions: ScorePositions,
     pub(crate) standings: Vec<Standing>,
+    /// The pairs in rank order (empty with `standings`).
+    pub(crate) rank_order: RankOrder,
     /// The most times any board was played.
     pub(crate) target: u32,
 }
@@ -188,6 +190,168 @@ struct Histograms {
     plain: Vec<Vec<(i32, u32)>>,
 }
 
+/// Dense per-board counts of some rows: results on each board, and plain results at each score
+/// position (`hist[board * width + position]`).
+#[derive(Clone, Debug)]
+struct Counts {
+    results: Vec<u32>,
+    hist: Vec<u32>,
+    /// Every plain score counted was on the bridge grid (when counted with `grid`).
+    fits: bool,
+}
+
+impl Counts {
+    fn zero(nboards: usize, width: usize) -> Counts {
+        Counts {
+            results: vec![0; nboards],
+            hist: vec![0; nboards * width],
+            fits: true,
+        }
+    }
+
+    /// Adds the counts of `rows` of `field`, one row after the other. With `grid`, stops at the
+    /// first plain score off the bridge grid and notes it in `fits`.
+    fn add_rows<P: Positions>(
+        &mut self,
+        field: &Field,
+        rows: std::ops::Range<usize>,
+        board_index: &[u32],
+        p: &P,
+        grid: bool,
+    ) {
+        let width = self.hist.len() / self.results.len().max(1);
+        let (boards, scores) = (&field.boards[rows.clone()], &field.scores[rows]);
+        for (&b, &s) in boards.iter().zip(scores) {
+            let bi = board_index[b as usize] as usize;
+            self.results[bi] += 1;
+            if s != SPECIAL_SCORE {
+                if grid && !BridgeGrid::fits(s) {
+                    self.fits = false;
+                    return;
+                }
+                self.hist[bi * width + p.position(s)] += 1;
+            }
+        }
+    }
+
+    fn add(&mut self, other: &Counts) {
+        self.results
+            .iter_mut()
+            .zip(&other.results)
+            .for_each(|(a, b)| *a += b);
+        self.hist
+            .par_iter_mut()
+            .zip(&other.hist)
+            .for_each(|(a, b)| *a += b);
+        self.fits &= other.fits;
+    }
+
+    /// The counts of `rows` of `field`, counted in parallel.
+    #[allow(clippy::too_many_arguments)]
+    fn of_rows<P: Positions>(
+        field: &Field,
+        rows: std::ops::Range<usize>,
+        board_index: &[u32],
+        nboards: usize,
+        p: &P,
+        width: usize,
+        grid: bool,
+    ) -> Counts {
+        parts(rows.len(), 1)
+            .into_par_iter()
+            .map(|part| {
+                let mut counts = Counts::zero(nboards, width);
+                let part = rows.start + part.start..rows.start + part.end;
+                counts.add_rows(field, part, board_index, p, grid);
+                counts
+            })
+            .reduce(
+                || Counts::zero(nboards, width),
+                |mut a, b| {
+                    a.add(&b);
+                    a
+                },
+            )
+    }
+
+    /// The histograms of the boards: each board's distinct plain scores with their counts.
+    fn histograms(&self, positions: &ScorePositions) -> Histograms {
+        let width = positions.len();
+        let plain = (0..self.results.len())
+            .map(|bi| {
+                self.hist[bi * width..(bi + 1) * width]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c > 0)
+                    .map(|(pos, &c)| (positions.score_at(pos), c))
+                    .collect()
+            })
+            .collect();
+        Histograms {
+            results: self.results.clone(),
+            plain,
+        }
+    }
+}
+
+/// The boards' score counts of a field that grows, kept from one scoring to the next so that the
+/// rows already counted are not counted again ([`crate::score_growing`]).
+///
+/// A live national field gains a club at a time: counting a club's thousand rows instead of the
+/// field's millions takes pass one out of each rescoring. The counts belong to one field and the
+/// rows it had when they were taken; given another field (or a clone, which may have grown
+/// apart) they start again from its first row.
+#[derive(Clone, Debug, Default)]
+pub struct BoardCounts {
+    /// The lineage of the field counted, the rows counted, and their counts on the bridge grid by
+    /// board number (`None` once a row off the grid was seen: such a field is scored whole).
+    counted: Option<(u64, usize, Option<Counts>)>,
+}
+
+impl BoardCounts {
+    pub fn new() -> BoardCounts {
+        BoardCounts::default()
+    }
+
+    /// The histograms of every row of `field` on the bridge grid, with the boards indexed directly
+    /// by number, after counting the rows not counted yet; `None` if a plain score is off the grid.
+    fn histograms(&mut self, field: &Field) -> Option<Histograms> {
+        let lineage = field.lineage.id();
+        let board_index: Vec<u32> = (0..DIRECT_BOARDS as u32).collect();
+        let (nboards, width) = (DIRECT_BOARDS, GRID_LEN);
+        if !matches!(&self.counted, Some((l, rows, _)) if *l == lineage && *rows <= field.len()) {
+            self.counted = None;
+        }
+        let (_, rows, counts) = self
+            .counted
+            .get_or_insert_with(|| (lineage, 0, Some(Counts::zero(nboards, width))));
+        let new_rows = *rows..field.len();
+        *rows = field.len();
+        if let Some(c) = counts.as_mut() {
+            if new_rows.len() < SMALL_FIELD {
+                c.add_rows(field, new_rows, &board_index, &BridgeGrid, true);
+            } else {
+                let more = Counts::of_rows(
+                    field,
+                    new_rows,
+                    &board_index,
+                    nboards,
+                    &BridgeGrid,
+                    width,
+                    true,
+                );
+                c.add(&more);
+            }
+            if !c.fits {
+                *counts = None;
+            }
+        }
+        counts
+            .as_ref()
+            .map(|c| c.histograms(&ScorePositions::grid()))
+    }
+}
+
 /// Pass one over a field whose scores have positions `p` in tables of `width`. With `grid`, returns
 /// `None` as soon as it is known that a plain score is off the bridge grid.
 fn histograms<P: Positions>(
@@ -219,48 +383,8 @@ fn histograms<P: Positions>(
             .collect();
         return Some(Histograms { results, plain });
     }
-    let (results, hist, fits) = parts(field.len(), 1)
-        .into_par_iter()
-        .map(|part| {
-            let mut results = vec![0u32; nboards];
-            let mut hist = vec![0u32; nboards * width];
-            let mut fits = true;
-            let (boards, scores) = (&field.boards[part.clone()], &field.scores[part]);
-            for (&b, &s) in boards.iter().zip(scores) {
-                let bi = board_index[b as usize] as usize;
-                results[bi] += 1;
-                if s != SPECIAL_SCORE {
-                    if grid && !BridgeGrid::fits(s) {
-                        fits = false;
-                        break;
-                    }
-                    hist[bi * width + p.position(s)] += 1;
-                }
-            }
-            (results, hist, fits)
-        })
-        .reduce(
-            || (vec![0; nboards], vec![0; nboards * width], true),
-            |(mut ra, mut ha, fa), (rb, hb, fb)| {
-                ra.iter_mut().zip(&rb).for_each(|(a, b)| *a += b);
-                ha.iter_mut().zip(&hb).for_each(|(a, b)| *a += b);
-                (ra, ha, fa && fb)
-            },
-        );
-    if !fits {
-        return None;
-    }
-    let plain = (0..nboards)
-        .map(|bi| {
-            hist[bi * width..(bi + 1) * width]
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| **c > 0)
-                .map(|(pos, &c)| (positions.score_at(pos), c))
-                .collect()
-        })
-        .collect();
-    Some(Histograms { results, plain })
+    let counts = Counts::of_rows(field, 0..field.len(), board_index, nboards, p, width, grid);
+    counts.fits.then(|| counts.histograms(positions))
 }
 
 /// The comparable scores of special results (split scores give two).
@@ -324,8 +448,14 @@ pub(crate) enum Depth {
     Boards,
 }
 
-/// Scores every result of `field` as one field.
-pub fn score<'f>(field: &'f Field, options: &Options, depth: Depth) -> Result<Scoring<'f>> {
+/// Scores every result of `field` as one field; pass one takes the counts kept in `counts` (and
+/// brings them up to date) where it can.
+pub fn score<'f>(
+    field: &'f Field,
+    options: &Options,
+    depth: Depth,
+    counts: Option<&mut BoardCounts>,
+) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
@@ -355,8 +485,15 @@ pub fn score<'f>(field: &'f Field, options: &Options, depth: Depth) -> Result<Sc
 
     // Pass one, on the bridge grid when every score is on it.
     let grid = ScorePositions::grid();
+    let on_grid = || {
+        match counts {
+            // The kept counts index boards directly, as `direct` does.
+            Some(counts) if direct => counts.histograms(field),
+            _ => histograms(field, &board_index, nboards, &BridgeGrid, &grid, true),
+        }
+    };
     if special_scores(field).all(BridgeGrid::fits)
-        && let Some(h) = histograms(field, &board_index, nboards, &BridgeGrid, &grid, true)
+        && let Some(h) = on_grid()
     {
         lap("pass one (histograms)");
         return finish(
@@ -455,6 +592,7 @@ fn finish<'f, P: Positions>(
         board_index,
         positions,
         standings: Vec::new(),
+        rank_order: RankOrder::default(),
         target,
     };
     if depth == Depth::Boards {
@@ -480,7 +618,7 @@ fn finish<'f, P: Positions>(
         ));
     }
 
-    scoring.standings = rank_pairs(&scoring, sums)?;
+    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums)?;
     lap("ranked");
     Ok(scoring)
 }

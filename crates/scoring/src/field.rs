@@ -258,6 +258,33 @@ pub struct Field {
     pub(crate) scores: Vec<i32>,
     /// (row, details), in row order.
     pub(crate) specials: Vec<(u32, Special)>,
+    /// Which field this is, for [`crate::BoardCounts`]: rows are only ever appended, so two fields
+    /// of one lineage agree on every row both have.
+    pub(crate) lineage: Lineage,
+}
+
+/// A field's identity: new for every field made, including clones (a clone may then grow apart
+/// from its original), kept by appends.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Lineage(u64);
+
+impl Default for Lineage {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Lineage(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Lineage {
+    pub(crate) fn id(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Clone for Lineage {
+    fn clone(&self) -> Self {
+        Lineage::default()
+    }
 }
 
 impl Field {

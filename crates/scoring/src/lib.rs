@@ -51,7 +51,7 @@ use serde::{Deserialize, Serialize};
 
 pub use board::BoardScore;
 pub use contract::{Contract, Doubling, LegalScores, Seat, Strain, Vulnerability};
-pub use engine::{Scoring, TableLine};
+pub use engine::{BoardCounts, Scoring, TableLine};
 pub use field::{BoardRows, Field, Movement, Outcome, Pair, PairId, PairLabel, TableResult};
 pub use standings::Standing;
 pub use value::Value;
@@ -155,7 +155,20 @@ impl Default for Options {
 /// Scores every result of `field` as one field: each result's values and each pair's standing.
 pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
     engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Standings)
+    engine::score(field, options, engine::Depth::Standings, None)
+}
+
+/// [`score`] for a field that grows between scorings (a live national field, a club at a time):
+/// `counts` keeps the boards' score counts, so that only the rows added since the last call are
+/// counted. Gives exactly what [`score`] gives; `counts` may be new, or kept from any field (it
+/// starts again for a field other than the one it counted).
+pub fn score_growing<'f>(
+    field: &'f Field,
+    counts: &mut BoardCounts,
+    options: &Options,
+) -> Result<Scoring<'f>> {
+    engine::check_options(options)?;
+    engine::score(field, options, engine::Depth::Standings, Some(counts))
 }
 
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with
@@ -163,5 +176,15 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
 /// work on a large field: for a service that publishes board scores while another ranks the pairs.
 pub fn score_boards<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
     engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Boards)
+    engine::score(field, options, engine::Depth::Boards, None)
+}
+
+/// [`score_boards`] for a field that grows between scorings, as [`score_growing`].
+pub fn score_boards_growing<'f>(
+    field: &'f Field,
+    counts: &mut BoardCounts,
+    options: &Options,
+) -> Result<Scoring<'f>> {
+    engine::check_options(options)?;
+    engine::score(field, options, engine::Depth::Boards, Some(counts))
 }

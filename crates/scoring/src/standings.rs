@@ -89,7 +89,19 @@ fn round_f64(x: f64) -> i64 {
     x.abs().round().copysign(x) as i64
 }
 
-pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standing>> {
+/// The pairs in rank order, kept from ranking so that lists need no sort of their own
+/// ([`combined_order`], [`display_order`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RankOrder {
+    /// Pair ids by factored total, highest first; pairs with equal totals by id.
+    pairs: Vec<PairId>,
+    /// The combined place of each, in the same order.
+    places: Vec<u32>,
+    /// The list of each (NS, EW, Howell: [`category`]), in the same order.
+    categories: Vec<u8>,
+}
+
+pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
@@ -302,6 +314,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
     // Bit 0: tied in its own list; bit 1: tied in the combined list.
     let mut ties = vec![0u8; pairs];
     let mut placed_before = [0u32; 3];
+    let mut places = vec![0u32; pairs];
     let mut i = 0;
     while i < order.len() {
         let mut j = i + 1;
@@ -313,6 +326,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
             in_group[c as usize] += 1;
         }
         let combined_tied = j - i > 1;
+        places[i..j].fill(i as u32 + 1);
         for (&p, &c) in order[i..j].iter().zip(&category_at[i..j]) {
             let (p, c) = (p as usize, c as usize);
             combined_rank[p] = i as u32 + 1;
@@ -395,7 +409,14 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<Vec<Standi
         })
         .collect();
     lap("standings built");
-    Ok(standings)
+    Ok((
+        standings,
+        RankOrder {
+            pairs: order,
+            places,
+            categories: category_at,
+        },
+    ))
 }
 
 /// `n / d` rounded half away from zero (d > 0); in 64-bit arithmetic when it fits, which is much
@@ -412,33 +433,67 @@ fn round_div(n: i128, d: i128) -> i64 {
     (if n < 0 { -q } else { q }) as i64
 }
 
+/// Every pair in combined-place order; pairs sharing a place NS first, then EW, then Howell,
+/// each by club, section and number (as [`display_order`] lists them).
+pub fn combined_order(scoring: &Scoring<'_>) -> Vec<PairId> {
+    lists(scoring).combined
+}
+
 /// Orders standings for printing: by list (NS, EW, then Howell), then place; pairs sharing a place by
 /// club, section and number.
 pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
-    let pairs = scoring.field.pairs();
-    let mut keys: Vec<u64> = (0..pairs.len())
-        .into_par_iter()
-        .map(|p| {
-            let c = category(pairs[p].direction) as u64;
-            let rank = u64::from(scoring.standings[p].rank).min((1 << 30) - 1);
-            (c << 62) | (rank << 32) | p as u64
-        })
+    lists(scoring).display
+}
+
+/// The pairs in the order of each list ([`lists`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lists {
+    /// [`combined_order`].
+    pub combined: Vec<PairId>,
+    /// [`display_order`]: the NS list, the EW list, then the Howell pairs.
+    pub display: Vec<PairId>,
+    /// How many pairs the NS and the EW lists have.
+    pub ns: usize,
+    pub ew: usize,
+}
+
+/// [`combined_order`] and [`display_order`], both from the rank order of the ranking: no sort but
+/// of the pairs that share a place. (Empty for a field scored for its boards only.)
+pub fn lists(scoring: &Scoring<'_>) -> Lists {
+    let order = &scoring.rank_order;
+    let field = scoring.field;
+    let mut combined: Vec<(u8, PairId)> = order
+        .categories
+        .par_iter()
+        .zip(order.pairs.par_iter())
+        .map(|(&c, &p)| (c, p))
         .collect();
-    keys.par_sort_unstable();
-    let mut order: Vec<PairId> = keys.iter().map(|&k| k as u32).collect();
-    // Pairs sharing a place go in name order: clubs and sections by their names' order, then number.
-    let names = scoring.field.name_order();
-    let by_name = |a: &PairId, b: &PairId| scoring.field.compare_pairs(&names, *a, *b);
+    // Pairs sharing a place: by list, then by name (clubs and sections in their names' order).
+    let names = field.name_order();
     let mut i = 0;
-    while i < keys.len() {
+    while i < combined.len() {
         let mut j = i + 1;
-        while j < keys.len() && keys[j] >> 32 == keys[i] >> 32 {
+        while j < combined.len() && order.places[j] == order.places[i] {
             j += 1;
         }
         if j - i > 1 {
-            order[i..j].sort_by(by_name);
+            combined[i..j].sort_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| field.compare_pairs(&names, a.1, b.1))
+            });
         }
         i = j;
     }
-    order
+    // A list's places follow the combined ones, and pairs sharing a place in a list share it in
+    // the combined list: each list is the combined order's pairs of that list.
+    let display: Vec<PairId> = (0..3u8)
+        .flat_map(|c| combined.iter().filter(move |e| e.0 == c).map(|e| e.1))
+        .collect();
+    let in_list = |c: u8| order.categories.iter().filter(|&&x| x == c).count();
+    Lists {
+        combined: combined.into_iter().map(|e| e.1).collect(),
+        display,
+        ns: in_list(0),
+        ew: in_list(1),
+    }
 }

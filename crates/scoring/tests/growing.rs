@@ -1,0 +1,191 @@
+//! `score_growing` keeps the boards' score counts of a field that grows a club at a time. Whatever
+//! happens to the field (clubs appended, a clone grown apart, a score off the bridge grid, adjusted
+//! scores), it must give exactly what `score` gives on the same field.
+
+use simpairs_scoring::{
+    BoardCounts, Direction, Field, Options, Outcome, Pair, PairLabel, Scoring, TableResult,
+    score_boards_growing, score_growing,
+};
+
+const BOARDS: u16 = 27;
+const TABLES: u32 = 15;
+/// Clubs enough for a field of more than 16,384 results, the size from which the engine counts
+/// scores in dense tables (and so from which it keeps counts).
+const LARGE: u32 = 45;
+
+/// One club's field: a Mitchell of `TABLES` tables, every board, scores from a seeded generator;
+/// one table in eleven an artificial 60/40, and `odd_score` (if any) at the first table of board 1.
+fn club(n: u32, odd_score: Option<i32>) -> Field {
+    let mut field = Field::new();
+    let (club, section) = (field.club(&format!("C{n:03}")), field.section("A"));
+    let mut seed = u64::from(n) * 0x9e37_79b9_7f4a_7c15 + 1;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as i32
+    };
+    let mut pair = |t: u32, d| {
+        field.pair(Pair {
+            club,
+            section,
+            label: PairLabel::Number(t),
+            direction: Some(d),
+        })
+    };
+    let tables: Vec<_> = (1..=TABLES)
+        .map(|t| (pair(t, Direction::NS), pair(t, Direction::EW)))
+        .collect();
+    for board in 1..=BOARDS {
+        for (t, &(ns, ew)) in tables.iter().enumerate() {
+            let outcome = match odd_score {
+                Some(s) if t == 0 && board == 1 => Outcome::Played(s),
+                _ if (t as i32 + i32::from(board) + n as i32) % 11 == 0 => Outcome::Adjusted {
+                    ns_percent: 60,
+                    ew_percent: 40,
+                },
+                _ => Outcome::Played((next() % 160 - 80) * 10),
+            };
+            field
+                .push(TableResult {
+                    board,
+                    ns,
+                    ew,
+                    outcome,
+                    arrow_switch: false,
+                    group: None,
+                })
+                .unwrap();
+        }
+    }
+    field
+}
+
+/// Every board's table and special values, and every pair's standing.
+fn assert_same(growing: &Scoring<'_>, whole: &Scoring<'_>, what: &str) {
+    assert_eq!(
+        growing.boards().len(),
+        whole.boards().len(),
+        "{what}: boards"
+    );
+    for (g, w) in growing.boards().iter().zip(whole.boards()) {
+        assert_eq!(g.board, w.board, "{what}: board numbers");
+        assert_eq!(g.results, w.results, "{what}: results on board {}", w.board);
+        assert_eq!(
+            growing.board_table(g),
+            whole.board_table(w),
+            "{what}: table of board {}",
+            w.board
+        );
+        assert_eq!(
+            growing.board_specials(g).collect::<Vec<_>>(),
+            whole.board_specials(w).collect::<Vec<_>>(),
+            "{what}: specials of board {}",
+            w.board
+        );
+    }
+    assert_eq!(growing.standings(), whole.standings(), "{what}: standings");
+}
+
+#[test]
+fn a_field_grown_a_club_at_a_time_scores_as_the_whole_field() {
+    let options = Options::default();
+    let mut field = Field::new();
+    let mut counts = BoardCounts::new();
+    // The first scorings are of a small field (counted without the kept counts); from about the
+    // 41st club on the field is large enough for them.
+    for n in 0..LARGE + 5 {
+        field.append(club(n, None));
+        let whole = simpairs_scoring::score(&field, &options).unwrap();
+        let growing = score_growing(&field, &mut counts, &options).unwrap();
+        assert_same(&growing, &whole, &format!("after club {n}"));
+    }
+    // Several clubs at once.
+    for n in LARGE + 5..LARGE + 8 {
+        field.append(club(n, None));
+    }
+    let whole = simpairs_scoring::score(&field, &options).unwrap();
+    assert_same(
+        &score_growing(&field, &mut counts, &options).unwrap(),
+        &whole,
+        "three clubs at once",
+    );
+    let boards = score_boards_growing(&field, &mut counts, &options).unwrap();
+    assert!(boards.standings().is_empty());
+    for (g, w) in boards.boards().iter().zip(whole.boards()) {
+        assert_eq!(boards.board_table(g), whole.board_table(w));
+    }
+}
+
+#[test]
+fn counts_kept_for_one_field_are_not_used_for_another() {
+    let options = Options::default();
+    let mut field = Field::new();
+    for n in 0..LARGE {
+        field.append(club(n, None));
+    }
+    let mut counts = BoardCounts::new();
+    score_growing(&field, &mut counts, &options).unwrap();
+    // A clone grown apart from the original: same length, different rows.
+    let mut other = field.clone();
+    field.append(club(100, None));
+    other.append(club(200, None));
+    assert_eq!(field.len(), other.len());
+    assert_same(
+        &score_growing(&field, &mut counts, &options).unwrap(),
+        &simpairs_scoring::score(&field, &options).unwrap(),
+        "the original grown",
+    );
+    assert_same(
+        &score_growing(&other, &mut counts, &options).unwrap(),
+        &simpairs_scoring::score(&other, &options).unwrap(),
+        "a clone grown apart",
+    );
+    // Back to the first field, then a field built anew from the same clubs.
+    assert_same(
+        &score_growing(&field, &mut counts, &options).unwrap(),
+        &simpairs_scoring::score(&field, &options).unwrap(),
+        "the original again",
+    );
+    let rebuilt = Field::concat(
+        (0..=LARGE)
+            .map(|n| club(if n == LARGE { 300 } else { n }, None))
+            .collect(),
+    );
+    assert_same(
+        &score_growing(&rebuilt, &mut counts, &options).unwrap(),
+        &simpairs_scoring::score(&rebuilt, &options).unwrap(),
+        "a field built anew",
+    );
+}
+
+#[test]
+fn a_score_off_the_bridge_grid_is_scored_as_the_whole_field() {
+    let options = Options::default();
+    let mut field = Field::new();
+    let mut counts = BoardCounts::new();
+    for n in 0..LARGE {
+        field.append(club(n, None));
+    }
+    score_growing(&field, &mut counts, &options).unwrap();
+    // 425 is no bridge score: the engine's general positions take over, with or without counts.
+    field.append(club(LARGE, Some(425)));
+    let whole = simpairs_scoring::score(&field, &options).unwrap();
+    assert!(
+        whole
+            .board_table(whole.board(1).unwrap())
+            .iter()
+            .any(|line| line.ns_score == 425)
+    );
+    assert_same(
+        &score_growing(&field, &mut counts, &options).unwrap(),
+        &whole,
+        "after a score off the grid",
+    );
+    field.append(club(LARGE + 1, None));
+    assert_same(
+        &score_growing(&field, &mut counts, &options).unwrap(),
+        &simpairs_scoring::score(&field, &options).unwrap(),
+        "a club after the score off the grid",
+    );
+}
