@@ -7,7 +7,11 @@
 //! 3. Pass two looks every result up in its board's table and adds its values to the two pairs' totals
 //!    (per-thread totals, merged afterwards). A result's values are the same lookup afterwards
 //!    ([`Scoring::result_values`]), so nothing per result is stored beyond the field itself.
-//! 4. Pairs are ranked by their total factored to the most boards played ([`crate::standings`]).
+//! 4. Pairs are ranked by their total factored to the most boards played ([`crate::standings`]); the
+//!    rank order is kept, so that the printed lists need no sort of their own.
+//!
+//! A field that grows between scorings (a live national field) can keep pass one's counts in a
+//! [`BoardCounts`]: then only the rows added since are counted ([`crate::score_growing`]).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -675,7 +679,7 @@ pub(crate) struct Sums {
 
 /// Rows summarised together in [`Sums::pair_ranges`]. A national field is built club by club and a
 /// club's pairs have neighbouring ids, so a block's range is narrow.
-const ROW_BLOCK: usize = 4096;
+const ROW_BLOCK: usize = 512;
 
 /// Splits `rows` at multiples of [`ROW_BLOCK`].
 fn row_blocks(rows: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> {

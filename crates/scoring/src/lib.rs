@@ -11,7 +11,8 @@
 //! - [`field`]: the results to compare, stored column-wise ([`Field`]).
 //! - `board`: valuing one board (matchpoints with Neuberg or ratio factoring, artificial and split
 //!   scores, arrow-switches, fouled-board groups; Butler; cross-IMPs).
-//! - `engine`: the two passes over a field ([`score`]).
+//! - `engine`: the two passes over a field ([`score`]; [`score_growing`] for a field that grows a
+//!   club at a time, keeping pass one's counts in a [`BoardCounts`]).
 //! - [`standings`]: totals, percentages and places with exact ties.
 //! - [`value`]: exact values and their rounding for display.
 //!
