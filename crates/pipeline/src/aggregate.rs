@@ -102,7 +102,7 @@ pub struct Aggregator {
     derive_pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// Threads for the aggregator's derived output, at a lower scheduling priority (nice 10 on
+/// Threads for the aggregator's derived output, at a lower scheduling priority (nice 9 on
 /// Linux). Once a club's applied submission is written, the projection ranks the national field
 /// from it; the aggregator meanwhile rescores the national boards and the club's own field. Where
 /// the two share a machine (one process in the demo, a small federation's server), the leaderboard
@@ -113,7 +113,7 @@ fn derive_pool() -> Option<Arc<rayon::ThreadPool>> {
         .thread_name(|i| format!("aggregator-{i}"))
         .start_handler(|_| {
             use thread_priority::{ThreadPriority, ThreadPriorityValue};
-            // 25 of 0-99 maps to nice 9-10 for the normal (non-real-time) policy.
+            // 25 of 0-99 maps to nice 9 for the normal (non-real-time) policy.
             let lowered = ThreadPriorityValue::try_from(25u8)
                 .map_err(|e| e.to_string())
                 .and_then(|v| {
