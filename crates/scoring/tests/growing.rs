@@ -18,7 +18,7 @@ const LARGE: u32 = 45;
 fn club(n: u32, odd_score: Option<i32>) -> Field {
     let mut field = Field::new();
     let (club, section) = (field.club(&format!("C{n:03}")), field.section("A"));
-    let mut seed = u64::from(n) * 0x9e37_79b9_7f4a_7c15 + 1;
+    let mut seed = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15) + 1;
     let mut next = move || {
         seed = seed
             .wrapping_mul(6_364_136_223_846_793_005)
