@@ -2,9 +2,10 @@
 //! happens to the field (clubs appended, a clone grown apart, a score off the bridge grid, adjusted
 //! scores), it must give exactly what `score` gives on the same field.
 
+mod common;
+
 use simpairs_scoring::{
-    BoardCounts, Direction, Field, Options, Outcome, Pair, PairLabel, Scoring, TableResult,
-    score_boards_growing, score_growing,
+    BoardCounts, Field, Options, Outcome, Scoring, score_boards_growing, score_growing,
 };
 
 const BOARDS: u16 = 27;
@@ -17,7 +18,6 @@ const LARGE: u32 = 45;
 /// one table in eleven an artificial 60/40, and `odd_score` (if any) at the first table of board 1.
 fn club(n: u32, odd_score: Option<i32>) -> Field {
     let mut field = Field::new();
-    let (club, section) = (field.club(&format!("C{n:03}")), field.section("A"));
     let mut seed = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15) + 1;
     let mut next = move || {
         seed = seed
@@ -25,39 +25,22 @@ fn club(n: u32, odd_score: Option<i32>) -> Field {
             .wrapping_add(1_442_695_040_888_963_407);
         (seed >> 33) as i32
     };
-    let mut pair = |t: u32, d| {
-        field.pair(Pair {
-            club,
-            section,
-            label: PairLabel::Number(t),
-            direction: Some(d),
-        })
-    };
-    let tables: Vec<_> = (1..=TABLES)
-        .map(|t| (pair(t, Direction::NS), pair(t, Direction::EW)))
-        .collect();
-    for board in 1..=BOARDS {
-        for (t, &(ns, ew)) in tables.iter().enumerate() {
-            let outcome = match odd_score {
+    common::add_mitchell_club(
+        &mut field,
+        &format!("C{n:03}"),
+        TABLES,
+        BOARDS,
+        |t, board| {
+            Some(match odd_score {
                 Some(s) if t == 0 && board == 1 => Outcome::Played(s),
                 _ if (t as i32 + i32::from(board) + n as i32) % 11 == 0 => Outcome::Adjusted {
                     ns_percent: 60,
                     ew_percent: 40,
                 },
                 _ => Outcome::Played((next() % 160 - 80) * 10),
-            };
-            field
-                .push(TableResult {
-                    board,
-                    ns,
-                    ew,
-                    outcome,
-                    arrow_switch: false,
-                    group: None,
-                })
-                .unwrap();
-        }
-    }
+            })
+        },
+    );
     field
 }
 

@@ -5,7 +5,9 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use simpairs_scoring::{Direction, Field, Options, Outcome, Pair, PairLabel, TableResult, score};
+mod common;
+
+use simpairs_scoring::{Direction, Field, Options, Outcome, score};
 
 const CLUBS: u32 = 250;
 const TABLES: u32 = 9;
@@ -28,49 +30,31 @@ fn national_field() -> Field {
     };
     const SCORES: [i32; 5] = [420, 450, -50, 140, -100];
     for c in 0..CLUBS {
-        let club = field.club(&format!("C{c:03}"));
-        let section = field.section("A");
-        let mut pair = |t: u32, d| {
-            field.pair(Pair {
-                club,
-                section,
-                label: PairLabel::Number(t),
-                direction: Some(d),
-            })
-        };
-        let tables: Vec<_> = (1..=TABLES)
-            .map(|t| (pair(t, Direction::NS), pair(t, Direction::EW)))
-            .collect();
         let skipped = (c % u32::from(BOARDS)) as u16 + 1;
-        for board in 1..=BOARDS {
-            for (t, &(ns, ew)) in tables.iter().enumerate() {
+        common::add_mitchell_club(
+            &mut field,
+            &format!("C{c:03}"),
+            TABLES,
+            BOARDS,
+            |t, board| {
                 if t == 0 && board == skipped {
-                    continue;
-                }
-                let outcome = if t == 1 && c % 7 == 0 && board == 3 {
-                    Outcome::Adjusted {
+                    None
+                } else if t == 1 && c % 7 == 0 && board == 3 {
+                    Some(Outcome::Adjusted {
                         ns_percent: 60,
                         ew_percent: 40,
-                    }
+                    })
                 } else if c % 2 == 0 {
                     // Clubs that leave out the same board repeat each other's scores: their
                     // pairs tie exactly.
-                    Outcome::Played(SCORES[(t + usize::from(board)) % SCORES.len()])
+                    Some(Outcome::Played(
+                        SCORES[(t + usize::from(board)) % SCORES.len()],
+                    ))
                 } else {
-                    Outcome::Played(SCORES[next() % SCORES.len()])
-                };
-                field
-                    .push(TableResult {
-                        board,
-                        ns,
-                        ew,
-                        outcome,
-                        arrow_switch: false,
-                        group: None,
-                    })
-                    .unwrap();
-            }
-        }
+                    Some(Outcome::Played(SCORES[next() % SCORES.len()]))
+                }
+            },
+        );
     }
     field
 }

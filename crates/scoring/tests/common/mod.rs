@@ -100,3 +100,46 @@ pub fn printed(values: &[(Value, Value)]) -> Vec<(String, String)> {
 pub fn v(x: f64) -> Value {
     Value::approximate_float(x).unwrap()
 }
+
+/// Adds a club's Mitchell to `field`: `tables` tables (NS pair t against EW pair t) play boards
+/// 1 to `boards`, each board in table order; `outcome(table index, board)` says what happened
+/// at a table, `None` if it did not play that board.
+pub fn add_mitchell_club(
+    field: &mut Field,
+    name: &str,
+    tables: u32,
+    boards: u16,
+    mut outcome: impl FnMut(usize, u16) -> Option<Outcome>,
+) {
+    let (club, section) = (field.club(name), field.section("A"));
+    let pairs: Vec<_> = (1..=tables)
+        .map(|t| {
+            let mut pair = |direction| {
+                field.pair(Pair {
+                    club,
+                    section,
+                    label: PairLabel::Number(t),
+                    direction: Some(direction),
+                })
+            };
+            (pair(Direction::NS), pair(Direction::EW))
+        })
+        .collect();
+    for board in 1..=boards {
+        for (t, &(ns, ew)) in pairs.iter().enumerate() {
+            let Some(outcome) = outcome(t, board) else {
+                continue;
+            };
+            field
+                .push(TableResult {
+                    board,
+                    ns,
+                    ew,
+                    outcome,
+                    arrow_switch: false,
+                    group: None,
+                })
+                .unwrap();
+        }
+    }
+}
