@@ -82,6 +82,20 @@ fn rescore(c: &mut Criterion) {
                 .field
         })
         .collect();
+    // The aggregator's work per club at ingest: each club's own field scored alone, clubs in
+    // parallel. A club is a few hundred results, so what a scoring costs whatever the field's size
+    // shows here.
+    let name = format!("simulated national event, {} clubs each alone", clubs.len());
+    group.bench_function(name.as_str(), |b| {
+        b.iter(|| {
+            use rayon::prelude::*;
+            let pairs: usize = clubs
+                .par_iter()
+                .map(|club| score(club, &options).unwrap().standings().len())
+                .sum();
+            std::hint::black_box(pairs)
+        })
+    });
     let field = Field::concat(clubs);
     let name = format!("simulated national event, {} results", field.len());
     group.bench_function(name.as_str(), |b| {

@@ -166,13 +166,14 @@ fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
             word * 64 + 63 - bits.leading_zeros() as usize
         });
     let mut board_index = vec![u32::MAX; highest + 1];
-    for (word, bits) in present.iter().enumerate() {
-        for bit in 0..64 {
-            if bits & (1 << bit) != 0 {
-                let b = word * 64 + bit;
-                board_index[b] = board_numbers.len() as u32;
-                board_numbers.push(b as u16);
-            }
+    // Only the set bits: a club's field has a few dozen boards among the 65,536 possible numbers.
+    for (word, &bits) in present.iter().enumerate() {
+        let mut rest = bits;
+        while rest != 0 {
+            let b = word * 64 + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            board_index[b] = board_numbers.len() as u32;
+            board_numbers.push(b as u16);
         }
     }
     (board_numbers, board_index)
@@ -404,6 +405,24 @@ fn special_scores(field: &Field) -> impl Iterator<Item = i32> + '_ {
         .flatten()
 }
 
+/// The distinct scores of the field, plain and special, ascending.
+fn distinct_scores(field: &Field) -> Vec<i32> {
+    let mut distinct: Vec<i32> = field
+        .scores
+        .iter()
+        .copied()
+        .filter(|&s| s != SPECIAL_SCORE)
+        .chain(special_scores(field))
+        .collect();
+    if distinct.len() < SMALL_FIELD {
+        distinct.sort_unstable();
+    } else {
+        distinct.par_sort_unstable();
+    }
+    distinct.dedup();
+    distinct
+}
+
 /// Positions for a field whose scores are not all on the bridge grid.
 fn general_positions(field: &Field) -> ScorePositions {
     let scores = field
@@ -430,16 +449,7 @@ fn general_positions(field: &Field) -> ScorePositions {
             len: span as usize,
         }
     } else {
-        let mut distinct: Vec<i32> = field
-            .scores
-            .iter()
-            .copied()
-            .filter(|&s| s != SPECIAL_SCORE)
-            .chain(special_scores(field))
-            .collect();
-        distinct.par_sort_unstable();
-        distinct.dedup();
-        ScorePositions::Sparse(distinct)
+        ScorePositions::Sparse(distinct_scores(field))
     }
 }
 
@@ -487,7 +497,9 @@ pub fn score<'f>(
     let nboards = board_numbers.len();
     lap("boards found");
 
-    // Pass one, on the bridge grid when every score is on it.
+    // Pass one, on the bridge grid when every score is on it. A club's small field is not: it has a
+    // few hundred distinct scores at most, and on the grid every board's values would take 1,601
+    // positions, whose valuing and tabulating would cost many times what the club's results do.
     let grid = ScorePositions::grid();
     let on_grid = || {
         match counts {
@@ -496,7 +508,8 @@ pub fn score<'f>(
             _ => histograms(field, &board_index, nboards, &BridgeGrid, &grid, true),
         }
     };
-    if special_scores(field).all(BridgeGrid::fits)
+    if !small
+        && special_scores(field).all(BridgeGrid::fits)
         && let Some(h) = on_grid()
     {
         lap("pass one (histograms)");
@@ -512,7 +525,11 @@ pub fn score<'f>(
             lap,
         );
     }
-    let positions = general_positions(field);
+    let positions = if small {
+        ScorePositions::Sparse(distinct_scores(field))
+    } else {
+        general_positions(field)
+    };
     let h = histograms(field, &board_index, nboards, &positions, &positions, false)
         .expect("general positions hold every score");
     lap("pass one (histograms, general positions)");
@@ -608,7 +625,7 @@ fn finish<'f, P: Positions>(
     // ratio factoring's tops that differ by board) the floating-point way, made exact where it matters.
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
     let (boards, board_index) = (&scoring.boards, &scoring.board_index);
-    let unit = if ratio { None } else { common_unit(boards) };
+    let unit = if ratio { None } else { common_unit(boards, p) };
     let sums = match unit {
         Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
         None => float_pass(field, boards, board_index, p, width, ratio),
@@ -633,18 +650,23 @@ const MAX_UNIT: i64 = 1 << 20;
 /// The common denominator of every value of the boards (1 when all are whole), if the integer pass
 /// can carry the values scaled by it: each scaled value fits an `i32`, and a pair's total over
 /// every board fits beside its boards count in one packed `i64`.
-fn common_unit(boards: &[BoardScore]) -> Option<i64> {
+fn common_unit<P: Positions>(boards: &[BoardScore], p: &P) -> Option<i64> {
+    // Only the positions of scores that were played hold values a result takes: the others are
+    // zero.
     let values = || {
         boards.iter().flat_map(|b| {
-            b.ns.iter()
-                .chain(&b.ew)
+            b.plain
+                .iter()
+                .flat_map(|&(score, _)| {
+                    let at = p.position(score);
+                    [&b.ns[at], &b.ew[at]]
+                })
                 .chain(b.specials.iter().flat_map(|s| [&s.1, &s.2]))
         })
     };
     let mut unit: i64 = 1;
     for v in values() {
-        // Most values are whole, and a club's field has tables of every score on the grid: only a
-        // denominator that does not divide the unit yet costs an lcm.
+        // Most values are whole: only a denominator that does not divide the unit yet costs an lcm.
         let den = *v.denom();
         if unit % den != 0 {
             unit = num_integer::Integer::lcm(&unit, &den);
@@ -694,6 +716,25 @@ fn row_blocks(rows: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Ra
     })
 }
 
+/// (North-South value, East-West value) of a plain result, by board and position, side by side so
+/// that one lookup reads both; converted by `convert` for pass two's sums. Only the positions of
+/// scores played on the board are filled (the others are never looked up).
+fn value_table<P: Positions, T: Copy + Default>(
+    boards: &[BoardScore],
+    p: &P,
+    width: usize,
+    convert: impl Fn(Value) -> T,
+) -> Vec<[T; 2]> {
+    let mut table = vec![[T::default(); 2]; boards.len() * width];
+    for (bi, b) in boards.iter().enumerate() {
+        for &(score, _) in &b.plain {
+            let at = p.position(score);
+            table[bi * width + at] = [convert(b.ns[at]), convert(b.ew[at])];
+        }
+    }
+    table
+}
+
 /// Pass two when every value is a whole number of `1 / unit` ([`common_unit`]): one packed `i64`
 /// add per pair per result.
 fn integer_pass<P: Positions>(
@@ -707,13 +748,7 @@ fn integer_pass<P: Positions>(
     let pairs = field.pairs().len();
     // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
     let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
-    // (NS value, EW value) by board and position, side by side so one lookup reads both.
-    let mut table = vec![[0i32; 2]; boards.len() * width];
-    for (bi, b) in boards.iter().enumerate() {
-        for pos in 0..width {
-            table[bi * width + pos] = [scaled(b.ns[pos]), scaled(b.ew[pos])];
-        }
-    }
+    let table = value_table(boards, p, width, scaled);
     let packed = parts(field.len(), 1)
         .into_par_iter()
         .map(|part| {
@@ -779,12 +814,7 @@ fn float_pass<P: Positions>(
     ratio: bool,
 ) -> Sums {
     let pairs = field.pairs().len();
-    let mut table = vec![[0f64; 2]; boards.len() * width];
-    for (bi, b) in boards.iter().enumerate() {
-        for pos in 0..width {
-            table[bi * width + pos] = [to_f64(b.ns[pos]), to_f64(b.ew[pos])];
-        }
-    }
+    let table = value_table(boards, p, width, to_f64);
     let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
     let per_part = parts(field.len(), 1)
         .into_par_iter()
