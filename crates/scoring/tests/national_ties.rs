@@ -149,5 +149,27 @@ fn ties_and_rounding_are_exact_in_a_national_field() {
             }
             assert!(shared > 100, "the field has exact ties ({shared})");
         }
+        // The combined list: every pair, both directions, placed the same way.
+        let keys: Vec<BigRational> = (0..st.len())
+            .map(|p| &totals[p] / BigRational::from_integer(st[p].boards.into()))
+            .collect();
+        let mut all: Vec<usize> = (0..st.len()).collect();
+        all.sort_by(|&a, &b| keys[b].cmp(&keys[a]));
+        let mut first = 0;
+        for (i, &p) in all.iter().enumerate() {
+            if keys[all[first]] != keys[p] {
+                first = i;
+            }
+            assert_eq!(
+                st[p].combined_rank as usize,
+                first + 1,
+                "combined place of pair {p} ({ratio})"
+            );
+            assert_eq!(
+                st[p].combined_tied,
+                first < i || all.get(i + 1).is_some_and(|&q| keys[q] == keys[p]),
+                "combined tie of pair {p} ({ratio})"
+            );
+        }
     }
 }
