@@ -287,6 +287,22 @@ pub trait Log: Send + Sync {
     fn solo_consumer(&self, group: &str, streams: &[&str]) -> Result<Box<dyn Consumer>> {
         self.consumer(group, streams)
     }
+
+    /// A token for [`Log::wait_for_append`]: take it before reading, and a wait with it returns as
+    /// soon as anything is appended after that point. Without a way to be told (the default,
+    /// Kafka) the token means nothing.
+    fn append_token(&self) -> u64 {
+        0
+    }
+
+    /// Waits until something is appended after `token` was taken, or `timeout` passes, for a
+    /// reader that found nothing new. The embedded log wakes such a reader at once when the
+    /// append goes through the same open log (one process); otherwise, and by default, this just
+    /// sleeps for `timeout`.
+    fn wait_for_append(&self, token: u64, timeout: Duration) {
+        let _ = token;
+        std::thread::sleep(timeout);
+    }
 }
 
 /// Reads the partitions of some streams on behalf of a consumer group.

@@ -729,6 +729,7 @@ pub fn run(
         .ok();
     let mut idle = 0u32;
     while !stop.load(Ordering::Relaxed) {
+        let token = log.append_token();
         let mut decoded = Vec::new();
         for ((stream, partition), at) in positions.iter_mut() {
             let batch = crate::read_kept(log.as_ref(), stream, *partition, at, 50_000)?;
@@ -743,9 +744,10 @@ pub fn run(
             }
         }
         if decoded.is_empty() {
-            // Back off gently while nothing happens, but stay quick to notice new output.
+            // Back off gently while nothing happens, but stay quick to notice new output: on the
+            // embedded log an append in this process wakes the wait at once.
             idle = (idle + 1).min(20);
-            std::thread::sleep(Duration::from_millis(u64::from(idle.min(10))));
+            log.wait_for_append(token, Duration::from_millis(u64::from(idle.min(10))));
             continue;
         }
         idle = 0;

@@ -488,8 +488,22 @@ impl EventState {
                 Part::Pair(p) => pairs.push(p),
             }
         }
-        for result in &applied.results {
-            club_results.insert(result_key(result), result.clone());
+        if club_results.is_empty() {
+            // A club's first submission, the usual case: the copies kept in the state are made in
+            // parallel and the map is built from them at once (sorted, then filled leaf by leaf)
+            // rather than insert by insert. A key given twice keeps its last result, as inserting
+            // does (the check above sets such a submission aside anyway).
+            use rayon::prelude::*;
+            let entries: Vec<(ResultKey, AppliedResult)> = applied
+                .results
+                .par_iter()
+                .map(|r| (result_key(r), r.clone()))
+                .collect();
+            *club_results = entries.into_iter().collect();
+        } else {
+            for result in &applied.results {
+                club_results.insert(result_key(result), result.clone());
+            }
         }
         for w in withdrawals {
             let key = ResultKey {

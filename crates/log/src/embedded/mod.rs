@@ -376,6 +376,14 @@ impl Log for EmbeddedLog {
             streams,
         )?))
     }
+
+    fn append_token(&self) -> u64 {
+        self.inner.wakeup.generation()
+    }
+
+    fn wait_for_append(&self, token: u64, timeout: Duration) {
+        self.inner.wakeup.wait(token, timeout);
+    }
 }
 
 /// Checks that a stream or group name is safe as a directory name and portable to Kafka.
