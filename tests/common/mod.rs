@@ -164,7 +164,7 @@ impl TestLog {
                 )
             })
             .collect();
-        rows.push(format!("results in force: {}", projection.results.len()));
+        rows.push(format!("results in force: {}", projection.result_count()));
         let mut boards: Vec<String> = projection
             .board_scores
             .values()

@@ -205,7 +205,7 @@ async fn page_leaderboard(State(p): State<Shared>, Query(q): Query<ListQuery>) -
         body,
         "<p class=muted>{} clubs, {} results in; generation {} — refresh for the latest.</p>\n<nav><a href=\"/?list=combined\">Combined</a><a href=\"/?list=ns\">North-South</a><a href=\"/?list=ew\">East-West</a></nav>\n",
         p.clubs.len(),
-        p.results.len(),
+        p.result_count(),
         p.generation()
     );
     if total == 0 {
@@ -425,7 +425,7 @@ async fn api_status(State(p): State<Shared>) -> Json<Status> {
         name: p.name.clone(),
         generation: p.generation(),
         clubs: p.clubs.len(),
-        results: p.results.len(),
+        results: p.result_count(),
         submissions: p.submissions(),
         dead_letters: p.dead_letters,
         updated_ms: p.updated_ms,

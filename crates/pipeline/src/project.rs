@@ -49,9 +49,13 @@ pub struct Projection {
     pub clubs: BTreeMap<String, StandingsComputed>,
     /// Latest scores of each board, by (scope, board); scope "" is national.
     pub board_scores: BTreeMap<(String, i32), BoardScored>,
-    /// Results in force, by club and table.
-    pub results: BTreeMap<(String, ResultKey), AppliedResult>,
-    by_pair: BTreeMap<PairRef, BTreeSet<(String, ResultKey)>>,
+    /// Results in force, by club, then table. Nested by club so that a club's submission works on
+    /// maps of its own size, not on the whole nation's.
+    results: BTreeMap<String, BTreeMap<ResultKey, AppliedResult>>,
+    /// The number of results in `results`.
+    result_count: usize,
+    /// Each pair's tables: by club, then (section, number, direction).
+    by_pair: BTreeMap<String, ClubPairTables>,
     pub players: BTreeMap<PairRef, Vec<Player>>,
     /// The submissions applied, by (club, submission): standby aggregators each write a copy.
     applied: BTreeSet<(String, String)>,
@@ -75,6 +79,24 @@ fn pair_direction(r: &AppliedResult, ns: bool) -> &'static str {
             } else {
                 "EW"
             }
+        }
+    }
+}
+
+/// One club's pairs, by (section, number, direction), each with the tables it played.
+type ClubPairTables = BTreeMap<(String, String, &'static str), BTreeSet<ResultKey>>;
+
+/// Removes a replaced or withdrawn result from its pairs' tables (`by_pair`: one club's).
+fn unindex(
+    by_pair: &mut ClubPairTables,
+    key: &ResultKey,
+    old: &AppliedResult,
+) {
+    for ns in [true, false] {
+        let label = if ns { &old.ns_pair } else { &old.ew_pair };
+        let pair = (old.section.clone(), label.clone(), pair_direction(old, ns));
+        if let Some(set) = by_pair.get_mut(&pair) {
+            set.remove(key);
         }
     }
 }
@@ -113,30 +135,29 @@ impl Projection {
                     return false;
                 }
                 self.ranking.touched.insert(a.club_id.clone());
+                let results = self.results.entry(a.club_id.clone()).or_default();
+                let by_pair = self.by_pair.entry(a.club_id.clone()).or_default();
+                let before = results.len();
                 for key in a.withdrawn {
-                    if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
-                        self.unindex(&a.club_id, &key, &old);
+                    if let Some(old) = results.remove(&key) {
+                        unindex(by_pair, &key, &old);
                     }
                 }
                 for r in a.results {
                     let key = crate::state::result_key(&r);
-                    if let Some(old) = self.results.remove(&(a.club_id.clone(), key.clone())) {
-                        self.unindex(&a.club_id, &key, &old);
+                    if let Some(old) = results.remove(&key) {
+                        unindex(by_pair, &key, &old);
                     }
                     for ns in [true, false] {
                         let label = if ns { &r.ns_pair } else { &r.ew_pair };
-                        self.by_pair
-                            .entry((
-                                a.club_id.clone(),
-                                r.section.clone(),
-                                label.clone(),
-                                pair_direction(&r, ns),
-                            ))
+                        by_pair
+                            .entry((r.section.clone(), label.clone(), pair_direction(&r, ns)))
                             .or_default()
-                            .insert((a.club_id.clone(), key.clone()));
+                            .insert(key.clone());
                     }
-                    self.results.insert((a.club_id.clone(), key), r);
+                    results.insert(key, r);
                 }
+                self.result_count = self.result_count + results.len() - before;
                 for p in a.pairs {
                     self.players.insert(
                         (
@@ -186,19 +207,16 @@ impl Projection {
         }
     }
 
-    fn unindex(&mut self, club: &str, key: &ResultKey, old: &AppliedResult) {
-        for ns in [true, false] {
-            let label = if ns { &old.ns_pair } else { &old.ew_pair };
-            let pair = (
-                club.to_string(),
-                old.section.clone(),
-                label.clone(),
-                pair_direction(old, ns),
-            );
-            if let Some(set) = self.by_pair.get_mut(&pair) {
-                set.remove(&(club.to_string(), key.clone()));
-            }
-        }
+    /// The results in force.
+    pub fn result_count(&self) -> usize {
+        self.result_count
+    }
+
+    /// Every result in force, by club, then table.
+    pub fn results(&self) -> impl Iterator<Item = (&str, &AppliedResult)> + '_ {
+        self.results
+            .iter()
+            .flat_map(|(club, results)| results.values().map(move |r| (club.as_str(), r)))
     }
 
     /// Ranks the national field again if submissions were applied since it was last ranked, all
@@ -262,17 +280,22 @@ impl Projection {
             generation: national.generation,
             published_at_ms: now_ms(),
             clubs_applied: self.clubs.len() as i32,
-            results_applied: self.results.len() as i64,
+            results_applied: self.result_count as i64,
             top: self.leaderboard("combined", 0, 20).1,
         })
     }
 
     /// A pair's scorecard: each board it played with the result and its club and national values.
     pub fn scorecard(&self, pair: &PairRef) -> Option<Scorecard> {
-        let keys = self.by_pair.get(pair)?;
+        let club = &pair.0;
+        let keys = self
+            .by_pair
+            .get(club)?
+            .get(&(pair.1.clone(), pair.2.clone(), pair.3))?;
+        let results = self.results.get(club)?;
         let mut lines = Vec::new();
-        for (club, key) in keys {
-            let Some(r) = self.results.get(&(club.clone(), key.clone())) else {
+        for key in keys {
+            let Some(r) = results.get(key) else {
                 continue;
             };
             let ns_side = r.ns_pair == pair.2 && pair_direction(r, true) == pair.3;
@@ -392,34 +415,18 @@ impl NationalRanking {
         if touched.is_empty() {
             return false;
         }
-        fn in_force<'a>(
-            results: &'a BTreeMap<(String, ResultKey), AppliedResult>,
-            club: &'a str,
-        ) -> impl Iterator<Item = (&'a str, &'a AppliedResult)> + 'a {
-            let first = (
-                club.to_string(),
-                ResultKey {
-                    section: String::new(),
-                    board: i32::MIN,
-                    ns_pair: String::new(),
-                    ew_pair: String::new(),
-                },
-            );
-            results
-                .range(first..)
-                .take_while(move |((c, _), _)| c == club)
-                .map(|((c, _), r)| (c.as_str(), r))
-        }
         if touched.iter().any(|club| self.in_field.contains(club)) {
-            self.field = crate::field::build_field(
-                p.results.iter().map(|((club, _), r)| (club.as_str(), r)),
-            );
+            self.field = crate::field::build_field(p.results());
             // Every id may have changed.
             self.names = FieldNames::default();
         } else {
             for club in &touched {
-                self.field
-                    .append(crate::field::build_field(in_force(&p.results, club)));
+                let in_force = p
+                    .results
+                    .get(club)
+                    .into_iter()
+                    .flat_map(|results| results.values().map(move |r| (club.as_str(), r)));
+                self.field.append(crate::field::build_field(in_force));
             }
         }
         self.in_field.extend(touched);
