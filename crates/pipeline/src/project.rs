@@ -87,11 +87,7 @@ fn pair_direction(r: &AppliedResult, ns: bool) -> &'static str {
 type ClubPairTables = BTreeMap<(String, String, &'static str), BTreeSet<ResultKey>>;
 
 /// Removes a replaced or withdrawn result from its pairs' tables (`by_pair`: one club's).
-fn unindex(
-    by_pair: &mut ClubPairTables,
-    key: &ResultKey,
-    old: &AppliedResult,
-) {
+fn unindex(by_pair: &mut ClubPairTables, key: &ResultKey, old: &AppliedResult) {
     for ns in [true, false] {
         let label = if ns { &old.ns_pair } else { &old.ew_pair };
         let pair = (old.section.clone(), label.clone(), pair_direction(old, ns));
