@@ -1,7 +1,9 @@
 //! Scoring a whole field: two parallel passes over the results and one valuation per board.
 //!
 //! 1. Pass one counts, per board, how many plain results have each score: a histogram over the grid of
-//!    bridge scores (multiples of 10 within +-8000, 1,601 positions), so no board is ever sorted.
+//!    bridge scores (multiples of 10 within +-8000, 1,601 positions), so no board is ever sorted. A
+//!    small field (one club's) uses its own distinct scores as positions instead: valuing 1,601
+//!    positions per board would cost more than its few hundred results.
 //! 2. Each board is valued from its histogram and its few special results ([`crate::board`]): prefix
 //!    sums give every score's matchpoints (or IMPs), stored in a table by score position.
 //! 3. Pass two looks every result up in its board's table and adds its values to the two pairs' totals
