@@ -488,11 +488,11 @@ impl EventState {
                 Part::Pair(p) => pairs.push(p),
             }
         }
+        let mut filled = false;
         if club_results.is_empty() {
             // A club's first submission, the usual case: the copies kept in the state are made in
             // parallel and the map is built from them at once (sorted, then filled leaf by leaf)
-            // rather than insert by insert. A key given twice keeps its last result, as inserting
-            // does (the check above sets such a submission aside anyway).
+            // rather than insert by insert.
             use rayon::prelude::*;
             let entries: Vec<(ResultKey, AppliedResult)> = applied
                 .results
@@ -500,7 +500,13 @@ impl EventState {
                 .map(|r| (result_key(r), r.clone()))
                 .collect();
             *club_results = entries.into_iter().collect();
-        } else {
+            // With a table given twice, the last one given must be in force: inserted one by one.
+            filled = club_results.len() == applied.results.len();
+            if !filled {
+                club_results.clear();
+            }
+        }
+        if !filled {
             for result in &applied.results {
                 club_results.insert(result_key(result), result.clone());
             }
