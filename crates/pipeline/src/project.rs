@@ -210,9 +210,18 @@ impl Projection {
 
     /// Every result in force, by club, then table.
     pub fn results(&self) -> impl Iterator<Item = (&str, &AppliedResult)> + '_ {
+        self.results.keys().flat_map(|club| self.club_results(club))
+    }
+
+    /// One club's results in force, by table.
+    pub fn club_results<'a>(
+        &'a self,
+        club: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a AppliedResult)> + 'a {
         self.results
-            .iter()
-            .flat_map(|(club, results)| results.values().map(move |r| (club.as_str(), r)))
+            .get(club)
+            .into_iter()
+            .flat_map(move |results| results.values().map(move |r| (club, r)))
     }
 
     /// Ranks the national field again if submissions were applied since it was last ranked, all
@@ -417,12 +426,8 @@ impl NationalRanking {
             self.names = FieldNames::default();
         } else {
             for club in &touched {
-                let in_force = p
-                    .results
-                    .get(club)
-                    .into_iter()
-                    .flat_map(|results| results.values().map(move |r| (club.as_str(), r)));
-                self.field.append(crate::field::build_field(in_force));
+                self.field
+                    .append(crate::field::build_field(p.club_results(club)));
             }
         }
         self.in_field.extend(touched);
