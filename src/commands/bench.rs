@@ -195,16 +195,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             rate(f.ingest) as u64,
             secs(f.ingest)
         );
-        if !f.latencies.is_empty() {
-            let mut l = f.latencies.clone();
+        for (what, times) in [
+            ("seal-to-leaderboard", &f.latencies),
+            (
+                "publish-to-leaderboard (the club's read, check and signing too)",
+                &f.from_publish,
+            ),
+        ] {
+            let mut l = times.clone();
             l.sort();
-            println!(
-                "| seal-to-leaderboard, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
-                l[l.len() / 2].as_secs_f64() * 1e3,
-                l[0].as_secs_f64() * 1e3,
-                l[l.len() - 1].as_secs_f64() * 1e3,
-                l.len()
-            );
+            if let (Some(first), Some(last)) = (l.first(), l.last()) {
+                println!(
+                    "| {what}, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
+                    l[l.len() / 2].as_secs_f64() * 1e3,
+                    first.as_secs_f64() * 1e3,
+                    last.as_secs_f64() * 1e3,
+                    l.len()
+                );
+            }
         }
     }
     Ok(())

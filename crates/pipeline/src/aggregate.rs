@@ -102,19 +102,21 @@ pub struct Aggregator {
     derive_pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// Threads for the aggregator's derived output, at a lower scheduling priority (nice 9 on
-/// Linux). Once a club's applied submission is written, the projection ranks the national field
-/// from it; the aggregator meanwhile rescores the national boards and the club's own field. Where
-/// the two share a machine (one process in the demo, a small federation's server), the leaderboard
-/// then gets the cores first and the board scores follow a few milliseconds later. Alone on a
-/// machine the aggregator runs as fast as before: niceness only orders threads that compete.
+/// Threads for the aggregator's derived output, at the lowest scheduling priority of the normal
+/// policy (nice 19 on Linux). Once a club's applied submission is written, the projection ranks the
+/// national field from it; the aggregator meanwhile rescores the national boards and the club's own
+/// field, and encodes and writes them. Where the two share a machine (one process in the demo, a
+/// small federation's server), the leaderboard then gets the cores first (at nice 9 the derived
+/// work still took a tenth of each core the ranking ran on) and the board scores follow a few
+/// milliseconds later. Alone on a machine the aggregator runs as fast as before: niceness only
+/// orders threads that compete, and a nice thread is never starved.
 fn derive_pool() -> Option<Arc<rayon::ThreadPool>> {
     rayon::ThreadPoolBuilder::new()
         .thread_name(|i| format!("aggregator-{i}"))
         .start_handler(|_| {
             use thread_priority::{ThreadPriority, ThreadPriorityValue};
-            // 25 of 0-99 maps to nice 9 for the normal (non-real-time) policy.
-            let lowered = ThreadPriorityValue::try_from(25u8)
+            // 0 of 0-99 maps to nice 19 for the normal (non-real-time) policy.
+            let lowered = ThreadPriorityValue::try_from(0u8)
                 .map_err(|e| e.to_string())
                 .and_then(|v| {
                     thread_priority::set_current_thread_priority(ThreadPriority::Crossplatform(v))
@@ -352,8 +354,6 @@ impl Aggregator {
             seal_offsets: applied.iter().map(|a| a.seal_offset).collect(),
             ..BatchReport::default()
         };
-        let mut scores: Vec<Event> = Vec::new();
-        let mut standings: Vec<Event> = Vec::new();
         if !applied.is_empty() {
             let touched: Vec<String> = applied
                 .iter()
@@ -366,21 +366,24 @@ impl Aggregator {
             let applied: Vec<Event> = applied.into_iter().map(Event::SubmissionApplied).collect();
             self.append(Stream::BoardScores, &applied)?;
             tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
+            // The derived output is built, encoded and written on the lower-priority threads:
+            // everything after the applied submissions can wait for the leaderboard.
             let pool = self.derive_pool.clone();
-            let mut derive = || self.derive(&touched, generation, started);
-            let (derived_scores, derived_standings) = match pool {
-                Some(pool) => pool.install(derive)?,
-                None => derive()?,
+            let mut derive_and_write = || -> Result<()> {
+                let (scores, standings) = self.derive(&touched, generation, started)?;
+                tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
+                self.append(Stream::BoardScores, &scores)?;
+                self.append(Stream::Leaderboard, &standings)?;
+                tracing::debug!(elapsed = ?started.elapsed(), "output appended");
+                Ok(())
             };
-            scores.extend(derived_scores);
-            standings.extend(derived_standings);
+            match pool {
+                Some(pool) => pool.install(derive_and_write)?,
+                None => derive_and_write()?,
+            }
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
         }
-        tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
-        self.append(Stream::BoardScores, &scores)?;
-        self.append(Stream::Leaderboard, &standings)?;
-        tracing::debug!(elapsed = ?started.elapsed(), "output appended");
         let dead: Vec<Event> = dead.into_iter().map(Event::DeadLettered).collect();
         for d in &dead {
             if let Event::DeadLettered(d) = d {

@@ -307,7 +307,7 @@ pub fn declaration(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Optio
 }
 
 /// Publishes a club's file: reads and checks it whole, checks it against the declaration, seals it
-/// with the club's key and appends it.
+/// with the club's key ([`seal_file`]) and appends it ([`append_submission`]).
 pub fn publish_file(
     log: &dyn Log,
     event_id: &str,
@@ -318,18 +318,35 @@ pub fn publish_file(
     format: Option<simpairs_formats::import::Format>,
 ) -> Result<Published> {
     let codec = Codec::new()?;
+    let sealed = seal_file(&codec, log, event_id, club, key, file_name, bytes, format)?;
+    append_submission(log, &codec, event_id, &sealed)
+}
+
+/// The club's side of publishing a file, short of appending: reads and checks it whole, checks it
+/// against the event's declaration in `log`, and seals it with the club's key. Returns the records
+/// followed by the seal, for [`append_submission`].
+#[allow(clippy::too_many_arguments)]
+pub fn seal_file(
+    codec: &Codec,
+    log: &dyn Log,
+    event_id: &str,
+    club: &str,
+    key: &[u8],
+    file_name: &str,
+    bytes: &[u8],
+    format: Option<simpairs_formats::import::Format>,
+) -> Result<Vec<Event>> {
     let imported = simpairs_formats::import::read(file_name, bytes, format)?;
     let events = submission_events(event_id, club, &imported)?;
-    let declared = declaration(log, &codec, event_id)?
+    let declared = declaration(log, codec, event_id)?
         .ok_or_else(|| Error::Usage(format!("event {event_id} is not declared in this log")))?;
     check_against(&declared, club, key, &events)?;
-    let sealed = seal(
-        &codec,
+    Ok(seal(
+        codec,
         event_id,
         club,
         key,
         events,
         Some(file_name.to_string()),
-    );
-    append_submission(log, &codec, event_id, &sealed)
+    ))
 }

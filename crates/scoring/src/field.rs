@@ -689,6 +689,20 @@ impl Field {
             .then(pa.direction.cmp(&pb.direction))
     }
 
+    /// Compares two pairs as [`Field::compare_pairs`] does, reading their club and section names
+    /// themselves: for a few comparisons, cheaper than putting every name in order first.
+    pub fn compare_pairs_by_name(&self, a: PairId, b: PairId) -> std::cmp::Ordering {
+        let (pa, pb) = (&self.pairs[a as usize], &self.pairs[b as usize]);
+        self.clubs.names[pa.club as usize]
+            .cmp(&self.clubs.names[pb.club as usize])
+            .then_with(|| {
+                self.sections.names[pa.section as usize]
+                    .cmp(&self.sections.names[pb.section as usize])
+            })
+            .then_with(|| pa.label.cmp(&pb.label))
+            .then(pa.direction.cmp(&pb.direction))
+    }
+
     /// The club and label of a fouled-board group.
     pub fn group_name(&self, group: GroupId) -> (ClubId, &str) {
         let (club, label) = &self.groups[group as usize];
@@ -902,6 +916,45 @@ mod tests {
         assert_eq!(PairLabel::new(" 12 "), PairLabel::Number(12));
         assert_eq!(PairLabel::new("012"), PairLabel::Text("012".into()));
         assert_eq!(PairLabel::new("12A").to_string(), "12A");
+    }
+
+    #[test]
+    fn pairs_compare_by_name_as_with_the_names_put_in_order() {
+        // Clubs and sections made in an order other than their names'.
+        let mut f = Field::new();
+        let mut ids = Vec::new();
+        for club in ["Zeta", "Alpha", "Mid"] {
+            for section in ["B", "A"] {
+                for label in ["2", "10", "1A"] {
+                    for d in [Some(Direction::NS), Some(Direction::EW), None] {
+                        let (club, section) = (f.club(club), f.section(section));
+                        ids.push(f.pair(Pair {
+                            club,
+                            section,
+                            label: PairLabel::new(label),
+                            direction: d,
+                        }));
+                    }
+                }
+            }
+        }
+        let order = f.name_order();
+        for &a in &ids {
+            for &b in &ids {
+                assert_eq!(
+                    f.compare_pairs_by_name(a, b),
+                    f.compare_pairs(&order, a, b),
+                    "{:?} {:?}",
+                    f.pairs()[a as usize],
+                    f.pairs()[b as usize]
+                );
+            }
+        }
+        // The first club made sorts last.
+        assert_eq!(
+            f.compare_pairs_by_name(ids[0], ids[ids.len() - 1]),
+            std::cmp::Ordering::Greater
+        );
     }
 
     #[test]

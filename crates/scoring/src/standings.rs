@@ -211,6 +211,7 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
             i = j;
         }
     }
+    lap("near runs found");
     // Pairs whose floating-point figures cannot be trusted to the last digit.
     let mut doubtful: Vec<PairId> = near_runs
         .iter()
@@ -256,6 +257,14 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
         doubtful.sort_unstable();
         doubtful.dedup();
     }
+    lap("near halves found");
+    // One bit a pair: the standings of 200,000 pairs then look up the few exact totals without
+    // a hash lookup each.
+    let mut doubtful_bits = vec![0u64; pairs.div_ceil(64)];
+    for &p in &doubtful {
+        doubtful_bits[p as usize / 64] |= 1 << (p % 64);
+    }
+    let is_doubtful = |p: usize| doubtful_bits[p / 64] >> (p % 64) & 1 != 0;
     let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
         FxHashMap::default()
     } else {
@@ -419,7 +428,12 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
                 total_of(p) / divisor as f64
             };
             let max = max_of(p) / divisor as f64;
-            let (total_hundredths, percent_hundredths) = match exact.get(&(p as PairId)) {
+            let exact = if is_doubtful(p) {
+                exact.get(&(p as PairId))
+            } else {
+                None
+            };
+            let (total_hundredths, percent_hundredths) = match exact {
                 Some((t, m)) => {
                     // t / m and t / divisor, unreduced.
                     let pct = if mp && *m.numer() != BigInt::from(0) {
@@ -533,8 +547,8 @@ pub fn lists(scoring: &Scoring<'_>) -> Lists {
         .zip(order.pairs.par_iter())
         .map(|(&c, &p)| (c, p))
         .collect();
-    // Pairs sharing a place: by list, then by name (clubs and sections in their names' order).
-    let names = field.name_order();
+    // Pairs sharing a place: by list, then by name. A national field has thousands of clubs and
+    // few pairs sharing a place, so names are compared as they are rather than all put in order.
     let mut i = 0;
     while i < combined.len() {
         let mut j = i + 1;
@@ -544,21 +558,29 @@ pub fn lists(scoring: &Scoring<'_>) -> Lists {
         if j - i > 1 {
             combined[i..j].sort_by(|a, b| {
                 a.0.cmp(&b.0)
-                    .then_with(|| field.compare_pairs(&names, a.1, b.1))
+                    .then_with(|| field.compare_pairs_by_name(a.1, b.1))
             });
         }
         i = j;
     }
     // A list's places follow the combined ones, and pairs sharing a place in a list share it in
     // the combined list: each list is the combined order's pairs of that list.
-    let display: Vec<PairId> = (0..3u8)
-        .flat_map(|c| combined.iter().filter(move |e| e.0 == c).map(|e| e.1))
-        .collect();
-    let in_list = |c: u8| order.categories.iter().filter(|&&x| x == c).count();
+    let list = |c: u8| -> Vec<PairId> {
+        combined
+            .par_iter()
+            .filter(|e| e.0 == c)
+            .map(|e| e.1)
+            .collect()
+    };
+    let (ns, ew, howell) = (list(0), list(1), list(2));
+    let (ns_len, ew_len) = (ns.len(), ew.len());
+    let mut display = ns;
+    display.extend(ew);
+    display.extend(howell);
     Lists {
-        combined: combined.into_iter().map(|e| e.1).collect(),
+        combined: combined.into_par_iter().map(|e| e.1).collect(),
         display,
-        ns: in_list(0),
-        ew: in_list(1),
+        ns: ns_len,
+        ew: ew_len,
     }
 }
