@@ -33,7 +33,7 @@ pub struct PipelineFigures {
     /// records and seal, one durable append) to the projection showing it.
     pub latencies: Vec<Duration>,
     /// The same from the start of the club's publish (reading and checking its file, reading the
-    /// declaration, signing), as `simpairs club publish` would see it.
+    /// declaration, signing).
     pub from_publish: Vec<Duration>,
 }
 

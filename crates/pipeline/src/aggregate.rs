@@ -106,10 +106,11 @@ pub struct Aggregator {
 /// policy (nice 19 on Linux). Once a club's applied submission is written, the projection ranks the
 /// national field from it; the aggregator meanwhile rescores the national boards and the club's own
 /// field, and encodes and writes them. Where the two share a machine (one process in the demo, a
-/// small federation's server), the leaderboard then gets the cores first (by the scheduler's
-/// weights, nice 9 still gave the derived work a tenth of each core the ranking ran on) and the board scores follow a few
-/// milliseconds later. Alone on a machine the aggregator runs as fast as before: niceness only
-/// orders threads that compete, and a nice thread is never starved.
+/// small federation's server), the leaderboard then gets the cores first and the board scores
+/// follow a few milliseconds later. (By the scheduler's weights, nice 9 still gave the derived work
+/// a tenth of each core the ranking ran on; nice 19 gives it about 1.5%.) Alone on a machine the
+/// aggregator runs as fast as before: niceness only orders threads that compete, and a nice thread
+/// is never starved.
 fn derive_pool() -> Option<Arc<rayon::ThreadPool>> {
     rayon::ThreadPoolBuilder::new()
         .thread_name(|i| format!("aggregator-{i}"))
