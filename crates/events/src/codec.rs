@@ -208,6 +208,20 @@ impl Codec {
         self.datum_into(event, out);
     }
 
+    /// The message of a `SubmissionApplied` that is not in an [`Event`]: the same bytes as
+    /// [`Codec::encode`] of `Event::SubmissionApplied`. The aggregator's state keeps the results
+    /// of an applied submission shared with the event it writes (an `Arc`), rather than a copy of
+    /// millions of results made only to be encoded.
+    pub fn encode_submission_applied(&self, applied: &crate::types::SubmissionApplied) -> Vec<u8> {
+        let writer = &self.writers[EventType::SubmissionApplied.index()];
+        let mut message = Vec::with_capacity(128);
+        message.extend_from_slice(&writer.header);
+        if let Err(e) = writer.datum.write_ser(&mut message, &Write(applied)) {
+            panic!("SubmissionApplied does not match its schema (a bug in simpairs-events): {e}");
+        }
+        message
+    }
+
     /// The canonical datum bytes of `event` (current schema, no header): what
     /// [`crate::submission_digest`] covers for records this program writes.
     pub fn datum(&self, event: &Event) -> Vec<u8> {

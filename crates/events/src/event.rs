@@ -260,7 +260,7 @@ impl Event {
             Event::ResultWithdrawn(e) => key_num(&e.event_id, e.board),
             Event::PairEntered(e) => key2(&e.event_id, &e.club_id),
             Event::SubmissionSealed(e) => key2(&e.event_id, &e.club_id),
-            Event::SubmissionApplied(e) => key2(&e.event_id, &e.club_id),
+            Event::SubmissionApplied(e) => Event::submission_applied_key(&e.event_id, &e.club_id),
             Event::BoardScored(e) => key_num(&e.scope, e.board),
             Event::StandingsComputed(e) => e.scope.as_bytes().to_vec(),
             Event::EventDeclared(e) => e.event_id.as_bytes().to_vec(),
@@ -272,6 +272,14 @@ impl Event {
                 .as_bytes()
                 .to_vec(),
         }
+    }
+}
+
+impl Event {
+    /// [`Event::partition_key`] of a club's `SubmissionApplied`, for one held outside an `Event`
+    /// (see [`crate::Codec::encode_submission_applied`]).
+    pub fn submission_applied_key(event_id: &str, club_id: &str) -> Vec<u8> {
+        key2(event_id, club_id)
     }
 }
 

@@ -38,6 +38,21 @@ fn a_message_is_marker_fingerprint_datum() {
 }
 
 #[test]
+fn a_submission_applied_outside_an_event_encodes_as_in_one() {
+    let codec = Codec::new().unwrap();
+    let applied = common::submission_applied();
+    let message = codec.encode_submission_applied(&applied);
+    assert_eq!(
+        message,
+        codec.encode(&Event::SubmissionApplied(applied.clone()))
+    );
+    assert_eq!(
+        codec.decode(&message),
+        Ok(Event::SubmissionApplied(applied))
+    );
+}
+
+#[test]
 fn encoding_is_deterministic() {
     let codec = Codec::new().unwrap();
     let other = Codec::new().unwrap();

@@ -277,7 +277,7 @@ impl Aggregator {
         let built: Vec<(String, Field)> = clubs
             .par_iter()
             .map(|club| {
-                let results = state.club_results(club).map(|(_, r)| (club.as_str(), r));
+                let results = state.club_results(club).map(|r| (club.as_str(), r));
                 (club.clone(), crate::field::build_field(results))
             })
             .collect();
@@ -343,7 +343,7 @@ impl Aggregator {
 
     fn write_output(
         &mut self,
-        applied: Vec<SubmissionApplied>,
+        applied: Vec<Arc<SubmissionApplied>>,
         dead: Vec<DeadLettered>,
         started: Instant,
     ) -> Result<BatchReport> {
@@ -364,8 +364,8 @@ impl Aggregator {
                 .collect();
             // The applied submissions go out first: the projection ranks the national field from
             // them, and need not wait for the board scores.
-            let applied: Vec<Event> = applied.into_iter().map(Event::SubmissionApplied).collect();
-            self.append(Stream::BoardScores, &applied)?;
+            self.append_applied(&applied)?;
+            drop(applied);
             tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
             // The derived output is built, encoded and written on the lower-priority threads:
             // everything after the applied submissions can wait for the leaderboard.
@@ -400,29 +400,52 @@ impl Aggregator {
         if events.is_empty() {
             return Ok(());
         }
-        let name = stream_name(&self.event_id, stream);
-        let partitions = self.log.partitions(&name)?;
-        // Encoded in parallel: a batch can hold thousands of applied submissions, and a national
-        // standings event is large.
+        // Encoded in parallel: a club's board scores and standings are many events.
         use rayon::prelude::*;
         let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = events
             .par_iter()
-            .map(|e| {
-                let (key, partition) = match e {
-                    // Each applied submission has a key of its own, so that compaction keeps all of
-                    // them, and goes to its club's partition, so that a club's stay in order.
-                    Event::SubmissionApplied(a) => (
-                        format!("{}/{}/{}", a.event_id, a.club_id, a.submission_id).into_bytes(),
-                        Some(simpairs_log::partition_for_key(
-                            &e.partition_key(),
-                            partitions,
-                        )),
-                    ),
-                    _ => (e.partition_key(), None),
-                };
-                (key, partition, self.codec.encode(e))
+            .map(|e| (e.partition_key(), None, self.codec.encode(e)))
+            .collect();
+        self.append_encoded(stream, &encoded)
+    }
+
+    /// Appends applied submissions to the board-scores stream. Each has a key of its own, so that
+    /// compaction keeps all of them, and goes to its club's partition, so that a club's stay in
+    /// order.
+    fn append_applied(&self, applied: &[Arc<SubmissionApplied>]) -> Result<()> {
+        if applied.is_empty() {
+            return Ok(());
+        }
+        let partitions = self
+            .log
+            .partitions(&stream_name(&self.event_id, Stream::BoardScores))?;
+        // Encoded in parallel: a batch can hold thousands of applied submissions.
+        use rayon::prelude::*;
+        let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = applied
+            .par_iter()
+            .map(|a| {
+                let key = format!("{}/{}/{}", a.event_id, a.club_id, a.submission_id);
+                let partition = simpairs_log::partition_for_key(
+                    &Event::submission_applied_key(&a.event_id, &a.club_id),
+                    partitions,
+                );
+                (
+                    key.into_bytes(),
+                    Some(partition),
+                    self.codec.encode_submission_applied(a),
+                )
             })
             .collect();
+        self.append_encoded(Stream::BoardScores, &encoded)
+    }
+
+    /// Appends encoded messages: (key, partition if chosen, message).
+    fn append_encoded(
+        &self,
+        stream: Stream,
+        encoded: &[(Vec<u8>, Option<u32>, Vec<u8>)],
+    ) -> Result<()> {
+        let name = stream_name(&self.event_id, stream);
         let at = now_ms();
         let records: Vec<Produce<'_>> = encoded
             .iter()

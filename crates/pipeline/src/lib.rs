@@ -8,6 +8,7 @@
 //! ## Layout
 //! - [`streams`]: log locations and stream names (`<event>.results` ...).
 //! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`results`]: one club's results in force, kept in table order.
 //! - [`field`]: from applied results to a scoring field.
 //! - [`publish`]: the club node: a results file becomes a signed submission.
 //! - [`declare`]: the organiser: an event, its boards, scoring and clubs with their keys.
@@ -22,6 +23,7 @@ pub mod http;
 pub mod project;
 pub mod publish;
 pub mod replay;
+pub mod results;
 pub mod state;
 pub mod streams;
 

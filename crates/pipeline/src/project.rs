@@ -22,12 +22,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 use simpairs_events::types::{
-    AppliedResult, BoardScored, Fraction, LeaderboardPublished, PairStanding, Player, ResultKey,
+    AppliedResult, BoardScored, Fraction, LeaderboardPublished, PairStanding, Player,
     StandingsComputed,
 };
 use simpairs_events::{Codec, Event, Stream};
 use simpairs_log::{Log, Produce};
 
+use crate::results::ClubResults;
 use crate::{Result, now_ms, stream_name};
 
 /// A pair of the event: club, section, number, direction (`NS`, `EW`, `""` for Howell pairs).
@@ -49,13 +50,13 @@ pub struct Projection {
     pub clubs: BTreeMap<String, StandingsComputed>,
     /// Latest scores of each board, by (scope, board); scope "" is national.
     pub board_scores: BTreeMap<(String, i32), BoardScored>,
-    /// Results in force, by club, then table. Nested by club so that a club's submission works on
-    /// maps of its own size, not on the whole nation's.
-    results: BTreeMap<String, BTreeMap<ResultKey, AppliedResult>>,
+    /// Results in force, by club, then table. Kept by club so that a club's submission works on
+    /// its own few hundred results, not on the whole nation's. (A pair's tables are found by
+    /// reading its club's results when its scorecard is asked for: an index of every pair's
+    /// tables cost more to keep up for each new club than the lookups it saved.)
+    results: BTreeMap<String, ClubResults>,
     /// The number of results in `results`.
     result_count: usize,
-    /// Each pair's tables: by club, then (section, number, direction).
-    by_pair: BTreeMap<String, ClubPairTables>,
     pub players: BTreeMap<PairRef, Vec<Player>>,
     /// The submissions applied, by (club, submission): standby aggregators each write a copy.
     applied: BTreeSet<(String, String)>,
@@ -79,20 +80,6 @@ fn pair_direction(r: &AppliedResult, ns: bool) -> &'static str {
             } else {
                 "EW"
             }
-        }
-    }
-}
-
-/// One club's pairs, by (section, number, direction), each with the tables it played.
-type ClubPairTables = BTreeMap<(String, String, &'static str), BTreeSet<ResultKey>>;
-
-/// Removes a replaced or withdrawn result from its pairs' tables (`by_pair`: one club's).
-fn unindex(by_pair: &mut ClubPairTables, key: &ResultKey, old: &AppliedResult) {
-    for ns in [true, false] {
-        let label = if ns { &old.ns_pair } else { &old.ew_pair };
-        let pair = (old.section.clone(), label.clone(), pair_direction(old, ns));
-        if let Some(set) = by_pair.get_mut(&pair) {
-            set.remove(key);
         }
     }
 }
@@ -121,7 +108,7 @@ impl Projection {
                 self.club_names = d.clubs.into_iter().map(|c| (c.club_id, c.name)).collect();
                 false
             }
-            Event::SubmissionApplied(a) => {
+            Event::SubmissionApplied(mut a) => {
                 if !self
                     .applied
                     .insert((a.club_id.clone(), a.submission_id.clone()))
@@ -131,40 +118,19 @@ impl Projection {
                     return false;
                 }
                 self.ranking.touched.insert(a.club_id.clone());
-                let results = self.results.entry(a.club_id.clone()).or_default();
-                let by_pair = self.by_pair.entry(a.club_id.clone()).or_default();
-                let before = results.len();
-                for key in a.withdrawn {
-                    if let Some(old) = results.remove(&key) {
-                        unindex(by_pair, &key, &old);
-                    }
-                }
-                for r in a.results {
-                    let key = crate::state::result_key(&r);
-                    if let Some(old) = results.remove(&key) {
-                        unindex(by_pair, &key, &old);
-                    }
-                    for ns in [true, false] {
-                        let label = if ns { &r.ns_pair } else { &r.ew_pair };
-                        by_pair
-                            .entry((r.section.clone(), label.clone(), pair_direction(&r, ns)))
-                            .or_default()
-                            .insert(key.clone());
-                    }
-                    results.insert(key, r);
-                }
-                self.result_count = self.result_count + results.len() - before;
-                for p in a.pairs {
+                let pairs = std::mem::take(&mut a.pairs);
+                let club = a.club_id.clone();
+                for p in pairs {
                     self.players.insert(
-                        (
-                            a.club_id.clone(),
-                            p.section,
-                            p.pair,
-                            direction_key(p.direction),
-                        ),
+                        (club.clone(), p.section, p.pair, direction_key(p.direction)),
                         p.players,
                     );
                 }
+                // As the aggregator applied them: the results, then the withdrawals.
+                let results = self.results.entry(club).or_default();
+                let before = results.len();
+                results.apply(&std::sync::Arc::new(a));
+                self.result_count = self.result_count + results.len() - before;
                 true
             }
             Event::BoardScored(b) => {
@@ -221,7 +187,7 @@ impl Projection {
         self.results
             .get(club)
             .into_iter()
-            .flat_map(move |results| results.values().map(move |r| (club, r)))
+            .flat_map(move |results| results.iter().map(move |r| (club, r)))
     }
 
     /// Ranks the national field again if submissions were applied since it was last ranked, all
@@ -293,19 +259,16 @@ impl Projection {
     /// A pair's scorecard: each board it played with the result and its club and national values.
     pub fn scorecard(&self, pair: &PairRef) -> Option<Scorecard> {
         let club = &pair.0;
-        let keys = self
-            .by_pair
-            .get(club)?
-            .get(&(pair.1.clone(), pair.2.clone(), pair.3))?;
         let results = self.results.get(club)?;
+        let plays = |r: &AppliedResult, ns: bool| {
+            let label = if ns { &r.ns_pair } else { &r.ew_pair };
+            r.section == pair.1 && *label == pair.2 && pair_direction(r, ns) == pair.3
+        };
         let mut lines = Vec::new();
-        for key in keys {
-            let Some(r) = results.get(key) else {
-                continue;
-            };
-            let ns_side = r.ns_pair == pair.2 && pair_direction(r, true) == pair.3;
+        for r in results.iter().filter(|r| plays(r, true) || plays(r, false)) {
+            let ns_side = plays(r, true);
             let values = |scope: &str| {
-                self.value_of(scope, club, key, r)
+                self.value_of(scope, club, r)
                     .map(|(ns, ew)| if ns_side { ns } else { ew })
             };
             let top = |scope: &str| {
@@ -333,6 +296,10 @@ impl Projection {
                 national_value: values("").map(to_f64),
                 national_top: top("").map(to_f64),
             });
+        }
+        if lines.is_empty() {
+            // Not a pair of this club, or none of its results is in force.
+            return None;
         }
         lines.sort_by_key(|l| l.board);
         let find_in_club = |s: &StandingsComputed| {
@@ -368,13 +335,7 @@ impl Projection {
     }
 
     /// The values (to NS, to EW) of a result in a scope's scores of its board.
-    fn value_of(
-        &self,
-        scope: &str,
-        club: &str,
-        key: &ResultKey,
-        r: &AppliedResult,
-    ) -> Option<(Fraction, Fraction)> {
+    fn value_of(&self, scope: &str, club: &str, r: &AppliedResult) -> Option<(Fraction, Fraction)> {
         let board = self.board_scores.get(&(scope.to_string(), r.board))?;
         let plain = r.adjusted.is_none()
             && !r.arrow_switch
@@ -391,7 +352,7 @@ impl Projection {
         board
             .specials
             .iter()
-            .find(|s| s.club_id == club && s.key == *key)
+            .find(|s| s.club_id == club && crate::results::is_table(r, &s.key))
             .map(|s| (s.ns_value, s.ew_value))
     }
 }

@@ -102,9 +102,7 @@ pub fn replay(
 /// The national field (every club), or one club's own field.
 pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
     match club {
-        None => Ok(crate::field::build_field(
-            state.results().map(|(c, _, r)| (c, r)),
-        )),
+        None => Ok(crate::field::build_field(state.results())),
         Some(club) => {
             if !state.clubs().contains_key(club) {
                 let known: Vec<&str> = state.clubs().keys().map(String::as_str).collect();
@@ -118,7 +116,7 @@ pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
                 )));
             }
             Ok(crate::field::build_field(
-                state.club_results(club).map(|(_, r)| (club, r)),
+                state.club_results(club).map(|r| (club, r)),
             ))
         }
     }

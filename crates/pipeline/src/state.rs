@@ -9,6 +9,7 @@
 //! records (possible when results are spread over Kafka partitions) waits for them.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use simpairs_events::types::{
     AppliedPair, AppliedResult, EventDeclared, PairEntered, ResultKey, ResultRecorded,
@@ -16,14 +17,16 @@ use simpairs_events::types::{
 };
 use simpairs_events::{Codec, Event};
 
+use crate::results::ClubResults;
+
 /// A result's identity within the event: the club and the table (section, board, pairs).
 pub type ResultId = (String, ResultKey);
 
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// A sealed submission passed every check and was applied.
-    Applied(SubmissionApplied),
+    /// A sealed submission passed every check and was applied. The state shares its results.
+    Applied(Arc<SubmissionApplied>),
     /// The record (or the submission it seals) was set aside, with the reason in words.
     DeadLetter { reason: String },
 }
@@ -114,12 +117,15 @@ pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static s
 #[derive(Debug, Default)]
 pub struct EventState {
     declared: Option<EventDeclared>,
+    /// Each declared club's place in the declaration's list (a national event declares thousands,
+    /// and every seal looks its club up).
+    club_index: HashMap<String, usize>,
     pending: HashMap<(String, String), Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
     applied: BTreeSet<(String, String)>,
     /// The results in force, by club and table.
-    results: BTreeMap<String, BTreeMap<ResultKey, AppliedResult>>,
+    results: BTreeMap<String, ClubResults>,
     result_count: usize,
     /// The players of each pair.
     pairs: BTreeMap<PairId, Vec<simpairs_events::types::Player>>,
@@ -139,11 +145,11 @@ impl EventState {
         self.declared.as_ref()
     }
 
-    /// The results in force, in identity order: (club, table, result).
-    pub fn results(&self) -> impl Iterator<Item = (&str, &ResultKey, &AppliedResult)> + '_ {
+    /// The results in force, in identity order (club, then table): (club, result).
+    pub fn results(&self) -> impl Iterator<Item = (&str, &AppliedResult)> + '_ {
         self.results
             .iter()
-            .flat_map(|(club, results)| results.iter().map(move |(key, r)| (club.as_str(), key, r)))
+            .flat_map(|(club, results)| results.iter().map(move |r| (club.as_str(), r)))
     }
 
     /// How many results are in force.
@@ -152,10 +158,7 @@ impl EventState {
     }
 
     /// The results in force of one club.
-    pub fn club_results<'a>(
-        &'a self,
-        club: &str,
-    ) -> impl Iterator<Item = (&'a ResultKey, &'a AppliedResult)> + 'a {
+    pub fn club_results<'a>(&'a self, club: &str) -> impl Iterator<Item = &'a AppliedResult> + 'a {
         self.results.get(club).into_iter().flat_map(|r| r.iter())
     }
 
@@ -193,6 +196,11 @@ impl EventState {
     pub fn handle_declaration(&mut self, declared: EventDeclared) -> Vec<Effect> {
         match &self.declared {
             None => {
+                // The first declaration of a club counts, as a search of the list would find it.
+                self.club_index = HashMap::with_capacity(declared.clubs.len());
+                for (i, c) in declared.clubs.iter().enumerate() {
+                    self.club_index.entry(c.club_id.clone()).or_insert(i);
+                }
                 self.declared = Some(declared);
                 Vec::new()
             }
@@ -353,7 +361,11 @@ impl EventState {
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
         let declared = self.declared.as_ref().expect("checked by the caller");
-        let Some(club) = declared.clubs.iter().find(|c| c.club_id == seal.club_id) else {
+        let Some(club) = self
+            .club_index
+            .get(&seal.club_id)
+            .and_then(|&i| declared.clubs.get(i))
+        else {
             return vec![dead(format!(
                 "club {} is not part of event {}: its submission {} is set aside",
                 seal.club_id, declared.event_id, seal.submission_id
@@ -469,8 +481,9 @@ impl EventState {
             withdrawn: Vec::new(),
             pairs: Vec::new(),
         };
-        let club_results = self.results.entry(seal.club_id.clone()).or_default();
-        let mut withdrawals = Vec::new();
+        applied
+            .results
+            .reserve(usize::try_from(pending.sequences).unwrap_or(0));
         let mut pairs = Vec::new();
         for (_, (_, part)) in pending.records {
             match part {
@@ -484,49 +497,15 @@ impl EventState {
                             .map(|line| applied_line(board, line)),
                     );
                 }
-                Part::Withdrawal(w) => withdrawals.push(w),
+                Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
+                    section: w.section,
+                    board: w.board,
+                    ns_pair: w.ns_pair,
+                    ew_pair: w.ew_pair,
+                }),
                 Part::Pair(p) => pairs.push(p),
             }
         }
-        let mut filled = false;
-        if club_results.is_empty() {
-            // A club's first submission, the usual case: the copies kept in the state are made in
-            // parallel and the map is built from them at once (sorted, then filled leaf by leaf)
-            // rather than insert by insert.
-            use rayon::prelude::*;
-            let entries: Vec<(ResultKey, AppliedResult)> = applied
-                .results
-                .par_iter()
-                .map(|r| (result_key(r), r.clone()))
-                .collect();
-            *club_results = entries.into_iter().collect();
-            // With a table given twice, the last one given must be in force: inserted one by one.
-            filled = club_results.len() == applied.results.len();
-            if !filled {
-                club_results.clear();
-            }
-        }
-        if !filled {
-            for result in &applied.results {
-                club_results.insert(result_key(result), result.clone());
-            }
-        }
-        for w in withdrawals {
-            let key = ResultKey {
-                section: w.section,
-                board: w.board,
-                ns_pair: w.ns_pair,
-                ew_pair: w.ew_pair,
-            };
-            club_results.remove(&key);
-            applied.withdrawn.push(key);
-        }
-        let in_force = club_results.len();
-        let before = self
-            .clubs
-            .insert(seal.club_id.clone(), in_force)
-            .unwrap_or(0);
-        self.result_count = self.result_count + in_force - before;
         for p in pairs {
             self.pairs.insert(
                 (
@@ -544,6 +523,17 @@ impl EventState {
                 players: p.players,
             });
         }
+        // The state reads its results from the applied submission that goes out in the log:
+        // shared, not copied.
+        let applied = Arc::new(applied);
+        let club_results = self.results.entry(seal.club_id.clone()).or_default();
+        club_results.apply(&applied);
+        let in_force = club_results.len();
+        let before = self
+            .clubs
+            .insert(seal.club_id.clone(), in_force)
+            .unwrap_or(0);
+        self.result_count = self.result_count + in_force - before;
         vec![Effect::Applied(applied)]
     }
 }

@@ -163,7 +163,7 @@ fn redelivered_records_and_seals_change_nothing() {
     let before: Vec<_> = run
         .state
         .results()
-        .map(|(c, k, v)| (c.to_string(), k.clone(), v.clone()))
+        .map(|(c, v)| (c.to_string(), v.clone()))
         .collect();
     let again = run.feed(&events);
     assert!(again.is_empty(), "{again:?}");
@@ -171,7 +171,7 @@ fn redelivered_records_and_seals_change_nothing() {
     let after: Vec<_> = run
         .state
         .results()
-        .map(|(c, k, v)| (c.to_string(), k.clone(), v.clone()))
+        .map(|(c, v)| (c.to_string(), v.clone()))
         .collect();
     assert_eq!(before, after);
 }
@@ -310,7 +310,7 @@ fn a_correction_supersedes_and_a_withdrawal_removes() {
     );
     assert_eq!(applied(&run.feed(&correction)), 1);
     assert_eq!(run.state.result_count(), 2);
-    let tricks: Vec<Option<i32>> = run.state.results().map(|(_, _, r)| r.tricks).collect();
+    let tricks: Vec<Option<i32>> = run.state.results().map(|(_, r)| r.tricks).collect();
     assert!(
         tricks.contains(&Some(11)) && !tricks.contains(&Some(9)),
         "{tricks:?}"
@@ -368,7 +368,7 @@ fn a_correction_completing_first_still_applies_after_the_submission_it_corrects(
         2,
         "both apply, in seal order: {effects:?}"
     );
-    let tricks: Vec<Option<i32>> = run.state.results().map(|(_, _, r)| r.tricks).collect();
+    let tricks: Vec<Option<i32>> = run.state.results().map(|(_, r)| r.tricks).collect();
     assert!(
         tricks.contains(&Some(11)) && !tricks.contains(&Some(9)),
         "the correction stands: {tricks:?}"

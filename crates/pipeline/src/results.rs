@@ -1,0 +1,240 @@
+//! One club's results in force, as the aggregator's state and the projection keep them.
+//!
+//! A club has a few hundred results, and the whole nation millions. They are kept per club, in
+//! table order (section, board, NS pair, EW pair: the order of
+//! [`ResultKey`](simpairs_events::types::ResultKey)), each table once, as references into the
+//! applied submissions that brought them: the `SubmissionApplied` the aggregator writes is the one
+//! its state reads, shared, not a copy of every result. A table is found by binary search on the
+//! result's own fields, so no key is copied out of a result either. (A map keyed by `ResultKey`
+//! with a copy of each result was most of the cost of applying a submission: five strings copied
+//! and a map node per result.)
+
+use std::sync::Arc;
+
+use simpairs_events::types::{AppliedResult, ResultKey, SubmissionApplied};
+
+/// A table's identity borrowed from a result or a key: (section, board, NS pair, EW pair). Tuples
+/// compare field by field, as `ResultKey` does.
+type Table<'a> = (&'a str, i32, &'a str, &'a str);
+
+fn table_of(r: &AppliedResult) -> Table<'_> {
+    (&r.section, r.board, &r.ns_pair, &r.ew_pair)
+}
+
+fn table_of_key(k: &ResultKey) -> Table<'_> {
+    (&k.section, k.board, &k.ns_pair, &k.ew_pair)
+}
+
+/// Whether `r` is the result of the table `key`.
+pub fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
+    table_of(r) == table_of_key(key)
+}
+
+/// A result in force: the submission that brought it and its place among the submission's results.
+#[derive(Debug, Clone)]
+struct Row {
+    from: Arc<SubmissionApplied>,
+    at: usize,
+}
+
+impl Row {
+    fn result(&self) -> &AppliedResult {
+        &self.from.results[self.at]
+    }
+}
+
+/// One club's results in force: in table order, one per table.
+#[derive(Debug, Default, Clone)]
+pub struct ClubResults {
+    rows: Vec<Row>,
+}
+
+impl ClubResults {
+    /// How many tables have a result in force.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The results in table order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &AppliedResult> + '_ {
+        self.rows.iter().map(Row::result)
+    }
+
+    fn find(&self, key: &ResultKey) -> Result<usize, usize> {
+        self.rows
+            .binary_search_by(|r| table_of(r.result()).cmp(&table_of_key(key)))
+    }
+
+    /// The result in force of a table.
+    pub fn get(&self, key: &ResultKey) -> Option<&AppliedResult> {
+        self.find(key).ok().map(|at| self.rows[at].result())
+    }
+
+    /// Puts the results of an applied submission in force, then takes its withdrawals out. Each
+    /// result replaces the result of its table; where a table is given twice the later one is in
+    /// force.
+    pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
+        // The rows in force, then the new ones, in a stable sort: the results of one table end up
+        // next to each other in the order they were given, and the last of them stays. The rows
+        // in force are one sorted run already, so the sort is mostly a merge.
+        self.rows.extend((0..applied.results.len()).map(|at| Row {
+            from: applied.clone(),
+            at,
+        }));
+        self.rows
+            .sort_by(|a, b| table_of(a.result()).cmp(&table_of(b.result())));
+        // `dedup_by` keeps the first of equal neighbours: the later row is swapped into it first.
+        self.rows.dedup_by(|later, kept| {
+            let same = table_of(later.result()) == table_of(kept.result());
+            if same {
+                std::mem::swap(later, kept);
+            }
+            same
+        });
+        for key in &applied.withdrawn {
+            if let Ok(at) = self.find(key) {
+                self.rows.remove(at);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simpairs_events::types::Movement;
+
+    fn result(section: &str, board: i32, ns: &str, ew: &str, score: i32) -> AppliedResult {
+        AppliedResult {
+            section: section.into(),
+            board,
+            ns_pair: ns.into(),
+            ew_pair: ew.into(),
+            movement: Movement::Mitchell,
+            contract: None,
+            declarer: None,
+            tricks: None,
+            ns_score: Some(score),
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: None,
+        }
+    }
+
+    fn key(section: &str, board: i32, ns: &str, ew: &str) -> ResultKey {
+        ResultKey {
+            section: section.into(),
+            board,
+            ns_pair: ns.into(),
+            ew_pair: ew.into(),
+        }
+    }
+
+    fn submission(
+        results: Vec<AppliedResult>,
+        withdrawn: Vec<ResultKey>,
+    ) -> Arc<SubmissionApplied> {
+        Arc::new(SubmissionApplied {
+            event_id: "E".into(),
+            club_id: "C".into(),
+            submission_id: "S".into(),
+            seal_offset: 0,
+            results,
+            withdrawn,
+            pairs: Vec::new(),
+        })
+    }
+
+    fn scores(c: &ClubResults) -> Vec<(String, i32, String, String, Option<i32>)> {
+        c.iter()
+            .map(|r| {
+                (
+                    r.section.clone(),
+                    r.board,
+                    r.ns_pair.clone(),
+                    r.ew_pair.clone(),
+                    r.ns_score,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn results_are_kept_in_the_order_of_result_keys() {
+        let given = vec![
+            result("B", 1, "1", "2", 100),
+            result("A", 10, "1", "2", 200),
+            result("A", 2, "10", "2", 300),
+            result("A", 2, "9", "2", 400),
+        ];
+        let mut c = ClubResults::default();
+        c.apply(&submission(given.clone(), Vec::new()));
+        let mut expected: Vec<ResultKey> = given
+            .iter()
+            .map(|r| key(&r.section, r.board, &r.ns_pair, &r.ew_pair))
+            .collect();
+        expected.sort();
+        let kept: Vec<ResultKey> = c
+            .iter()
+            .map(|r| key(&r.section, r.board, &r.ns_pair, &r.ew_pair))
+            .collect();
+        assert_eq!(kept, expected);
+        for r in &given {
+            let k = key(&r.section, r.board, &r.ns_pair, &r.ew_pair);
+            assert_eq!(c.get(&k), Some(r));
+            assert!(is_table(r, &k));
+        }
+        assert_eq!(c.get(&key("A", 2, "1", "2")), None);
+    }
+
+    #[test]
+    fn a_later_result_of_a_table_supersedes_and_a_withdrawal_takes_it_out() {
+        let mut c = ClubResults::default();
+        // A table given twice in one submission: the later one is in force.
+        c.apply(&submission(
+            vec![
+                result("A", 1, "1", "2", 100),
+                result("A", 2, "1", "2", 50),
+                result("A", 1, "1", "2", 110),
+            ],
+            Vec::new(),
+        ));
+        assert_eq!(c.len(), 2);
+        assert_eq!(c.get(&key("A", 1, "1", "2")).unwrap().ns_score, Some(110));
+        // A correction replaces one table and adds another.
+        c.apply(&submission(
+            vec![result("A", 2, "1", "2", -50), result("A", 3, "1", "2", 420)],
+            Vec::new(),
+        ));
+        assert_eq!(
+            scores(&c),
+            vec![
+                ("A".into(), 1, "1".into(), "2".into(), Some(110)),
+                ("A".into(), 2, "1".into(), "2".into(), Some(-50)),
+                ("A".into(), 3, "1".into(), "2".into(), Some(420)),
+            ]
+        );
+        // A withdrawal takes a table out, after the submission's results; one of a table with no
+        // result changes nothing.
+        c.apply(&submission(
+            vec![result("A", 4, "1", "2", 90)],
+            vec![
+                key("A", 2, "1", "2"),
+                key("A", 4, "1", "2"),
+                key("B", 1, "1", "2"),
+            ],
+        ));
+        assert_eq!(
+            scores(&c),
+            vec![
+                ("A".into(), 1, "1".into(), "2".into(), Some(110)),
+                ("A".into(), 3, "1".into(), "2".into(), Some(420)),
+            ]
+        );
+    }
+}
