@@ -43,6 +43,10 @@ use crate::{Error, Result, now_ms, stream_name};
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub const GROUP: &str = "simpairs-aggregator";
 
+/// Records decoded at a time while the ones before are handled (see [`Aggregator::run`]): a few
+/// tens of milliseconds of decoding.
+const DECODE_CHUNK: usize = 8192;
+
 /// How the aggregator runs.
 #[derive(Clone, Debug)]
 pub struct AggregateOptions {
@@ -222,33 +226,48 @@ impl Aggregator {
             let mut applied = Vec::new();
             let mut dead = Vec::new();
             let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
-            // Decoding is independent per record: all of them in parallel, then handled in log order.
-            let decoded: Vec<Result<(Event, Vec<u8>), String>> = {
-                use rayon::prelude::*;
-                let codec = &self.codec;
-                records
-                    .par_iter()
-                    .map(|r| crate::state::decode(codec, &r.value))
-                    .collect()
-            };
-            tracing::debug!(elapsed = ?started.elapsed(), "records decoded");
-            for (record, decoded) in records.iter().zip(decoded) {
-                for effect in self.state.handle_decoded(decoded, record.offset as i64) {
-                    match effect {
-                        Effect::Applied(a) => applied.push(a),
-                        Effect::DeadLetter { reason } => dead.push(DeadLettered {
-                            event_id: Some(self.event_id.clone()),
-                            source_stream: record.stream.clone(),
-                            source_partition: record.partition as i32,
-                            source_offset: record.offset as i64,
-                            reason,
-                            payload: record.value.clone(),
-                            at_ms: now_ms(),
-                        }),
+            // Decoding is independent per record; handling is in log order, one record after
+            // the other. The batch is decoded in chunks on a thread of its own (in parallel
+            // within a chunk) while the records before are handled, so that handling does not
+            // wait for the whole batch and the second core is not idle while it runs.
+            let (state, codec, event_id) = (&mut self.state, &self.codec, &self.event_id);
+            let records = records.as_slice();
+            std::thread::scope(|scope| {
+                let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
+                scope.spawn(move || {
+                    use rayon::prelude::*;
+                    for chunk in records.chunks(DECODE_CHUNK) {
+                        let decoded: Vec<Result<(Event, Vec<u8>), String>> = chunk
+                            .par_iter()
+                            .map(|r| crate::state::decode(codec, &r.value))
+                            .collect();
+                        if decoded_tx.send(decoded).is_err() {
+                            return;
+                        }
+                    }
+                });
+                let chunks = records.chunks(DECODE_CHUNK).zip(decoded_rx);
+                for (chunk, decoded) in chunks {
+                    for (record, decoded) in chunk.iter().zip(decoded) {
+                        for effect in state.handle_decoded(decoded, record.offset as i64) {
+                            match effect {
+                                Effect::Applied(a) => applied.push(a),
+                                Effect::DeadLetter { reason } => dead.push(DeadLettered {
+                                    event_id: Some(event_id.clone()),
+                                    source_stream: record.stream.clone(),
+                                    source_partition: record.partition as i32,
+                                    source_offset: record.offset as i64,
+                                    reason,
+                                    payload: record.value.clone(),
+                                    at_ms: now_ms(),
+                                }),
+                            }
+                        }
+                        positions
+                            .insert((record.stream.clone(), record.partition), record.offset + 1);
                     }
                 }
-                positions.insert((record.stream.clone(), record.partition), record.offset + 1);
-            }
+            });
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             let report = self.write_output(applied, dead, started)?;
             // Output is durable: now the input may be marked as done.
