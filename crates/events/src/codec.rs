@@ -7,6 +7,7 @@ use apache_avro::types::Value;
 use apache_avro::writer::datum::GenericDatumWriter;
 use serde::de::DeserializeOwned;
 
+use crate::direct;
 use crate::error::{Error, Result, detail};
 use crate::event::{Event, EventType};
 use crate::positional::{self, Positional, Write};
@@ -53,6 +54,8 @@ struct Reader {
 /// How a version is read. (apache-avro's `read_deser` cannot resolve schemas yet: it panics
 /// when given a reader schema, so an older version goes through `Value`.)
 enum ReadPath {
+    /// The schema-specific reader of [`direct`], for the version it was written for.
+    Specific(SpecificReader),
     /// Current version: decoded straight into the Rust struct.
     Direct(GenericDatumReader<'static>),
     /// Older version: decoded to a `Value`, resolved to the current schema, converted.
@@ -71,6 +74,9 @@ pub struct Codec {
     writers: Vec<Writer>,
     /// Parallel to `registry.schemas` (current versions first).
     readers: Vec<Reader>,
+    /// Whether `SubmissionApplied` is written by [`direct::write_submission_applied`] (its
+    /// current schema is the one that was written for).
+    direct_applied: bool,
 }
 
 impl fmt::Debug for Codec {
@@ -128,6 +134,23 @@ fn from_resolved<T: DeserializeOwned>(
     apache_avro::from_value::<T>(value).map(wrap)
 }
 
+/// A schema-specific reader of [`direct`]: a datum to its event.
+type SpecificReader = fn(&[u8]) -> std::result::Result<Event, direct::ReadError>;
+
+/// The schema-specific reader of a schema version, if [`direct`] has one for exactly that
+/// version (by fingerprint).
+fn specific_reader(info: &SchemaInfo) -> Option<SpecificReader> {
+    match (info.event_type(), info.fingerprint()) {
+        (EventType::ResultsRecorded, direct::RESULTS_RECORDED) => {
+            Some(|datum| direct::read_results_recorded(datum).map(Event::ResultsRecorded))
+        }
+        (EventType::SubmissionApplied, direct::SUBMISSION_APPLIED) => {
+            Some(|datum| direct::read_submission_applied(datum).map(Event::SubmissionApplied))
+        }
+        _ => None,
+    }
+}
+
 impl Codec {
     /// A codec for every schema in `schemas/`. Fails only if an embedded schema is invalid
     /// (a bug the crate's tests catch).
@@ -150,7 +173,9 @@ impl Codec {
         }
         let mut readers = Vec::with_capacity(registry.schemas.len());
         for info in &registry.schemas {
-            let path = if info.is_current() {
+            let path = if let Some(read) = specific_reader(info) {
+                ReadPath::Specific(read)
+            } else if info.is_current() {
                 ReadPath::Direct(
                     GenericDatumReader::builder(info.schema())
                         .build()
@@ -167,10 +192,13 @@ impl Codec {
             };
             readers.push(Reader { info, path });
         }
+        let direct_applied = registry.current(EventType::SubmissionApplied).fingerprint()
+            == direct::SUBMISSION_APPLIED;
         Ok(Codec {
             registry,
             writers,
             readers,
+            direct_applied,
         })
     }
 
@@ -214,12 +242,27 @@ impl Codec {
     /// millions of results made only to be encoded.
     pub fn encode_submission_applied(&self, applied: &crate::types::SubmissionApplied) -> Vec<u8> {
         let writer = &self.writers[EventType::SubmissionApplied.index()];
-        let mut message = Vec::with_capacity(128);
+        // About 30 bytes a result.
+        let mut message = Vec::with_capacity(HEADER_LEN + 64 + 32 * applied.results.len());
         message.extend_from_slice(&writer.header);
-        if let Err(e) = writer.datum.write_ser(&mut message, &Write(applied)) {
+        self.submission_applied_into(applied, &mut message);
+        message
+    }
+
+    /// Appends the datum of a `SubmissionApplied` to `out`.
+    fn submission_applied_into(
+        &self,
+        applied: &crate::types::SubmissionApplied,
+        out: &mut Vec<u8>,
+    ) {
+        if self.direct_applied {
+            direct::write_submission_applied(applied, out);
+            return;
+        }
+        let writer = &self.writers[EventType::SubmissionApplied.index()].datum;
+        if let Err(e) = writer.write_ser(out, &Write(applied)) {
             panic!("SubmissionApplied does not match its schema (a bug in simpairs-events): {e}");
         }
-        message
     }
 
     /// The canonical datum bytes of `event` (current schema, no header): what
@@ -232,6 +275,10 @@ impl Codec {
 
     /// Appends the datum of `event` to `out`.
     pub fn datum_into(&self, event: &Event, out: &mut Vec<u8>) {
+        if let Event::SubmissionApplied(applied) = event {
+            self.submission_applied_into(applied, out);
+            return;
+        }
         let writer = &self.writers[event.event_type().index()].datum;
         let start = out.len();
         let written = match event {
@@ -268,6 +315,20 @@ impl Codec {
         let info = reader.info;
         let mut rest = datum;
         let decoded = match &reader.path {
+            ReadPath::Specific(read) => {
+                return read(datum).map_err(|e| match e {
+                    direct::ReadError::Malformed(detail) => Error::Malformed {
+                        event_type: info.event_type(),
+                        version: info.version(),
+                        detail,
+                    },
+                    direct::ReadError::TrailingBytes(count) => Error::TrailingBytes {
+                        event_type: info.event_type(),
+                        version: info.version(),
+                        count,
+                    },
+                });
+            }
             ReadPath::Direct(direct) => by_type!(info.event_type(), read_direct(direct, &mut rest)),
             ReadPath::Resolving(resolving) => resolving
                 .read_value(&mut rest)
@@ -338,10 +399,10 @@ mod tests {
             assert!(datum.is_empty(), "named decoding left bytes over");
             Ok(event)
         }
-        let ReadPath::Direct(reader) = &codec.readers[event_type.index()].path else {
-            panic!("current schemas are read directly");
-        };
-        by_type!(event_type, read(reader, datum)).expect("named decoding")
+        let reader = GenericDatumReader::builder(codec.current_schema(event_type).schema())
+            .build()
+            .expect("the schema builds a reader");
+        by_type!(event_type, read(&reader, datum)).expect("named decoding")
     }
 
     fn assert_paths_agree(codec: &Codec, event: &Event) {

@@ -7,6 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The short text fields of a result (section, pair numbers, contract, declarer, group, lead):
+/// a string kept inline, without a heap allocation, up to 24 bytes, which covers every such
+/// field a club writes. A national event carries millions of results with five or more of
+/// these each; as `String`s they were a heap allocation apiece, most of the cost of
+/// decoding and dropping a result. It derefs to `str` and converts from `&str` and `String`.
+pub type Text = compact_str::CompactString;
+
 /// How boards are scored (Avro enum `simpairs.Scoring`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -106,19 +113,19 @@ pub struct ResultRecorded {
     /// Position within the submission, from 0.
     pub sequence: i32,
     /// Section within the club.
-    pub section: String,
+    pub section: Text,
     /// Board number.
     pub board: i32,
     /// North-South pair.
-    pub ns_pair: String,
+    pub ns_pair: Text,
     /// East-West pair.
-    pub ew_pair: String,
+    pub ew_pair: Text,
     /// How pair numbers are read.
     pub movement: Movement,
     /// Contract as written (`3NT`, `4HX`, `PASS`).
-    pub contract: Option<String>,
+    pub contract: Option<Text>,
     /// Declarer's seat, `N`, `E`, `S` or `W`.
-    pub declarer: Option<String>,
+    pub declarer: Option<Text>,
     /// Tricks taken by declarer.
     pub tricks: Option<i32>,
     /// Score to North-South.
@@ -130,9 +137,9 @@ pub struct ResultRecorded {
     /// The pairs played the other direction's cards.
     pub arrow_switch: bool,
     /// Fouled-board group.
-    pub group: Option<String>,
+    pub group: Option<Text>,
     /// Opening lead, informative.
-    pub lead: Option<String>,
+    pub lead: Option<Text>,
     /// Table number, when known. Added in schema version 2: version 1 records read as `None`.
     pub table: Option<i32>,
 }
@@ -142,17 +149,17 @@ pub struct ResultRecorded {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultLine {
     /// Section within the club.
-    pub section: String,
+    pub section: Text,
     /// North-South pair.
-    pub ns_pair: String,
+    pub ns_pair: Text,
     /// East-West pair.
-    pub ew_pair: String,
+    pub ew_pair: Text,
     /// How pair numbers are read.
     pub movement: Movement,
     /// Contract as written (`3NT`, `4HX`, `PASS`).
-    pub contract: Option<String>,
+    pub contract: Option<Text>,
     /// Declarer's seat, `N`, `E`, `S` or `W`.
-    pub declarer: Option<String>,
+    pub declarer: Option<Text>,
     /// Tricks taken by declarer.
     pub tricks: Option<i32>,
     /// Score to North-South.
@@ -164,9 +171,9 @@ pub struct ResultLine {
     /// The pairs played the other direction's cards.
     pub arrow_switch: bool,
     /// Fouled-board group.
-    pub group: Option<String>,
+    pub group: Option<Text>,
     /// Opening lead, informative.
-    pub lead: Option<String>,
+    pub lead: Option<Text>,
     /// Table number, when known.
     pub table: Option<i32>,
 }
@@ -242,13 +249,13 @@ pub struct ResultWithdrawn {
     /// Position within the submission, from 0.
     pub sequence: i32,
     /// Section of the withdrawn result.
-    pub section: String,
+    pub section: Text,
     /// Board of the withdrawn result.
     pub board: i32,
     /// North-South pair of the withdrawn result.
-    pub ns_pair: String,
+    pub ns_pair: Text,
     /// East-West pair of the withdrawn result.
-    pub ew_pair: String,
+    pub ew_pair: Text,
 }
 
 /// One player of a pair.
@@ -310,19 +317,19 @@ pub struct SubmissionSealed {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppliedResult {
     /// Section within the club.
-    pub section: String,
+    pub section: Text,
     /// Board number.
     pub board: i32,
     /// North-South pair.
-    pub ns_pair: String,
+    pub ns_pair: Text,
     /// East-West pair.
-    pub ew_pair: String,
+    pub ew_pair: Text,
     /// How pair numbers are read.
     pub movement: Movement,
     /// Contract as written.
-    pub contract: Option<String>,
+    pub contract: Option<Text>,
     /// Declarer's seat.
-    pub declarer: Option<String>,
+    pub declarer: Option<Text>,
     /// Tricks taken by declarer.
     pub tricks: Option<i32>,
     /// Score to North-South.
@@ -334,20 +341,20 @@ pub struct AppliedResult {
     /// Arrow-switched table.
     pub arrow_switch: bool,
     /// Fouled-board group.
-    pub group: Option<String>,
+    pub group: Option<Text>,
 }
 
 /// The identity of a result within a club.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ResultKey {
     /// Section within the club.
-    pub section: String,
+    pub section: Text,
     /// Board number.
     pub board: i32,
     /// North-South pair.
-    pub ns_pair: String,
+    pub ns_pair: Text,
     /// East-West pair.
-    pub ew_pair: String,
+    pub ew_pair: Text,
 }
 
 /// A pair entry accepted from a submission (a [`PairEntered`] without its identity fields).

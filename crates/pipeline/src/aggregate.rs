@@ -29,6 +29,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use compact_str::ToCompactString;
 use simpairs_events::types::{
     BoardScored, DeadLettered, Direction, Fraction, PairStanding, ResultKey, SpecialValue,
     StandingsComputed, SubmissionApplied, TableEntry,
@@ -490,7 +491,10 @@ fn keep_changed(
 ) {
     for event in boards {
         if let Event::BoardScored(b) = &event {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            // A fast hash (FxHasher): the board scores of thousands of clubs are hashed for
+            // every batch, and SipHash's protection against crafted keys buys nothing here
+            // (the values are the engine's output, not input from outside).
+            let mut h = rustc_hash::FxHasher::default();
             (b.results_count, b.target, b.top, b.datum).hash(&mut h);
             for e in &b.table {
                 (e.ns_score, e.count, e.ns_value, e.ew_value).hash(&mut h);
@@ -546,10 +550,10 @@ pub fn board_events(
                     SpecialValue {
                         club_id: field.club_name(p_ns.club).to_string(),
                         key: ResultKey {
-                            section: field.section_name(p_ns.section).to_string(),
+                            section: field.section_name(p_ns.section).into(),
                             board: i32::from(board.board),
-                            ns_pair: p_ns.label.to_string(),
-                            ew_pair: p_ew.label.to_string(),
+                            ns_pair: p_ns.label.to_compact_string(),
+                            ew_pair: p_ew.label.to_compact_string(),
                         },
                         ns_value: fraction(ns),
                         ew_value: fraction(ew),

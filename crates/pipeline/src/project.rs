@@ -280,12 +280,12 @@ impl Projection {
                 board: r.board,
                 direction: if ns_side { "NS" } else { "EW" },
                 opponents: if ns_side {
-                    r.ew_pair.clone()
+                    r.ew_pair.to_string()
                 } else {
-                    r.ns_pair.clone()
+                    r.ns_pair.to_string()
                 },
-                contract: r.contract.clone(),
-                declarer: r.declarer.clone(),
+                contract: r.contract.as_deref().map(str::to_string),
+                declarer: r.declarer.as_deref().map(str::to_string),
                 tricks: r.tricks,
                 ns_score: r.ns_score,
                 adjusted: r

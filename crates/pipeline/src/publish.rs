@@ -8,10 +8,11 @@
 //! is one submission (the second is a harmless duplicate); a corrected file is a new submission whose
 //! results supersede the earlier ones table by table.
 
+use compact_str::ToCompactString;
 use sha2::{Digest, Sha256};
 use simpairs_events::types::{
     Adjusted, Direction, EventDeclared, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
-    SubmissionSealed,
+    SubmissionSealed, Text,
 };
 use simpairs_events::{Codec, Event, Stream};
 use simpairs_formats::import::Imported;
@@ -99,25 +100,25 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
                 }
             }
             lines.push(ResultLine {
-                section: field.section_name(ns.section).to_string(),
-                ns_pair: ns.label.to_string(),
-                ew_pair: ew.label.to_string(),
+                section: field.section_name(ns.section).into(),
+                ns_pair: ns.label.to_compact_string(),
+                ew_pair: ew.label.to_compact_string(),
                 movement: if ns.direction.is_none() {
                     Movement::Howell
                 } else {
                     Movement::Mitchell
                 },
-                contract: details.and_then(|d| d.contract.clone()),
+                contract: details.and_then(|d| d.contract.as_deref().map(Text::from)),
                 declarer: details
                     .and_then(|d| d.declarer)
-                    .map(|s| s.letter().to_string()),
+                    .map(|s| s.letter().to_compact_string()),
                 tricks: details.and_then(|d| d.tricks).map(i32::from),
                 ns_score,
                 ew_score,
                 adjusted,
                 arrow_switch: r.arrow_switch,
-                group: r.group.map(|g| field.group_name(g).1.to_string()),
-                lead: details.and_then(|d| d.lead.clone()),
+                group: r.group.map(|g| field.group_name(g).1.into()),
+                lead: details.and_then(|d| d.lead.as_deref().map(Text::from)),
                 table: details.and_then(|d| d.table).map(|t| t as i32),
             });
         }

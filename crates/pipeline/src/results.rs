@@ -154,10 +154,10 @@ mod tests {
         c.iter()
             .map(|r| {
                 (
-                    r.section.clone(),
+                    r.section.to_string(),
                     r.board,
-                    r.ns_pair.clone(),
-                    r.ew_pair.clone(),
+                    r.ns_pair.to_string(),
+                    r.ew_pair.to_string(),
                     r.ns_score,
                 )
             })

@@ -7,8 +7,9 @@ use simpairs_events::*;
 
 pub const EVENT_ID: &str = "SIM-2026-11";
 
-fn s(text: &str) -> String {
-    text.to_string()
+/// A `String` or a [`Text`] from a literal.
+fn s<T: for<'a> From<&'a str>>(text: &str) -> T {
+    T::from(text)
 }
 
 fn frac(num: i64, den: i64) -> Fraction {
@@ -417,20 +418,20 @@ pub mod arb {
                 club_id: ids.1,
                 submission_id: ids.2,
                 sequence,
-                section,
+                section: section.into(),
                 board,
-                ns_pair: pairs.0,
-                ew_pair: pairs.1,
+                ns_pair: pairs.0.into(),
+                ew_pair: pairs.1.into(),
                 movement,
-                contract: contract.0,
-                declarer: contract.1,
+                contract: contract.0.map(Text::from),
+                declarer: contract.1.map(Text::from),
                 tricks: contract.2,
                 ns_score: scores.0,
                 ew_score: scores.1,
                 adjusted,
                 arrow_switch,
-                group: extra.0,
-                lead: extra.1,
+                group: extra.0.map(Text::from),
+                lead: extra.1.map(Text::from),
                 table: extra.2,
             }
         }
@@ -468,6 +469,70 @@ pub mod arb {
                 board: first.board,
                 first_sequence,
                 results,
+            }
+        }
+    }
+
+    prop_compose! {
+        pub fn applied_pair()(
+            section in text(),
+            pair in text(),
+            direction in proptest::option::of(prop_oneof![Just(Direction::Ns), Just(Direction::Ew)]),
+            players in proptest::collection::vec((text(), opt_text()), 0..3),
+        ) -> AppliedPair {
+            AppliedPair {
+                section,
+                pair,
+                direction,
+                players: players
+                    .into_iter()
+                    .map(|(name, national_id)| Player { name, national_id })
+                    .collect(),
+            }
+        }
+    }
+
+    prop_compose! {
+        pub fn submission_applied()(
+            ids in (text(), text(), text()),
+            seal_offset in any::<i64>(),
+            results in proptest::collection::vec(result_recorded(), 0..6),
+            withdrawn in proptest::collection::vec((text(), any::<i32>(), text(), text()), 0..3),
+            pairs in proptest::collection::vec(applied_pair(), 0..3),
+        ) -> SubmissionApplied {
+            SubmissionApplied {
+                event_id: ids.0,
+                club_id: ids.1,
+                submission_id: ids.2,
+                seal_offset,
+                results: results
+                    .into_iter()
+                    .map(|r| AppliedResult {
+                        section: r.section,
+                        board: r.board,
+                        ns_pair: r.ns_pair,
+                        ew_pair: r.ew_pair,
+                        movement: r.movement,
+                        contract: r.contract,
+                        declarer: r.declarer,
+                        tricks: r.tricks,
+                        ns_score: r.ns_score,
+                        ew_score: r.ew_score,
+                        adjusted: r.adjusted,
+                        arrow_switch: r.arrow_switch,
+                        group: r.group,
+                    })
+                    .collect(),
+                withdrawn: withdrawn
+                    .into_iter()
+                    .map(|(section, board, ns_pair, ew_pair)| ResultKey {
+                        section: section.into(),
+                        board,
+                        ns_pair: ns_pair.into(),
+                        ew_pair: ew_pair.into(),
+                    })
+                    .collect(),
+                pairs,
             }
         }
     }
