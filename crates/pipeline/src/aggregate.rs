@@ -38,7 +38,7 @@ use simpairs_events::{Codec, Event, Stream};
 use simpairs_log::{Log, Position, Produce};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring, Value};
 
-use crate::state::{Effect, EventState};
+use crate::state::{Batch, Effect, EventState};
 use crate::{Error, Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
@@ -197,6 +197,10 @@ impl Aggregator {
             let committed = consumer.committed(&results, partition)?.unwrap_or(0);
             let state = &mut self.state;
             let codec = &self.codec;
+            // In batches: the submissions each completes are checked together, in parallel. Their
+            // effects were written before the position was committed.
+            let mut batch = Batch::default();
+            let mut index = 0;
             crate::read_range(
                 self.log.as_ref(),
                 &results,
@@ -204,17 +208,25 @@ impl Aggregator {
                 0,
                 committed,
                 |record| {
-                    state.handle(codec, &record.value, record.offset as i64);
+                    let decoded = crate::state::decode(codec, &record.value);
+                    state.stage(&mut batch, decoded, record.offset as i64, index);
+                    index += 1;
+                    if index == crate::state::REBUILD_BATCH {
+                        drop(state.finish(std::mem::take(&mut batch)));
+                        index = 0;
+                    }
                 },
             )?;
+            drop(self.state.finish(batch));
             rebuilt |= committed > 0;
         }
         if rebuilt {
             let clubs: Vec<String> = self.state.clubs().keys().cloned().collect();
-            self.rebuild_fields(&clubs);
+            self.rebuild_fields(&clubs, HashMap::new());
             tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
         }
         while !stop.load(Ordering::Relaxed) {
+            let polling = Instant::now();
             let records = consumer.poll(options.batch, options.poll_timeout)?;
             if records.is_empty() {
                 if options.until_idle {
@@ -223,16 +235,16 @@ impl Aggregator {
                 continue;
             }
             let started = Instant::now();
-            tracing::debug!(records = records.len(), "batch polled");
-            let mut applied = Vec::new();
-            let mut dead = Vec::new();
+            tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
             let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
             // Decoding is independent per record; handling is in log order, one record after
             // the other. The batch is decoded in chunks on a thread of its own (in parallel
             // within a chunk) while the records before are handled, so that handling does not
-            // wait for the whole batch and the second core is not idle while it runs.
-            let (state, codec, event_id) = (&mut self.state, &self.codec, &self.event_id);
+            // wait for the whole batch and the second core is not idle while it runs. The
+            // submissions the batch completes are then checked in parallel (`finish`).
+            let (state, codec) = (&mut self.state, &self.codec);
             let records = records.as_slice();
+            let mut batch = Batch::default();
             std::thread::scope(|scope| {
                 let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
                 scope.spawn(move || {
@@ -247,30 +259,38 @@ impl Aggregator {
                         }
                     }
                 });
-                let chunks = records.chunks(DECODE_CHUNK).zip(decoded_rx);
-                for (chunk, decoded) in chunks {
+                let mut index = 0;
+                for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
                     for (record, decoded) in chunk.iter().zip(decoded) {
-                        for effect in state.handle_decoded(decoded, record.offset as i64) {
-                            match effect {
-                                Effect::Applied(a) => applied.push(a),
-                                Effect::DeadLetter { reason } => dead.push(DeadLettered {
-                                    event_id: Some(event_id.clone()),
-                                    source_stream: record.stream.clone(),
-                                    source_partition: record.partition as i32,
-                                    source_offset: record.offset as i64,
-                                    reason,
-                                    payload: record.value.clone(),
-                                    at_ms: now_ms(),
-                                }),
-                            }
-                        }
+                        state.stage(&mut batch, decoded, record.offset as i64, index);
+                        index += 1;
                         positions
                             .insert((record.stream.clone(), record.partition), record.offset + 1);
                     }
                 }
             });
+            tracing::debug!(elapsed = ?started.elapsed(), "records staged");
+            let finished = self.state.finish(batch);
+            let mut applied = Vec::new();
+            let mut dead = Vec::new();
+            for (index, effect) in finished.effects {
+                let record = &records[index];
+                match effect {
+                    Effect::Applied(a) => applied.push(a),
+                    Effect::DeadLetter { reason } => dead.push(DeadLettered {
+                        event_id: Some(self.event_id.clone()),
+                        source_stream: record.stream.clone(),
+                        source_partition: record.partition as i32,
+                        source_offset: record.offset as i64,
+                        reason,
+                        payload: record.value.clone(),
+                        at_ms: now_ms(),
+                    }),
+                }
+            }
+            let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            let report = self.write_output(applied, dead, started)?;
+            let report = self.write_output(applied, dead, fields, started)?;
             // Output is durable: now the input may be marked as done.
             let positions: Vec<Position> = positions
                 .into_iter()
@@ -288,17 +308,25 @@ impl Aggregator {
         Ok(())
     }
 
-    /// Rebuilds the cached fields of some clubs and the national field.
-    fn rebuild_fields(&mut self, clubs: &[String]) {
+    /// Rebuilds the cached fields of some clubs and the national field. `built` has the fields of
+    /// clubs that the checks of their only submission built already.
+    fn rebuild_fields(&mut self, clubs: &[String], mut built: HashMap<String, Field>) {
         use rayon::prelude::*;
         let all_new = clubs.iter().all(|c| !self.national_clubs.contains(c));
         // Each club's field is built on its own (in parallel: clubs are independent).
         let state = &self.state;
-        let built: Vec<(String, Field)> = clubs
-            .par_iter()
-            .map(|club| {
-                let results = state.club_results(club).map(|r| (club.as_str(), r));
-                (club.clone(), crate::field::build_field(results))
+        let given: Vec<(String, Option<Field>)> = clubs
+            .iter()
+            .map(|club| (club.clone(), built.remove(club)))
+            .collect();
+        let built: Vec<(String, Field)> = given
+            .into_par_iter()
+            .map(|(club, field)| {
+                let field = field.unwrap_or_else(|| {
+                    let results = state.club_results(&club).map(|r| (club.as_str(), r));
+                    crate::field::build_field(results)
+                });
+                (club, field)
             })
             .collect();
         self.club_fields.extend(built);
@@ -320,11 +348,12 @@ impl Aggregator {
     fn derive(
         &mut self,
         touched: &[String],
+        fields: HashMap<String, Field>,
         generation: i64,
         started: Instant,
     ) -> Result<(Vec<Event>, Vec<Event>)> {
         let (mut scores, mut standings) = (Vec::new(), Vec::new());
-        self.rebuild_fields(touched);
+        self.rebuild_fields(touched, fields);
         tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
         // Nationally only the boards: pair totals and places are the projection's work.
         // The counts of the clubs already in are kept: only the new club's rows are counted.
@@ -365,6 +394,7 @@ impl Aggregator {
         &mut self,
         applied: Vec<Arc<SubmissionApplied>>,
         dead: Vec<DeadLettered>,
+        fields: HashMap<String, Field>,
         started: Instant,
     ) -> Result<BatchReport> {
         let generation = self.state.applied_count();
@@ -390,8 +420,10 @@ impl Aggregator {
             // The derived output is built, encoded and written on the lower-priority threads:
             // everything after the applied submissions can wait for the leaderboard.
             let pool = self.derive_pool.clone();
+            let mut fields = Some(fields);
             let mut derive_and_write = || -> Result<()> {
-                let (scores, standings) = self.derive(&touched, generation, started)?;
+                let fields = fields.take().unwrap_or_default();
+                let (scores, standings) = self.derive(&touched, fields, generation, started)?;
                 tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
                 self.append(Stream::BoardScores, &scores)?;
                 self.append(Stream::Leaderboard, &standings)?;

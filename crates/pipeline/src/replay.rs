@@ -6,7 +6,7 @@ use simpairs_events::{Codec, Event, Stream};
 use simpairs_log::Log;
 use simpairs_scoring::Field;
 
-use crate::state::EventState;
+use crate::state::{Batch, Effect, EventState, Finished};
 use crate::{Error, Result, stream_name};
 
 /// A moment in the log.
@@ -82,6 +82,10 @@ pub fn replay(
             Some(AsOf::Offset(o)) => o.min(end),
             _ => end,
         };
+        // In batches: the submissions each completes are checked together, in parallel.
+        let mut batch = Batch::default();
+        // The offset of each record of the batch.
+        let mut offsets = Vec::new();
         crate::read_range(log, &results, partition, 0, until, |r| {
             if let Some(AsOf::Time(t)) = as_of
                 && r.timestamp_ms > t
@@ -89,14 +93,30 @@ pub fn replay(
                 return;
             }
             replayed.records += 1;
-            for effect in state.handle(&codec, &r.value, r.offset as i64) {
-                if let crate::state::Effect::DeadLetter { reason } = effect {
-                    replayed.dead_letters.push((r.offset, reason));
-                }
+            let decoded = crate::state::decode(&codec, &r.value);
+            state.stage(&mut batch, decoded, r.offset as i64, offsets.len());
+            offsets.push(r.offset);
+            if offsets.len() == crate::state::REBUILD_BATCH {
+                let finished = state.finish(std::mem::take(&mut batch));
+                replayed.note(finished, &offsets);
+                offsets.clear();
             }
         })?;
+        let finished = state.finish(batch);
+        replayed.note(finished, &offsets);
     }
     Ok((state, replayed))
+}
+
+impl Replayed {
+    /// Keeps the dead letters of a finished batch, by the offsets of its records.
+    fn note(&mut self, finished: Finished, offsets: &[u64]) {
+        for (index, effect) in finished.effects {
+            if let Effect::DeadLetter { reason } = effect {
+                self.dead_letters.push((offsets[index], reason));
+            }
+        }
+    }
 }
 
 /// The national field (every club), or one club's own field.

@@ -15,7 +15,7 @@ use simpairs_events::types::{AppliedResult, ResultKey, SubmissionApplied};
 
 /// A table's identity borrowed from a result or a key: (section, board, NS pair, EW pair). Tuples
 /// compare field by field, as `ResultKey` does.
-type Table<'a> = (&'a str, i32, &'a str, &'a str);
+pub(crate) type Table<'a> = (&'a str, i32, &'a str, &'a str);
 
 fn table_of(r: &AppliedResult) -> Table<'_> {
     (&r.section, r.board, &r.ns_pair, &r.ew_pair)
@@ -78,12 +78,21 @@ impl ClubResults {
     /// result replaces the result of its table; where a table is given twice the later one is in
     /// force.
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
+        let given: Vec<u32> = (0..applied.results.len() as u32).collect();
+        self.apply_ordered(applied, &given);
+    }
+
+    /// [`ClubResults::apply`], with the submission's results listed in the order to take them:
+    /// already in table order (as the aggregator's checks give them), the sort below is a merge of
+    /// two sorted runs. A table given twice must be listed in the order given.
+    pub fn apply_ordered(&mut self, applied: &Arc<SubmissionApplied>, order: &[u32]) {
         // The rows in force, then the new ones, in a stable sort: the results of one table end up
         // next to each other in the order they were given, and the last of them stays. The rows
         // in force are one sorted run already, so the sort is mostly a merge.
-        self.rows.extend((0..applied.results.len()).map(|at| Row {
+        debug_assert_eq!(order.len(), applied.results.len());
+        self.rows.extend(order.iter().map(|&at| Row {
             from: applied.clone(),
-            at,
+            at: at as usize,
         }));
         self.rows
             .sort_by(|a, b| table_of(a.result()).cmp(&table_of(b.result())));

@@ -7,6 +7,13 @@
 //! their bytes and an HMAC-SHA256 signature with the club's key. Nothing of a submission applies until
 //! its seal arrives and checks out; then all of it applies at once. A seal that arrives before all its
 //! records (possible when results are spread over Kafka partitions) waits for them.
+//!
+//! Records are handled in batches ([`Batch`]): each record in log order ([`EventState::stage`]),
+//! which is cheap bookkeeping, and the submissions the batch completes are then checked together,
+//! in parallel (digest, every result's checks, building what applies), and applied one after the
+//! other in the order of their seals ([`EventState::finish`]). The effects are those of handling
+//! the records one at a time; a record of a submission that is waiting to be checked first
+//! finishes the ones staged before it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -16,6 +23,7 @@ use simpairs_events::types::{
     ResultWithdrawn, SubmissionApplied, SubmissionSealed,
 };
 use simpairs_events::{Codec, Event};
+use simpairs_scoring::Field;
 
 use crate::results::ClubResults;
 
@@ -133,6 +141,78 @@ pub struct EventState {
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
     applied_count: i64,
+    /// The declared boards, for the checks.
+    boards: Arc<BTreeSet<i32>>,
+}
+
+/// A sealed submission whose records are all in, waiting to be checked by [`EventState::finish`].
+#[derive(Debug)]
+struct Ready {
+    /// The batch index of the record that completed it (its effect is that record's).
+    trigger: usize,
+    seal: SubmissionSealed,
+    offset: i64,
+    pending: Pending,
+}
+
+/// Records being handled together: the submissions they completed, waiting to be checked, and
+/// the effects so far (see [`EventState::stage`] and [`EventState::finish`]).
+#[derive(Debug, Default)]
+pub struct Batch {
+    ready: Vec<Ready>,
+    /// Hashes of the (club, submission) keys in `ready`: a record of one of them must wait until
+    /// they are checked. (A hash that happens to match another key only finishes the batch's
+    /// checks early.)
+    completing: std::collections::HashSet<u64>,
+    effects: Vec<(usize, Effect)>,
+    fields: HashMap<String, Field>,
+}
+
+/// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
+/// submissions it completes wait in memory until it is finished.
+pub const REBUILD_BATCH: usize = 65_536;
+
+/// What a batch led to.
+#[derive(Debug, Default)]
+pub struct Finished {
+    /// Every effect, with the batch index of the record it came from, in record order.
+    pub effects: Vec<(usize, Effect)>,
+    /// The field of each club whose results in force are exactly one submission applied in the
+    /// batch (the usual first upload), already built by its checks: the same field
+    /// [`crate::field::build_field`] builds from [`EventState::club_results`].
+    pub fields: HashMap<String, Field>,
+}
+
+/// The key of a submission, hashed.
+fn submission_hash(club: &str, submission: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    (club, submission).hash(&mut h);
+    h.finish()
+}
+
+/// The submission a results-stream record belongs to.
+fn submission_of(event: &Event) -> Option<(&str, &str)> {
+    match event {
+        Event::ResultRecorded(r) => Some((&r.club_id, &r.submission_id)),
+        Event::ResultsRecorded(r) => Some((&r.club_id, &r.submission_id)),
+        Event::ResultWithdrawn(r) => Some((&r.club_id, &r.submission_id)),
+        Event::PairEntered(r) => Some((&r.club_id, &r.submission_id)),
+        Event::SubmissionSealed(r) => Some((&r.club_id, &r.submission_id)),
+        _ => None,
+    }
+}
+
+/// The outcome of checking a ready submission.
+enum Decision {
+    /// Every check passed: what applies, its results' order by table and the field they make.
+    Apply {
+        applied: SubmissionApplied,
+        by_table: Vec<u32>,
+        field: Box<Field>,
+    },
+    /// Set aside, with the reason; its records stay pending, as they were.
+    SetAside { reason: String, pending: Pending },
 }
 
 impl EventState {
@@ -201,6 +281,7 @@ impl EventState {
                 for (i, c) in declared.clubs.iter().enumerate() {
                     self.club_index.entry(c.club_id.clone()).or_insert(i);
                 }
+                self.boards = Arc::new(declared.boards.iter().copied().collect());
                 self.declared = Some(declared);
                 Vec::new()
             }
@@ -221,20 +302,120 @@ impl EventState {
     }
 
     /// Handles a message already decoded with [`decode`] (decoding can run in parallel; handling is in
-    /// log order).
+    /// log order): a batch of one record.
     pub fn handle_decoded(
         &mut self,
         decoded: Result<(Event, Vec<u8>), String>,
         offset: i64,
     ) -> Vec<Effect> {
-        match decoded {
-            Ok((event, datum)) => self.handle_event(event, datum, offset),
+        let mut batch = Batch::default();
+        self.stage(&mut batch, decoded, offset, 0);
+        self.finish(batch)
+            .effects
+            .into_iter()
+            .map(|(_, effect)| effect)
+            .collect()
+    }
+
+    /// Handles the record at `index` of a batch (decoded with [`decode`]; `offset` is its offset in
+    /// the log): its effects are recorded in the batch, and a submission it completes waits there
+    /// to be checked by [`EventState::finish`].
+    pub fn stage(
+        &mut self,
+        batch: &mut Batch,
+        decoded: Result<(Event, Vec<u8>), String>,
+        offset: i64,
+        index: usize,
+    ) {
+        let effects = match decoded {
+            Ok((event, datum)) => {
+                // A record of a submission waiting to be checked is handled once it is checked, as
+                // it would be one record at a time.
+                if let Some((club, submission)) = submission_of(&event)
+                    && batch
+                        .completing
+                        .contains(&submission_hash(club, submission))
+                {
+                    self.check_ready(batch);
+                }
+                self.handle_event(batch, index, event, datum, offset)
+            }
             Err(reason) => vec![dead(reason)],
+        };
+        batch
+            .effects
+            .extend(effects.into_iter().map(|effect| (index, effect)));
+    }
+
+    /// Checks the submissions the batch completed (in parallel) and applies those that pass, in
+    /// the order of their seals.
+    pub fn finish(&mut self, mut batch: Batch) -> Finished {
+        self.check_ready(&mut batch);
+        // Stable: the effects of one record stay in the order they came.
+        batch.effects.sort_by_key(|(index, _)| *index);
+        Finished {
+            effects: batch.effects,
+            fields: batch.fields,
+        }
+    }
+
+    /// Checks the batch's ready submissions and applies or sets aside each, in order.
+    fn check_ready(&mut self, batch: &mut Batch) {
+        use rayon::prelude::*;
+        if batch.ready.is_empty() {
+            return;
+        }
+        let ready = std::mem::take(&mut batch.ready);
+        batch.completing.clear();
+        let boards = self.boards.clone();
+        let check = |r: Ready| {
+            let decision = decide(&r.seal, r.pending, &boards);
+            (r.trigger, r.seal, r.offset, decision)
+        };
+        // One submission (a live club's upload) is checked on this thread.
+        let decided: Vec<(usize, SubmissionSealed, i64, Decision)> = if ready.len() == 1 {
+            ready.into_iter().map(check).collect()
+        } else {
+            ready.into_par_iter().map(check).collect()
+        };
+        for (trigger, seal, offset, decision) in decided {
+            let key = (seal.club_id.clone(), seal.submission_id.clone());
+            let effect = match decision {
+                Decision::SetAside { reason, pending } => {
+                    self.pending.insert(key, pending);
+                    dead(reason)
+                }
+                Decision::Apply {
+                    applied,
+                    by_table,
+                    field,
+                } => {
+                    let club = seal.club_id.clone();
+                    let first = !self.results.contains_key(&club) && applied.withdrawn.is_empty();
+                    let applied = self.apply(key, offset, applied, &by_table);
+                    // The field built by the checks is the club's field only when the club's
+                    // results in force are exactly this submission's.
+                    if first {
+                        batch.fields.insert(club, *field);
+                    } else {
+                        batch.fields.remove(&club);
+                    }
+                    Effect::Applied(applied)
+                }
+            };
+            batch.effects.push((trigger, effect));
         }
     }
 
     /// Handles one decoded event with its datum bytes.
-    pub fn handle_event(&mut self, event: Event, datum: Vec<u8>, offset: i64) -> Vec<Effect> {
+    fn handle_event(
+        &mut self,
+        batch: &mut Batch,
+        index: usize,
+        event: Event,
+        datum: Vec<u8>,
+        offset: i64,
+    ) -> Vec<Effect> {
         let Some(declared) = &self.declared else {
             return vec![dead(format!(
                 "{} for event {} arrived before the event was declared",
@@ -250,8 +431,8 @@ impl EventState {
                 declared.event_id
             ))];
         }
-        if let Event::ResultsRecorded(batch) = event {
-            return self.handle_batch(batch, datum);
+        if let Event::ResultsRecorded(results) = event {
+            return self.handle_results(batch, index, results, datum);
         }
         let (club, submission, sequence, part) = match event {
             Event::ResultRecorded(r) => (
@@ -272,7 +453,7 @@ impl EventState {
                 p.sequence,
                 Part::Pair(p),
             ),
-            Event::SubmissionSealed(seal) => return self.handle_seal(seal, offset),
+            Event::SubmissionSealed(seal) => return self.handle_seal(batch, index, seal, offset),
             other => {
                 return vec![dead(format!(
                     "{} does not belong on the results stream",
@@ -298,19 +479,20 @@ impl EventState {
             }
             None => pending.insert(sequence, datum, part),
         }
-        // A seal that was waiting for this record may now complete.
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
             let club = key.0.clone();
-            return self.drain(&club);
+            self.drain(batch, index, &club);
         }
         Vec::new()
     }
 
     /// A batch of one board's results: one message holding consecutive sequences. Its bytes enter the
     /// digest once, at its first sequence.
-    fn handle_batch(
+    fn handle_results(
         &mut self,
+        ready: &mut Batch,
+        index: usize,
         batch: simpairs_events::types::ResultsRecorded,
         datum: Vec<u8>,
     ) -> Vec<Effect> {
@@ -351,12 +533,18 @@ impl EventState {
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
             let club = key.0.clone();
-            return self.drain(&club);
+            self.drain(ready, index, &club);
         }
         Vec::new()
     }
 
-    fn handle_seal(&mut self, seal: SubmissionSealed, offset: i64) -> Vec<Effect> {
+    fn handle_seal(
+        &mut self,
+        batch: &mut Batch,
+        index: usize,
+        seal: SubmissionSealed,
+        offset: i64,
+    ) -> Vec<Effect> {
         let key = (seal.club_id.clone(), seal.submission_id.clone());
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
@@ -395,14 +583,15 @@ impl EventState {
         if !queue.contains(&key.1) {
             queue.push_back(key.1.clone());
         }
-        self.drain(&key.0)
+        self.drain(batch, index, &key.0);
+        Vec::new()
     }
 
     /// Completes the club's sealed submissions in the order of their seals, as far as their records
-    /// are in. A club's later submission never applies before an earlier one: on a partitioned log a
-    /// correction's records may arrive before the last records of the submission it corrects.
-    fn drain(&mut self, club: &str) -> Vec<Effect> {
-        let mut effects = Vec::new();
+    /// are in: each goes to the batch, to be checked. A club's later submission never applies before
+    /// an earlier one: on a partitioned log a correction's records may arrive before the last records
+    /// of the submission it corrects.
+    fn drain(&mut self, batch: &mut Batch, index: usize, club: &str) {
         while let Some(submission) = self.queues.get(club).and_then(|q| q.front()).cloned() {
             let key = (club.to_string(), submission);
             let ready = self.pending.get(&key).is_some_and(|p| {
@@ -416,47 +605,94 @@ impl EventState {
             if let Some(queue) = self.queues.get_mut(club) {
                 queue.pop_front();
             }
-            let Some((seal, offset)) = self.pending.get_mut(&key).and_then(|p| p.seal.take())
-            else {
+            let Some(mut pending) = self.pending.remove(&key) else {
                 break;
             };
-            effects.extend(self.complete(seal, offset));
+            let Some((seal, offset)) = pending.seal.take() else {
+                self.pending.insert(key, pending);
+                break;
+            };
+            batch.completing.insert(submission_hash(&key.0, &key.1));
+            batch.ready.push(Ready {
+                trigger: index,
+                seal,
+                offset,
+                pending,
+            });
         }
-        effects
     }
 
-    /// Checks a sealed submission whose records are all in, and applies it or sets it aside.
-    fn complete(&mut self, seal: SubmissionSealed, offset: i64) -> Vec<Effect> {
-        let key = (seal.club_id.clone(), seal.submission_id.clone());
-        let declared = self.declared.as_ref().expect("checked by the caller");
-        let pending = self.pending.entry(key.clone()).or_default();
-        if !pending.complete_run(seal.count) {
-            return vec![dead(format!(
-                "submission {} of club {} seals {} records numbered 0..{}, but records {:?} arrived",
-                seal.submission_id,
-                seal.club_id,
-                seal.count,
-                seal.count,
-                pending.sequence_list()
-            ))];
+    /// Applies a submission that passed its checks (this cannot fail): results supersede table by
+    /// table, withdrawals remove, pairs are (re)entered.
+    fn apply(
+        &mut self,
+        key: (String, String),
+        offset: i64,
+        mut applied: SubmissionApplied,
+        by_table: &[u32],
+    ) -> Arc<SubmissionApplied> {
+        let club = key.0.clone();
+        self.applied.insert(key);
+        self.applied_count += 1;
+        applied.seal_offset = offset;
+        for p in &applied.pairs {
+            self.pairs.insert(
+                (
+                    club.clone(),
+                    p.section.clone(),
+                    p.pair.clone(),
+                    direction_key(p.direction),
+                ),
+                p.players.clone(),
+            );
         }
-        // A batch's bytes enter the digest once, at its first sequence.
-        let digest = simpairs_events::submission_digest(
-            pending.records.values().map(|(bytes, _)| bytes.as_slice()),
+        // The state reads its results from the applied submission that goes out in the log:
+        // shared, not copied.
+        let applied = Arc::new(applied);
+        let club_results = self.results.entry(club.clone()).or_default();
+        club_results.apply_ordered(&applied, by_table);
+        let in_force = club_results.len();
+        let before = self.clubs.insert(club, in_force).unwrap_or(0);
+        self.result_count = self.result_count + in_force - before;
+        applied
+    }
+}
+
+/// Checks a sealed submission whose records are all in: every record sealed, the digest, and every
+/// record's own checks; on success, what applies (a pure function of the submission and the
+/// declared boards, so that submissions are checked in parallel).
+fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> Decision {
+    let set_aside = |reason: String, pending: Pending| Decision::SetAside { reason, pending };
+    if !pending.complete_run(seal.count) {
+        let reason = format!(
+            "submission {} of club {} seals {} records numbered 0..{}, but records {:?} arrived",
+            seal.submission_id,
+            seal.club_id,
+            seal.count,
+            seal.count,
+            pending.sequence_list()
         );
-        if digest.as_slice() != seal.digest.as_slice() {
-            return vec![dead(format!(
-                "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
-                seal.submission_id, seal.club_id
-            ))];
-        }
-        // Decide: every record must be valid before anything applies.
-        let boards: BTreeSet<i32> = declared.boards.iter().copied().collect();
-        let problems = check_submission(&pending.records, &seal.club_id, &boards);
-        if !problems.is_empty() {
+        return set_aside(reason, pending);
+    }
+    // A batch's bytes enter the digest once, at its first sequence.
+    let digest = simpairs_events::submission_digest(
+        pending.records.values().map(|(bytes, _)| bytes.as_slice()),
+    );
+    if digest.as_slice() != seal.digest.as_slice() {
+        let reason = format!(
+            "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
+            seal.submission_id, seal.club_id
+        );
+        return set_aside(reason, pending);
+    }
+    // Decide: every record must be valid before anything applies.
+    let checked = check_submission(&pending.records, &seal.club_id, boards);
+    let (by_table, field) = match checked {
+        Ok(checked) => checked,
+        Err(problems) => {
             let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
             let more = problems.len().saturating_sub(5);
-            return vec![dead(format!(
+            let reason = format!(
                 "submission {} of club {} is set aside: {}{}",
                 seal.submission_id,
                 seal.club_id,
@@ -466,75 +702,49 @@ impl EventState {
                 } else {
                     String::new()
                 }
-            ))];
-        }
-        // Apply: results supersede table by table, withdrawals remove, pairs are (re)entered.
-        let pending = self.pending.remove(&key).unwrap_or_default();
-        self.applied.insert(key);
-        self.applied_count += 1;
-        let mut applied = SubmissionApplied {
-            event_id: seal.event_id.clone(),
-            club_id: seal.club_id.clone(),
-            submission_id: seal.submission_id.clone(),
-            seal_offset: offset,
-            results: Vec::new(),
-            withdrawn: Vec::new(),
-            pairs: Vec::new(),
-        };
-        applied
-            .results
-            .reserve(usize::try_from(pending.sequences).unwrap_or(0));
-        let mut pairs = Vec::new();
-        for (_, (_, part)) in pending.records {
-            match part {
-                Part::Result(r) => applied.results.push(applied_result(&r)),
-                Part::Batch(batch) => {
-                    let board = batch.board;
-                    applied.results.extend(
-                        batch
-                            .results
-                            .into_iter()
-                            .map(|line| applied_line(board, line)),
-                    );
-                }
-                Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
-                    section: w.section,
-                    board: w.board,
-                    ns_pair: w.ns_pair,
-                    ew_pair: w.ew_pair,
-                }),
-                Part::Pair(p) => pairs.push(p),
-            }
-        }
-        for p in pairs {
-            self.pairs.insert(
-                (
-                    p.club_id.clone(),
-                    p.section.clone(),
-                    p.pair.clone(),
-                    direction_key(p.direction),
-                ),
-                p.players.clone(),
             );
-            applied.pairs.push(AppliedPair {
+            return set_aside(reason, pending);
+        }
+    };
+    let mut applied = SubmissionApplied {
+        event_id: seal.event_id.clone(),
+        club_id: seal.club_id.clone(),
+        submission_id: seal.submission_id.clone(),
+        seal_offset: 0,
+        results: Vec::with_capacity(usize::try_from(pending.sequences).unwrap_or(0)),
+        withdrawn: Vec::new(),
+        pairs: Vec::new(),
+    };
+    for (_, (_, part)) in pending.records {
+        match part {
+            Part::Result(r) => applied.results.push(applied_result(&r)),
+            Part::Batch(batch) => {
+                let board = batch.board;
+                applied.results.extend(
+                    batch
+                        .results
+                        .into_iter()
+                        .map(|line| applied_line(board, line)),
+                );
+            }
+            Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
+                section: w.section,
+                board: w.board,
+                ns_pair: w.ns_pair,
+                ew_pair: w.ew_pair,
+            }),
+            Part::Pair(p) => applied.pairs.push(AppliedPair {
                 section: p.section,
                 pair: p.pair,
                 direction: p.direction,
                 players: p.players,
-            });
+            }),
         }
-        // The state reads its results from the applied submission that goes out in the log:
-        // shared, not copied.
-        let applied = Arc::new(applied);
-        let club_results = self.results.entry(seal.club_id.clone()).or_default();
-        club_results.apply(&applied);
-        let in_force = club_results.len();
-        let before = self
-            .clubs
-            .insert(seal.club_id.clone(), in_force)
-            .unwrap_or(0);
-        self.result_count = self.result_count + in_force - before;
-        vec![Effect::Applied(applied)]
+    }
+    Decision::Apply {
+        applied,
+        by_table,
+        field: Box::new(field),
     }
 }
 
@@ -609,17 +819,24 @@ fn applied_result(r: &ResultRecorded) -> AppliedResult {
 }
 
 /// Checks every record of a submission: each names the sealing club and a declared board, each result
-/// passes the checks every traveller line passes, and no table is entered twice.
+/// passes the checks every traveller line passes, and no table is entered twice. On success, the order
+/// of its results by table (section, board, NS pair, EW pair: the order a club's results in force are
+/// kept in, [`ClubResults`]) and the field they make, built in that order; otherwise every problem, in
+/// sequence order.
 fn check_submission(
     records: &BTreeMap<i32, (Vec<u8>, Part)>,
     club: &str,
     boards: &BTreeSet<i32>,
-) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut builder =
-        simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
-    let mut sequences = Vec::new();
-    for (sequence, (_, part)) in records {
+) -> Result<(Vec<u32>, Field), Vec<String>> {
+    // (sequence, problem)
+    let mut problems: Vec<(i32, String)> = Vec::new();
+    // Every result, in sequence order: its table, its sequence and its row.
+    let mut rows: Vec<(
+        crate::results::Table<'_>,
+        i32,
+        simpairs_formats::row::TypedRow<'_>,
+    )> = Vec::new();
+    for (&sequence, (_, part)) in records {
         let (record_club, board) = match part {
             Part::Result(r) => (&r.club_id, Some(r.board)),
             Part::Batch(b) => (&b.club_id, Some(b.board)),
@@ -627,48 +844,68 @@ fn check_submission(
             Part::Pair(p) => (&p.club_id, None),
         };
         if record_club != club {
-            problems.push(format!("record {sequence}: it names club {record_club}, but the submission is club {club}'s"));
+            problems.push((sequence, format!("record {sequence}: it names club {record_club}, but the submission is club {club}'s")));
             continue;
         }
         if let Some(b) = board
             && !boards.contains(&b)
         {
-            problems.push(format!(
-                "record {sequence}: board {b} is not one of the event's boards"
+            problems.push((
+                sequence,
+                format!("record {sequence}: board {b} is not one of the event's boards"),
             ));
             continue;
         }
         match part {
-            Part::Result(r) => {
-                let result = applied_result(r);
-                match builder.push_typed(&crate::field::typed_row(club, &result), *sequence as u64)
-                {
-                    Ok(_) => sequences.push(*sequence),
-                    Err(p) => problems.push(format!(
-                        "record {sequence}: field {}: {}",
-                        p.field, p.message
-                    )),
-                }
-            }
+            Part::Result(r) => rows.push((
+                (&r.section, r.board, &r.ns_pair, &r.ew_pair),
+                sequence,
+                crate::field::typed_row_of!(club, r.board, r),
+            )),
             Part::Batch(batch) => {
                 for (i, line) in batch.results.iter().enumerate() {
-                    let at = *sequence + i as i32;
-                    match builder.push_typed(&line_row(club, batch.board, line), at as u64) {
-                        Ok(_) => sequences.push(at),
-                        Err(p) => {
-                            problems.push(format!("record {at}: field {}: {}", p.field, p.message))
-                        }
-                    }
+                    rows.push((
+                        (&line.section, batch.board, &line.ns_pair, &line.ew_pair),
+                        sequence.saturating_add(i as i32),
+                        line_row(club, batch.board, line),
+                    ));
                 }
             }
             Part::Withdrawal(_) | Part::Pair(_) => {}
         }
     }
+    // The rows go into the field in table order, so that the field is the one built from the
+    // club's results in force when this submission is all of them.
+    let mut by_table: Vec<u32> = (0..rows.len() as u32).collect();
+    by_table.sort_by(|&a, &b| rows[a as usize].0.cmp(&rows[b as usize].0));
+    let mut builder =
+        simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
+    // The sequence of each row of the field.
+    let mut sequences = Vec::with_capacity(rows.len());
+    for &at in &by_table {
+        let (_, sequence, row) = &rows[at as usize];
+        match builder.push_typed(row, *sequence as u64) {
+            Ok(simpairs_formats::row::Added::Result(_)) => sequences.push(*sequence),
+            Ok(simpairs_formats::row::Added::NotPlayed) => {}
+            Err(p) => problems.push((
+                *sequence,
+                format!("record {sequence}: field {}: {}", p.field, p.message),
+            )),
+        }
+    }
+    problems.sort_by_key(|(sequence, _)| *sequence);
+    let mut problems: Vec<String> = problems.into_iter().map(|(_, p)| p).collect();
     for (first, again) in builder.field.duplicate_rows() {
+        let (a, b) = (sequences[first], sequences[again]);
         problems.push(format!(
             "records {} and {} are the same table entered twice",
-            sequences[first], sequences[again]
+            a.min(b),
+            a.max(b)
         ));
     }
-    problems
+    if problems.is_empty() {
+        Ok((by_table, builder.field))
+    } else {
+        Err(problems)
+    }
 }
