@@ -20,6 +20,10 @@ pub struct Args {
     /// each other: each reads everything and publishes everything.
     #[arg(long, env = "SIMPAIRS_INSTANCE")]
     pub instance: Option<String>,
+    /// Most records read and handled at once (one rescoring, one commit): larger batches catch up
+    /// faster, smaller ones hold less in memory.
+    #[arg(long, env = "SIMPAIRS_BATCH", default_value_t = AggregateOptions::default().batch)]
+    pub batch: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -55,6 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let options = AggregateOptions {
         until_idle: args.until_idle,
         instance,
+        batch: args.batch.max(1),
         ..AggregateOptions::default()
     };
     let results: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {

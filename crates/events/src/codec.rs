@@ -39,6 +39,47 @@ pub fn split_message(message: &[u8]) -> Result<(u64, &[u8])> {
     Ok((u64::from_le_bytes(bytes), datum))
 }
 
+/// A `ResultsRecorded` without its lines: what handling a results-stream record needs before the
+/// submission it belongs to is complete (see [`Codec::skim`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultsHeader {
+    /// The event.
+    pub event_id: String,
+    /// The club that played the board.
+    pub club_id: String,
+    /// The submission the lines are part of.
+    pub submission_id: String,
+    /// Board number of every line.
+    pub board: i32,
+    /// Sequence of the first line.
+    pub first_sequence: i32,
+    /// How many lines the batch holds (its sequences are `first_sequence..first_sequence + lines`).
+    pub lines: usize,
+}
+
+impl ResultsHeader {
+    /// The header of a decoded batch.
+    pub fn of(batch: &crate::types::ResultsRecorded) -> ResultsHeader {
+        ResultsHeader {
+            event_id: batch.event_id.clone(),
+            club_id: batch.club_id.clone(),
+            submission_id: batch.submission_id.clone(),
+            board: batch.board,
+            first_sequence: batch.first_sequence,
+            lines: batch.results.len(),
+        }
+    }
+}
+
+/// A results-stream message as [`Codec::skim`] reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Skimmed {
+    /// A `ResultsRecorded`: its header; its lines were checked, not built.
+    Results(ResultsHeader),
+    /// Any other event, whole (boxed: the results are the many, and their headers are small).
+    Event(Box<Event>),
+}
+
 /// Writes the current schema of one record type.
 struct Writer {
     header: [u8; HEADER_LEN],
@@ -74,9 +115,41 @@ pub struct Codec {
     writers: Vec<Writer>,
     /// Parallel to `registry.schemas` (current versions first).
     readers: Vec<Reader>,
-    /// Whether `SubmissionApplied` is written by [`direct::write_submission_applied`] (its
-    /// current schema is the one that was written for).
-    direct_applied: bool,
+    /// At `EventType::index()`: the schema-specific writer of [`direct`], where the current
+    /// schema is the one it was written for.
+    direct_writers: Vec<Option<DirectWriter>>,
+}
+
+/// A schema-specific writer of [`direct`]: appends an event's datum (`false` for an event of
+/// another type).
+type DirectWriter = fn(&Event, &mut Vec<u8>) -> bool;
+
+/// The schema-specific writer of a current schema, if [`direct`] has one for exactly that version.
+fn direct_writer(info: &SchemaInfo) -> Option<DirectWriter> {
+    match (info.event_type(), info.fingerprint()) {
+        (EventType::SubmissionApplied, direct::SUBMISSION_APPLIED) => Some(|event, out| {
+            let Event::SubmissionApplied(e) = event else {
+                return false;
+            };
+            direct::write_submission_applied(e, out);
+            true
+        }),
+        (EventType::BoardScored, direct::BOARD_SCORED) => Some(|event, out| {
+            let Event::BoardScored(e) = event else {
+                return false;
+            };
+            direct::write_board_scored(e, out);
+            true
+        }),
+        (EventType::StandingsComputed, direct::STANDINGS_COMPUTED) => Some(|event, out| {
+            let Event::StandingsComputed(e) = event else {
+                return false;
+            };
+            direct::write_standings_computed(e, out);
+            true
+        }),
+        _ => None,
+    }
 }
 
 impl fmt::Debug for Codec {
@@ -132,6 +205,22 @@ fn from_resolved<T: DeserializeOwned>(
     wrap: fn(T) -> Event,
 ) -> apache_avro::AvroResult<Event> {
     apache_avro::from_value::<T>(value).map(wrap)
+}
+
+/// The error of a schema-specific reader, as the codec reports it.
+fn read_error(info: &SchemaInfo, e: direct::ReadError) -> Error {
+    match e {
+        direct::ReadError::Malformed(detail) => Error::Malformed {
+            event_type: info.event_type(),
+            version: info.version(),
+            detail,
+        },
+        direct::ReadError::TrailingBytes(count) => Error::TrailingBytes {
+            event_type: info.event_type(),
+            version: info.version(),
+            count,
+        },
+    }
 }
 
 /// A schema-specific reader of [`direct`]: a datum to its event.
@@ -192,13 +281,15 @@ impl Codec {
             };
             readers.push(Reader { info, path });
         }
-        let direct_applied = registry.current(EventType::SubmissionApplied).fingerprint()
-            == direct::SUBMISSION_APPLIED;
+        let direct_writers = EventType::ALL
+            .iter()
+            .map(|&t| direct_writer(registry.current(t)))
+            .collect();
         Ok(Codec {
             registry,
             writers,
             readers,
-            direct_applied,
+            direct_writers,
         })
     }
 
@@ -255,7 +346,7 @@ impl Codec {
         applied: &crate::types::SubmissionApplied,
         out: &mut Vec<u8>,
     ) {
-        if self.direct_applied {
+        if self.direct_writers[EventType::SubmissionApplied.index()].is_some() {
             direct::write_submission_applied(applied, out);
             return;
         }
@@ -275,8 +366,9 @@ impl Codec {
 
     /// Appends the datum of `event` to `out`.
     pub fn datum_into(&self, event: &Event, out: &mut Vec<u8>) {
-        if let Event::SubmissionApplied(applied) = event {
-            self.submission_applied_into(applied, out);
+        if let Some(write) = self.direct_writers[event.event_type().index()]
+            && write(event, out)
+        {
             return;
         }
         let writer = &self.writers[event.event_type().index()].datum;
@@ -315,20 +407,7 @@ impl Codec {
         let info = reader.info;
         let mut rest = datum;
         let decoded = match &reader.path {
-            ReadPath::Specific(read) => {
-                return read(datum).map_err(|e| match e {
-                    direct::ReadError::Malformed(detail) => Error::Malformed {
-                        event_type: info.event_type(),
-                        version: info.version(),
-                        detail,
-                    },
-                    direct::ReadError::TrailingBytes(count) => Error::TrailingBytes {
-                        event_type: info.event_type(),
-                        version: info.version(),
-                        count,
-                    },
-                });
-            }
+            ReadPath::Specific(read) => return read(datum).map_err(|e| read_error(info, e)),
             ReadPath::Direct(direct) => by_type!(info.event_type(), read_direct(direct, &mut rest)),
             ReadPath::Resolving(resolving) => resolving
                 .read_value(&mut rest)
@@ -347,6 +426,71 @@ impl Codec {
             });
         }
         Ok(event)
+    }
+
+    /// Reads a message as [`Codec::decode`] does, with the same errors, but a `ResultsRecorded` only
+    /// as far as its header: its lines are checked and counted, not built. A national event's
+    /// results arrive in batches that wait, undecoded, until their submission's seal; they are
+    /// built once, as the results the submission applies ([`Codec::applied_lines`]).
+    pub fn skim(&self, message: &[u8]) -> Result<Skimmed> {
+        let (fingerprint, datum) = split_message(message)?;
+        let reader = self.reader(fingerprint)?;
+        if reader.info.fingerprint() == direct::RESULTS_RECORDED {
+            return direct::skim_results_recorded(datum)
+                .map(Skimmed::Results)
+                .map_err(|e| read_error(reader.info, e));
+        }
+        Ok(match self.decode(message)? {
+            Event::ResultsRecorded(batch) => Skimmed::Results(ResultsHeader::of(&batch)),
+            event => Skimmed::Event(Box::new(event)),
+        })
+    }
+
+    /// Appends the lines of a `ResultsRecorded` message to `out` as the results a submission
+    /// applies: each with the batch's board, without the informative lead and table. Any other
+    /// message is an error.
+    pub fn applied_lines(
+        &self,
+        message: &[u8],
+        out: &mut Vec<crate::types::AppliedResult>,
+    ) -> Result<()> {
+        let (fingerprint, datum) = split_message(message)?;
+        let reader = self.reader(fingerprint)?;
+        if reader.info.fingerprint() == direct::RESULTS_RECORDED {
+            return direct::read_lines_as_applied(datum, out)
+                .map_err(|e| read_error(reader.info, e));
+        }
+        match self.decode(message)? {
+            Event::ResultsRecorded(batch) => {
+                let board = batch.board;
+                out.extend(
+                    batch
+                        .results
+                        .into_iter()
+                        .map(|l| crate::types::AppliedResult {
+                            section: l.section,
+                            board,
+                            ns_pair: l.ns_pair,
+                            ew_pair: l.ew_pair,
+                            movement: l.movement,
+                            contract: l.contract,
+                            declarer: l.declarer,
+                            tricks: l.tricks,
+                            ns_score: l.ns_score,
+                            ew_score: l.ew_score,
+                            adjusted: l.adjusted,
+                            arrow_switch: l.arrow_switch,
+                            group: l.group,
+                        }),
+                );
+                Ok(())
+            }
+            other => Err(Error::Malformed {
+                event_type: other.event_type(),
+                version: reader.info.version(),
+                detail: "expected a ResultsRecorded".into(),
+            }),
+        }
     }
 
     fn reader(&self, fingerprint: u64) -> Result<&Reader> {

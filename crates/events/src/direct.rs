@@ -1,6 +1,8 @@
-//! Schema-specific codecs for the two records the pipeline handles by the million: the
-//! results stream's [`ResultsRecorded`] (read) and the aggregator's [`SubmissionApplied`] (read
-//! and write).
+//! Schema-specific codecs for the records the pipeline handles by the million: the results
+//! stream's [`ResultsRecorded`] (read), the aggregator's [`SubmissionApplied`] (read and write),
+//! and the board scores and standings it writes for every club ([`BoardScored`] and
+//! [`StandingsComputed`], written: a national event's thousands of clubs have tens of boards
+//! each).
 //!
 //! A national event's 3,600,000 results pass through these twice each: the aggregator decodes
 //! them from the clubs' batches and writes them again, all at once, in the submissions it
@@ -25,9 +27,11 @@
 //! fields in order; an `array` is blocks of items, each led by its count (a negative count is
 //! followed by the block's size in bytes), ended by a count of 0.
 
+use crate::codec::ResultsHeader;
 use crate::types::{
-    Adjusted, AppliedPair, AppliedResult, Direction, Movement, Player, ResultKey, ResultLine,
-    ResultsRecorded, SubmissionApplied, Text,
+    Adjusted, AppliedPair, AppliedResult, BoardScored, Direction, Factoring, Fraction, Movement,
+    Player, ResultKey, ResultLine, ResultsRecorded, Scoring, StandingsComputed, SubmissionApplied,
+    Text,
 };
 
 /// Fingerprint (CRC-64-AVRO of the Parsing Canonical Form) of the `ResultsRecorded` schema that
@@ -37,6 +41,12 @@ pub(crate) const RESULTS_RECORDED: u64 = 0xae6d_179e_3837_7241;
 /// Fingerprint of the `SubmissionApplied` schema that [`read_submission_applied`] reads and
 /// [`write_submission_applied`] writes.
 pub(crate) const SUBMISSION_APPLIED: u64 = 0x8c34_6e9e_41e6_a841;
+
+/// Fingerprint of the `BoardScored` schema that [`write_board_scored`] writes.
+pub(crate) const BOARD_SCORED: u64 = 0x4640_0c83_bb02_cfbc;
+
+/// Fingerprint of the `StandingsComputed` schema that [`write_standings_computed`] writes.
+pub(crate) const STANDINGS_COMPUTED: u64 = 0xc8e6_5ca3_1d4f_2b54;
 
 /// Why a datum does not decode, in words (it ends up in dead-letter reasons).
 pub(crate) type Malformed = String;
@@ -133,6 +143,25 @@ impl<'a> Datum<'a> {
         }
     }
 
+    /// The count of an array's next block of items, 0 at its end.
+    fn block(&mut self, what: &str) -> Result<usize, Malformed> {
+        let count = self.long(what)?;
+        if count < 0 {
+            // The block's size in bytes follows a negative count; items are read anyway.
+            self.long(what)?;
+        }
+        // Each item takes at least a byte: a count above what is left is damage, and must not
+        // reserve memory.
+        let count = count.unsigned_abs();
+        if count > self.rest.len() as u64 {
+            return Err(format!(
+                "{what}: a block of {count} items where {} bytes are left",
+                self.rest.len()
+            ));
+        }
+        Ok(count as usize)
+    }
+
     /// An array: every item read with `read`, block after block.
     fn array<T>(
         &mut self,
@@ -141,26 +170,30 @@ impl<'a> Datum<'a> {
     ) -> Result<Vec<T>, Malformed> {
         let mut items = Vec::new();
         loop {
-            let count = self.long(what)?;
+            let count = self.block(what)?;
             if count == 0 {
                 return Ok(items);
             }
-            if count < 0 {
-                // The block's size in bytes follows a negative count; items are read anyway.
-                self.long(what)?;
-            }
-            // Each item takes at least a byte: a count above what is left is damage, and must
-            // not reserve memory.
-            let count = count.unsigned_abs();
-            if count > self.rest.len() as u64 {
-                return Err(format!(
-                    "{what}: a block of {count} items where {} bytes are left",
-                    self.rest.len()
-                ));
-            }
-            items.reserve(count as usize);
+            items.reserve(count);
             for _ in 0..count {
                 items.push(read(self)?);
+            }
+        }
+    }
+
+    /// An array's items, each handed to `item`, block after block.
+    fn each(
+        &mut self,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> Result<(), Malformed>,
+    ) -> Result<(), Malformed> {
+        loop {
+            let count = self.block(what)?;
+            if count == 0 {
+                return Ok(());
+            }
+            for _ in 0..count {
+                item(self)?;
             }
         }
     }
@@ -205,33 +238,136 @@ fn read_datum<'a, T>(
     Ok(record)
 }
 
+/// One line of a `ResultsRecorded` as read, its text borrowed from the datum.
+struct Line<'a> {
+    section: &'a str,
+    ns_pair: &'a str,
+    ew_pair: &'a str,
+    movement: Movement,
+    contract: Option<&'a str>,
+    declarer: Option<&'a str>,
+    tricks: Option<i32>,
+    ns_score: Option<i32>,
+    ew_score: Option<i32>,
+    adjusted: Option<Adjusted>,
+    arrow_switch: bool,
+    group: Option<&'a str>,
+    lead: Option<&'a str>,
+    table: Option<i32>,
+}
+
+impl<'a> Datum<'a> {
+    fn line(&mut self) -> Result<Line<'a>, Malformed> {
+        Ok(Line {
+            section: self.str("results.section")?,
+            ns_pair: self.str("results.ns_pair")?,
+            ew_pair: self.str("results.ew_pair")?,
+            movement: self.movement("results.movement")?,
+            contract: self.optional("results.contract", Datum::str)?,
+            declarer: self.optional("results.declarer", Datum::str)?,
+            tricks: self.optional("results.tricks", Datum::int)?,
+            ns_score: self.optional("results.ns_score", Datum::int)?,
+            ew_score: self.optional("results.ew_score", Datum::int)?,
+            adjusted: self.optional("results.adjusted", Datum::adjusted)?,
+            arrow_switch: self.boolean("results.arrow_switch")?,
+            group: self.optional("results.group", Datum::str)?,
+            lead: self.optional("results.lead", Datum::str)?,
+            table: self.optional("results.table", Datum::int)?,
+        })
+    }
+
+    /// The fields of a `ResultsRecorded` before its lines.
+    fn results_head(&mut self) -> Result<ResultsHeader, Malformed> {
+        Ok(ResultsHeader {
+            event_id: self.string("event_id")?,
+            club_id: self.string("club_id")?,
+            submission_id: self.string("submission_id")?,
+            board: self.int("board")?,
+            first_sequence: self.int("first_sequence")?,
+            lines: 0,
+        })
+    }
+}
+
 /// Reads a `ResultsRecorded` datum written with the schema of [`RESULTS_RECORDED`].
 pub(crate) fn read_results_recorded(datum: &[u8]) -> Result<ResultsRecorded, ReadError> {
     read_datum(datum, |d| {
+        let head = d.results_head()?;
+        let text = |t: &str| Text::from(t);
+        let results = d.array("results", |d| {
+            let l = d.line()?;
+            Ok(ResultLine {
+                section: l.section.into(),
+                ns_pair: l.ns_pair.into(),
+                ew_pair: l.ew_pair.into(),
+                movement: l.movement,
+                contract: l.contract.map(text),
+                declarer: l.declarer.map(text),
+                tricks: l.tricks,
+                ns_score: l.ns_score,
+                ew_score: l.ew_score,
+                adjusted: l.adjusted,
+                arrow_switch: l.arrow_switch,
+                group: l.group.map(text),
+                lead: l.lead.map(text),
+                table: l.table,
+            })
+        })?;
         Ok(ResultsRecorded {
-            event_id: d.string("event_id")?,
-            club_id: d.string("club_id")?,
-            submission_id: d.string("submission_id")?,
-            board: d.int("board")?,
-            first_sequence: d.int("first_sequence")?,
-            results: d.array("results", |d| {
-                Ok(ResultLine {
-                    section: d.text("results.section")?,
-                    ns_pair: d.text("results.ns_pair")?,
-                    ew_pair: d.text("results.ew_pair")?,
-                    movement: d.movement("results.movement")?,
-                    contract: d.optional("results.contract", Datum::text)?,
-                    declarer: d.optional("results.declarer", Datum::text)?,
-                    tricks: d.optional("results.tricks", Datum::int)?,
-                    ns_score: d.optional("results.ns_score", Datum::int)?,
-                    ew_score: d.optional("results.ew_score", Datum::int)?,
-                    adjusted: d.optional("results.adjusted", Datum::adjusted)?,
-                    arrow_switch: d.boolean("results.arrow_switch")?,
-                    group: d.optional("results.group", Datum::text)?,
-                    lead: d.optional("results.lead", Datum::text)?,
-                    table: d.optional("results.table", Datum::int)?,
-                })
-            })?,
+            event_id: head.event_id,
+            club_id: head.club_id,
+            submission_id: head.submission_id,
+            board: head.board,
+            first_sequence: head.first_sequence,
+            results,
+        })
+    })
+}
+
+/// Reads the header of a `ResultsRecorded` datum (schema of [`RESULTS_RECORDED`]) and counts its
+/// lines, checking them as [`read_results_recorded`] does without building them.
+pub(crate) fn skim_results_recorded(datum: &[u8]) -> Result<ResultsHeader, ReadError> {
+    read_datum(datum, |d| {
+        let mut head = d.results_head()?;
+        let mut lines = 0;
+        d.each("results", |d| {
+            d.line()?;
+            lines += 1;
+            Ok(())
+        })?;
+        head.lines = lines;
+        Ok(head)
+    })
+}
+
+/// Appends the lines of a `ResultsRecorded` datum (schema of [`RESULTS_RECORDED`]) to `out` as the
+/// results a submission applies: each with the batch's board, without the informative lead and
+/// table.
+pub(crate) fn read_lines_as_applied(
+    datum: &[u8],
+    out: &mut Vec<AppliedResult>,
+) -> Result<(), ReadError> {
+    read_datum(datum, |d| {
+        let board = d.results_head()?.board;
+        let text = |t: &str| Text::from(t);
+        d.each("results", |d| {
+            let l = d.line()?;
+            out.push(AppliedResult {
+                section: l.section.into(),
+                board,
+                ns_pair: l.ns_pair.into(),
+                ew_pair: l.ew_pair.into(),
+                movement: l.movement,
+                contract: l.contract.map(text),
+                declarer: l.declarer.map(text),
+                tricks: l.tricks,
+                ns_score: l.ns_score,
+                ew_score: l.ew_score,
+                adjusted: l.adjusted,
+                arrow_switch: l.arrow_switch,
+                group: l.group.map(text),
+            });
+            Ok(())
         })
     })
 }
@@ -317,6 +453,30 @@ impl Out<'_> {
         self.0.push(u8::from(value));
     }
 
+    /// A `double`: 8 bytes, little-endian IEEE 754.
+    fn double(&mut self, value: f64) {
+        self.0.extend_from_slice(&value.to_le_bytes());
+    }
+
+    fn fraction(&mut self, value: &Fraction) {
+        self.long(value.num);
+        self.long(value.den);
+    }
+
+    fn key(&mut self, k: &ResultKey) {
+        self.str(&k.section);
+        self.int(k.board);
+        self.str(&k.ns_pair);
+        self.str(&k.ew_pair);
+    }
+
+    fn direction(&mut self, d: Direction) {
+        self.long(match d {
+            Direction::Ns => 0,
+            Direction::Ew => 1,
+        });
+    }
+
     fn optional<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut Self, T)) {
         match value {
             None => self.long(0),
@@ -368,25 +528,72 @@ pub(crate) fn write_submission_applied(applied: &SubmissionApplied, out: &mut Ve
         o.boolean(r.arrow_switch);
         o.optional(r.group.as_deref(), Out::str);
     });
-    o.array(&applied.withdrawn, |o, k| {
-        o.str(&k.section);
-        o.int(k.board);
-        o.str(&k.ns_pair);
-        o.str(&k.ew_pair);
-    });
+    o.array(&applied.withdrawn, Out::key);
     o.array(&applied.pairs, |o, p| {
         o.str(&p.section);
         o.str(&p.pair);
-        o.optional(p.direction, |o, d| {
-            o.long(match d {
-                Direction::Ns => 0,
-                Direction::Ew => 1,
-            })
-        });
+        o.optional(p.direction, Out::direction);
         o.array(&p.players, |o, player| {
             o.str(&player.name);
             o.optional(player.national_id.as_deref(), Out::str);
         });
+    });
+}
+
+/// Appends the datum of `scored`, written with the schema of [`BOARD_SCORED`], to `out`.
+pub(crate) fn write_board_scored(scored: &BoardScored, out: &mut Vec<u8>) {
+    let mut o = Out(out);
+    o.str(&scored.event_id);
+    o.str(&scored.scope);
+    o.int(scored.board);
+    o.long(scored.generation);
+    o.int(scored.results_count);
+    o.int(scored.target);
+    o.fraction(&scored.top);
+    o.optional(scored.datum, Out::int);
+    o.array(&scored.table, |o, e| {
+        o.int(e.ns_score);
+        o.int(e.count);
+        o.fraction(&e.ns_value);
+        o.fraction(&e.ew_value);
+    });
+    o.array(&scored.specials, |o, s| {
+        o.str(&s.club_id);
+        o.key(&s.key);
+        o.fraction(&s.ns_value);
+        o.fraction(&s.ew_value);
+    });
+}
+
+/// Appends the datum of `standings`, written with the schema of [`STANDINGS_COMPUTED`], to `out`.
+pub(crate) fn write_standings_computed(standings: &StandingsComputed, out: &mut Vec<u8>) {
+    let mut o = Out(out);
+    o.str(&standings.event_id);
+    o.str(&standings.scope);
+    o.long(standings.generation);
+    o.long(match standings.scoring {
+        Scoring::Matchpoints => 0,
+        Scoring::Butler => 1,
+        Scoring::CrossImps => 2,
+    });
+    o.long(match standings.factoring {
+        Factoring::Neuberg => 0,
+        Factoring::Ratio => 1,
+    });
+    o.array(&standings.standings, |o, p| {
+        o.str(&p.club_id);
+        o.str(&p.section);
+        o.str(&p.pair);
+        o.optional(p.direction, Out::direction);
+        o.int(p.boards);
+        o.double(p.total);
+        o.double(p.max);
+        o.long(p.total_hundredths);
+        o.optional(p.percent_hundredths, Out::long);
+        o.int(p.rank);
+        o.boolean(p.tied);
+        o.int(p.combined_rank);
+        o.boolean(p.combined_tied);
     });
 }
 
@@ -443,6 +650,16 @@ mod tests {
             SUBMISSION_APPLIED,
             "schemas/SubmissionApplied.avsc changed: update src/direct.rs"
         );
+        assert_eq!(
+            registry.current(EventType::BoardScored).fingerprint(),
+            BOARD_SCORED,
+            "schemas/BoardScored.avsc changed: update src/direct.rs"
+        );
+        assert_eq!(
+            registry.current(EventType::StandingsComputed).fingerprint(),
+            STANDINGS_COMPUTED,
+            "schemas/StandingsComputed.avsc changed: update src/direct.rs"
+        );
     }
 
     #[test]
@@ -456,6 +673,46 @@ mod tests {
         write_submission_applied(&applied, &mut written);
         assert_eq!(written, datum);
         assert_eq!(read_submission_applied(&datum).unwrap(), applied);
+        let scored = common::board_scored();
+        let mut written = Vec::new();
+        write_board_scored(&scored, &mut written);
+        assert_eq!(written, apache_write(EventType::BoardScored, &scored));
+        let standings = common::standings_computed();
+        let mut written = Vec::new();
+        write_standings_computed(&standings, &mut written);
+        assert_eq!(
+            written,
+            apache_write(EventType::StandingsComputed, &standings)
+        );
+    }
+
+    /// The lines of a batch as the results a submission applies.
+    fn as_applied(batch: &ResultsRecorded) -> Vec<AppliedResult> {
+        batch
+            .results
+            .iter()
+            .map(|l| AppliedResult {
+                section: l.section.clone(),
+                board: batch.board,
+                ns_pair: l.ns_pair.clone(),
+                ew_pair: l.ew_pair.clone(),
+                movement: l.movement,
+                contract: l.contract.clone(),
+                declarer: l.declarer.clone(),
+                tricks: l.tricks,
+                ns_score: l.ns_score,
+                ew_score: l.ew_score,
+                adjusted: l.adjusted,
+                arrow_switch: l.arrow_switch,
+                group: l.group.clone(),
+            })
+            .collect()
+    }
+
+    /// What [`read_lines_as_applied`] reads, if it reads.
+    fn applied_lines(datum: &[u8]) -> Option<Vec<AppliedResult>> {
+        let mut out = Vec::new();
+        read_lines_as_applied(datum, &mut out).ok().map(|()| out)
     }
 
     /// `datum` damaged: bytes overwritten, then perhaps cut short, then perhaps lengthened.
@@ -500,6 +757,8 @@ mod tests {
         #[test]
         fn results_recorded_reads_as_apache_avro_reads(batch in common::arb::results_recorded()) {
             let datum = apache_write(EventType::ResultsRecorded, &batch);
+            prop_assert_eq!(skim_results_recorded(&datum).unwrap(), ResultsHeader::of(&batch));
+            prop_assert_eq!(applied_lines(&datum), Some(as_applied(&batch)));
             prop_assert_eq!(read_results_recorded(&datum).unwrap(), batch);
         }
 
@@ -515,6 +774,19 @@ mod tests {
         }
 
         #[test]
+        fn board_scores_and_standings_write_as_apache_avro_writes(
+            scored in common::arb::board_scored(),
+            standings in common::arb::standings_computed(),
+        ) {
+            let mut written = Vec::new();
+            write_board_scored(&scored, &mut written);
+            prop_assert_eq!(written, apache_write(EventType::BoardScored, &scored));
+            let mut written = Vec::new();
+            write_standings_computed(&standings, &mut written);
+            prop_assert_eq!(written, apache_write(EventType::StandingsComputed, &standings));
+        }
+
+        #[test]
         fn damaged_results_recorded_fail_where_apache_avro_fails(
             batch in common::arb::results_recorded(),
             (edits, cut, extra) in damage(),
@@ -522,7 +794,9 @@ mod tests {
             let datum =
                 damaged(apache_write(EventType::ResultsRecorded, &batch), &edits, cut, &extra);
             let apache = apache_read::<ResultsRecorded>(EventType::ResultsRecorded, &datum);
-            prop_assert_eq!(read_results_recorded(&datum).ok(), apache);
+            prop_assert_eq!(read_results_recorded(&datum).ok(), apache.clone());
+            prop_assert_eq!(skim_results_recorded(&datum).ok(), apache.as_ref().map(ResultsHeader::of));
+            prop_assert_eq!(applied_lines(&datum), apache.map(|b| as_applied(&b)));
         }
 
         #[test]
@@ -541,6 +815,8 @@ mod tests {
             datum in proptest::collection::vec(any::<u8>(), 0..128),
         ) {
             let apache = apache_read::<ResultsRecorded>(EventType::ResultsRecorded, &datum);
+            prop_assert_eq!(skim_results_recorded(&datum).ok(), apache.as_ref().map(ResultsHeader::of));
+            prop_assert_eq!(applied_lines(&datum), apache.as_ref().map(as_applied));
             prop_assert_eq!(read_results_recorded(&datum).ok(), apache);
             let apache = apache_read::<SubmissionApplied>(EventType::SubmissionApplied, &datum);
             prop_assert_eq!(read_submission_applied(&datum).ok(), apache);

@@ -159,7 +159,7 @@ mod schemas;
 mod signing;
 pub mod types;
 
-pub use codec::{Codec, HEADER_LEN, MARKER, split_message};
+pub use codec::{Codec, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
 pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
 pub use schemas::{NAMESPACE, SchemaInfo};

@@ -34,7 +34,7 @@ use simpairs_events::types::{
     BoardScored, DeadLettered, Direction, Fraction, PairStanding, ResultKey, SpecialValue,
     StandingsComputed, SubmissionApplied, TableEntry,
 };
-use simpairs_events::{Codec, Event, Stream};
+use simpairs_events::{Codec, Event, Skimmed, Stream};
 use simpairs_log::{Log, Position, Produce};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring, Value};
 
@@ -100,8 +100,8 @@ pub struct Aggregator {
     /// The national boards' score counts, kept as clubs are appended to `national`.
     national_counts: BoardCounts,
     national_clubs: BTreeSet<String>,
-    /// A hash of each (scope, board) table last written, to write only what changed.
-    written: HashMap<(String, i32), u64>,
+    /// A hash of the table last written for each scope and board, to write only what changed.
+    written: Written,
     /// Threads of lower priority for deriving the board scores and clubs' standings (see
     /// [`derive_pool`]); the shared threads if they cannot be made.
     derive_pool: Option<Arc<rayon::ThreadPool>>,
@@ -166,7 +166,7 @@ impl Aggregator {
             national: Field::new(),
             national_counts: BoardCounts::new(),
             national_clubs: BTreeSet::new(),
-            written: HashMap::new(),
+            written: Written::default(),
             derive_pool: derive_pool(),
         })
     }
@@ -199,7 +199,7 @@ impl Aggregator {
             let codec = &self.codec;
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
-            let mut batch = Batch::default();
+            let mut batch = Batch::new(codec);
             let mut index = 0;
             crate::read_range(
                 self.log.as_ref(),
@@ -212,7 +212,7 @@ impl Aggregator {
                     state.stage(&mut batch, decoded, record.offset as i64, index);
                     index += 1;
                     if index == crate::state::REBUILD_BATCH {
-                        drop(state.finish(std::mem::take(&mut batch)));
+                        drop(state.finish(std::mem::replace(&mut batch, Batch::new(codec))));
                         index = 0;
                     }
                 },
@@ -244,13 +244,13 @@ impl Aggregator {
             // submissions the batch completes are then checked in parallel (`finish`).
             let (state, codec) = (&mut self.state, &self.codec);
             let records = records.as_slice();
-            let mut batch = Batch::default();
+            let mut batch = Batch::new(codec);
             std::thread::scope(|scope| {
                 let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
                 scope.spawn(move || {
                     use rayon::prelude::*;
                     for chunk in records.chunks(DECODE_CHUNK) {
-                        let decoded: Vec<Result<(Event, Vec<u8>), String>> = chunk
+                        let decoded: Vec<Result<(Skimmed, Vec<u8>), String>> = chunk
                             .par_iter()
                             .map(|r| crate::state::decode(codec, &r.value))
                             .collect();
@@ -514,13 +514,13 @@ impl Aggregator {
     }
 }
 
+/// A hash of the table last written for each scope (a club, or `""` for the nation) and board.
+/// Thousands of clubs have tens of boards each: the scopes are not copied for every board.
+type Written = HashMap<String, rustc_hash::FxHashMap<i32, u64>>;
+
 /// Keeps the board scores whose values changed since they were last written.
-fn keep_changed(
-    written: &mut HashMap<(String, i32), u64>,
-    scope: &str,
-    boards: Vec<Event>,
-    out: &mut Vec<Event>,
-) {
+fn keep_changed(written: &mut Written, scope: &str, boards: Vec<Event>, out: &mut Vec<Event>) {
+    let last = written.entry(scope.to_string()).or_default();
     for event in boards {
         if let Event::BoardScored(b) = &event {
             // A fast hash (FxHasher): the board scores of thousands of clubs are hashed for
@@ -535,7 +535,7 @@ fn keep_changed(
                 (&s.club_id, &s.key, s.ns_value, s.ew_value).hash(&mut h);
             }
             let hash = h.finish();
-            if written.insert((scope.to_string(), b.board), hash) == Some(hash) {
+            if last.insert(b.board, hash) == Some(hash) {
                 continue;
             }
         }

@@ -5,9 +5,8 @@ use simpairs_events::types::AppliedResult;
 use simpairs_formats::row::{FieldBuilder, TypedRow};
 use simpairs_scoring::{Field, LegalScores};
 
-/// A typed row from a result of the events (an `AppliedResult` or a batch's `ResultLine`: the same
-/// fields), without copying it. A percentage outside 0..=100 is kept out of range so that the
-/// builder's check refuses it.
+/// A typed row from an applied result, without copying it. A percentage outside 0..=100 is kept
+/// out of range so that the builder's check refuses it.
 macro_rules! typed_row_of {
     ($club:expr, $board:expr, $r:expr) => {{
         let r = $r;
@@ -35,7 +34,6 @@ macro_rules! typed_row_of {
         }
     }};
 }
-pub(crate) use typed_row_of;
 
 /// An applied result as a typed row for the field builder (no numbers printed and parsed back).
 pub fn typed_row<'a>(club: &'a str, r: &'a AppliedResult) -> TypedRow<'a> {

@@ -83,7 +83,7 @@ pub fn replay(
             _ => end,
         };
         // In batches: the submissions each completes are checked together, in parallel.
-        let mut batch = Batch::default();
+        let mut batch = Batch::new(&codec);
         // The offset of each record of the batch.
         let mut offsets = Vec::new();
         crate::read_range(log, &results, partition, 0, until, |r| {
@@ -97,7 +97,7 @@ pub fn replay(
             state.stage(&mut batch, decoded, r.offset as i64, offsets.len());
             offsets.push(r.offset);
             if offsets.len() == crate::state::REBUILD_BATCH {
-                let finished = state.finish(std::mem::take(&mut batch));
+                let finished = state.finish(std::mem::replace(&mut batch, Batch::new(&codec)));
                 replayed.note(finished, &offsets);
                 offsets.clear();
             }

@@ -17,7 +17,7 @@ use simpairs_events::types::{AppliedResult, ResultKey, SubmissionApplied};
 /// compare field by field, as `ResultKey` does.
 pub(crate) type Table<'a> = (&'a str, i32, &'a str, &'a str);
 
-fn table_of(r: &AppliedResult) -> Table<'_> {
+pub(crate) fn table_of(r: &AppliedResult) -> Table<'_> {
     (&r.section, r.board, &r.ns_pair, &r.ew_pair)
 }
 

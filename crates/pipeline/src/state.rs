@@ -22,7 +22,7 @@ use simpairs_events::types::{
     AppliedPair, AppliedResult, EventDeclared, PairEntered, ResultKey, ResultRecorded,
     ResultWithdrawn, SubmissionApplied, SubmissionSealed,
 };
-use simpairs_events::{Codec, Event};
+use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
 use crate::results::ClubResults;
@@ -43,8 +43,10 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 enum Part {
     Result(ResultRecorded),
-    /// A batch of one board's results: the consecutive sequences from its first.
-    Batch(Box<simpairs_events::types::ResultsRecorded>),
+    /// A batch of one board's results, the consecutive sequences from its first: its header. Its
+    /// lines are read from the message when the submission is checked
+    /// ([`simpairs_events::Codec::applied_lines`]).
+    Lines(ResultsHeader),
     Withdrawal(ResultWithdrawn),
     Pair(PairEntered),
 }
@@ -53,15 +55,23 @@ impl Part {
     /// How many sequences the record stands for.
     fn sequences(&self) -> i32 {
         match self {
-            Part::Batch(b) => i32::try_from(b.results.len()).unwrap_or(i32::MAX),
+            Part::Lines(b) => i32::try_from(b.lines).unwrap_or(i32::MAX),
             _ => 1,
         }
     }
 }
 
+/// The datum of a message (what a seal's digest covers, and what tells two records apart): the
+/// bytes after its header.
+fn datum(message: &[u8]) -> &[u8] {
+    message
+        .get(simpairs_events::HEADER_LEN..)
+        .unwrap_or_default()
+}
+
 #[derive(Debug, Default)]
 struct Pending {
-    /// first sequence -> (datum bytes as sent, record); a batch covers the sequences from its first.
+    /// first sequence -> (message as sent, record); a batch covers the sequences from its first.
     records: BTreeMap<i32, (Vec<u8>, Part)>,
     /// Sequences covered by `records`.
     sequences: i64,
@@ -74,7 +84,7 @@ impl Pending {
     fn covering(&self, sequence: i32) -> Option<(i32, &[u8])> {
         let (&first, (bytes, part)) = self.records.range(..=sequence).next_back()?;
         (i64::from(sequence) < i64::from(first) + i64::from(part.sequences()))
-            .then_some((first, bytes.as_slice()))
+            .then_some((first, datum(bytes)))
     }
 
     /// Whether any record covers a sequence of `range`.
@@ -82,9 +92,9 @@ impl Pending {
         self.covering(range.start).is_some() || self.records.range(range).next().is_some()
     }
 
-    fn insert(&mut self, first: i32, datum: Vec<u8>, part: Part) {
+    fn insert(&mut self, first: i32, message: Vec<u8>, part: Part) {
         self.sequences += i64::from(part.sequences());
-        self.records.insert(first, (datum, part));
+        self.records.insert(first, (message, part));
     }
 
     /// Whether the records cover exactly the sequences `0..count`.
@@ -157,8 +167,10 @@ struct Ready {
 
 /// Records being handled together: the submissions they completed, waiting to be checked, and
 /// the effects so far (see [`EventState::stage`] and [`EventState::finish`]).
-#[derive(Debug, Default)]
-pub struct Batch {
+#[derive(Debug)]
+pub struct Batch<'c> {
+    /// Reads the lines of batched results when their submission is checked.
+    codec: &'c Codec,
     ready: Vec<Ready>,
     /// Hashes of the (club, submission) keys in `ready`: a record of one of them must wait until
     /// they are checked. (A hash that happens to match another key only finishes the batch's
@@ -171,6 +183,19 @@ pub struct Batch {
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
 /// submissions it completes wait in memory until it is finished.
 pub const REBUILD_BATCH: usize = 65_536;
+
+impl<'c> Batch<'c> {
+    /// An empty batch; `codec` reads the lines of the results it holds.
+    pub fn new(codec: &'c Codec) -> Batch<'c> {
+        Batch {
+            codec,
+            ready: Vec::new(),
+            completing: Default::default(),
+            effects: Vec::new(),
+            fields: HashMap::new(),
+        }
+    }
+}
 
 /// What a batch led to.
 #[derive(Debug, Default)]
@@ -192,8 +217,12 @@ fn submission_hash(club: &str, submission: &str) -> u64 {
 }
 
 /// The submission a results-stream record belongs to.
-fn submission_of(event: &Event) -> Option<(&str, &str)> {
-    match event {
+fn submission_of(record: &Skimmed) -> Option<(&str, &str)> {
+    let event = match record {
+        Skimmed::Results(h) => return Some((&h.club_id, &h.submission_id)),
+        Skimmed::Event(event) => event,
+    };
+    match event.as_ref() {
         Event::ResultRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::ResultsRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::ResultWithdrawn(r) => Some((&r.club_id, &r.submission_id)),
@@ -298,17 +327,18 @@ impl EventState {
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
     pub fn handle(&mut self, codec: &Codec, message: &[u8], offset: i64) -> Vec<Effect> {
-        self.handle_decoded(decode(codec, message), offset)
+        self.handle_decoded(codec, decode(codec, message), offset)
     }
 
     /// Handles a message already decoded with [`decode`] (decoding can run in parallel; handling is in
     /// log order): a batch of one record.
     pub fn handle_decoded(
         &mut self,
-        decoded: Result<(Event, Vec<u8>), String>,
+        codec: &Codec,
+        decoded: Result<(Skimmed, Vec<u8>), String>,
         offset: i64,
     ) -> Vec<Effect> {
-        let mut batch = Batch::default();
+        let mut batch = Batch::new(codec);
         self.stage(&mut batch, decoded, offset, 0);
         self.finish(batch)
             .effects
@@ -322,23 +352,28 @@ impl EventState {
     /// to be checked by [`EventState::finish`].
     pub fn stage(
         &mut self,
-        batch: &mut Batch,
-        decoded: Result<(Event, Vec<u8>), String>,
+        batch: &mut Batch<'_>,
+        decoded: Result<(Skimmed, Vec<u8>), String>,
         offset: i64,
         index: usize,
     ) {
         let effects = match decoded {
-            Ok((event, datum)) => {
+            Ok((record, message)) => {
                 // A record of a submission waiting to be checked is handled once it is checked, as
                 // it would be one record at a time.
-                if let Some((club, submission)) = submission_of(&event)
+                if let Some((club, submission)) = submission_of(&record)
                     && batch
                         .completing
                         .contains(&submission_hash(club, submission))
                 {
                     self.check_ready(batch);
                 }
-                self.handle_event(batch, index, event, datum, offset)
+                match record {
+                    Skimmed::Results(header) => self.handle_results(batch, index, header, message),
+                    Skimmed::Event(event) => {
+                        self.handle_event(batch, index, *event, message, offset)
+                    }
+                }
             }
             Err(reason) => vec![dead(reason)],
         };
@@ -349,7 +384,7 @@ impl EventState {
 
     /// Checks the submissions the batch completed (in parallel) and applies those that pass, in
     /// the order of their seals.
-    pub fn finish(&mut self, mut batch: Batch) -> Finished {
+    pub fn finish(&mut self, mut batch: Batch<'_>) -> Finished {
         self.check_ready(&mut batch);
         // Stable: the effects of one record stay in the order they came.
         batch.effects.sort_by_key(|(index, _)| *index);
@@ -360,7 +395,7 @@ impl EventState {
     }
 
     /// Checks the batch's ready submissions and applies or sets aside each, in order.
-    fn check_ready(&mut self, batch: &mut Batch) {
+    fn check_ready(&mut self, batch: &mut Batch<'_>) {
         use rayon::prelude::*;
         if batch.ready.is_empty() {
             return;
@@ -368,8 +403,9 @@ impl EventState {
         let ready = std::mem::take(&mut batch.ready);
         batch.completing.clear();
         let boards = self.boards.clone();
+        let codec = batch.codec;
         let check = |r: Ready| {
-            let decision = decide(&r.seal, r.pending, &boards);
+            let decision = decide(codec, &r.seal, r.pending, &boards);
             (r.trigger, r.seal, r.offset, decision)
         };
         // One submission (a live club's upload) is checked on this thread.
@@ -407,13 +443,14 @@ impl EventState {
         }
     }
 
-    /// Handles one decoded event with its datum bytes.
+    /// Handles one decoded event (not a batch of results: [`Codec::skim`] gives those as their
+    /// header) with its message.
     fn handle_event(
         &mut self,
-        batch: &mut Batch,
+        batch: &mut Batch<'_>,
         index: usize,
         event: Event,
-        datum: Vec<u8>,
+        message: Vec<u8>,
         offset: i64,
     ) -> Vec<Effect> {
         let Some(declared) = &self.declared else {
@@ -431,8 +468,9 @@ impl EventState {
                 declared.event_id
             ))];
         }
-        if let Event::ResultsRecorded(results) = event {
-            return self.handle_results(batch, index, results, datum);
+        if let Event::ResultsRecorded(results) = &event {
+            let header = simpairs_events::ResultsHeader::of(results);
+            return self.handle_results(batch, index, header, message);
         }
         let (club, submission, sequence, part) = match event {
             Event::ResultRecorded(r) => (
@@ -468,7 +506,7 @@ impl EventState {
         }
         let pending = self.pending.entry(key.clone()).or_default();
         match pending.covering(sequence) {
-            Some((first, bytes)) if first == sequence && bytes == datum.as_slice() => {
+            Some((first, bytes)) if first == sequence && bytes == datum(&message) => {
                 return Vec::new();
             }
             Some(_) => {
@@ -477,7 +515,7 @@ impl EventState {
                     key.0, key.1
                 ))];
             }
-            None => pending.insert(sequence, datum, part),
+            None => pending.insert(sequence, message, part),
         }
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
@@ -491,16 +529,28 @@ impl EventState {
     /// digest once, at its first sequence.
     fn handle_results(
         &mut self,
-        ready: &mut Batch,
+        ready: &mut Batch<'_>,
         index: usize,
-        batch: simpairs_events::types::ResultsRecorded,
-        datum: Vec<u8>,
+        batch: ResultsHeader,
+        message: Vec<u8>,
     ) -> Vec<Effect> {
+        let Some(declared) = &self.declared else {
+            return vec![dead(format!(
+                "ResultsRecorded for event {} arrived before the event was declared",
+                batch.event_id
+            ))];
+        };
+        if batch.event_id != declared.event_id {
+            return vec![dead(format!(
+                "ResultsRecorded belongs to event {}, not to {}",
+                batch.event_id, declared.event_id
+            ))];
+        }
         let key = (batch.club_id.clone(), batch.submission_id.clone());
         if self.applied.contains(&key) {
             return Vec::new();
         }
-        if batch.results.is_empty() {
+        if batch.lines == 0 {
             return vec![dead(format!(
                 "club {} sent an empty batch of results in submission {}",
                 key.0, key.1
@@ -509,7 +559,7 @@ impl EventState {
         let pending = self.pending.entry(key.clone()).or_default();
         let first = batch.first_sequence;
         match pending.covering(first) {
-            Some((at, bytes)) if at == first && bytes == datum.as_slice() => return Vec::new(),
+            Some((at, bytes)) if at == first && bytes == datum(&message) => return Vec::new(),
             Some(_) => {
                 return vec![dead(format!(
                     "club {} sent two different records with sequence {first} in submission {}; the second is set aside",
@@ -518,9 +568,11 @@ impl EventState {
             }
             None => {}
         }
-        if pending.overlaps(batch.sequences()) {
-            let clash = batch
-                .sequences()
+        let len = i32::try_from(batch.lines).unwrap_or(i32::MAX);
+        let sequences = first..first.saturating_add(len);
+        if pending.overlaps(sequences.clone()) {
+            let clash = sequences
+                .into_iter()
                 .find(|&s| pending.covering(s).is_some())
                 .unwrap_or(first);
             return vec![dead(format!(
@@ -529,7 +581,7 @@ impl EventState {
             ))];
         }
         // The batch is kept whole at its first sequence.
-        pending.insert(first, datum, Part::Batch(Box::new(batch)));
+        pending.insert(first, message, Part::Lines(batch));
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
             let club = key.0.clone();
@@ -540,7 +592,7 @@ impl EventState {
 
     fn handle_seal(
         &mut self,
-        batch: &mut Batch,
+        batch: &mut Batch<'_>,
         index: usize,
         seal: SubmissionSealed,
         offset: i64,
@@ -591,7 +643,7 @@ impl EventState {
     /// are in: each goes to the batch, to be checked. A club's later submission never applies before
     /// an earlier one: on a partitioned log a correction's records may arrive before the last records
     /// of the submission it corrects.
-    fn drain(&mut self, batch: &mut Batch, index: usize, club: &str) {
+    fn drain(&mut self, batch: &mut Batch<'_>, index: usize, club: &str) {
         while let Some(submission) = self.queues.get(club).and_then(|q| q.front()).cloned() {
             let key = (club.to_string(), submission);
             let ready = self.pending.get(&key).is_some_and(|p| {
@@ -661,7 +713,12 @@ impl EventState {
 /// Checks a sealed submission whose records are all in: every record sealed, the digest, and every
 /// record's own checks; on success, what applies (a pure function of the submission and the
 /// declared boards, so that submissions are checked in parallel).
-fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> Decision {
+fn decide(
+    codec: &Codec,
+    seal: &SubmissionSealed,
+    pending: Pending,
+    boards: &BTreeSet<i32>,
+) -> Decision {
     let set_aside = |reason: String, pending: Pending| Decision::SetAside { reason, pending };
     if !pending.complete_run(seal.count) {
         let reason = format!(
@@ -675,9 +732,8 @@ fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> 
         return set_aside(reason, pending);
     }
     // A batch's bytes enter the digest once, at its first sequence.
-    let digest = simpairs_events::submission_digest(
-        pending.records.values().map(|(bytes, _)| bytes.as_slice()),
-    );
+    let digest =
+        simpairs_events::submission_digest(pending.records.values().map(|(bytes, _)| datum(bytes)));
     if digest.as_slice() != seal.digest.as_slice() {
         let reason = format!(
             "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
@@ -686,8 +742,8 @@ fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> 
         return set_aside(reason, pending);
     }
     // Decide: every record must be valid before anything applies.
-    let checked = check_submission(&pending.records, &seal.club_id, boards);
-    let (by_table, field) = match checked {
+    let checked = check_submission(codec, &pending, &seal.club_id, boards);
+    let (results, by_table, field) = match checked {
         Ok(checked) => checked,
         Err(problems) => {
             let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
@@ -711,22 +767,13 @@ fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> 
         club_id: seal.club_id.clone(),
         submission_id: seal.submission_id.clone(),
         seal_offset: 0,
-        results: Vec::with_capacity(usize::try_from(pending.sequences).unwrap_or(0)),
+        results,
         withdrawn: Vec::new(),
         pairs: Vec::new(),
     };
     for (_, (_, part)) in pending.records {
         match part {
-            Part::Result(r) => applied.results.push(applied_result(&r)),
-            Part::Batch(batch) => {
-                let board = batch.board;
-                applied.results.extend(
-                    batch
-                        .results
-                        .into_iter()
-                        .map(|line| applied_line(board, line)),
-                );
-            }
+            Part::Result(_) | Part::Lines(_) => {}
             Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
                 section: w.section,
                 board: w.board,
@@ -748,14 +795,15 @@ fn decide(seal: &SubmissionSealed, pending: Pending, boards: &BTreeSet<i32>) -> 
     }
 }
 
-/// Decodes a results-stream message into its event and its datum bytes (what the seal's digest covers).
-pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Event, Vec<u8>), String> {
-    let event = codec
-        .decode(message)
+/// Reads a results-stream message for [`EventState::stage`] (decoding can run in parallel; handling
+/// is in log order): the record, a batch of results as its header ([`Codec::skim`]), and a copy of
+/// the message (its datum is what the seal's digest covers; a batch's lines are read from it when
+/// its submission is checked).
+pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Skimmed, Vec<u8>), String> {
+    let record = codec
+        .skim(message)
         .map_err(|e| format!("cannot read the message: {e}"))?;
-    let (_, datum) = simpairs_events::split_message(message)
-        .map_err(|e| format!("cannot read the message: {e}"))?;
-    Ok((event, datum.to_vec()))
+    Ok((record, message.to_vec()))
 }
 
 fn dead(reason: String) -> Effect {
@@ -769,34 +817,6 @@ pub fn result_key(r: &AppliedResult) -> ResultKey {
         board: r.board,
         ns_pair: r.ns_pair.clone(),
         ew_pair: r.ew_pair.clone(),
-    }
-}
-
-/// A batch line as a typed row for the field builder, without copying it.
-fn line_row<'a>(
-    club: &'a str,
-    board: i32,
-    r: &'a simpairs_events::types::ResultLine,
-) -> simpairs_formats::row::TypedRow<'a> {
-    crate::field::typed_row_of!(club, board, r)
-}
-
-/// A batch line, moved into an applied result.
-fn applied_line(board: i32, r: simpairs_events::types::ResultLine) -> AppliedResult {
-    AppliedResult {
-        section: r.section,
-        board,
-        ns_pair: r.ns_pair,
-        ew_pair: r.ew_pair,
-        movement: r.movement,
-        contract: r.contract,
-        declarer: r.declarer,
-        tricks: r.tricks,
-        ns_score: r.ns_score,
-        ew_score: r.ew_score,
-        adjusted: r.adjusted,
-        arrow_switch: r.arrow_switch,
-        group: r.group,
     }
 }
 
@@ -819,27 +839,26 @@ fn applied_result(r: &ResultRecorded) -> AppliedResult {
 }
 
 /// Checks every record of a submission: each names the sealing club and a declared board, each result
-/// passes the checks every traveller line passes, and no table is entered twice. On success, the order
-/// of its results by table (section, board, NS pair, EW pair: the order a club's results in force are
-/// kept in, [`ClubResults`]) and the field they make, built in that order; otherwise every problem, in
-/// sequence order.
+/// passes the checks every traveller line passes, and no table is entered twice. On success: the
+/// results the submission applies, in sequence order; their order by table (section, board, NS pair,
+/// EW pair: the order a club's results in force are kept in, [`ClubResults`]); and the field they
+/// make, built in that order. Otherwise every problem, in sequence order.
 fn check_submission(
-    records: &BTreeMap<i32, (Vec<u8>, Part)>,
+    codec: &Codec,
+    pending: &Pending,
     club: &str,
     boards: &BTreeSet<i32>,
-) -> Result<(Vec<u32>, Field), Vec<String>> {
+) -> Result<(Vec<AppliedResult>, Vec<u32>, Field), Vec<String>> {
     // (sequence, problem)
     let mut problems: Vec<(i32, String)> = Vec::new();
-    // Every result, in sequence order: its table, its sequence and its row.
-    let mut rows: Vec<(
-        crate::results::Table<'_>,
-        i32,
-        simpairs_formats::row::TypedRow<'_>,
-    )> = Vec::new();
-    for (&sequence, (_, part)) in records {
+    let mut results: Vec<AppliedResult> =
+        Vec::with_capacity(usize::try_from(pending.sequences).unwrap_or(0));
+    // The sequence of each result.
+    let mut sequences: Vec<i32> = Vec::with_capacity(results.capacity());
+    for (&sequence, (message, part)) in &pending.records {
         let (record_club, board) = match part {
             Part::Result(r) => (&r.club_id, Some(r.board)),
-            Part::Batch(b) => (&b.club_id, Some(b.board)),
+            Part::Lines(b) => (&b.club_id, Some(b.board)),
             Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
             Part::Pair(p) => (&p.club_id, None),
         };
@@ -857,38 +876,41 @@ fn check_submission(
             continue;
         }
         match part {
-            Part::Result(r) => rows.push((
-                (&r.section, r.board, &r.ns_pair, &r.ew_pair),
-                sequence,
-                crate::field::typed_row_of!(club, r.board, r),
-            )),
-            Part::Batch(batch) => {
-                for (i, line) in batch.results.iter().enumerate() {
-                    rows.push((
-                        (&line.section, batch.board, &line.ns_pair, &line.ew_pair),
-                        sequence.saturating_add(i as i32),
-                        line_row(club, batch.board, line),
-                    ));
+            Part::Result(r) => {
+                results.push(applied_result(r));
+                sequences.push(sequence);
+            }
+            Part::Lines(_) => {
+                let before = results.len();
+                // Read (and checked) when the record arrived: an error here is damage since.
+                if let Err(e) = codec.applied_lines(message, &mut results) {
+                    results.truncate(before);
+                    problems.push((sequence, format!("record {sequence}: cannot read it: {e}")));
+                    continue;
                 }
+                let read = (results.len() - before) as i32;
+                sequences.extend((0..read).map(|i| sequence.saturating_add(i)));
             }
             Part::Withdrawal(_) | Part::Pair(_) => {}
         }
     }
     // The rows go into the field in table order, so that the field is the one built from the
     // club's results in force when this submission is all of them.
-    let mut by_table: Vec<u32> = (0..rows.len() as u32).collect();
-    by_table.sort_by(|&a, &b| rows[a as usize].0.cmp(&rows[b as usize].0));
+    let table = crate::results::table_of;
+    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
+    by_table.sort_by(|&a, &b| table(&results[a as usize]).cmp(&table(&results[b as usize])));
     let mut builder =
         simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
     // The sequence of each row of the field.
-    let mut sequences = Vec::with_capacity(rows.len());
+    let mut rows = Vec::with_capacity(results.len());
     for &at in &by_table {
-        let (_, sequence, row) = &rows[at as usize];
-        match builder.push_typed(row, *sequence as u64) {
-            Ok(simpairs_formats::row::Added::Result(_)) => sequences.push(*sequence),
+        let sequence = sequences[at as usize];
+        let row = crate::field::typed_row(club, &results[at as usize]);
+        match builder.push_typed(&row, sequence as u64) {
+            Ok(simpairs_formats::row::Added::Result(_)) => rows.push(sequence),
             Ok(simpairs_formats::row::Added::NotPlayed) => {}
             Err(p) => problems.push((
-                *sequence,
+                sequence,
                 format!("record {sequence}: field {}: {}", p.field, p.message),
             )),
         }
@@ -896,7 +918,7 @@ fn check_submission(
     problems.sort_by_key(|(sequence, _)| *sequence);
     let mut problems: Vec<String> = problems.into_iter().map(|(_, p)| p).collect();
     for (first, again) in builder.field.duplicate_rows() {
-        let (a, b) = (sequences[first], sequences[again]);
+        let (a, b) = (rows[first], rows[again]);
         problems.push(format!(
             "records {} and {} are the same table entered twice",
             a.min(b),
@@ -904,7 +926,7 @@ fn check_submission(
         ));
     }
     if problems.is_empty() {
-        Ok((by_table, builder.field))
+        Ok((results, by_table, builder.field))
     } else {
         Err(problems)
     }

@@ -224,7 +224,7 @@ proptest! {
         let mut got: Vec<(usize, Effect)> = Vec::new();
         let mut start = 0;
         for end in cuts {
-            let mut batch = Batch::default();
+            let mut batch = Batch::new(&codec);
             for (i, m) in messages.iter().enumerate().take(end).skip(start) {
                 let decoded = simpairs_pipeline::state::decode(&codec, m);
                 batched.stage(&mut batch, decoded, i as i64, i - start);

@@ -536,4 +536,108 @@ pub mod arb {
             }
         }
     }
+
+    pub fn fraction() -> impl Strategy<Value = Fraction> {
+        (any::<i64>(), any::<i64>()).prop_map(|(num, den)| Fraction { num, den })
+    }
+
+    prop_compose! {
+        pub fn board_scored()(
+            ids in (text(), text()),
+            numbers in (any::<i32>(), any::<i64>(), any::<i32>(), any::<i32>()),
+            top in fraction(),
+            datum in any::<Option<i32>>(),
+            table in proptest::collection::vec(
+                (any::<i32>(), any::<i32>(), fraction(), fraction()),
+                0..4,
+            ),
+            specials in proptest::collection::vec(
+                (text(), (text(), any::<i32>(), text(), text()), fraction(), fraction()),
+                0..3,
+            ),
+        ) -> BoardScored {
+            BoardScored {
+                event_id: ids.0,
+                scope: ids.1,
+                board: numbers.0,
+                generation: numbers.1,
+                results_count: numbers.2,
+                target: numbers.3,
+                top,
+                datum,
+                table: table
+                    .into_iter()
+                    .map(|(ns_score, count, ns_value, ew_value)| TableEntry {
+                        ns_score,
+                        count,
+                        ns_value,
+                        ew_value,
+                    })
+                    .collect(),
+                specials: specials
+                    .into_iter()
+                    .map(|(club_id, key, ns_value, ew_value)| SpecialValue {
+                        club_id,
+                        key: ResultKey {
+                            section: key.0.into(),
+                            board: key.1,
+                            ns_pair: key.2.into(),
+                            ew_pair: key.3.into(),
+                        },
+                        ns_value,
+                        ew_value,
+                    })
+                    .collect(),
+            }
+        }
+    }
+
+    prop_compose! {
+        pub fn pair_standing()(
+            names in (text(), text(), text()),
+            direction in proptest::option::of(prop_oneof![Just(Direction::Ns), Just(Direction::Ew)]),
+            boards in any::<i32>(),
+            totals in (any::<f64>(), any::<f64>(), any::<i64>(), any::<Option<i64>>()),
+            places in (any::<i32>(), any::<bool>(), any::<i32>(), any::<bool>()),
+        ) -> PairStanding {
+            PairStanding {
+                club_id: names.0,
+                section: names.1,
+                pair: names.2,
+                direction,
+                boards,
+                total: totals.0,
+                max: totals.1,
+                total_hundredths: totals.2,
+                percent_hundredths: totals.3,
+                rank: places.0,
+                tied: places.1,
+                combined_rank: places.2,
+                combined_tied: places.3,
+            }
+        }
+    }
+
+    prop_compose! {
+        pub fn standings_computed()(
+            ids in (text(), text()),
+            generation in any::<i64>(),
+            scoring in prop_oneof![
+                Just(Scoring::Matchpoints),
+                Just(Scoring::Butler),
+                Just(Scoring::CrossImps)
+            ],
+            factoring in prop_oneof![Just(Factoring::Neuberg), Just(Factoring::Ratio)],
+            standings in proptest::collection::vec(pair_standing(), 0..4),
+        ) -> StandingsComputed {
+            StandingsComputed {
+                event_id: ids.0,
+                scope: ids.1,
+                generation,
+                scoring,
+                factoring,
+                standings,
+            }
+        }
+    }
 }
