@@ -183,6 +183,25 @@ fn bench_codec(c: &mut Criterion) {
             }
         })
     });
+    group.bench_function("skim (header, lines checked)", |b| {
+        b.iter(|| {
+            for message in &batch_messages {
+                black_box(codec.skim(black_box(message)).expect("skims"));
+            }
+        })
+    });
+    group.bench_function("applied_lines (lines as applied results)", |b| {
+        let mut out = Vec::with_capacity(BATCH);
+        b.iter(|| {
+            out.clear();
+            for message in &batch_messages {
+                codec
+                    .applied_lines(black_box(message), &mut out)
+                    .expect("reads");
+            }
+            black_box(&out);
+        })
+    });
     group.finish();
 }
 

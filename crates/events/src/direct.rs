@@ -51,23 +51,53 @@ pub(crate) const STANDINGS_COMPUTED: u64 = 0xc8e6_5ca3_1d4f_2b54;
 /// Why a datum does not decode, in words (it ends up in dead-letter reasons).
 pub(crate) type Malformed = String;
 
-/// A datum being read: the bytes not read yet.
+/// A datum's reading stopped at damage; the [`Datum`] holds what was wrong. (Small, so that every
+/// field's result fits in registers: with the description in each `Err`, reading a field cost
+/// twice as much.)
+#[derive(Debug)]
+struct Stop;
+
+/// A datum being read: the bytes not read yet, and what was wrong once reading stops.
 struct Datum<'a> {
     rest: &'a [u8],
+    damage: Option<Malformed>,
 }
 
 impl<'a> Datum<'a> {
-    fn byte(&mut self, what: &str) -> Result<u8, Malformed> {
-        let (&byte, rest) = self
-            .rest
-            .split_first()
-            .ok_or_else(|| format!("{what}: the datum ends early"))?;
-        self.rest = rest;
-        Ok(byte)
+    /// Stops reading: `detail` says what is wrong with the field `what`.
+    #[cold]
+    fn stop(&mut self, what: &str, detail: std::fmt::Arguments<'_>) -> Stop {
+        self.damage = Some(format!("{what}: {detail}"));
+        Stop
+    }
+
+    #[inline]
+    fn byte(&mut self, what: &str) -> Result<u8, Stop> {
+        match self.rest.split_first() {
+            Some((&byte, rest)) => {
+                self.rest = rest;
+                Ok(byte)
+            }
+            None => Err(self.stop(what, format_args!("the datum ends early"))),
+        }
     }
 
     /// A zig-zag varint of at most 10 bytes (bits beyond 64 are dropped, as apache-avro does).
-    fn long(&mut self, what: &str) -> Result<i64, Malformed> {
+    #[inline(always)]
+    fn long(&mut self, what: &str) -> Result<i64, Stop> {
+        // Most numbers here (lengths, union branches, small ints) take one byte.
+        if let Some((&byte, rest)) = self.rest.split_first()
+            && byte < 0x80
+        {
+            self.rest = rest;
+            let zigzag = u64::from(byte);
+            return Ok((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64));
+        }
+        self.long_bytes(what)
+    }
+
+    /// [`Datum::long`] of more than one byte.
+    fn long_bytes(&mut self, what: &str) -> Result<i64, Stop> {
         let mut zigzag = 0u64;
         for i in 0..10 {
             let byte = self.byte(what)?;
@@ -76,75 +106,83 @@ impl<'a> Datum<'a> {
                 return Ok((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64));
             }
         }
-        Err(format!("{what}: a number runs over 10 bytes"))
+        Err(self.stop(what, format_args!("a number runs over 10 bytes")))
     }
 
-    fn int(&mut self, what: &str) -> Result<i32, Malformed> {
+    #[inline]
+    fn int(&mut self, what: &str) -> Result<i32, Stop> {
         let long = self.long(what)?;
-        i32::try_from(long).map_err(|_| format!("{what}: {long} does not fit an int"))
+        i32::try_from(long).map_err(|_| self.stop(what, format_args!("{long} does not fit an int")))
     }
 
-    fn bytes(&mut self, what: &str) -> Result<&'a [u8], Malformed> {
+    #[inline]
+    fn bytes(&mut self, what: &str) -> Result<&'a [u8], Stop> {
         let len = self.long(what)?;
-        let len = usize::try_from(len)
-            .ok()
-            .filter(|&len| len <= self.rest.len())
-            .ok_or_else(|| {
-                format!(
-                    "{what}: a length of {len} where {} bytes are left",
-                    self.rest.len()
-                )
-            })?;
-        let (bytes, rest) = self.rest.split_at(len);
-        self.rest = rest;
-        Ok(bytes)
+        match usize::try_from(len) {
+            Ok(n) if n <= self.rest.len() => {
+                let (bytes, rest) = self.rest.split_at(n);
+                self.rest = rest;
+                Ok(bytes)
+            }
+            _ => {
+                let left = self.rest.len();
+                Err(self.stop(
+                    what,
+                    format_args!("a length of {len} where {left} bytes are left"),
+                ))
+            }
+        }
     }
 
-    fn str(&mut self, what: &str) -> Result<&'a str, Malformed> {
+    #[inline]
+    fn str(&mut self, what: &str) -> Result<&'a str, Stop> {
         let bytes = self.bytes(what)?;
-        std::str::from_utf8(bytes).map_err(|e| format!("{what}: not UTF-8 ({e})"))
+        std::str::from_utf8(bytes).map_err(|e| self.stop(what, format_args!("not UTF-8 ({e})")))
     }
 
-    fn string(&mut self, what: &str) -> Result<String, Malformed> {
+    fn string(&mut self, what: &str) -> Result<String, Stop> {
         self.str(what).map(str::to_string)
     }
 
-    fn text(&mut self, what: &str) -> Result<Text, Malformed> {
+    fn text(&mut self, what: &str) -> Result<Text, Stop> {
         self.str(what).map(Text::from)
     }
 
-    fn boolean(&mut self, what: &str) -> Result<bool, Malformed> {
+    #[inline]
+    fn boolean(&mut self, what: &str) -> Result<bool, Stop> {
         match self.byte(what)? {
             0 => Ok(false),
             1 => Ok(true),
-            other => Err(format!("{what}: {other} is not a boolean")),
+            other => Err(self.stop(what, format_args!("{other} is not a boolean"))),
         }
     }
 
     /// An enum's symbol index, below `symbols`.
-    fn symbol(&mut self, what: &str, symbols: usize) -> Result<usize, Malformed> {
+    #[inline]
+    fn symbol(&mut self, what: &str, symbols: usize) -> Result<usize, Stop> {
         let index = self.int(what)?;
-        usize::try_from(index)
-            .ok()
-            .filter(|&i| i < symbols)
-            .ok_or_else(|| format!("{what}: no symbol {index}"))
+        match usize::try_from(index) {
+            Ok(i) if i < symbols => Ok(i),
+            _ => Err(self.stop(what, format_args!("no symbol {index}"))),
+        }
     }
 
     /// A `["null", T]` union: `None` for branch 0, `read` for branch 1.
+    #[inline]
     fn optional<T>(
         &mut self,
         what: &str,
-        read: impl FnOnce(&mut Self, &str) -> Result<T, Malformed>,
-    ) -> Result<Option<T>, Malformed> {
+        read: impl FnOnce(&mut Self, &str) -> Result<T, Stop>,
+    ) -> Result<Option<T>, Stop> {
         match self.int(what)? {
             0 => Ok(None),
             1 => read(self, what).map(Some),
-            other => Err(format!("{what}: no union branch {other}")),
+            other => Err(self.stop(what, format_args!("no union branch {other}"))),
         }
     }
 
     /// The count of an array's next block of items, 0 at its end.
-    fn block(&mut self, what: &str) -> Result<usize, Malformed> {
+    fn block(&mut self, what: &str) -> Result<usize, Stop> {
         let count = self.long(what)?;
         if count < 0 {
             // The block's size in bytes follows a negative count; items are read anyway.
@@ -154,9 +192,10 @@ impl<'a> Datum<'a> {
         // reserve memory.
         let count = count.unsigned_abs();
         if count > self.rest.len() as u64 {
-            return Err(format!(
-                "{what}: a block of {count} items where {} bytes are left",
-                self.rest.len()
+            let left = self.rest.len();
+            return Err(self.stop(
+                what,
+                format_args!("a block of {count} items where {left} bytes are left"),
             ));
         }
         Ok(count as usize)
@@ -166,8 +205,8 @@ impl<'a> Datum<'a> {
     fn array<T>(
         &mut self,
         what: &str,
-        mut read: impl FnMut(&mut Self) -> Result<T, Malformed>,
-    ) -> Result<Vec<T>, Malformed> {
+        mut read: impl FnMut(&mut Self) -> Result<T, Stop>,
+    ) -> Result<Vec<T>, Stop> {
         let mut items = Vec::new();
         loop {
             let count = self.block(what)?;
@@ -185,8 +224,8 @@ impl<'a> Datum<'a> {
     fn each(
         &mut self,
         what: &str,
-        mut item: impl FnMut(&mut Self) -> Result<(), Malformed>,
-    ) -> Result<(), Malformed> {
+        mut item: impl FnMut(&mut Self) -> Result<(), Stop>,
+    ) -> Result<(), Stop> {
         loop {
             let count = self.block(what)?;
             if count == 0 {
@@ -198,14 +237,14 @@ impl<'a> Datum<'a> {
         }
     }
 
-    fn movement(&mut self, what: &str) -> Result<Movement, Malformed> {
+    fn movement(&mut self, what: &str) -> Result<Movement, Stop> {
         Ok(match self.symbol(what, 2)? {
             0 => Movement::Mitchell,
             _ => Movement::Howell,
         })
     }
 
-    fn adjusted(&mut self, what: &str) -> Result<Adjusted, Malformed> {
+    fn adjusted(&mut self, what: &str) -> Result<Adjusted, Stop> {
         Ok(Adjusted {
             ns_percent: self.int(what)?,
             ew_percent: self.int(what)?,
@@ -230,12 +269,19 @@ pub(crate) enum ReadError {
 /// Reads a whole datum with `read`.
 fn read_datum<'a, T>(
     datum: &'a [u8],
-    read: impl FnOnce(&mut Datum<'a>) -> Result<T, Malformed>,
+    read: impl FnOnce(&mut Datum<'a>) -> Result<T, Stop>,
 ) -> Result<T, ReadError> {
-    let mut datum = Datum { rest: datum };
-    let record = read(&mut datum).map_err(ReadError::Malformed)?;
-    datum.end().map_err(ReadError::TrailingBytes)?;
-    Ok(record)
+    let mut datum = Datum {
+        rest: datum,
+        damage: None,
+    };
+    match read(&mut datum) {
+        Ok(record) => {
+            datum.end().map_err(ReadError::TrailingBytes)?;
+            Ok(record)
+        }
+        Err(Stop) => Err(ReadError::Malformed(datum.damage.unwrap_or_default())),
+    }
 }
 
 /// One line of a `ResultsRecorded` as read, its text borrowed from the datum.
@@ -257,7 +303,7 @@ struct Line<'a> {
 }
 
 impl<'a> Datum<'a> {
-    fn line(&mut self) -> Result<Line<'a>, Malformed> {
+    fn line(&mut self) -> Result<Line<'a>, Stop> {
         Ok(Line {
             section: self.str("results.section")?,
             ns_pair: self.str("results.ns_pair")?,
@@ -277,7 +323,7 @@ impl<'a> Datum<'a> {
     }
 
     /// The fields of a `ResultsRecorded` before its lines.
-    fn results_head(&mut self) -> Result<ResultsHeader, Malformed> {
+    fn results_head(&mut self) -> Result<ResultsHeader, Stop> {
         Ok(ResultsHeader {
             event_id: self.string("event_id")?,
             club_id: self.string("club_id")?,
