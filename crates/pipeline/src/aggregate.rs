@@ -236,7 +236,6 @@ impl Aggregator {
             }
             let started = Instant::now();
             tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
-            let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
             // Decoding is independent per record; handling is in log order, one record after
             // the other. The batch is decoded in chunks on a thread of its own (in parallel
             // within a chunk) while the records before are handled, so that handling does not
@@ -264,8 +263,6 @@ impl Aggregator {
                     for (record, decoded) in chunk.iter().zip(decoded) {
                         state.stage(&mut batch, decoded, record.offset as i64, index);
                         index += 1;
-                        positions
-                            .insert((record.stream.clone(), record.partition), record.offset + 1);
                     }
                 }
             });
@@ -292,15 +289,7 @@ impl Aggregator {
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             let report = self.write_output(applied, dead, fields, started)?;
             // Output is durable: now the input may be marked as done.
-            let positions: Vec<Position> = positions
-                .into_iter()
-                .map(|((stream, partition), next_offset)| Position {
-                    stream,
-                    partition,
-                    next_offset,
-                })
-                .collect();
-            consumer.commit(&positions)?;
+            consumer.commit(&next_positions(records))?;
             if report.submissions_applied > 0 || report.dead_letters > 0 {
                 on_batch(&report);
             }
@@ -517,6 +506,22 @@ impl Aggregator {
 /// A hash of the table last written for each scope (a club, or `""` for the nation) and board.
 /// Thousands of clubs have tens of boards each: the scopes are not copied for every board.
 type Written = HashMap<String, rustc_hash::FxHashMap<i32, u64>>;
+
+/// The position after the last of `records` in each partition they come from.
+fn next_positions(records: &[simpairs_log::Record]) -> Vec<Position> {
+    let mut next: BTreeMap<(&str, u32), u64> = BTreeMap::new();
+    for r in records {
+        let at = next.entry((r.stream.as_str(), r.partition)).or_default();
+        *at = (*at).max(r.offset + 1);
+    }
+    next.into_iter()
+        .map(|((stream, partition), next_offset)| Position {
+            stream: stream.to_string(),
+            partition,
+            next_offset,
+        })
+        .collect()
+}
 
 /// Keeps the board scores whose values changed since they were last written.
 fn keep_changed(written: &mut Written, scope: &str, boards: Vec<Event>, out: &mut Vec<Event>) {

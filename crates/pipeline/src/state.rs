@@ -72,7 +72,8 @@ fn datum(message: &[u8]) -> &[u8] {
 #[derive(Debug, Default)]
 struct Pending {
     /// first sequence -> (message as sent, record); a batch covers the sequences from its first.
-    records: BTreeMap<i32, (Vec<u8>, Part)>,
+    /// In order of first sequence (records mostly arrive in order: each is pushed at the end).
+    records: Vec<(i32, Vec<u8>, Part)>,
     /// Sequences covered by `records`.
     sequences: i64,
     /// A seal that arrived before all its records, with its offset.
@@ -82,26 +83,31 @@ struct Pending {
 impl Pending {
     /// The record covering `sequence`: its first sequence and bytes.
     fn covering(&self, sequence: i32) -> Option<(i32, &[u8])> {
-        let (&first, (bytes, part)) = self.records.range(..=sequence).next_back()?;
-        (i64::from(sequence) < i64::from(first) + i64::from(part.sequences()))
-            .then_some((first, datum(bytes)))
+        let after = self.records.partition_point(|r| r.0 <= sequence);
+        let (first, bytes, part) = self.records.get(after.checked_sub(1)?)?;
+        (i64::from(sequence) < i64::from(*first) + i64::from(part.sequences()))
+            .then_some((*first, datum(bytes)))
     }
 
     /// Whether any record covers a sequence of `range`.
     fn overlaps(&self, range: std::ops::Range<i32>) -> bool {
-        self.covering(range.start).is_some() || self.records.range(range).next().is_some()
+        let from = self.records.partition_point(|r| r.0 < range.start);
+        self.covering(range.start).is_some()
+            || self.records.get(from).is_some_and(|r| r.0 < range.end)
     }
 
+    /// Adds a record that no record covers the first sequence of.
     fn insert(&mut self, first: i32, message: Vec<u8>, part: Part) {
         self.sequences += i64::from(part.sequences());
-        self.records.insert(first, (message, part));
+        let at = self.records.partition_point(|r| r.0 < first);
+        self.records.insert(at, (first, message, part));
     }
 
     /// Whether the records cover exactly the sequences `0..count`.
     fn complete_run(&self, count: i64) -> bool {
         let mut next = 0i64;
-        for (&first, (_, part)) in &self.records {
-            if i64::from(first) != next {
+        for (first, _, part) in &self.records {
+            if i64::from(*first) != next {
                 return false;
             }
             next += i64::from(part.sequences());
@@ -113,7 +119,7 @@ impl Pending {
     fn sequence_list(&self) -> Vec<i32> {
         self.records
             .iter()
-            .flat_map(|(&first, (_, part))| first..first.saturating_add(part.sequences()))
+            .flat_map(|(first, _, part)| *first..first.saturating_add(part.sequences()))
             .collect()
     }
 }
@@ -732,8 +738,9 @@ fn decide(
         return set_aside(reason, pending);
     }
     // A batch's bytes enter the digest once, at its first sequence.
-    let digest =
-        simpairs_events::submission_digest(pending.records.values().map(|(bytes, _)| datum(bytes)));
+    let digest = simpairs_events::submission_digest(
+        pending.records.iter().map(|(_, bytes, _)| datum(bytes)),
+    );
     if digest.as_slice() != seal.digest.as_slice() {
         let reason = format!(
             "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
@@ -771,7 +778,7 @@ fn decide(
         withdrawn: Vec::new(),
         pairs: Vec::new(),
     };
-    for (_, (_, part)) in pending.records {
+    for (_, _, part) in pending.records {
         match part {
             Part::Result(_) | Part::Lines(_) => {}
             Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
@@ -855,7 +862,7 @@ fn check_submission(
         Vec::with_capacity(usize::try_from(pending.sequences).unwrap_or(0));
     // The sequence of each result.
     let mut sequences: Vec<i32> = Vec::with_capacity(results.capacity());
-    for (&sequence, (message, part)) in &pending.records {
+    for &(sequence, ref message, ref part) in &pending.records {
         let (record_club, board) = match part {
             Part::Result(r) => (&r.club_id, Some(r.board)),
             Part::Lines(b) => (&b.club_id, Some(b.board)),
@@ -951,7 +958,14 @@ fn table_order(results: &[AppliedResult]) -> Vec<u32> {
     // comparison each time (a club's batches come board by board, but "10" sorts before "2").
     let keys: Option<Vec<(u64, i32, u64, u64)>> = results
         .iter()
-        .map(|r| Some((packed(&r.section)?, r.board, packed(&r.ns_pair)?, packed(&r.ew_pair)?)))
+        .map(|r| {
+            Some((
+                packed(&r.section)?,
+                r.board,
+                packed(&r.ns_pair)?,
+                packed(&r.ew_pair)?,
+            ))
+        })
         .collect();
     match keys {
         Some(keys) => by_table.sort_unstable_by_key(|&i| keys[i as usize]),
