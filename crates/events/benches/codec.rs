@@ -6,22 +6,34 @@
 //! ```
 //!
 //! criterion reports the time per `BATCH` results (µs per 1000 = ns per result) and the
-//! throughput in results per second. Measured on the 2-core build machine, 2026-11-22,
-//! with other jobs running (load average about 2), so wall times vary by ±20%; the CPU
-//! time per result (read from `/proc/thread-self/schedstat` over 0.5 s runs) is steadier:
+//! throughput in results per second. Medians on the 2-core build machine (AMD EPYC), run
+//! alone; the machine is shared, so wall times vary by ±20% from one hour to the next.
+//!
+//! 2026-11-25, `ResultsRecorded` read by its own codec (`src/direct.rs`), the text fields as
+//! inline [`simpairs_events::Text`]s; `ResultRecorded` through apache-avro's serde path:
+//!
+//! | ns per result | encode | decode | skim | applied_lines |
+//! |---|---|---|---|---|
+//! | `ResultRecorded` (apache-avro, positional) | 252 | 633 | | |
+//! | `ResultsRecorded`, 12 lines | 180 (apache-avro) | 99 | 76 | 91 |
+//!
+//! `skim` reads a batch's header and checks its lines without building them (what the
+//! aggregator does when a batch arrives); `applied_lines` builds them as the results a
+//! submission applies (when its seal checks out). The first version of the results' codec
+//! returned a `String` describing the damage in every `Err`: skim cost 170 ns, decode 195.
+//!
+//! 2026-11-22, everything through apache-avro, text fields as `String`s (CPU time per result,
+//! read from `/proc/thread-self/schedstat` over 0.5 s runs):
 //!
 //! | ns per result | encode | decode | total |
 //! |---|---|---|---|
-//! | `ResultRecorded`, this codec (criterion) | 221 | 448–608 | 0.67–0.83 µs |
-//! | `ResultRecorded`, this codec (CPU time) | 195 | 423 | 0.62 µs |
-//! | `ResultsRecorded`, 12 lines (criterion) | 157 | 458–509 | 0.62–0.67 µs |
-//! | `ResultsRecorded`, 12 lines (CPU time) | 150 | 406 | 0.56 µs |
-//! | apache-avro derived serde, by field name (CPU time) | 625 | 480 | 1.1 µs |
-//! | apache-avro `Value` (`to_value`/`from_value`, CPU time) | 2735 | 1799 | 4.5 µs |
+//! | `ResultRecorded`, positional | 195 | 423 | 0.62 µs |
+//! | `ResultsRecorded`, 12 lines, positional | 150 | 406 | 0.56 µs |
+//! | apache-avro derived serde, by field name | 625 | 480 | 1.1 µs |
+//! | apache-avro `Value` (`to_value`/`from_value`) | 2735 | 1799 | 4.5 µs |
 //!
-//! Decoding costs most: apache-avro allocates every string it reads (8 a result, 5 a
-//! batched line) and dispatches each value through serde. With the mimalloc allocator in
-//! the binary, batched decoding drops to about 316 ns (single results do not change).
+//! Then decoding cost most: apache-avro allocated every string it read (8 a result, 5 a
+//! batched line) and dispatched each value through serde.
 
 use std::hint::black_box;
 

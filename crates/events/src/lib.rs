@@ -66,13 +66,15 @@
 //! halves the cost of a `ResultRecorded`. Tests check that the result is byte-identical
 //! to apache-avro's named-field encoding.
 //!
-//! The two records that carry every result of a national event by the million,
-//! `ResultsRecorded` (read) and `SubmissionApplied` (read and written), have codecs of their
-//! own (`direct.rs`) that walk the schema's field list without serde: about a tenth of the
-//! CPU. They are used only for the schema versions they were written for (the codec compares
-//! fingerprints when it is built) and are held to apache-avro by property tests: the same
-//! bytes written, the same records read, an error wherever apache-avro errs. The short text
-//! fields of a result are [`Text`]s, kept inline without a heap allocation.
+//! The records that carry every result of a national event by the million have codecs of
+//! their own (`direct.rs`) that walk the schema's field list without serde, at a fifth to a
+//! tenth of the CPU: `ResultsRecorded` (read, and skimmed: [`Codec::skim`],
+//! [`Codec::applied_lines`]), `SubmissionApplied` (read and written), and the per-club
+//! `BoardScored` and `StandingsComputed` (written). They are used only for the schema versions
+//! they were written for (the codec compares fingerprints when it is built) and are held to
+//! apache-avro by property tests: the same bytes written, the same records read, an error
+//! wherever apache-avro errs. The short text fields of a result are [`Text`]s, kept inline
+//! without a heap allocation.
 //!
 //! # How schemas evolve
 //!
@@ -86,9 +88,9 @@
 //!    `["null", T]` with `"default": null`), remove fields, widen `int` to `long`, add
 //!    enum symbols (the registry refuses a version the current one cannot fully read);
 //! 3. add the old file to the registry list in `src/schemas.rs`, update the Rust struct
-//!    and its field list in `src/positional.rs` (and in `src/direct.rs` for the two records
-//!    it codes, with their fingerprints), regenerate the golden files and add one of the
-//!    old version (`tests/golden/v<N>/<Type>.bin`).
+//!    and its field list in `src/positional.rs` (and in `src/direct.rs` for the records it
+//!    codes, with their fingerprints), regenerate the golden files and add one of the old
+//!    version (`tests/golden/v<N>/<Type>.bin`).
 //!
 //! The codec always writes the current version. Reading, it looks the fingerprint up:
 //! current-version data decodes straight into the struct, older data is resolved to the

@@ -9,6 +9,21 @@
 //! every pair of the event (hundreds of thousands), and writing and reading one for every new club
 //! cost several times the ranking itself.
 //!
+//! A batch of records (up to [`AggregateOptions::batch`]) goes through these steps, each as parallel
+//! as it can be on two cores:
+//!
+//! 1. read from the log; the records decoded in chunks on a thread of their own (a batch of one
+//!    board's results only *skimmed*: its header read and its lines checked, not built,
+//!    [`simpairs_events::Codec::skim`]) while the main thread stages them in log order
+//!    ([`EventState::stage`]: cheap bookkeeping per submission);
+//! 2. the submissions the batch sealed checked together, in parallel ([`EventState::finish`]):
+//!    digest, each result built from its message once, as what applies, and checked as a line of a
+//!    file is; those that pass applied in the order of their seals. A club's first submission
+//!    leaves the field its checks built (in table order), so the club's field is not built again;
+//! 3. the applied submissions written (the projection ranks from them), then, on threads of the
+//!    lowest priority, the national boards and each new club's own field scored and their
+//!    `BoardScored` and `StandingsComputed` written; the position committed.
+//!
 //! Nothing is lost and nothing counts twice: the consumer position is committed only after the output
 //! of the records before it is durable. On start the aggregator rebuilds its state by reading the
 //! results stream up to the committed position (the log is the source of truth), then carries on. If

@@ -2,7 +2,7 @@
 //!
 //! A club has a few hundred results, and the whole nation millions. They are kept per club, in
 //! table order (section, board, NS pair, EW pair: the order of
-//! [`ResultKey`](simpairs_events::types::ResultKey)), each table once, as references into the
+//! [`simpairs_events::types::ResultKey`]), each table once, as references into the
 //! applied submissions that brought them: the `SubmissionApplied` the aggregator writes is the one
 //! its state reads, shared, not a copy of every result. A table is found by binary search on the
 //! result's own fields, so no key is copied out of a result either. (A map keyed by `ResultKey`

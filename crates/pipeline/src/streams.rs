@@ -48,7 +48,7 @@ impl std::fmt::Display for LogLocation {
     }
 }
 
-/// Opens the embedded log at a location (the Kafka backend is opened by [`crate::open_log`]'s caller).
+/// Opens the embedded log in a directory (the command line opens the Kafka backend itself).
 pub fn open_embedded(dir: &std::path::Path) -> Result<Arc<dyn Log>> {
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::Io(format!(
