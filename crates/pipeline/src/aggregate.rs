@@ -417,27 +417,44 @@ impl Aggregator {
                 .into_iter()
                 .collect();
             // The applied submissions go out first: the projection ranks the national field from
-            // them, and need not wait for the board scores.
-            self.append_applied(&applied)?;
+            // them, and need not wait for the board scores. They are written (and synced) on a
+            // thread of their own while the board scores are derived, and before those are
+            // written: the stream holds a batch's applied submissions before its scores.
+            let encoded = self.encode_applied(&applied)?;
             drop(applied);
-            tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
+            let (log, board_scores) = (
+                self.log.clone(),
+                stream_name(&self.event_id, Stream::BoardScores),
+            );
             // The derived output is built, encoded and written on the lower-priority threads:
             // everything after the applied submissions can wait for the leaderboard.
             let pool = self.derive_pool.clone();
-            let mut fields = Some(fields);
-            let mut derive_and_write = || -> Result<()> {
-                let fields = fields.take().unwrap_or_default();
-                let (scores, standings) = self.derive(&touched, fields, generation, started)?;
+            let in_pool = |work: &mut (dyn FnMut() -> Result<()> + Send)| match &pool {
+                Some(pool) => pool.install(work),
+                None => work(),
+            };
+            std::thread::scope(|scope| -> Result<()> {
+                let writing = scope.spawn(move || append_to(log.as_ref(), &board_scores, &encoded));
+                let mut derived = None;
+                let mut fields = Some(fields);
+                in_pool(&mut || {
+                    let fields = fields.take().unwrap_or_default();
+                    derived = Some(self.derive(&touched, fields, generation, started)?);
+                    Ok(())
+                })?;
                 tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
-                self.append(Stream::BoardScores, &scores)?;
-                self.append(Stream::Leaderboard, &standings)?;
+                writing
+                    .join()
+                    .map_err(|_| Error::Io("writing the applied submissions failed".into()))??;
+                tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
+                let (scores, standings) = derived.unwrap_or_default();
+                in_pool(&mut || {
+                    self.append(Stream::BoardScores, &scores)?;
+                    self.append(Stream::Leaderboard, &standings)
+                })?;
                 tracing::debug!(elapsed = ?started.elapsed(), "output appended");
                 Ok(())
-            };
-            match pool {
-                Some(pool) => pool.install(derive_and_write)?,
-                None => derive_and_write()?,
-            }
+            })?;
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
         }
@@ -458,26 +475,27 @@ impl Aggregator {
         }
         // Encoded in parallel: a club's board scores and standings are many events.
         use rayon::prelude::*;
-        let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = events
+        let encoded: Vec<Encoded> = events
             .par_iter()
             .map(|e| (e.partition_key(), None, self.codec.encode(e)))
             .collect();
-        self.append_encoded(stream, &encoded)
+        append_to(
+            self.log.as_ref(),
+            &stream_name(&self.event_id, stream),
+            &encoded,
+        )
     }
 
-    /// Appends applied submissions to the board-scores stream. Each has a key of its own, so that
-    /// compaction keeps all of them, and goes to its club's partition, so that a club's stay in
-    /// order.
-    fn append_applied(&self, applied: &[Arc<SubmissionApplied>]) -> Result<()> {
-        if applied.is_empty() {
-            return Ok(());
-        }
+    /// Applied submissions as records of the board-scores stream: (key, partition, message). Each
+    /// has a key of its own, so that compaction keeps all of them, and goes to its club's
+    /// partition, so that a club's stay in order.
+    fn encode_applied(&self, applied: &[Arc<SubmissionApplied>]) -> Result<Vec<Encoded>> {
         let partitions = self
             .log
             .partitions(&stream_name(&self.event_id, Stream::BoardScores))?;
         // Encoded in parallel: a batch can hold thousands of applied submissions.
         use rayon::prelude::*;
-        let encoded: Vec<(Vec<u8>, Option<u32>, Vec<u8>)> = applied
+        let encoded = applied
             .par_iter()
             .map(|a| {
                 let key = format!("{}/{}/{}", a.event_id, a.club_id, a.submission_id);
@@ -492,30 +510,31 @@ impl Aggregator {
                 )
             })
             .collect();
-        self.append_encoded(Stream::BoardScores, &encoded)
+        Ok(encoded)
     }
+}
 
-    /// Appends encoded messages: (key, partition if chosen, message).
-    fn append_encoded(
-        &self,
-        stream: Stream,
-        encoded: &[(Vec<u8>, Option<u32>, Vec<u8>)],
-    ) -> Result<()> {
-        let name = stream_name(&self.event_id, stream);
-        let at = now_ms();
-        let records: Vec<Produce<'_>> = encoded
-            .iter()
-            .map(|(k, partition, v)| {
-                let record = Produce::new(k, v, at);
-                match partition {
-                    Some(p) => record.to_partition(*p),
-                    None => record,
-                }
-            })
-            .collect();
-        self.log.append(&name, &records)?;
-        Ok(())
+/// A record to append: (key, partition if chosen, message).
+type Encoded = (Vec<u8>, Option<u32>, Vec<u8>);
+
+/// Appends encoded records to a stream.
+fn append_to(log: &dyn Log, stream: &str, encoded: &[Encoded]) -> Result<()> {
+    if encoded.is_empty() {
+        return Ok(());
     }
+    let at = now_ms();
+    let records: Vec<Produce<'_>> = encoded
+        .iter()
+        .map(|(k, partition, v)| {
+            let record = Produce::new(k, v, at);
+            match partition {
+                Some(p) => record.to_partition(*p),
+                None => record,
+            }
+        })
+        .collect();
+    log.append(stream, &records)?;
+    Ok(())
 }
 
 /// A hash of the table last written for each scope (a club, or `""` for the nation) and board.
