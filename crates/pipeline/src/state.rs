@@ -415,11 +415,13 @@ impl EventState {
             (r.trigger, r.seal, r.offset, decision)
         };
         // One submission (a live club's upload) is checked on this thread.
+        let checking = std::time::Instant::now();
         let decided: Vec<(usize, SubmissionSealed, i64, Decision)> = if ready.len() == 1 {
             ready.into_iter().map(check).collect()
         } else {
             ready.into_par_iter().map(check).collect()
         };
+        tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
         for (trigger, seal, offset, decision) in decided {
             let key = (seal.club_id.clone(), seal.submission_id.clone());
             let effect = match decision {
@@ -447,6 +449,7 @@ impl EventState {
             };
             batch.effects.push((trigger, effect));
         }
+        tracing::trace!(elapsed = ?checking.elapsed(), "submissions applied");
     }
 
     /// Handles one decoded event (not a batch of results: [`Codec::skim`] gives those as their
