@@ -147,7 +147,9 @@ pub struct EventState {
     pending: HashMap<(String, String), Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
-    applied: BTreeSet<(String, String)>,
+    /// The submissions applied, by (club, submission): looked up for every record (a fast hash:
+    /// only verified submissions are ever put in).
+    applied: rustc_hash::FxHashSet<(String, String)>,
     /// The results in force, by club and table.
     results: BTreeMap<String, ClubResults>,
     result_count: usize,

@@ -142,22 +142,31 @@ const SMALL_FIELD: usize = 1 << 14;
 
 /// Board numbers present and the index of each, from a pass over the board column.
 fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
-    let present = parts(field.len(), 1)
-        .into_par_iter()
-        .map(|part| {
-            let mut present = vec![0u64; 1024];
-            for &b in &field.boards[part] {
-                present[b as usize / 64] |= 1 << (b % 64);
-            }
-            present
-        })
-        .reduce(
-            || vec![0u64; 1024],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
-                a
-            },
-        );
+    let present = if field.len() < SMALL_FIELD {
+        // A club's field: one pass, a bitmap as wide as its highest board.
+        let mut present = vec![0u64; field.max_board as usize / 64 + 1];
+        for &b in &field.boards {
+            present[b as usize / 64] |= 1 << (b % 64);
+        }
+        present
+    } else {
+        parts(field.len(), 1)
+            .into_par_iter()
+            .map(|part| {
+                let mut present = vec![0u64; 1024];
+                for &b in &field.boards[part] {
+                    present[b as usize / 64] |= 1 << (b % 64);
+                }
+                present
+            })
+            .reduce(
+                || vec![0u64; 1024],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x |= y);
+                    a
+                },
+            )
+    };
     let mut board_numbers = Vec::new();
     let highest = present
         .iter()
@@ -370,7 +379,27 @@ fn histograms<P: Positions>(
     grid: bool,
 ) -> Option<Histograms> {
     let width = positions.len();
-    if nboards * width > MAX_HISTOGRAM_CELLS || field.len() < SMALL_FIELD {
+    if field.len() < SMALL_FIELD {
+        // A club's field: its plain results sorted by board and score, then counted in runs (a
+        // board has a dozen results: sorting beats a hash map per board).
+        let mut results = vec![0u32; nboards];
+        let mut played: Vec<(u32, i32)> = Vec::with_capacity(field.len());
+        for (&b, &s) in field.boards.iter().zip(&field.scores) {
+            let bi = board_index[b as usize];
+            results[bi as usize] += 1;
+            if s != SPECIAL_SCORE {
+                played.push((bi, s));
+            }
+        }
+        played.sort_unstable();
+        let mut plain: Vec<Vec<(i32, u32)>> = vec![Vec::new(); nboards];
+        for run in played.chunk_by(|a, b| a == b) {
+            let (bi, s) = run[0];
+            plain[bi as usize].push((s, run.len() as u32));
+        }
+        return Some(Histograms { results, plain });
+    }
+    if nboards * width > MAX_HISTOGRAM_CELLS {
         let mut results = vec![0u32; nboards];
         let mut counts: Vec<FxHashMap<i32, u32>> = vec![FxHashMap::default(); nboards];
         for (&b, &s) in field.boards.iter().zip(&field.scores) {
@@ -588,25 +617,37 @@ fn finish<'f, P: Positions>(
     }
     let ctx = FieldContext { target };
     let position = |s: i32| p.position(s);
-    let boards: Vec<BoardScore> = plain_per_board
-        .into_par_iter()
-        .zip(specials_per_board.par_iter())
-        .enumerate()
-        .map(|(bi, (plain, specials))| {
-            value_board(
-                BoardInput {
-                    board: board_numbers[bi],
-                    results: results_per_board[bi],
-                    plain,
-                    specials,
-                },
-                ctx,
-                options,
-                &position,
-                width,
-            )
-        })
-        .collect::<Result<_>>()?;
+    let value = |bi: usize, plain: Vec<(i32, u32)>, specials: &[(u32, Special)]| {
+        value_board(
+            BoardInput {
+                board: board_numbers[bi],
+                results: results_per_board[bi],
+                plain,
+                specials,
+            },
+            ctx,
+            options,
+            &position,
+            width,
+        )
+    };
+    // A club's boards are valued on this thread: clubs are scored in parallel already, and a board
+    // of a dozen results is less work than handing it to another thread.
+    let boards: Vec<BoardScore> = if field.len() < SMALL_FIELD {
+        plain_per_board
+            .into_iter()
+            .zip(specials_per_board.iter())
+            .enumerate()
+            .map(|(bi, (plain, specials))| value(bi, plain, specials))
+            .collect::<Result<_>>()?
+    } else {
+        plain_per_board
+            .into_par_iter()
+            .zip(specials_per_board.par_iter())
+            .enumerate()
+            .map(|(bi, (plain, specials))| value(bi, plain, specials))
+            .collect::<Result<_>>()?
+    };
     lap("boards valued");
     let mut scoring = Scoring {
         field,
