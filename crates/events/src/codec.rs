@@ -236,6 +236,12 @@ fn specific_reader(info: &SchemaInfo) -> Option<SpecificReader> {
         (EventType::SubmissionApplied, direct::SUBMISSION_APPLIED) => {
             Some(|datum| direct::read_submission_applied(datum).map(Event::SubmissionApplied))
         }
+        (EventType::BoardScored, direct::BOARD_SCORED) => {
+            Some(|datum| direct::read_board_scored(datum).map(Event::BoardScored))
+        }
+        (EventType::StandingsComputed, direct::STANDINGS_COMPUTED) => {
+            Some(|datum| direct::read_standings_computed(datum).map(Event::StandingsComputed))
+        }
         _ => None,
     }
 }

@@ -69,8 +69,8 @@
 //! The records that carry every result of a national event by the million have codecs of
 //! their own (`direct.rs`) that walk the schema's field list without serde, at a fifth to a
 //! tenth of the CPU: `ResultsRecorded` (read, and skimmed: [`Codec::skim`],
-//! [`Codec::applied_lines`]), `SubmissionApplied` (read and written), and the per-club
-//! `BoardScored` and `StandingsComputed` (written). They are used only for the schema versions
+//! [`Codec::applied_lines`]), `SubmissionApplied`, and the per-club `BoardScored` and
+//! `StandingsComputed` (read and written). They are used only for the schema versions
 //! they were written for (the codec compares fingerprints when it is built) and are held to
 //! apache-avro by property tests: the same bytes written, the same records read, an error
 //! wherever apache-avro errs. The short text fields of a result are [`Text`]s, kept inline
