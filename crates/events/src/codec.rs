@@ -469,26 +469,7 @@ impl Codec {
         match self.decode(message)? {
             Event::ResultsRecorded(batch) => {
                 let board = batch.board;
-                out.extend(
-                    batch
-                        .results
-                        .into_iter()
-                        .map(|l| crate::types::AppliedResult {
-                            section: l.section,
-                            board,
-                            ns_pair: l.ns_pair,
-                            ew_pair: l.ew_pair,
-                            movement: l.movement,
-                            contract: l.contract,
-                            declarer: l.declarer,
-                            tricks: l.tricks,
-                            ns_score: l.ns_score,
-                            ew_score: l.ew_score,
-                            adjusted: l.adjusted,
-                            arrow_switch: l.arrow_switch,
-                            group: l.group,
-                        }),
-                );
+                out.extend(batch.results.into_iter().map(|l| l.into_applied(board)));
                 Ok(())
             }
             other => Err(Error::Malformed {

@@ -833,21 +833,7 @@ mod tests {
         batch
             .results
             .iter()
-            .map(|l| AppliedResult {
-                section: l.section.clone(),
-                board: batch.board,
-                ns_pair: l.ns_pair.clone(),
-                ew_pair: l.ew_pair.clone(),
-                movement: l.movement,
-                contract: l.contract.clone(),
-                declarer: l.declarer.clone(),
-                tricks: l.tricks,
-                ns_score: l.ns_score,
-                ew_score: l.ew_score,
-                adjusted: l.adjusted,
-                arrow_switch: l.arrow_switch,
-                group: l.group.clone(),
-            })
+            .map(|l| l.clone().into_applied(batch.board))
             .collect()
     }
 

@@ -344,6 +344,49 @@ pub struct AppliedResult {
     pub group: Option<Text>,
 }
 
+impl ResultLine {
+    /// The line as the result a submission applies: with its batch's board, without the
+    /// informative lead and table.
+    pub fn into_applied(self, board: i32) -> AppliedResult {
+        AppliedResult {
+            section: self.section,
+            board,
+            ns_pair: self.ns_pair,
+            ew_pair: self.ew_pair,
+            movement: self.movement,
+            contract: self.contract,
+            declarer: self.declarer,
+            tricks: self.tricks,
+            ns_score: self.ns_score,
+            ew_score: self.ew_score,
+            adjusted: self.adjusted,
+            arrow_switch: self.arrow_switch,
+            group: self.group,
+        }
+    }
+}
+
+impl ResultRecorded {
+    /// The result as a submission applies it: without its identity, lead and table.
+    pub fn applied(&self) -> AppliedResult {
+        AppliedResult {
+            section: self.section.clone(),
+            board: self.board,
+            ns_pair: self.ns_pair.clone(),
+            ew_pair: self.ew_pair.clone(),
+            movement: self.movement,
+            contract: self.contract.clone(),
+            declarer: self.declarer.clone(),
+            tricks: self.tricks,
+            ns_score: self.ns_score,
+            ew_score: self.ew_score,
+            adjusted: self.adjusted,
+            arrow_switch: self.arrow_switch,
+            group: self.group.clone(),
+        }
+    }
+}
+
 /// The identity of a result within a club.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ResultKey {

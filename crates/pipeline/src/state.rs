@@ -832,24 +832,6 @@ pub fn result_key(r: &AppliedResult) -> ResultKey {
     }
 }
 
-fn applied_result(r: &ResultRecorded) -> AppliedResult {
-    AppliedResult {
-        section: r.section.clone(),
-        board: r.board,
-        ns_pair: r.ns_pair.clone(),
-        ew_pair: r.ew_pair.clone(),
-        movement: r.movement,
-        contract: r.contract.clone(),
-        declarer: r.declarer.clone(),
-        tricks: r.tricks,
-        ns_score: r.ns_score,
-        ew_score: r.ew_score,
-        adjusted: r.adjusted,
-        arrow_switch: r.arrow_switch,
-        group: r.group.clone(),
-    }
-}
-
 /// Checks every record of a submission: each names the sealing club and a declared board, each result
 /// passes the checks every traveller line passes, and no table is entered twice. On success: the
 /// results the submission applies, in sequence order; their order by table (section, board, NS pair,
@@ -889,7 +871,7 @@ fn check_submission(
         }
         match part {
             Part::Result(r) => {
-                results.push(applied_result(r));
+                results.push(r.applied());
                 sequences.push(sequence);
             }
             Part::Lines(_) => {

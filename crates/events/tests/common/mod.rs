@@ -505,24 +505,7 @@ pub mod arb {
                 club_id: ids.1,
                 submission_id: ids.2,
                 seal_offset,
-                results: results
-                    .into_iter()
-                    .map(|r| AppliedResult {
-                        section: r.section,
-                        board: r.board,
-                        ns_pair: r.ns_pair,
-                        ew_pair: r.ew_pair,
-                        movement: r.movement,
-                        contract: r.contract,
-                        declarer: r.declarer,
-                        tricks: r.tricks,
-                        ns_score: r.ns_score,
-                        ew_score: r.ew_score,
-                        adjusted: r.adjusted,
-                        arrow_switch: r.arrow_switch,
-                        group: r.group,
-                    })
-                    .collect(),
+                results: results.iter().map(ResultRecorded::applied).collect(),
                 withdrawn: withdrawn
                     .into_iter()
                     .map(|(section, board, ns_pair, ew_pair)| ResultKey {
