@@ -8,6 +8,8 @@
 //! ## Layout
 //! - [`streams`]: log locations and stream names (`<event>.results` ...).
 //! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`judge`]: the one judge of whether a submission applies, used by every role; [`limits`]:
+//!   how big a submission may be.
 //! - [`results`]: one club's results in force, kept in table order.
 //! - [`field`]: from applied results to a scoring field.
 //! - [`publish`]: the club node: a results file becomes a signed submission.
@@ -20,6 +22,9 @@ pub mod aggregate;
 pub mod declare;
 pub mod field;
 pub mod http;
+pub mod judge;
+pub mod limits;
+mod pending;
 pub mod project;
 pub mod publish;
 pub mod replay;
@@ -47,6 +52,9 @@ pub enum Error {
     Formats(#[from] simpairs_formats::Error),
     #[error("scoring: {0}")]
     Scoring(#[from] simpairs_scoring::Error),
+    /// The judge would set a submission aside: nothing was published.
+    #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
+    Refused { reasons: Vec<String> },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
