@@ -286,10 +286,9 @@ pub fn send_forged_and_malformed(log: &TestLog, event: &simpairs_sim::SimEvent) 
     let codec = Codec::new().unwrap();
     let victim = &event.clubs[1];
     let imported = simpairs_formats::import::read("x.csv", victim.csv.as_bytes(), None).unwrap();
-    let records =
-        simpairs_pipeline::publish::submission_events(&log.event, &victim.id, &imported)
-            .unwrap()
-            .events;
+    let records = simpairs_pipeline::publish::submission_events(&log.event, &victim.id, &imported)
+        .unwrap()
+        .events;
     let forged = simpairs_pipeline::publish::seal(
         &codec,
         &log.event,

@@ -93,30 +93,34 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// What is wrong, without saying where (for a message that names the place its own way).
+    pub fn what(&self) -> String {
+        match self {
+            Problem::OtherClub { named, .. } => {
+                format!("it names club {named}, not the club that sealed the submission")
+            }
+            Problem::UnknownBoard { board, .. } => {
+                format!("board {board} is not one of the event's boards")
+            }
+            Problem::Unreadable { detail, .. } => format!("cannot read it: {detail}"),
+            Problem::Line { field, message, .. } => format!("field {field}: {message}"),
+            Problem::SameTable { first, again } => {
+                format!("records {first} and {again} are the same table entered twice")
+            }
+            Problem::OverLimit(exceeded) => exceeded.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::OtherClub { sequence, named } => write!(
-                f,
-                "record {sequence}: it names club {named}, not the club that sealed the submission"
-            ),
-            Problem::UnknownBoard { sequence, board } => write!(
-                f,
-                "record {sequence}: board {board} is not one of the event's boards"
-            ),
-            Problem::Unreadable { sequence, detail } => {
-                write!(f, "record {sequence}: cannot read it: {detail}")
-            }
-            Problem::Line {
-                sequence,
-                field,
-                message,
-            } => write!(f, "record {sequence}: field {field}: {message}"),
-            Problem::SameTable { first, again } => write!(
-                f,
-                "records {first} and {again} are the same table entered twice"
-            ),
-            Problem::OverLimit(exceeded) => write!(f, "{exceeded}"),
+            Problem::SameTable { .. } | Problem::OverLimit(_) => f.write_str(&self.what()),
+            _ => match self.sequence() {
+                Some(sequence) => write!(f, "record {sequence}: {}", self.what()),
+                None => f.write_str(&self.what()),
+            },
         }
     }
 }
@@ -224,7 +228,9 @@ pub(crate) fn judge(
         problems,
     };
     let mut checked = check_records(codec, pending, &seal.club_id, context).map_err(invalid)?;
-    let exceeded = context.limits.check_applied(&checked.results, &checked.pairs);
+    let exceeded = context
+        .limits
+        .check_applied(&checked.results, &checked.pairs);
     if !exceeded.is_empty() {
         return Err(invalid(
             exceeded.into_iter().map(Problem::OverLimit).collect(),

@@ -31,6 +31,7 @@ pub mod replay;
 pub mod results;
 pub mod state;
 pub mod streams;
+pub mod submissions;
 
 pub use streams::{LogLocation, stream_name};
 

@@ -44,12 +44,33 @@ impl Default for Limits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Exceeded {
-    Results { count: u64, limit: u32 },
-    Tables { board: i32, count: u64, limit: u32 },
-    Pairs { count: u64, limit: u32 },
-    Name { pair: String, bytes: usize, limit: u32 },
-    Field { what: &'static str, bytes: usize, limit: u32 },
-    File { bytes: u64, limit: u64 },
+    Results {
+        count: u64,
+        limit: u32,
+    },
+    Tables {
+        board: i32,
+        count: u64,
+        limit: u32,
+    },
+    Pairs {
+        count: u64,
+        limit: u32,
+    },
+    Name {
+        pair: String,
+        bytes: usize,
+        limit: u32,
+    },
+    Field {
+        what: &'static str,
+        bytes: usize,
+        limit: u32,
+    },
+    File {
+        bytes: u64,
+        limit: u64,
+    },
 }
 
 impl fmt::Display for Exceeded {
@@ -158,7 +179,11 @@ impl Limits {
             let bytes = p
                 .players
                 .iter()
-                .map(|pl| pl.name.len().max(pl.national_id.as_deref().map_or(0, str::len)))
+                .map(|pl| {
+                    pl.name
+                        .len()
+                        .max(pl.national_id.as_deref().map_or(0, str::len))
+                })
                 .max()?;
             (bytes > limit).then(|| Exceeded::Name {
                 pair: shorten(&p.pair),
@@ -174,13 +199,19 @@ impl Limits {
         let longest = |len: &dyn Fn(&AppliedResult) -> usize| results.iter().map(len).max();
         let fields: [(&'static str, Option<usize>); 6] = [
             ("section", longest(&|r| r.section.len())),
-            ("pair number", longest(&|r| r.ns_pair.len().max(r.ew_pair.len()))),
+            (
+                "pair number",
+                longest(&|r| r.ns_pair.len().max(r.ew_pair.len())),
+            ),
             ("contract", longest(&|r| optional(&r.contract))),
             ("declarer", longest(&|r| optional(&r.declarer))),
             ("fouled-board group", longest(&|r| optional(&r.group))),
             (
                 "pair's section or number",
-                pairs.iter().map(|p| p.section.len().max(p.pair.len())).max(),
+                pairs
+                    .iter()
+                    .map(|p| p.section.len().max(p.pair.len()))
+                    .max(),
             ),
         ];
         fields.into_iter().find_map(|(what, bytes)| {

@@ -1,8 +1,8 @@
 //! A submission's records as they arrive, waiting for its seal and for each other: kept by
 //! sequence, a batch of one board's results at its first sequence.
 
-use simpairs_events::types::{PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed};
 use simpairs_events::ResultsHeader;
+use simpairs_events::types::{PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed};
 
 /// One record of a submission awaiting its seal.
 #[derive(Debug, Clone)]
@@ -88,4 +88,3 @@ impl Pending {
             .collect()
     }
 }
-

@@ -386,7 +386,14 @@ pub fn seal_file(
     let warnings = preflight(codec, &declared, &events)
         .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
         .into_iter()
-        .map(|w| format!("{}: {}: {}", at_line(file_name, &submission.lines, w.sequence), w.field, w.message))
+        .map(|w| {
+            format!(
+                "{}: {}: {}",
+                at_line(file_name, &submission.lines, w.sequence),
+                w.field,
+                w.message
+            )
+        })
         .collect();
     Ok(Sealed { events, warnings })
 }
@@ -405,7 +412,7 @@ fn refused(file: &str, lines: &[u64], rejection: Refusal) -> Error {
         Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
             .iter()
             .map(|p| match p.sequence() {
-                Some(sequence) => format!("{}: {p}", at_line(file, lines, sequence)),
+                Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
                 None => format!("{file}: {p}"),
             })
             .collect(),
@@ -437,7 +444,12 @@ pub fn preflight(
     let mut batch = crate::state::Batch::new(codec);
     for (i, event) in events.iter().enumerate() {
         let message = codec.encode(event);
-        state.stage(&mut batch, crate::state::decode(codec, &message), i as i64, i);
+        state.stage(
+            &mut batch,
+            crate::state::decode(codec, &message),
+            i as i64,
+            i,
+        );
     }
     let finished = state.finish(batch);
     let judged = state.judged().next().map(|(_, j)| j.verdict.clone());
@@ -454,7 +466,9 @@ pub fn preflight(
                 })
                 .collect();
             if reasons.is_empty() {
-                reasons.push("the submission is incomplete: its seal does not cover its records".into());
+                reasons.push(
+                    "the submission is incomplete: its seal does not cover its records".into(),
+                );
             }
             Err(Refusal::Records(reasons))
         }

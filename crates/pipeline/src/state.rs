@@ -637,7 +637,11 @@ impl EventState {
     }
 
     /// Who sealed: a declared club, with its declared key, and a signature that verifies.
-    fn check_seal(&self, declared: &EventDeclared, seal: &SubmissionSealed) -> Result<(), Rejection> {
+    fn check_seal(
+        &self,
+        declared: &EventDeclared,
+        seal: &SubmissionSealed,
+    ) -> Result<(), Rejection> {
         let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
         let Some(entry) = self
             .club_index
@@ -767,4 +771,3 @@ pub fn result_key(r: &AppliedResult) -> ResultKey {
         ew_pair: r.ew_pair.clone(),
     }
 }
-

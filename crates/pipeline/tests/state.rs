@@ -261,7 +261,11 @@ fn a_refused_submission_sent_again_is_not_judged_twice() {
         vec![result("A", 2, "2", "2", "8NT", "N", 10)],
     );
     assert_eq!(reasons(&run.feed(&events)).len(), 1);
-    assert_eq!(reasons(&run.feed(&events)), Vec::<String>::new(), "one dead letter, not two");
+    assert_eq!(
+        reasons(&run.feed(&events)),
+        Vec::<String>::new(),
+        "one dead letter, not two"
+    );
 }
 
 #[test]
