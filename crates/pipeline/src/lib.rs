@@ -53,6 +53,16 @@ pub enum Error {
     Formats(#[from] simpairs_formats::Error),
     #[error("scoring: {0}")]
     Scoring(#[from] simpairs_scoring::Error),
+    /// Records a stream must keep are gone from the log.
+    #[error(
+        "the records of stream {stream} (partition {partition}) from offset {from} up to offset {until} are gone from the log: the results are the source of truth and are kept forever, so the log lost them; restore it from a backup (nothing was shown as if the event were whole)"
+    )]
+    Lost {
+        stream: String,
+        partition: u32,
+        from: u64,
+        until: u64,
+    },
     /// The judge would set a submission aside: nothing was published.
     #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
     Refused { reasons: Vec<String> },
@@ -100,11 +110,29 @@ pub fn read_kept(
 ) -> Result<Vec<simpairs_log::Record>> {
     match log.read(stream, partition, *at, max) {
         Err(simpairs_log::Error::OffsetOutOfRange { start, .. }) if *at < start => {
+            if !compacted(stream) {
+                // Records the log must keep forever are gone: never a smaller event shown as whole.
+                return Err(Error::Lost {
+                    stream: stream.to_string(),
+                    partition,
+                    from: *at,
+                    until: start,
+                });
+            }
             *at = start;
             Ok(log.read(stream, partition, start, max)?)
         }
         other => Ok(other?),
     }
+}
+
+/// Whether a stream is compacted (its older records may be gone by design): the derived
+/// board scores and leaderboards. The declarations, results and dead letters are kept forever.
+fn compacted(stream: &str) -> bool {
+    use simpairs_events::Stream;
+    [Stream::BoardScores, Stream::Leaderboard]
+        .iter()
+        .any(|s| stream.ends_with(&format!(".{}", s.name())))
 }
 
 pub fn read_range(
