@@ -527,7 +527,10 @@ fn commit_with_retries(
         match consumer.commit(positions) {
             Ok(()) => return Ok(()),
             Err(e) if attempt < ATTEMPTS => {
-                tracing::warn!(attempt, "committing the aggregator's position failed, trying again: {e}");
+                tracing::warn!(
+                    attempt,
+                    "committing the aggregator's position failed, trying again: {e}"
+                );
                 std::thread::sleep(pause);
                 pause *= 2;
                 attempt += 1;

@@ -408,13 +408,16 @@ fn at_line(file: &str, lines: &[u64], sequence: i32) -> String {
 
 /// The error of a file the judge refuses.
 fn refused(file: &str, lines: &[u64], rejection: Refusal) -> Error {
+    const SHOWN: usize = 10;
     let reasons = match rejection {
         Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
             .iter()
+            .take(SHOWN)
             .map(|p| match p.sequence() {
                 Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
                 None => format!("{file}: {p}"),
             })
+            .chain((problems.len() > SHOWN).then(|| format!("and {} more", problems.len() - SHOWN)))
             .collect(),
         Refusal::Judged(other) => vec![other.to_string()],
         Refusal::Records(reasons) => reasons,
