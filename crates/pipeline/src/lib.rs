@@ -23,6 +23,7 @@ pub mod declare;
 pub mod field;
 pub mod http;
 pub mod judge;
+pub mod keys;
 pub mod limits;
 mod pending;
 pub mod project;
