@@ -67,7 +67,9 @@ impl PrivateKey {
         let Some(hex_part) = text.strip_prefix(PRIVATE_PREFIX) else {
             return Err(Error::Usage(not_a(path, "private", &text)));
         };
-        Ok(PrivateKey(SigningKey::from_bytes(&key_bytes(path, hex_part)?)))
+        Ok(PrivateKey(SigningKey::from_bytes(&key_bytes(
+            path, hex_part,
+        )?)))
     }
 
     /// Writes the key to a new file readable by its owner only; an existing file is never
@@ -90,9 +92,9 @@ impl PublicKey {
 
     /// The key in its bytes, as the declaration carries it.
     pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey> {
-        let bytes: [u8; 32] = bytes.try_into().map_err(|_| {
-            Error::Usage(format!("a public key is 32 bytes, not {}", bytes.len()))
-        })?;
+        let bytes: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| Error::Usage(format!("a public key is 32 bytes, not {}", bytes.len())))?;
         VerifyingKey::from_bytes(&bytes)
             .map(PublicKey)
             .map_err(|_| Error::Usage("those 32 bytes are not an Ed25519 public key".into()))
