@@ -7,6 +7,7 @@ pub mod club;
 pub mod demo;
 pub mod event;
 pub mod replay;
+pub mod replay_index;
 pub mod score;
 pub mod serve;
 pub mod submissions;

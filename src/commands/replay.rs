@@ -1,7 +1,7 @@
 //! `simpairs replay`: rebuild an event from its log, as of any moment, and score it with any method.
 
 use simpairs_pipeline::LogLocation;
-use simpairs_pipeline::replay::{AsOf, field_of, replay};
+use simpairs_pipeline::replay::AsOf;
 
 use super::ScoringFlags;
 
@@ -20,6 +20,8 @@ pub struct Args {
     pub club: Option<String>,
     #[command(flatten)]
     pub scoring: ScoringFlags,
+    #[command(flatten)]
+    pub index: super::replay_index::IndexFlags,
     /// Print the SPEC's JSON (the shape of `score --json`) instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -28,14 +30,18 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
-    let (state, replayed) = replay(log.as_ref(), &event, args.as_of)?;
-    let declared = state.declared().expect("replay checks the declaration");
-    let declared_options = simpairs_pipeline::options_of(declared);
+    let index = args.index.dir(&args.log);
+    let moment =
+        simpairs_pipeline::history::replay_at(log.as_ref(), &event, index.as_deref(), args.as_of)?;
+    let declared_options = simpairs_pipeline::options_of(&moment.declared);
     let options = args
         .scoring
         .options(declared_options.method, declared_options.factoring);
-    let field = field_of(&state, args.club.as_deref())?;
+    let started = std::time::Instant::now();
+    let field = moment.field(args.club.as_deref())?;
+    tracing::debug!(elapsed = ?started.elapsed(), results = field.len(), "field built");
     let scoring = simpairs_scoring::score(&field, &options)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "field scored");
     let stdout = std::io::stdout().lock();
     let written = if args.json {
         simpairs_formats::report::write_json(stdout, &scoring)
@@ -46,8 +52,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .as_ref()
                 .map(|c| format!(" club {c}"))
                 .unwrap_or_default(),
-            replayed.records,
-            replayed.dead_letters.len()
+            moment.records,
+            moment.dead_letters.len()
         );
         simpairs_formats::report::write_table(stdout, &scoring, &title, false)
     };

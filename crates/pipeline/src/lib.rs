@@ -16,11 +16,13 @@
 //! - [`declare`]: the organiser: an event, its boards, scoring and clubs with their keys.
 //! - [`aggregate`]: the aggregator role.
 //! - [`project`]: the projection's views; [`http`] serves them.
-//! - [`replay`]: rebuilding a field from the log, as of any offset or time.
+//! - [`replay`]: rebuilding a field from the log, as of any offset or time; [`history`]: the
+//!   replay index, every generation kept on disk so that any moment is read, not judged again.
 
 pub mod aggregate;
 pub mod declare;
 pub mod field;
+pub mod history;
 pub mod http;
 pub mod judge;
 pub mod keys;

@@ -1,0 +1,230 @@
+//! The replay index: every generation of an event (each submission applied, in the order the
+//! judge applied it, with the record whose arrival applied it), kept in one file beside the log,
+//! so that the event as of any moment is read from what applied up to it instead of judged again
+//! from the log's first record.
+//!
+//! `replay` judges every seal again (digests, signatures, every result's checks) each time it is
+//! run: about 3 s of CPU for a national event of 3,600,000 results, plus the field and the
+//! scoring. The index is built by that same replay, once ([`Index::build`]); a moment is then
+//! the applied submissions up to it, decoded in parallel and put in force as the state puts them
+//! ([`Moment`]). The log stays the source of truth: the index names the records it covers (the
+//! end offset and a digest of the last record of each partition) and is built again when the
+//! log is not the one it indexed, or when a moment after what it covers is asked for.
+//!
+//! ## Which moments the index answers
+//! - Everything, and any offset (one partition; offsets are inclusive, as `replay` takes them):
+//!   the submissions whose completing record is at or before the offset, in the order they applied.
+//! - A time, on one partition whose timestamps never go back (the embedded log's): the records
+//!   at or before a time are then the records before an offset.
+//!
+//! A time on a log of several partitions is left to the replay ([`Index::moment`] says it cannot
+//! answer, and [`replay_at`] replays): replay reads the partitions one after the other, and which
+//! submissions a time holds depends on which copy of a record republished by a club arrived
+//! first in which partition, a judgment the index would have to make again. The generations of
+//! such a log are numbered in the order replay applies them (partition after partition).
+//!
+//! Both are held to `replay` at every record of test logs (`tests/history.rs`).
+//!
+//! ## Layout
+//! - [`build`]: the results stream read once through the state, each effect noted with its record.
+//! - [`store`]: the file (meta, record positions, the applied submissions' messages).
+//! - [`in_force`]: results put in force a submission at a time, as the state does.
+//! - [`moment`]: the event as of a moment, from the index or from a replay.
+
+mod build;
+mod in_force;
+mod moment;
+mod store;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use simpairs_events::Stream;
+use simpairs_events::types::SubmissionApplied;
+use simpairs_log::Log;
+
+pub use in_force::InForce;
+pub use moment::{Moment, Results};
+
+use crate::replay::AsOf;
+use crate::{Error, Result, stream_name};
+
+/// The version of the index file: an index of another version is built again.
+pub const FORMAT: u32 = 1;
+
+/// One generation: a submission applied, where, and what it needed to apply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Generation {
+    /// Submissions applied once this one is (from 1).
+    pub generation: i64,
+    pub club: String,
+    pub submission: String,
+    /// The seal's offset on the results stream (what `club publish` printed).
+    pub seal_offset: i64,
+    /// When the club sealed it (ms since the epoch).
+    pub sealed_at_ms: i64,
+    /// The file the club named as its source.
+    pub source: Option<String>,
+    /// The record whose arrival applied it: partition, offset, and its timestamp (ms).
+    pub partition: u32,
+    pub offset: u64,
+    pub applied_at_ms: i64,
+    /// Results and withdrawals it carried.
+    pub results: usize,
+    pub withdrawn: usize,
+    /// Its message's place in the file's applied section, and a CRC-32 of it.
+    bytes: (u64, u64),
+    crc: u32,
+}
+
+/// A record set aside, with the record whose handling set it aside.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeadLetter {
+    pub partition: u32,
+    pub offset: u64,
+    pub at_ms: i64,
+    pub reason: String,
+}
+
+/// What the index covers of one partition: its end offset when it was built, and the SHA-256 of
+/// the last record before it (hex; empty for an empty partition).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Covered {
+    end: u64,
+    last: String,
+}
+
+/// How the log stands against the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// The log is exactly what was indexed.
+    Whole,
+    /// Records were appended since: moments before them are answered.
+    Grown,
+    /// The log is not the one indexed (shorter, or other records): build again.
+    Other,
+}
+
+/// An event's replay index, open (its applied submissions are read from the file when asked).
+#[derive(Debug)]
+pub struct Index {
+    path: PathBuf,
+    meta: store::Meta,
+    /// Per partition, every record's (offset, timestamp) in offset order.
+    records: Vec<Vec<(u64, i64)>>,
+    /// Where the applied section starts in the file.
+    applied_at: u64,
+}
+
+/// The file of `event`'s index in `dir`.
+pub fn index_path(dir: &Path, event: &str) -> PathBuf {
+    dir.join(format!("{event}.replay-index"))
+}
+
+impl Index {
+    /// Replays the event's whole log and writes its index to `dir` (replacing any older one).
+    pub fn build(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
+        let started = std::time::Instant::now();
+        let built = build::build(log, event)?;
+        let index = store::write(&index_path(dir, event), built)?;
+        tracing::info!(
+            event,
+            generations = index.meta.generations.len(),
+            elapsed = ?started.elapsed(),
+            "replay index built"
+        );
+        Ok(index)
+    }
+
+    /// The index of `event` in `dir`, if there is one this program can read (an index of
+    /// another version, or damaged, is `None`: build it again).
+    pub fn open(dir: &Path, event: &str) -> Result<Option<Index>> {
+        store::read(&index_path(dir, event), event)
+    }
+
+    /// The generations, in the order they applied.
+    pub fn generations(&self) -> &[Generation] {
+        &self.meta.generations
+    }
+
+    /// The records set aside, in the order replay finds them.
+    pub fn dead_letters(&self) -> &[DeadLetter] {
+        &self.meta.dead_letters
+    }
+
+    /// How the log stands against what the index covers.
+    pub fn coverage(&self, log: &dyn Log) -> Result<Coverage> {
+        let results = stream_name(&self.meta.event, Stream::Results);
+        if log.partitions(&results)? as usize != self.meta.covered.len() {
+            return Ok(Coverage::Other);
+        }
+        let codec = simpairs_events::Codec::new()?;
+        let declared = crate::publish::declaration(log, &codec, &self.meta.event)?;
+        if declared.map(|d| build::declaration_digest(&codec, d))
+            != Some(self.meta.declaration.clone())
+        {
+            return Ok(Coverage::Other);
+        }
+        let mut grown = false;
+        for (partition, covered) in self.meta.covered.iter().enumerate() {
+            let end = log.end_offset(&results, partition as u32)?;
+            if end < covered.end
+                || build::last_digest(log, &results, partition as u32, covered.end)? != covered.last
+            {
+                return Ok(Coverage::Other);
+            }
+            grown |= end > covered.end;
+        }
+        Ok(if grown {
+            Coverage::Grown
+        } else {
+            Coverage::Whole
+        })
+    }
+
+    /// The applied submissions of generations `range` (indices into [`Index::generations`]),
+    /// read from the file and decoded in parallel.
+    pub fn applied(&self, range: std::ops::Range<usize>) -> Result<Vec<Arc<SubmissionApplied>>> {
+        store::applied(self, range)
+    }
+}
+
+/// The event as of a moment: from the index in `dir` when it can answer exactly (built first if
+/// there is none, or if it does not cover the moment), from a replay of the log otherwise, or
+/// always when `dir` is `None`.
+pub fn replay_at(
+    log: &dyn Log,
+    event: &str,
+    dir: Option<&Path>,
+    as_of: Option<AsOf>,
+) -> Result<Moment> {
+    let Some(dir) = dir else {
+        return Moment::replayed(log, event, as_of);
+    };
+    let index = match Index::open(dir, event)? {
+        Some(index) if answers(&index, log, as_of)? => index,
+        _ => match Index::build(log, event, dir) {
+            Ok(index) => index,
+            // A replay answers without it (a directory that cannot be written, a full disk).
+            Err(e @ Error::Io(_)) => {
+                tracing::warn!("replaying without the index: {e}");
+                return Moment::replayed(log, event, as_of);
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    match index.moment(log, as_of)? {
+        Some(moment) => Ok(moment),
+        None => Moment::replayed(log, event, as_of),
+    }
+}
+
+/// Whether an index open on `log` covers `as_of` (else it is built again).
+fn answers(index: &Index, log: &dyn Log, as_of: Option<AsOf>) -> Result<bool> {
+    Ok(match index.coverage(log)? {
+        Coverage::Whole => true,
+        Coverage::Other => false,
+        Coverage::Grown => index.within(log, as_of)?,
+    })
+}

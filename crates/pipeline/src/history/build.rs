@@ -1,0 +1,198 @@
+//! Building the index: the results stream read once through the state, in the batches and the
+//! order `replay` reads it, each effect noted with the record that caused it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use simpairs_events::types::{EventDeclared, SubmissionApplied};
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_log::Log;
+
+use super::{Covered, DeadLetter, Generation};
+use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH};
+use crate::{Error, Result, stream_name};
+
+/// What a build found, before it is written.
+pub(super) struct Built {
+    pub event: String,
+    pub declaration: String,
+    pub covered: Vec<Covered>,
+    pub monotone: bool,
+    pub generations: Vec<Generation>,
+    pub applied: Vec<Arc<SubmissionApplied>>,
+    pub dead_letters: Vec<DeadLetter>,
+    pub records: Vec<Vec<(u64, i64)>>,
+}
+
+/// Where a record of the batch being read is.
+struct Seen {
+    partition: u32,
+    offset: u64,
+    ms: i64,
+}
+
+/// The effects noted so far.
+#[derive(Default)]
+struct Notes {
+    generations: Vec<Generation>,
+    applied: Vec<Arc<SubmissionApplied>>,
+    dead_letters: Vec<DeadLetter>,
+}
+
+impl Notes {
+    /// Notes a finished batch's effects; `seen` are its records, by batch index.
+    fn note(&mut self, finished: Finished, seen: &[Seen]) {
+        for (index, effect) in finished.effects {
+            let Some(at) = seen.get(index) else { continue };
+            match effect {
+                Effect::Applied(applied) => self.applied_at(applied, at),
+                Effect::DeadLetter { reason } => self.dead_letters.push(DeadLetter {
+                    partition: at.partition,
+                    offset: at.offset,
+                    at_ms: at.ms,
+                    reason,
+                }),
+            }
+        }
+    }
+
+    fn applied_at(&mut self, applied: Arc<SubmissionApplied>, at: &Seen) {
+        self.generations.push(Generation {
+            generation: self.generations.len() as i64 + 1,
+            club: applied.club_id.clone(),
+            submission: applied.submission_id.clone(),
+            seal_offset: applied.seal_offset,
+            sealed_at_ms: 0,
+            source: None,
+            partition: at.partition,
+            offset: at.offset,
+            applied_at_ms: at.ms,
+            results: applied.results.len(),
+            withdrawn: applied.withdrawn.len(),
+            bytes: (0, 0),
+            crc: 0,
+        });
+        self.applied.push(applied);
+    }
+}
+
+/// The SHA-256 (hex) of a declaration's message: the index names the declaration it was built
+/// with without keeping the clubs' keys.
+pub(super) fn declaration_digest(codec: &Codec, declared: EventDeclared) -> String {
+    hex::encode(Sha256::digest(
+        codec.encode(&Event::EventDeclared(declared)),
+    ))
+}
+
+/// The SHA-256 (hex) of the record before `end` in a partition, its timestamp and key with its
+/// value ("" when `end` is 0).
+pub(super) fn last_digest(log: &dyn Log, stream: &str, partition: u32, end: u64) -> Result<String> {
+    if end == 0 {
+        return Ok(String::new());
+    }
+    let mut at = end - 1;
+    let records = crate::read_kept(log, stream, partition, &mut at, 1)?;
+    Ok(match records.first() {
+        Some(r) if r.offset == end - 1 => {
+            let mut digest = Sha256::new();
+            digest.update(r.timestamp_ms.to_le_bytes());
+            digest.update((r.key.len() as u64).to_le_bytes());
+            digest.update(&r.key);
+            digest.update(&r.value);
+            hex::encode(digest.finalize())
+        }
+        // Not a record (a Kafka transaction marker): the index names no record there.
+        _ => "-".to_string(),
+    })
+}
+
+/// Reads the event's declaration and results as `replay` does, noting every effect.
+pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
+    let codec = Codec::new()?;
+    let Some(declared) = crate::publish::declaration(log, &codec, event)? else {
+        return Err(Error::Usage(format!(
+            "event {event} is not declared in this log"
+        )));
+    };
+    let mut state = EventState::new();
+    state.handle_declaration(declared.clone());
+    let results = stream_name(event, Stream::Results);
+    let partitions = log.partitions(&results)?;
+    let mut notes = Notes::default();
+    let mut records = Vec::with_capacity(partitions as usize);
+    let mut covered = Vec::with_capacity(partitions as usize);
+    for partition in 0..partitions {
+        let end = log.end_offset(&results, partition)?;
+        let positions = read_partition(
+            log, &codec, &mut state, &mut notes, &results, partition, end,
+        )?;
+        covered.push(Covered {
+            end,
+            last: last_digest(log, &results, partition, end)?,
+        });
+        records.push(positions);
+    }
+    fill_seals(&state, &mut notes.generations);
+    let monotone = records
+        .iter()
+        .all(|r| r.windows(2).all(|w| w[0].1 <= w[1].1));
+    Ok(Built {
+        event: event.to_string(),
+        declaration: declaration_digest(&codec, declared),
+        covered,
+        monotone,
+        generations: notes.generations,
+        applied: notes.applied,
+        dead_letters: notes.dead_letters,
+        records,
+    })
+}
+
+/// Reads one partition up to `end` through the state, in batches of [`REBUILD_BATCH`] records
+/// (as `replay` reads it); returns every record's (offset, timestamp).
+fn read_partition(
+    log: &dyn Log,
+    codec: &Codec,
+    state: &mut EventState,
+    notes: &mut Notes,
+    results: &str,
+    partition: u32,
+    end: u64,
+) -> Result<Vec<(u64, i64)>> {
+    let mut positions = Vec::new();
+    let mut batch = Batch::new(codec);
+    let mut seen: Vec<Seen> = Vec::new();
+    crate::read_range(log, results, partition, 0, end, |r| {
+        let decoded = crate::state::decode(codec, &r.value);
+        state.stage(&mut batch, decoded, r.offset as i64, seen.len());
+        seen.push(Seen {
+            partition,
+            offset: r.offset,
+            ms: r.timestamp_ms,
+        });
+        positions.push((r.offset, r.timestamp_ms));
+        if seen.len() == REBUILD_BATCH {
+            let finished = state.finish(std::mem::replace(&mut batch, Batch::new(codec)));
+            notes.note(finished, &seen);
+            seen.clear();
+        }
+    })?;
+    notes.note(state.finish(batch), &seen);
+    Ok(positions)
+}
+
+/// When each applied submission was sealed and what it named as its source, from the judge's
+/// notes.
+fn fill_seals(state: &EventState, generations: &mut [Generation]) {
+    let judged: HashMap<(&str, &str), &crate::state::Judged> = state
+        .judged()
+        .map(|((club, submission), j)| ((club.as_str(), submission.as_str()), j))
+        .collect();
+    for g in generations {
+        if let Some(j) = judged.get(&(g.club.as_str(), g.submission.as_str())) {
+            g.sealed_at_ms = j.sealed_at_ms;
+            g.source = j.source.clone();
+        }
+    }
+}

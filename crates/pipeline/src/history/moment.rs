@@ -1,0 +1,328 @@
+//! The event as of a moment: its field, the results in force and the pairs' players, and what
+//! replay reports beside them (records read, records set aside), from the index or from a replay
+//! of the log.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+use simpairs_events::Stream;
+use simpairs_events::types::{AppliedResult, EventDeclared, Player};
+use simpairs_log::Log;
+use simpairs_scoring::Field;
+
+use super::store::Section;
+use super::{Generation, InForce, Index};
+use crate::replay::AsOf;
+use crate::state::{EventState, PairId};
+use crate::{Error, Result, stream_name};
+
+/// Where a moment's results are read from.
+#[derive(Debug)]
+enum Source {
+    /// The index, and the generations (indices, in the order they applied) in force.
+    Index {
+        index: Index,
+        chosen: Vec<usize>,
+    },
+    Replayed(Box<EventState>),
+}
+
+/// The event as of a moment.
+#[derive(Debug)]
+pub struct Moment {
+    pub declared: EventDeclared,
+    /// Records of the results stream read up to the moment.
+    pub records: u64,
+    /// Records set aside up to the moment: (offset, reason).
+    pub dead_letters: Vec<(u64, String)>,
+    source: Source,
+}
+
+/// The results in force of a moment: read from the index, or the replayed state's.
+#[derive(Debug)]
+pub enum Results<'m> {
+    Index(InForce),
+    Replayed(&'m EventState),
+}
+
+impl Results<'_> {
+    /// The results in force, by club, then table: (club, result).
+    pub fn results(&self) -> Box<dyn Iterator<Item = (&str, &AppliedResult)> + '_> {
+        match self {
+            Results::Index(f) => Box::new(f.results()),
+            Results::Replayed(s) => Box::new(s.results()),
+        }
+    }
+
+    /// One club's results in force, by table.
+    pub fn club_results<'a>(
+        &'a self,
+        club: &str,
+    ) -> Box<dyn Iterator<Item = &'a AppliedResult> + 'a> {
+        match self {
+            Results::Index(f) => Box::new(f.clubs().get(club).into_iter().flat_map(|r| r.iter())),
+            Results::Replayed(s) => Box::new(s.club_results(club)),
+        }
+    }
+
+    /// The clubs with a submission applied, with their number of results in force.
+    pub fn clubs(&self) -> BTreeMap<&str, usize> {
+        match self {
+            Results::Index(f) => f
+                .clubs()
+                .iter()
+                .map(|(c, r)| (c.as_str(), r.len()))
+                .collect(),
+            Results::Replayed(s) => s.clubs().iter().map(|(c, n)| (c.as_str(), *n)).collect(),
+        }
+    }
+
+    /// Each pair's players.
+    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<Player>> {
+        match self {
+            Results::Index(f) => f.pairs(),
+            Results::Replayed(s) => s.pairs(),
+        }
+    }
+
+    pub fn result_count(&self) -> usize {
+        match self {
+            Results::Index(f) => f.result_count(),
+            Results::Replayed(s) => s.result_count(),
+        }
+    }
+}
+
+impl Moment {
+    /// The moment from a replay of the log (what `replay` gives).
+    pub fn replayed(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Moment> {
+        let (state, replayed) = crate::replay::replay(log, event, as_of)?;
+        let declared = state
+            .declared()
+            .cloned()
+            .ok_or_else(|| Error::Usage(format!("event {event} is not declared in this log")))?;
+        Ok(Moment {
+            declared,
+            records: replayed.records,
+            dead_letters: replayed.dead_letters,
+            source: Source::Replayed(Box::new(state)),
+        })
+    }
+
+    /// Whether the moment is read from the replay index.
+    pub fn from_index(&self) -> bool {
+        matches!(self.source, Source::Index { .. })
+    }
+
+    /// Submissions applied up to the moment.
+    pub fn generation(&self) -> i64 {
+        match &self.source {
+            Source::Index { chosen, .. } => chosen.len() as i64,
+            Source::Replayed(s) => s.applied_count(),
+        }
+    }
+
+    /// The generations in force, in the order they applied (empty for a replayed moment).
+    pub fn generations(&self) -> Vec<&Generation> {
+        match &self.source {
+            Source::Index { index, chosen } => {
+                chosen.iter().map(|&i| &index.meta.generations[i]).collect()
+            }
+            Source::Replayed(_) => Vec::new(),
+        }
+    }
+
+    /// The results in force and the pairs' players (read from the index when it is the source).
+    pub fn results(&self) -> Result<Results<'_>> {
+        match &self.source {
+            Source::Index { index, chosen } => {
+                let mut in_force = InForce::default();
+                for club in index.by_club(chosen, |_, f| Ok(f))? {
+                    in_force.join(club);
+                }
+                Ok(Results::Index(in_force))
+            }
+            Source::Replayed(s) => Ok(Results::Replayed(s)),
+        }
+    }
+
+    /// The national field (every club), or one club's own field, as
+    /// [`crate::replay::field_of`] builds it.
+    pub fn field(&self, club: Option<&str>) -> Result<Field> {
+        let (index, chosen) = match &self.source {
+            Source::Replayed(s) => return crate::replay::field_of(s, club),
+            Source::Index { index, chosen } => (index, chosen),
+        };
+        let Some(club) = club else {
+            // Each club's field is built as its results are read, and they are let go.
+            let parts =
+                index.by_club(chosen, |club, f| Ok(f.club_field(club).unwrap_or_default()))?;
+            return Ok(Field::concat(parts));
+        };
+        let only: Vec<usize> = chosen
+            .iter()
+            .copied()
+            .filter(|&i| index.meta.generations[i].club == club)
+            .collect();
+        match index
+            .by_club(&only, |club, f| Ok(f.club_field(club)))?
+            .pop()
+            .flatten()
+        {
+            Some(field) => Ok(field),
+            None => {
+                let mut known: Vec<&str> = chosen
+                    .iter()
+                    .map(|&i| index.meta.generations[i].club.as_str())
+                    .collect();
+                known.sort_unstable();
+                known.dedup();
+                Err(Error::Usage(format!(
+                    "club {club} has no results in force (clubs with results: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )))
+            }
+        }
+    }
+}
+
+impl Index {
+    /// Reads the chosen generations (indices, in the order they applied) club by club, clubs in
+    /// parallel, in club order: each club's submissions put in force on their own (a club's
+    /// results depend only on its own submissions, in their order), then given to `each`.
+    pub(super) fn by_club<T: Send>(
+        &self,
+        chosen: &[usize],
+        each: impl Fn(&str, InForce) -> Result<T> + Sync,
+    ) -> Result<Vec<T>> {
+        let started = std::time::Instant::now();
+        let section = Section::read(self, 0..chosen.iter().max().map_or(0, |&l| l + 1))?;
+        let mut by_club: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for &i in chosen {
+            by_club
+                .entry(&self.meta.generations[i].club)
+                .or_default()
+                .push(i);
+        }
+        let codec = simpairs_events::Codec::new()?;
+        let out = by_club
+            .into_par_iter()
+            .map(|(club, generations)| {
+                let mut in_force = InForce::default();
+                for i in generations {
+                    in_force.apply(&section.decode(&codec, i)?);
+                }
+                each(club, in_force)
+            })
+            .collect::<Result<Vec<T>>>()?;
+        tracing::debug!(elapsed = ?started.elapsed(), generations = chosen.len(), "generations read from the index");
+        Ok(out)
+    }
+
+    /// Whether the index answers `as_of` on a log that grew since it was built: a moment before
+    /// the records it does not cover.
+    pub(super) fn within(&self, log: &dyn Log, as_of: Option<AsOf>) -> Result<bool> {
+        let results = stream_name(&self.meta.event, Stream::Results);
+        match as_of {
+            None => Ok(false),
+            Some(AsOf::Offset(o)) => {
+                Ok(self.meta.covered.len() == 1 && o.saturating_add(1) <= self.meta.covered[0].end)
+            }
+            Some(AsOf::Time(t)) => {
+                let [covered] = self.meta.covered.as_slice() else {
+                    return Ok(false);
+                };
+                if !self.meta.monotone {
+                    return Ok(false);
+                }
+                // Timestamps that never go back: the first record not covered tells.
+                let mut at = covered.end;
+                let next = crate::read_kept(log, &results, 0, &mut at, 1)?;
+                Ok(next.first().is_none_or(|r| r.timestamp_ms > t))
+            }
+        }
+    }
+
+    /// The event as of `as_of`, from the index; `None` when the index cannot say exactly (a time
+    /// on a log whose timestamps go back or of several partitions, an offset on several
+    /// partitions, a moment before anything was judged: a replay says what is to be said).
+    pub fn moment(self, log: &dyn Log, as_of: Option<AsOf>) -> Result<Option<Moment>> {
+        let Some(cut) = self.cut(as_of) else {
+            return Ok(None);
+        };
+        let chosen: Vec<usize> = (0..self.meta.generations.len())
+            .filter(|&i| cut.applies(&self.meta.generations[i]))
+            .collect();
+        let dead_letters: Vec<(u64, String)> = self
+            .meta
+            .dead_letters
+            .iter()
+            .filter(|d| cut.holds(d.offset, d.at_ms))
+            .map(|d| (d.offset, d.reason.clone()))
+            .collect();
+        if chosen.is_empty() && dead_letters.is_empty() {
+            return Ok(None);
+        }
+        let codec = simpairs_events::Codec::new()?;
+        let Some(declared) = crate::publish::declaration(log, &codec, &self.meta.event)? else {
+            return Ok(None);
+        };
+        let records = self
+            .records
+            .iter()
+            .map(|positions| positions.iter().filter(|&&(o, t)| cut.holds(o, t)).count() as u64)
+            .sum();
+        Ok(Some(Moment {
+            declared,
+            records,
+            dead_letters,
+            source: Source::Index {
+                index: self,
+                chosen,
+            },
+        }))
+    }
+
+    /// Which records a moment holds, if the index can say.
+    fn cut(&self, as_of: Option<AsOf>) -> Option<Cut> {
+        match as_of {
+            None => Some(Cut::All),
+            Some(AsOf::Offset(o)) if self.meta.covered.len() == 1 => Some(Cut::Before(
+                o.saturating_add(1).min(self.meta.covered[0].end),
+            )),
+            Some(AsOf::Offset(_)) => None,
+            Some(AsOf::Time(t)) => {
+                (self.meta.monotone && self.meta.covered.len() == 1).then_some(Cut::Until(t))
+            }
+        }
+    }
+}
+
+/// The records a moment holds: all, those before an offset (one partition), or those at or
+/// before a time.
+#[derive(Clone, Copy, Debug)]
+enum Cut {
+    All,
+    Before(u64),
+    Until(i64),
+}
+
+impl Cut {
+    fn holds(self, offset: u64, ms: i64) -> bool {
+        match self {
+            Cut::All => true,
+            Cut::Before(end) => offset < end,
+            Cut::Until(t) => ms <= t,
+        }
+    }
+
+    /// Whether a generation had applied: the record that applied it is held (one partition:
+    /// every record before it is held too).
+    fn applies(self, g: &Generation) -> bool {
+        self.holds(g.offset, g.applied_at_ms)
+    }
+}

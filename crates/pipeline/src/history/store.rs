@@ -1,0 +1,311 @@
+//! The index file: a header, the meta (JSON: what the index covers, the generations, the records
+//! set aside), every record's position (varints), then each applied submission's message as the
+//! aggregator writes it (the events codec), one after the other in the order they applied.
+//!
+//! The file is written beside its final name and renamed over it, so a reader sees an old index
+//! or a new one, never half of one. A file that does not read back (another version, damaged) is
+//! no index: it is built again.
+
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use simpairs_events::types::SubmissionApplied;
+use simpairs_events::{Codec, Event};
+
+use super::build::Built;
+use super::{Covered, DeadLetter, FORMAT, Generation, Index};
+use crate::{Error, Result};
+
+/// The first bytes of an index file.
+const MAGIC: &[u8; 22] = b"simpairs replay index\n";
+
+/// What the index covers and holds, besides the messages.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Meta {
+    pub format: u32,
+    pub event: String,
+    /// SHA-256 of the declaration's message.
+    pub declaration: String,
+    pub covered: Vec<Covered>,
+    /// Every partition's timestamps never go back.
+    pub monotone: bool,
+    pub generations: Vec<Generation>,
+    pub dead_letters: Vec<DeadLetter>,
+}
+
+fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::Io(format!(
+        "replay index {}: {what}: {e} (the index is only a copy of what the log says: delete the file and it is built again, or replay with --no-index)",
+        path.display()
+    ))
+}
+
+/// Writes a built index to `path` and returns it open.
+pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
+    let codec = Codec::new()?;
+    let messages: Vec<Vec<u8>> = built
+        .applied
+        .par_iter()
+        .map(|a| codec.encode_submission_applied(a))
+        .collect();
+    let mut generations = built.generations;
+    let mut at = 0u64;
+    for (g, message) in generations.iter_mut().zip(&messages) {
+        g.bytes = (at, at + message.len() as u64);
+        g.crc = crc32fast::hash(message);
+        at += message.len() as u64;
+    }
+    let meta = Meta {
+        format: FORMAT,
+        event: built.event,
+        declaration: built.declaration,
+        covered: built.covered,
+        monotone: built.monotone,
+        generations,
+        dead_letters: built.dead_letters,
+    };
+    let meta_bytes = serde_json::to_vec(&meta).map_err(|e| io(path, "cannot write", e))?;
+    let records = encode_records(&built.records);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io(path, "cannot create its directory", e))?;
+    }
+    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+    let written = (|| -> std::io::Result<u64> {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&FORMAT.to_le_bytes())?;
+        out.write_all(&(meta_bytes.len() as u64).to_le_bytes())?;
+        out.write_all(&meta_bytes)?;
+        out.write_all(&(records.len() as u64).to_le_bytes())?;
+        out.write_all(&records)?;
+        for m in &messages {
+            out.write_all(m)?;
+        }
+        out.flush()?;
+        Ok((MAGIC.len() + 4 + 8 + meta_bytes.len() + 8 + records.len()) as u64)
+    })();
+    let applied_at = written.map_err(|e| io(path, "cannot write", e))?;
+    std::fs::rename(&temporary, path).map_err(|e| io(path, "cannot put in place", e))?;
+    Ok(Index {
+        path: path.to_path_buf(),
+        meta,
+        records: built.records,
+        applied_at,
+    })
+}
+
+/// Reads the index at `path`; `None` if there is none for `event` that this program reads.
+pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => std::io::BufReader::new(file),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(path, "cannot open", e)),
+    };
+    match read_head(&mut file) {
+        Ok(Some((meta, records, applied_at))) if meta.event == event && meta.format == FORMAT => {
+            Ok(Some(Index {
+                path: path.to_path_buf(),
+                meta,
+                records,
+                applied_at,
+            }))
+        }
+        Ok(_) => Ok(None),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), "the replay index does not read back ({e}); it is built again");
+            Ok(None)
+        }
+    }
+}
+
+type Head = (Meta, Vec<Vec<(u64, i64)>>, u64);
+
+fn read_head(file: &mut impl Read) -> std::io::Result<Option<Head>> {
+    let mut magic = [0u8; MAGIC.len()];
+    file.read_exact(&mut magic)?;
+    let mut format = [0u8; 4];
+    file.read_exact(&mut format)?;
+    if &magic != MAGIC || u32::from_le_bytes(format) != FORMAT {
+        return Ok(None);
+    }
+    let meta_bytes = read_section(file)?;
+    let meta: Meta = serde_json::from_slice(&meta_bytes).map_err(std::io::Error::other)?;
+    let record_bytes = read_section(file)?;
+    let records = decode_records(&record_bytes, meta.covered.len())
+        .ok_or_else(|| std::io::Error::other("the record positions are damaged"))?;
+    let applied_at = (MAGIC.len() + 4 + 8 + meta_bytes.len() + 8 + record_bytes.len()) as u64;
+    Ok(Some((meta, records, applied_at)))
+}
+
+/// A section: its length (8 bytes, little-endian), then its bytes.
+fn read_section(file: &mut impl Read) -> std::io::Result<Vec<u8>> {
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len)?;
+    let len = u64::from_le_bytes(len);
+    let mut bytes = Vec::new();
+    file.take(len).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 != len {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(bytes)
+}
+
+/// The applied section's bytes of some generations (indices into the generations), one read.
+pub(super) struct Section<'i> {
+    index: &'i Index,
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+impl<'i> Section<'i> {
+    /// Reads the messages of generations `range`.
+    pub fn read(index: &'i Index, range: std::ops::Range<usize>) -> Result<Section<'i>> {
+        let path = &index.path;
+        let generations = index
+            .meta
+            .generations
+            .get(range)
+            .ok_or_else(|| Error::Usage("no such generations in the replay index".into()))?;
+        let (Some(first), Some(last)) = (generations.first(), generations.last()) else {
+            return Ok(Section {
+                index,
+                start: 0,
+                bytes: Vec::new(),
+            });
+        };
+        let start = first.bytes.0;
+        let mut bytes = vec![0u8; (last.bytes.1 - start) as usize];
+        let file = std::fs::File::open(path).map_err(|e| io(path, "cannot open", e))?;
+        file.read_exact_at(&mut bytes, index.applied_at + start)
+            .map_err(|e| io(path, "cannot read", e))?;
+        tracing::debug!(bytes = bytes.len(), "applied section read");
+        Ok(Section {
+            index,
+            start,
+            bytes,
+        })
+    }
+
+    /// The applied submission of generation `i` (an index into the generations, within the
+    /// range read), checked against its CRC.
+    pub fn decode(&self, codec: &Codec, i: usize) -> Result<Arc<SubmissionApplied>> {
+        let path = &self.index.path;
+        let g = &self.index.meta.generations[i];
+        let message = g
+            .bytes
+            .0
+            .checked_sub(self.start)
+            .and_then(|from| {
+                self.bytes
+                    .get(from as usize..(g.bytes.1 - self.start) as usize)
+            })
+            .ok_or_else(|| {
+                io(
+                    path,
+                    "damaged",
+                    format!("generation {} is not where it says", g.generation),
+                )
+            })?;
+        if crc32fast::hash(message) != g.crc {
+            return Err(io(path, "damaged", format!("generation {}", g.generation)));
+        }
+        match codec.decode(message) {
+            Ok(Event::SubmissionApplied(a)) => Ok(Arc::new(a)),
+            Ok(other) => Err(io(path, "damaged", other.event_type())),
+            Err(e) => Err(io(path, "damaged", e)),
+        }
+    }
+}
+
+/// The applied submissions of generations `range`, decoded in parallel.
+pub(super) fn applied(
+    index: &Index,
+    range: std::ops::Range<usize>,
+) -> Result<Vec<Arc<SubmissionApplied>>> {
+    let section = Section::read(index, range.clone())?;
+    let codec = Codec::new()?;
+    range
+        .into_par_iter()
+        .map(|i| section.decode(&codec, i))
+        .collect()
+}
+
+/// Every partition's positions: the count, then (offset, timestamp) as varints of their
+/// differences from the record before (zig-zag for timestamps, which may go back).
+fn encode_records(records: &[Vec<(u64, i64)>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for partition in records {
+        varint(&mut out, partition.len() as u64);
+        let (mut offset, mut ms) = (0u64, 0i64);
+        for &(o, t) in partition {
+            varint(&mut out, o.wrapping_sub(offset));
+            let d = t.wrapping_sub(ms);
+            varint(&mut out, ((d << 1) ^ (d >> 63)) as u64);
+            (offset, ms) = (o, t);
+        }
+    }
+    out
+}
+
+fn decode_records(mut bytes: &[u8], partitions: usize) -> Option<Vec<Vec<(u64, i64)>>> {
+    let mut out = Vec::with_capacity(partitions);
+    for _ in 0..partitions {
+        let count = read_varint(&mut bytes)?;
+        let mut partition = Vec::with_capacity(count.min(1 << 24) as usize);
+        let (mut offset, mut ms) = (0u64, 0i64);
+        for _ in 0..count {
+            offset = offset.wrapping_add(read_varint(&mut bytes)?);
+            let z = read_varint(&mut bytes)?;
+            ms = ms.wrapping_add(((z >> 1) as i64) ^ -((z & 1) as i64));
+            partition.push((offset, ms));
+        }
+        out.push(partition);
+    }
+    bytes.is_empty().then_some(out)
+}
+
+fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn read_varint(bytes: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_positions_read_back_whatever_their_timestamps() {
+        let records = vec![
+            vec![
+                (0, 1_700_000_000_000),
+                (1, 1_700_000_000_005),
+                (5, 1_699_999_999_000),
+            ],
+            vec![],
+            vec![(3, i64::MIN), (u64::MAX, i64::MAX)],
+        ];
+        let bytes = encode_records(&records);
+        assert_eq!(decode_records(&bytes, 3), Some(records));
+        assert_eq!(decode_records(&bytes[..bytes.len() - 1], 3), None);
+    }
+}

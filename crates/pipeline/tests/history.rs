@@ -1,0 +1,354 @@
+//! The replay index gives what `replay` gives, at every moment of a log: a real session split into
+//! clubs, published in a shuffled order with duplicates, a correction, a forged seal and a record
+//! that does not read; on one partition (every offset and every time) and on three (every time);
+//! and on a log whose timestamps go back (where the index leaves times to the replay). A log that
+//! grew, or that is not the one indexed, has its index built again; a damaged index is an error
+//! that says what to do.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use simpairs_events::Stream;
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_log::{Log, Produce, StreamConfig};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_pipeline::history::{Index, Moment, replay_at};
+use simpairs_pipeline::replay::AsOf;
+use simpairs_pipeline::stream_name;
+
+const EVENT: &str = "history";
+const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
+
+fn json(field: &simpairs_scoring::Field) -> String {
+    let scoring = simpairs_scoring::score(field, &simpairs_scoring::Options::default()).unwrap();
+    let mut out = Vec::new();
+    simpairs_formats::report::write_json(&mut out, &scoring).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// A log holding the real session split into clubs, published with duplicates, a correction of
+/// one club, a seal signed with the wrong key and a record that does not read.
+fn event_log(partitions: u32) -> (tempfile::TempDir, Arc<dyn Log>) {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
+    declare(
+        log.as_ref(),
+        Declaration {
+            event_id: EVENT.into(),
+            name: "history".into(),
+            boards: (1..=21).collect(),
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: CLUBS
+                .iter()
+                .map(|c| ClubLine {
+                    club_id: c.to_string(),
+                    name: c.to_string(),
+                    key: Some(common::key_of(c)),
+                })
+                .collect(),
+            keys_dir: None,
+            partitions,
+        },
+    )
+    .unwrap();
+    let publish = |club: usize, text: &str, key: &[u8]| {
+        // Records of different publishes get different times.
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            EVENT,
+            CLUBS[club],
+            key,
+            "club.csv",
+            text.as_bytes(),
+            None,
+        )
+    };
+    for i in [2, 0, 2] {
+        publish(i, &clubs[i], &common::key_of(CLUBS[i])).unwrap();
+    }
+    // Signed with another club's key: refused by publish, so appended by hand below.
+    let forged = simpairs_pipeline::publish::publish_file(
+        log.as_ref(),
+        EVENT,
+        CLUBS[1],
+        &common::key_of("SOMEONE ELSE"),
+        "club.csv",
+        clubs[1].as_bytes(),
+        None,
+    );
+    assert!(forged.is_err(), "publish refuses a seal it would set aside");
+    let results = stream_name(EVENT, Stream::Results);
+    std::thread::sleep(std::time::Duration::from_millis(3));
+    log.append(
+        &results,
+        &[Produce::new(
+            b"x",
+            b"not a record",
+            simpairs_pipeline::now_ms(),
+        )],
+    )
+    .unwrap();
+    publish(1, &clubs[1], &common::key_of(CLUBS[1])).unwrap();
+    // Two corrections of NORTH, each changing its first result's score.
+    let corrected = correct_first_score(&clubs[0]);
+    publish(0, &corrected, &common::key_of(CLUBS[0])).unwrap();
+    publish(
+        0,
+        &correct_first_score(&corrected),
+        &common::key_of(CLUBS[0]),
+    )
+    .unwrap();
+    (dir, log)
+}
+
+/// The club's CSV with the NS score of its first row made 10 more (still a possible score when
+/// the row gives no contract; the contract is dropped).
+fn correct_first_score(csv: &str) -> String {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let mut cells: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    let score: i32 = cells[8].parse().expect("a plain score in the first row");
+    cells[5].clear();
+    cells[6].clear();
+    cells[7].clear();
+    cells[8] = (score + 10).to_string();
+    lines[1] = cells.join(",");
+    lines.join("\n") + "\n"
+}
+
+/// Compares the index's moment with the replay's; returns whether the index answered.
+fn same_at(log: &dyn Log, index_dir: &Path, as_of: Option<AsOf>) -> bool {
+    let replayed = Moment::replayed(log, EVENT, as_of);
+    let indexed = replay_at(log, EVENT, Some(index_dir), as_of);
+    let (replayed, indexed) = match (replayed, indexed) {
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "at {as_of:?}");
+            return false;
+        }
+        (Ok(a), Ok(b)) => (a, b),
+        (a, b) => panic!("at {as_of:?}: replay {:?}, index {:?}", a.err(), b.err()),
+    };
+    let at = format!("{as_of:?}");
+    assert_eq!(replayed.records, indexed.records, "records read {at}");
+    assert_eq!(replayed.dead_letters, indexed.dead_letters, "{at}");
+    assert_eq!(replayed.generation(), indexed.generation(), "{at}");
+    assert_eq!(replayed.declared, indexed.declared, "{at}");
+    assert_eq!(
+        json(&replayed.field(None).unwrap()),
+        json(&indexed.field(None).unwrap()),
+        "{at}"
+    );
+    let (a, b) = (replayed.results().unwrap(), indexed.results().unwrap());
+    assert_eq!(a.clubs(), b.clubs(), "{at}");
+    assert_eq!(a.pairs(), b.pairs(), "{at}");
+    assert_eq!(a.result_count(), b.result_count(), "{at}");
+    assert!(a.results().eq(b.results()), "results in force {at}");
+    for club in CLUBS.iter().chain(["NOWHERE"].iter()) {
+        match (replayed.field(Some(club)), indexed.field(Some(club))) {
+            (Ok(x), Ok(y)) => assert_eq!(json(&x), json(&y), "club {club} {at}"),
+            (Err(x), Err(y)) => assert_eq!(x.to_string(), y.to_string(), "club {club} {at}"),
+            (x, y) => panic!("club {club} {at}: {:?} / {:?}", x.err(), y.err()),
+        }
+    }
+    indexed.from_index()
+}
+
+/// Every record's timestamp, and the millisecond before it.
+fn times(log: &dyn Log) -> BTreeSet<i64> {
+    let results = stream_name(EVENT, Stream::Results);
+    let mut times = BTreeSet::new();
+    for p in 0..log.partitions(&results).unwrap() {
+        let end = log.end_offset(&results, p).unwrap();
+        simpairs_pipeline::read_range(log, &results, p, 0, end, |r| {
+            times.insert(r.timestamp_ms);
+            times.insert(r.timestamp_ms - 1);
+        })
+        .unwrap();
+    }
+    times
+}
+
+#[test]
+fn on_one_partition_the_index_gives_replay_at_every_offset_and_every_time() {
+    let (_dir, log) = event_log(1);
+    let index_dir = tempfile::tempdir().unwrap();
+    let end = log
+        .end_offset(&stream_name(EVENT, Stream::Results), 0)
+        .unwrap();
+    let index = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    // WEST, NORTH, SOUTH and two corrections of NORTH (WEST's copy changes nothing).
+    assert_eq!(index.generations().len(), 5);
+    assert_eq!(index.dead_letters().len(), 1, "{:?}", index.dead_letters());
+    let mut answered = 0;
+    for offset in 0..end + 2 {
+        answered += usize::from(same_at(
+            log.as_ref(),
+            index_dir.path(),
+            Some(AsOf::Offset(offset)),
+        ));
+    }
+    // Every offset from the first seal on is answered by the index.
+    let first_seal = index.generations()[0].offset;
+    assert_eq!(answered as u64, end + 2 - first_seal);
+    let mut timed = 0;
+    for t in times(log.as_ref()) {
+        timed += usize::from(same_at(log.as_ref(), index_dir.path(), Some(AsOf::Time(t))));
+    }
+    assert!(timed > 0);
+    assert!(same_at(log.as_ref(), index_dir.path(), None));
+}
+
+#[test]
+fn on_three_partitions_the_index_gives_the_whole_event_and_leaves_moments_to_replay() {
+    let (_dir, log) = event_log(3);
+    let index_dir = tempfile::tempdir().unwrap();
+    let index = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    assert_eq!(index.generations().len(), 5);
+    let times = times(log.as_ref());
+
+    for t in times {
+        assert!(
+            !same_at(log.as_ref(), index_dir.path(), Some(AsOf::Time(t))),
+            "{t} replayed"
+        );
+    }
+    assert!(same_at(log.as_ref(), index_dir.path(), None));
+    // Offsets are per partition: replay refuses them, and so does the index.
+    assert!(!same_at(
+        log.as_ref(),
+        index_dir.path(),
+        Some(AsOf::Offset(3))
+    ));
+}
+
+/// A copy of the event's log whose results have the given timestamps (by record, in order).
+fn copy_with_times(
+    log: &dyn Log,
+    time: impl Fn(usize, i64) -> i64,
+) -> (tempfile::TempDir, Arc<dyn Log>) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    for stream in [Stream::Declarations, Stream::Results] {
+        let name = stream_name(EVENT, stream);
+        let partitions = log.partitions(&name).unwrap();
+        copy.create_stream(&name, &StreamConfig::with_partitions(partitions))
+            .unwrap();
+        let mut n = 0;
+        for p in 0..partitions {
+            let end = log.end_offset(&name, p).unwrap();
+            let mut records = Vec::new();
+            simpairs_pipeline::read_range(log, &name, p, 0, end, |r| records.push(r.clone()))
+                .unwrap();
+            for r in records {
+                let at = if stream == Stream::Results {
+                    time(n, r.timestamp_ms)
+                } else {
+                    r.timestamp_ms
+                };
+                n += 1;
+                copy.append(&name, &[Produce::new(&r.key, &r.value, at).to_partition(p)])
+                    .unwrap();
+            }
+        }
+    }
+    (dir, copy)
+}
+
+#[test]
+fn where_timestamps_go_back_times_are_replayed_and_offsets_still_indexed() {
+    let (_dir, log) = event_log(1);
+    // Every other record a minute earlier.
+    let (_copy_dir, copy) =
+        copy_with_times(log.as_ref(), |n, t| if n % 2 == 1 { t - 60_000 } else { t });
+    let index_dir = tempfile::tempdir().unwrap();
+    Index::build(copy.as_ref(), EVENT, index_dir.path()).unwrap();
+    for t in times(copy.as_ref()) {
+        assert!(
+            !same_at(copy.as_ref(), index_dir.path(), Some(AsOf::Time(t))),
+            "time {t} left to replay"
+        );
+    }
+    let end = copy
+        .end_offset(&stream_name(EVENT, Stream::Results), 0)
+        .unwrap();
+    assert!(same_at(
+        copy.as_ref(),
+        index_dir.path(),
+        Some(AsOf::Offset(end - 1))
+    ));
+}
+
+#[test]
+fn a_log_that_grew_or_is_another_has_its_index_built_again_and_a_damaged_one_is_loud() {
+    let (_dir, log) = event_log(1);
+    let index_dir = tempfile::tempdir().unwrap();
+    let results = stream_name(EVENT, Stream::Results);
+    let built = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    let before = built.generations().len();
+    let last_seal = built.generations()[before - 1].offset;
+    // The log grows: a club publishes again (a correction of WEST with the same results).
+    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
+    let again = correct_first_score(&clubs[2]);
+    simpairs_pipeline::publish::publish_file(
+        log.as_ref(),
+        EVENT,
+        "WEST",
+        &common::key_of("WEST"),
+        "w.csv",
+        again.as_bytes(),
+        None,
+    )
+    .unwrap();
+    // A moment it covers is answered as it is; the whole event builds it again.
+    assert!(same_at(
+        log.as_ref(),
+        index_dir.path(),
+        Some(AsOf::Offset(last_seal))
+    ));
+    assert_eq!(
+        Index::open(index_dir.path(), EVENT)
+            .unwrap()
+            .unwrap()
+            .generations()
+            .len(),
+        before
+    );
+    assert!(same_at(log.as_ref(), index_dir.path(), None));
+    assert_eq!(
+        Index::open(index_dir.path(), EVENT)
+            .unwrap()
+            .unwrap()
+            .generations()
+            .len(),
+        before + 1
+    );
+    // Another log under the same name (a copy with other times): built again.
+    let (_copy_dir, copy) = copy_with_times(log.as_ref(), |_, t| t + 1);
+    assert_eq!(
+        Index::open(index_dir.path(), EVENT)
+            .unwrap()
+            .unwrap()
+            .coverage(copy.as_ref())
+            .unwrap(),
+        simpairs_pipeline::history::Coverage::Other
+    );
+    assert!(same_at(copy.as_ref(), index_dir.path(), None));
+    // A damaged index: reading it says so and what to do.
+    let path = simpairs_pipeline::history::index_path(index_dir.path(), EVENT);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 20] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+    let moment = replay_at(copy.as_ref(), EVENT, Some(index_dir.path()), None).unwrap();
+    let error = moment.field(None).unwrap_err().to_string();
+    assert!(
+        error.contains("damaged") && error.contains("delete the file"),
+        "{error}"
+    );
+    let _ = results;
+}
