@@ -38,6 +38,13 @@ enum Command {
     /// Lists every submission of an event (applied, superseded or set aside, with reasons and
     /// warnings) and every record set aside: the director's view.
     Submissions(commands::submissions::Args),
+    /// Writes an event's whole history as Parquet (or CSV) tables: results, submissions,
+    /// standings after each generation.
+    Export(commands::export::Args),
+    /// Scores an event two ways (or at two moments) side by side: the pairs that moved.
+    Compare(commands::compare::Args),
+    /// A player's season: events, partners, percentages and places.
+    History(commands::history::Args),
     /// Measures scoring speed on a seeded national-sized field and prints a table.
     Bench(commands::bench::Args),
 }
@@ -61,6 +68,9 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Submissions(args) => commands::submissions::run(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Compare(args) => commands::compare::run(args),
+        Command::History(args) => commands::history::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match outcome {

@@ -107,7 +107,7 @@ pub enum Coverage {
 }
 
 /// An event's replay index, open (its applied submissions are read from the file when asked).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Index {
     path: PathBuf,
     meta: store::Meta,

@@ -64,6 +64,15 @@ impl ClubResults {
         self.rows.iter().map(Row::result)
     }
 
+    /// The results in table order, each with the applied submission that brought it.
+    pub fn iter_sourced(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (&AppliedResult, &SubmissionApplied)> + '_ {
+        self.rows
+            .iter()
+            .map(|row| (row.result(), row.from.as_ref()))
+    }
+
     fn find(&self, key: &ResultKey) -> Result<usize, usize> {
         self.rows
             .binary_search_by(|r| table_of(r.result()).cmp(&table_of_key(key)))

@@ -250,7 +250,7 @@ impl Index {
     /// The event as of `as_of`, from the index; `None` when the index cannot say exactly (a time
     /// on a log whose timestamps go back or of several partitions, an offset on several
     /// partitions, a moment before anything was judged: a replay says what is to be said).
-    pub fn moment(self, log: &dyn Log, as_of: Option<AsOf>) -> Result<Option<Moment>> {
+    pub fn moment(&self, log: &dyn Log, as_of: Option<AsOf>) -> Result<Option<Moment>> {
         let Some(cut) = self.cut(as_of) else {
             return Ok(None);
         };
@@ -281,7 +281,7 @@ impl Index {
             records,
             dead_letters,
             source: Source::Index {
-                index: self,
+                index: self.clone(),
                 chosen,
             },
         }))

@@ -24,7 +24,7 @@ use crate::{Error, Result};
 const MAGIC: &[u8; 22] = b"simpairs replay index\n";
 
 /// What the index covers and holds, besides the messages.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(super) struct Meta {
     pub format: u32,
     pub event: String,

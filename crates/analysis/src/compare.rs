@@ -1,0 +1,246 @@
+//! What-if, side by side: the same event scored two ways (another factoring, scoring method,
+//! scale, fouled-board method, Butler trim) or at two moments, and the pairs whose place or
+//! percentage changed, with both figures, largest change first.
+//!
+//! "Largest" is the place first (how many places the pair moved), then the percentage (the total
+//! for IMP scoring); pairs ranked on one side only (a club not yet arrived at the other moment)
+//! come last. Both sides are scored by the engine `replay` uses, on the field `replay` builds, so
+//! each side's figures are those `replay --as-of ... --json` prints for it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use simpairs_log::Log;
+use simpairs_pipeline::history::{Moment, replay_at};
+
+use crate::Result;
+use crate::figures::{Figures, PairKey, names, standings};
+use crate::variant::{Side, describe};
+
+/// One side as it was scored.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideSummary {
+    /// The options in words (`scoring=mp,factoring=ratio,...`).
+    pub options: String,
+    /// The moment, in words; `None` for the whole log.
+    pub as_of: Option<String>,
+    /// Submissions applied at that moment.
+    pub generation: i64,
+    pub pairs: usize,
+}
+
+/// A pair whose figures differ between the sides.
+#[derive(Clone, Debug, Serialize)]
+pub struct Change {
+    pub club: String,
+    pub section: String,
+    pub pair: String,
+    pub direction: String,
+    pub players: Vec<String>,
+    pub a: Option<Figures>,
+    pub b: Option<Figures>,
+    /// Places moved from A to B (positive: down the list, a larger place number).
+    pub place_change: Option<i64>,
+    /// B's percentage less A's, in hundredths of a percent (exact, from the rounded figures).
+    pub percent_change_hundredths: Option<i64>,
+    /// B's total less A's, in hundredths.
+    pub total_change_hundredths: Option<i64>,
+}
+
+/// Two scorings of an event side by side.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub event: String,
+    pub a: SideSummary,
+    pub b: SideSummary,
+    /// Pairs whose place or percentage (total for IMPs) differ, largest change first.
+    pub changed: Vec<Change>,
+    /// Pairs with the same place and percentage on both sides.
+    pub unchanged: usize,
+}
+
+/// Scores `event` as each side says and sets the standings side by side. `index_dir` is the
+/// replay index's directory (see [`simpairs_pipeline::history::replay_at`]).
+pub fn compare(
+    log: &dyn Log,
+    event: &str,
+    index_dir: Option<&Path>,
+    a: &Side,
+    b: &Side,
+) -> Result<Comparison> {
+    let moment_a = replay_at(log, event, index_dir, a.as_of)?;
+    let moment_b = if b.as_of == a.as_of {
+        None
+    } else {
+        Some(replay_at(log, event, index_dir, b.as_of)?)
+    };
+    let (summary_a, figures_a) = side(&moment_a, a)?;
+    let (summary_b, figures_b) = side(moment_b.as_ref().unwrap_or(&moment_a), b)?;
+    let (mut changed, unchanged) = differences(&figures_a, &figures_b);
+    // Names from the later moment (it knows every pair the earlier one does, unless withdrawn).
+    let results = moment_b.as_ref().unwrap_or(&moment_a).results()?;
+    let earlier = if moment_b.is_some() {
+        Some(moment_a.results()?)
+    } else {
+        None
+    };
+    for c in &mut changed {
+        let key: PairKey = (
+            c.club.clone(),
+            c.section.clone(),
+            c.pair.clone(),
+            direction_key(&c.direction),
+        );
+        c.players = names(
+            results
+                .pairs()
+                .get(&key)
+                .or_else(|| earlier.as_ref().and_then(|e| e.pairs().get(&key))),
+        );
+    }
+    Ok(Comparison {
+        event: event.to_string(),
+        a: summary_a,
+        b: summary_b,
+        changed,
+        unchanged,
+    })
+}
+
+fn direction_key(d: &str) -> &'static str {
+    match d {
+        "NS" => "NS",
+        "EW" => "EW",
+        _ => "",
+    }
+}
+
+/// One side's standings at its moment.
+fn side(moment: &Moment, side: &Side) -> Result<(SideSummary, BTreeMap<PairKey, Figures>)> {
+    let options = side
+        .variant
+        .options(simpairs_pipeline::options_of(&moment.declared));
+    let figures = standings(&moment.field(None)?, &options)?;
+    let summary = SideSummary {
+        options: describe(&options),
+        as_of: side.as_of.map(|a| a.to_string()),
+        generation: moment.generation(),
+        pairs: figures.len(),
+    };
+    Ok((summary, figures))
+}
+
+/// The pairs whose figures differ, largest change first, and how many did not change.
+pub fn differences(
+    a: &BTreeMap<PairKey, Figures>,
+    b: &BTreeMap<PairKey, Figures>,
+) -> (Vec<Change>, usize) {
+    let keys: std::collections::BTreeSet<&PairKey> = a.keys().chain(b.keys()).collect();
+    let mut unchanged = 0;
+    let mut changed = Vec::new();
+    for key in keys {
+        let (fa, fb) = (a.get(key), b.get(key));
+        if let (Some(x), Some(y)) = (fa, fb)
+            && x.place == y.place
+            && x.tied == y.tied
+            && x.percent_hundredths == y.percent_hundredths
+            && (x.percent_hundredths.is_some() || x.total_hundredths == y.total_hundredths)
+        {
+            unchanged += 1;
+            continue;
+        }
+        let both = fa.zip(fb);
+        changed.push(Change {
+            club: key.0.clone(),
+            section: key.1.clone(),
+            pair: key.2.clone(),
+            direction: key.3.to_string(),
+            players: Vec::new(),
+            a: fa.cloned(),
+            b: fb.cloned(),
+            place_change: both.map(|(x, y)| i64::from(y.place) - i64::from(x.place)),
+            percent_change_hundredths: both
+                .and_then(|(x, y)| Some(y.percent_hundredths? - x.percent_hundredths?)),
+            total_change_hundredths: both.map(|(x, y)| y.total_hundredths - x.total_hundredths),
+        });
+    }
+    changed.sort_by(|x, y| size(y).cmp(&size(x)).then_with(|| order(x).cmp(&order(y))));
+    (changed, unchanged)
+}
+
+/// How large a change is: on both sides first, then places moved, then the percentage (or the
+/// total) moved.
+fn size(c: &Change) -> (bool, i64, i64) {
+    let both = c.a.is_some() && c.b.is_some();
+    let places = c.place_change.map_or(0, i64::abs);
+    let score = c
+        .percent_change_hundredths
+        .or(c.total_change_hundredths)
+        .map_or(0, i64::abs);
+    (both, places, score)
+}
+
+fn order(c: &Change) -> (&str, &str, &str, &str) {
+    (&c.club, &c.section, &c.pair, &c.direction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fig(place: u32, pct: i64) -> Figures {
+        Figures {
+            place,
+            tied: false,
+            combined_place: place,
+            combined_tied: false,
+            boards: 10,
+            total: pct as f64,
+            total_hundredths: pct,
+            percent: Some(pct as f64 / 100.0),
+            percent_hundredths: Some(pct),
+        }
+    }
+
+    fn key(n: &str) -> PairKey {
+        ("C".into(), "".into(), n.into(), "NS")
+    }
+
+    #[test]
+    fn changes_are_listed_largest_first_and_unchanged_pairs_counted() {
+        let a = BTreeMap::from([
+            (key("1"), fig(1, 6000)),
+            (key("2"), fig(2, 5500)),
+            (key("3"), fig(3, 5000)),
+            (key("4"), fig(4, 4000)),
+        ]);
+        let b = BTreeMap::from([
+            (key("1"), fig(2, 5400)),
+            (key("2"), fig(1, 5600)),
+            (key("3"), fig(3, 5010)),
+            (key("5"), fig(4, 3000)),
+        ]);
+        let (changed, unchanged) = differences(&a, &b);
+        assert_eq!(unchanged, 0);
+        let order: Vec<(&str, Option<i64>, Option<i64>)> = changed
+            .iter()
+            .map(|c| (c.pair.as_str(), c.place_change, c.percent_change_hundredths))
+            .collect();
+        // Pair 1 moved a place and 6.00%, pair 2 a place and 1.00%, pair 3 no place and 0.10%,
+        // then the pairs on one side only.
+        assert_eq!(
+            order,
+            vec![
+                ("1", Some(1), Some(-600)),
+                ("2", Some(-1), Some(100)),
+                ("3", Some(0), Some(10)),
+                ("4", None, None),
+                ("5", None, None)
+            ]
+        );
+        let (none, same) = differences(&a, &a);
+        assert!(none.is_empty());
+        assert_eq!(same, 4);
+    }
+}

@@ -1,0 +1,160 @@
+//! The columnar export: an event's whole history as tables an analyst opens in DuckDB, Polars or
+//! a spreadsheet, one file per table in a directory:
+//!
+//! - `results`: every result in force, with its club, pairs, players' names and national ids,
+//!   contract, declarer, lead, score, and national and club matchpoints and percentages;
+//! - `submissions`: every sealed submission (sealed when, applied / superseded / set aside, why)
+//!   and `dead_letters`, records set aside on their own;
+//! - `standings`: every pair's place and percentage after each generation scored;
+//! - `export.json`: what was exported, with which scoring, and notes on what the log did not say.
+//!
+//! Figures come from the engine `replay` uses, on the fields `replay` builds, so they are the
+//! figures `replay --json` prints (held to it in `tests/export.rs`).
+
+mod fields;
+mod results;
+mod standings;
+mod submissions;
+pub mod table;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use simpairs_log::Log;
+use simpairs_pipeline::history::Generation;
+
+pub use table::{Format, Written};
+
+use crate::timeline::Every;
+use crate::variant::{Variant, describe};
+use crate::{Error, Result};
+
+/// What to export.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    pub format: Format,
+    /// The scoring (the declared one unless changed).
+    pub variant: Variant,
+    /// Which generations' standings.
+    pub every: Every,
+}
+
+/// Pair-rows of the standings table beyond which `Every::Rows` scores every n-th generation.
+pub const STANDINGS_ROWS: usize = 20_000_000;
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            format: Format::Parquet,
+            variant: Variant::default(),
+            every: Every::Rows(STANDINGS_ROWS),
+        }
+    }
+}
+
+/// What an export wrote.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exported {
+    pub event: String,
+    pub name: String,
+    pub options: String,
+    pub generations: usize,
+    /// Generations whose standings are in the standings table.
+    pub standings_generations: usize,
+    pub tables: Vec<Written>,
+    /// What the log did not say, and so is empty in the tables.
+    pub notes: Vec<String>,
+    pub manifest: PathBuf,
+}
+
+/// Shared by the tables: the event, its clubs' names, each applied submission's generation.
+pub(crate) struct Context<'a> {
+    pub event: &'a str,
+    clubs: HashMap<&'a str, &'a str>,
+    generations: HashMap<(&'a str, &'a str), &'a Generation>,
+}
+
+impl<'a> Context<'a> {
+    pub fn club_name(&self, club: &'a str) -> &'a str {
+        self.clubs.get(club).copied().unwrap_or(club)
+    }
+
+    pub fn generation_of(&self, club: &str, submission: &str) -> Option<&'a Generation> {
+        self.generations.get(&(club, submission)).copied()
+    }
+}
+
+/// Exports `event` of `log` to the directory `to` (created if needed).
+pub fn export(
+    log: &dyn Log,
+    event: &str,
+    index_dir: Option<&Path>,
+    to: &Path,
+    options: &ExportOptions,
+) -> Result<Exported> {
+    std::fs::create_dir_all(to).map_err(|e| Error::write(to, e))?;
+    let indexed = crate::source::whole(log, event, index_dir)?;
+    let index = &indexed.index;
+    let moment = index.moment(log, None)?.ok_or_else(|| {
+        Error::Usage(format!(
+            "nothing of event {event} applied or was set aside yet: nothing to export"
+        ))
+    })?;
+    let declared = &moment.declared;
+    let scoring = options
+        .variant
+        .options(simpairs_pipeline::options_of(declared));
+    let cx = Context {
+        event,
+        clubs: declared
+            .clubs
+            .iter()
+            .map(|c| (c.club_id.as_str(), c.name.as_str()))
+            .collect(),
+        generations: index
+            .generations()
+            .iter()
+            .map(|g| ((g.club.as_str(), g.submission.as_str()), g))
+            .collect(),
+    };
+    let results = moment.results()?;
+    let simpairs_pipeline::history::Results::Index(in_force) = &results else {
+        return Err(Error::Usage(
+            "the export reads the event from its replay index".into(),
+        ));
+    };
+    let mut tables = vec![results::write(to, options.format, &cx, in_force, &scoring)?];
+    let listed = simpairs_pipeline::submissions::list(log, event, None)?;
+    tables.extend(submissions::write(to, options.format, &cx, &listed)?);
+    let final_pairs = in_force.pairs().len().max(1);
+    let (standings, steps) = standings::write(
+        to,
+        options.format,
+        &cx,
+        index,
+        &scoring,
+        options.every,
+        final_pairs,
+    )?;
+    let standings_generations = steps
+        .len()
+        .div_ceil(options.every.step(steps.len(), final_pairs));
+    tables.push(standings);
+    let exported = Exported {
+        event: event.to_string(),
+        name: declared.name.clone(),
+        options: describe(&scoring),
+        generations: steps.len(),
+        standings_generations,
+        tables,
+        notes: vec![
+            "lead: the log's applied results do not carry the opening lead yet (it is dropped when a submission applies), so the column is empty".into(),
+        ],
+        manifest: to.join("export.json"),
+    };
+    let json =
+        serde_json::to_vec_pretty(&exported).map_err(|e| Error::write(&exported.manifest, e))?;
+    std::fs::write(&exported.manifest, json).map_err(|e| Error::write(&exported.manifest, e))?;
+    Ok(exported)
+}

@@ -1,0 +1,204 @@
+//! The results table: every result in force with its club, pairs and players, what was played
+//! (contract, declarer, tricks, lead, score) and its national and club matchpoints and
+//! percentages (IMPs, and no percentage, in IMP scoring).
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use simpairs_events::types::{AppliedResult, Movement, Player, SubmissionApplied};
+use simpairs_pipeline::history::InForce;
+use simpairs_scoring::{Method, Options, Scoring};
+
+use super::Context;
+use super::fields::{ClubPart, club_parts, national};
+use super::table::{Format, Kind, Table, Written};
+use crate::Result;
+use crate::figures::number;
+
+const COLUMNS: &[(&str, Kind)] = &[
+    ("event", Kind::Text),
+    ("generation", Kind::Int),
+    ("submission", Kind::Text),
+    ("club", Kind::Text),
+    ("club_name", Kind::Text),
+    ("section", Kind::Text),
+    ("board", Kind::Int),
+    ("ns_pair", Kind::Text),
+    ("ew_pair", Kind::Text),
+    ("movement", Kind::Text),
+    ("ns_players", Kind::Text),
+    ("ns_player1", Kind::Text),
+    ("ns_player1_id", Kind::Text),
+    ("ns_player2", Kind::Text),
+    ("ns_player2_id", Kind::Text),
+    ("ew_players", Kind::Text),
+    ("ew_player1", Kind::Text),
+    ("ew_player1_id", Kind::Text),
+    ("ew_player2", Kind::Text),
+    ("ew_player2_id", Kind::Text),
+    ("contract", Kind::Text),
+    ("declarer", Kind::Text),
+    ("tricks", Kind::Int),
+    ("lead", Kind::Text),
+    ("ns_score", Kind::Int),
+    ("ew_score", Kind::Int),
+    ("adjusted", Kind::Text),
+    ("arrow_switch", Kind::Flag),
+    ("fouled_group", Kind::Text),
+    ("national_ns_mp", Kind::Float),
+    ("national_ew_mp", Kind::Float),
+    ("national_top", Kind::Float),
+    ("national_ns_percent", Kind::Float),
+    ("national_ew_percent", Kind::Float),
+    ("club_ns_mp", Kind::Float),
+    ("club_ew_mp", Kind::Float),
+    ("club_top", Kind::Float),
+    ("club_ns_percent", Kind::Float),
+    ("club_ew_percent", Kind::Float),
+    ("applied_at", Kind::Time),
+];
+
+/// A result's values in one field: to NS, to EW, the board's top (`None` in IMP scoring).
+type Values = (f64, f64, Option<f64>);
+
+/// The values of a field row.
+fn values(scoring: &Scoring<'_>, row: usize) -> Values {
+    let (ns, ew) = scoring.result_values(row);
+    let top = match scoring.options().method {
+        Method::Matchpoints => scoring
+            .board(scoring.field().board_of(row))
+            .map(|b| number(scoring.top(b))),
+        _ => None,
+    };
+    (number(ns), number(ew), top)
+}
+
+fn percent(v: f64, top: Option<f64>) -> Option<f64> {
+    top.filter(|t| *t > 0.0).map(|t| v / t * 100.0)
+}
+
+/// Writes the results table of the results in force.
+pub fn write(
+    dir: &Path,
+    format: Format,
+    cx: &Context<'_>,
+    in_force: &InForce,
+    options: &Options,
+) -> Result<Written> {
+    let clubs: Vec<(&str, Vec<(&AppliedResult, &SubmissionApplied)>)> = in_force
+        .clubs()
+        .iter()
+        .map(|(club, results)| (club.as_str(), results.iter_sourced().collect()))
+        .collect();
+    let parts = club_parts(clubs);
+    let (field, starts) = national(&parts);
+    let national = simpairs_scoring::score(&field, options)?;
+    let own: Vec<Scoring<'_>> = parts
+        .par_iter()
+        .map(|p| simpairs_scoring::score(&p.field, options))
+        .collect::<Result<_, _>>()?;
+    let mut table = Table::create(dir, "results", format, COLUMNS)?;
+    for ((part, start), club_scoring) in parts.iter().zip(starts).zip(&own) {
+        for (i, (r, from)) in part.results.iter().enumerate() {
+            let row = part.rows[i].map(|row| row as usize);
+            let nat = row.map(|row| values(&national, start + row));
+            let club = row.map(|row| values(club_scoring, row));
+            row_of(&mut table, cx, in_force, part, r, from, nat, club)?;
+        }
+    }
+    table.finish()
+}
+
+/// The players of a pair: their names joined, then the first two names and national ids.
+fn players<'a>(
+    in_force: &'a InForce,
+    club: &str,
+    r: &AppliedResult,
+    ns: bool,
+) -> Option<&'a Vec<Player>> {
+    let (pair, direction) = match (ns, r.movement) {
+        (true, Movement::Mitchell) => (&r.ns_pair, "NS"),
+        (false, Movement::Mitchell) => (&r.ew_pair, "EW"),
+        (true, Movement::Howell) => (&r.ns_pair, ""),
+        (false, Movement::Howell) => (&r.ew_pair, ""),
+    };
+    in_force.pairs().get(&(
+        club.to_string(),
+        r.section.to_string(),
+        pair.to_string(),
+        direction,
+    ))
+}
+
+fn player_columns(table: &mut Table, players: Option<&Vec<Player>>) {
+    let players = players.map(Vec::as_slice).unwrap_or_default();
+    let joined = players
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" & ");
+    table.text((!joined.is_empty()).then_some(joined.as_str()));
+    for k in 0..2 {
+        let p = players.get(k);
+        table.text(p.map(|p| p.name.as_str()));
+        table.text(p.and_then(|p| p.national_id.as_deref()));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn row_of(
+    table: &mut Table,
+    cx: &Context<'_>,
+    in_force: &InForce,
+    part: &ClubPart<'_>,
+    r: &AppliedResult,
+    from: &SubmissionApplied,
+    nat: Option<Values>,
+    club: Option<Values>,
+) -> Result<()> {
+    let generation = cx.generation_of(part.club, &from.submission_id);
+    table
+        .text(Some(cx.event))
+        .int(generation.map(|g| g.generation))
+        .text(Some(&from.submission_id))
+        .text(Some(part.club))
+        .text(Some(cx.club_name(part.club)))
+        .text(Some(&r.section))
+        .int(Some(i64::from(r.board)))
+        .text(Some(&r.ns_pair))
+        .text(Some(&r.ew_pair))
+        .text(Some(match r.movement {
+            Movement::Mitchell => "mitchell",
+            Movement::Howell => "howell",
+        }));
+    player_columns(table, players(in_force, part.club, r, true));
+    player_columns(table, players(in_force, part.club, r, false));
+    let adjusted = r
+        .adjusted
+        .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent));
+    table
+        .text(r.contract.as_deref())
+        .text(r.declarer.as_deref())
+        .int(r.tricks.map(i64::from))
+        // The log's applied results do not carry the lead yet (see the export's notes).
+        .text(None)
+        .int(r.ns_score.map(i64::from))
+        .int(r.ew_score.map(i64::from))
+        .text(adjusted.as_deref())
+        .flag(Some(r.arrow_switch))
+        .text(r.group.as_deref());
+    for values in [nat, club] {
+        let (ns, ew, top) = match values {
+            Some((ns, ew, top)) => (Some(ns), Some(ew), top),
+            None => (None, None, None),
+        };
+        table
+            .float(ns)
+            .float(ew)
+            .float(top)
+            .float(ns.and_then(|v| percent(v, top)))
+            .float(ew.and_then(|v| percent(v, top)));
+    }
+    table.time(generation.map(|g| g.applied_at_ms));
+    table.end_row()
+}

@@ -1,0 +1,79 @@
+//! The standings table: every pair's place and percentage after each generation scored (a club
+//! arriving or a correction), with the generation and when it applied.
+
+use std::path::Path;
+
+use simpairs_pipeline::history::Index;
+use simpairs_scoring::Options;
+
+use super::Context;
+use super::table::{Format, Kind, Table, Written};
+use crate::Result;
+use crate::figures::{names, of_scoring, pair_key};
+use crate::timeline::{Every, Step, walk};
+
+const COLUMNS: &[(&str, Kind)] = &[
+    ("event", Kind::Text),
+    ("generation", Kind::Int),
+    ("applied_at", Kind::Time),
+    ("arriving_club", Kind::Text),
+    ("correction", Kind::Flag),
+    ("club", Kind::Text),
+    ("section", Kind::Text),
+    ("pair", Kind::Text),
+    ("direction", Kind::Text),
+    ("players", Kind::Text),
+    ("place", Kind::Int),
+    ("tied", Kind::Flag),
+    ("combined_place", Kind::Int),
+    ("boards", Kind::Int),
+    ("total", Kind::Float),
+    ("percent", Kind::Float),
+];
+
+/// Writes the standings at every `every`-th generation (and the last); returns the table and
+/// every generation's step.
+pub fn write(
+    dir: &Path,
+    format: Format,
+    cx: &Context<'_>,
+    index: &Index,
+    options: &Options,
+    every: Every,
+    final_pairs: usize,
+) -> Result<(Written, Vec<Step>)> {
+    let mut table = Table::create(dir, "standings", format, COLUMNS)?;
+    let steps = walk(
+        index,
+        options,
+        every,
+        final_pairs,
+        |step, scoring, in_force| {
+            let field = scoring.field();
+            for (id, f) in of_scoring(scoring).into_iter().enumerate() {
+                let key = pair_key(field, id as u32);
+                let players = names(in_force.pairs().get(&key)).join(" & ");
+                table
+                    .text(Some(cx.event))
+                    .int(Some(step.generation))
+                    .time(Some(step.applied_at_ms))
+                    .text(Some(&step.club))
+                    .flag(Some(step.correction))
+                    .text(Some(&key.0))
+                    .text(Some(&key.1))
+                    .text(Some(&key.2))
+                    .text(Some(key.3))
+                    .text((!players.is_empty()).then_some(players.as_str()))
+                    .int(Some(i64::from(f.place)))
+                    .flag(Some(f.tied))
+                    .int(Some(i64::from(f.combined_place)))
+                    .int(Some(i64::from(f.boards)))
+                    .float(Some(f.total))
+                    .float(f.percent);
+                table.end_row()?;
+            }
+            Ok(())
+        },
+    )?;
+    Ok((table.finish()?, steps))
+}

@@ -1,0 +1,157 @@
+//! How the field moved: each pair's place and percentage after each generation (a club arriving,
+//! or a correction), as a structure the website serves as JSON and draws.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Serialize;
+use simpairs_log::Log;
+use simpairs_pipeline::history::replay_at;
+
+use crate::Result;
+use crate::figures::{PairKey, names, of_scoring, pair_key};
+use crate::timeline::{Every, Step, walk};
+use crate::variant::{Variant, describe};
+
+/// Which pairs to follow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pairs {
+    All,
+    /// The pairs with the best combined places at the end.
+    Top(usize),
+    Only(Vec<PairKey>),
+}
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct HistoryOptions {
+    /// The scoring (the declared one unless changed).
+    pub variant: Variant,
+    /// Which generations.
+    pub every: Every,
+    pub pairs: Pairs,
+}
+
+impl Default for HistoryOptions {
+    fn default() -> Self {
+        HistoryOptions {
+            variant: Variant::default(),
+            every: Every::Each,
+            pairs: Pairs::All,
+        }
+    }
+}
+
+/// A pair's figures after one generation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Point {
+    pub generation: i64,
+    pub place: u32,
+    pub tied: bool,
+    pub combined_place: u32,
+    pub percent: Option<f64>,
+    pub total: f64,
+}
+
+/// One pair's path through the event.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairPath {
+    pub club: String,
+    pub section: String,
+    pub pair: String,
+    pub direction: String,
+    pub players: Vec<String>,
+    /// From the first generation that ranked it, at each generation scored.
+    pub points: Vec<Point>,
+}
+
+/// The standings' history of an event.
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldHistory {
+    pub event: String,
+    pub name: String,
+    /// The scoring, in words.
+    pub options: String,
+    /// Every generation, in the order they applied.
+    pub generations: Vec<Step>,
+    /// The generations scored.
+    pub scored: Vec<i64>,
+    pub pairs: Vec<PairPath>,
+}
+
+/// Each followed pair's place and percentage after each generation scored.
+pub fn field_history(
+    log: &dyn Log,
+    event: &str,
+    index_dir: Option<&Path>,
+    options: &HistoryOptions,
+) -> Result<FieldHistory> {
+    let end = replay_at(log, event, index_dir, None)?;
+    let scoring_options = options
+        .variant
+        .options(simpairs_pipeline::options_of(&end.declared));
+    let final_field = end.field(None)?;
+    let wanted: Option<BTreeSet<PairKey>> = match &options.pairs {
+        Pairs::All => None,
+        Pairs::Only(keys) => Some(keys.iter().cloned().collect()),
+        Pairs::Top(n) => {
+            let scoring = simpairs_scoring::score(&final_field, &scoring_options)?;
+            let mut ranked: Vec<(u32, PairKey)> = of_scoring(&scoring)
+                .into_iter()
+                .enumerate()
+                .map(|(id, f)| (f.combined_place, pair_key(&final_field, id as u32)))
+                .collect();
+            ranked.sort();
+            Some(ranked.into_iter().take(*n).map(|(_, k)| k).collect())
+        }
+    };
+    let mut paths: BTreeMap<PairKey, Vec<Point>> = BTreeMap::new();
+    let mut scored = Vec::new();
+    let indexed = crate::source::whole(log, event, index_dir)?;
+    let pairs_at_end = final_field.pairs().len();
+    let generations = walk(
+        &indexed.index,
+        &scoring_options,
+        options.every,
+        pairs_at_end,
+        |step, scoring, _| {
+            scored.push(step.generation);
+            let field = scoring.field();
+            for (id, f) in of_scoring(scoring).into_iter().enumerate() {
+                let key = pair_key(field, id as u32);
+                if wanted.as_ref().is_some_and(|w| !w.contains(&key)) {
+                    continue;
+                }
+                paths.entry(key).or_default().push(Point {
+                    generation: step.generation,
+                    place: f.place,
+                    tied: f.tied,
+                    combined_place: f.combined_place,
+                    percent: f.percent,
+                    total: f.total,
+                });
+            }
+            Ok(())
+        },
+    )?;
+    let players = end.results()?;
+    let pairs = paths
+        .into_iter()
+        .map(|(key, points)| PairPath {
+            players: names(players.pairs().get(&key)),
+            club: key.0,
+            section: key.1,
+            pair: key.2,
+            direction: key.3.to_string(),
+            points,
+        })
+        .collect();
+    Ok(FieldHistory {
+        event: event.to_string(),
+        name: end.declared.name.clone(),
+        options: describe(&scoring_options),
+        generations,
+        scored,
+        pairs,
+    })
+}

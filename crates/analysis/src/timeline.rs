@@ -1,0 +1,143 @@
+//! The event generation by generation: each submission applied in the order replay applies it,
+//! the national field kept up to date (a club arriving is appended to it; a correction has it
+//! joined again from every club's field), and the field scored at the generations asked for.
+//!
+//! The field at generation `g` holds the results `replay --as-of <offset of g>` holds, so its
+//! standings are that replay's (held to it in `tests/movement.rs`).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use simpairs_pipeline::history::{Generation, InForce, Index};
+use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
+
+use crate::Result;
+
+/// Which generations to score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Every {
+    /// Every generation.
+    Each,
+    /// Every n-th generation (and the last).
+    Step(u32),
+    /// Every generation, or every n-th when that would give more than this many pair-rows
+    /// (generations scored times pairs ranked at the end).
+    Rows(usize),
+}
+
+impl Every {
+    /// The step for an event of `generations` generations and `pairs` pairs at the end.
+    pub fn step(self, generations: usize, pairs: usize) -> usize {
+        match self {
+            Every::Each => 1,
+            Every::Step(n) => n.max(1) as usize,
+            Every::Rows(rows) => {
+                let scored = (rows / pairs.max(1)).max(1);
+                generations.div_ceil(scored).max(1)
+            }
+        }
+    }
+}
+
+/// A generation as the timeline shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub generation: i64,
+    pub club: String,
+    pub submission: String,
+    /// When the record that applied it was appended (ms since the epoch).
+    pub applied_at_ms: i64,
+    pub sealed_at_ms: i64,
+    /// The club had results in force before: a correction, not an arrival.
+    pub correction: bool,
+    /// Results in force once it applied.
+    pub results: usize,
+    /// Clubs with results in force.
+    pub clubs: usize,
+}
+
+/// How many generations are decoded at a time (each is one club's submission).
+const CHUNK: usize = 512;
+
+/// Walks every generation of an event's index, calling `each` with the national field scored
+/// with `options` at every `every`-th generation and the last (`final_pairs`, the pairs ranked at
+/// the end, sets the step of [`Every::Rows`]). Returns every generation's step.
+pub fn walk(
+    index: &Index,
+    options: &Options,
+    every: Every,
+    final_pairs: usize,
+    mut each: impl FnMut(&Step, &Scoring<'_>, &InForce) -> Result<()>,
+) -> Result<Vec<Step>> {
+    let total = index.generations().len();
+    let step = every.step(total, final_pairs);
+    let mut state = Growing::default();
+    let mut steps = Vec::with_capacity(total);
+    for start in (0..total).step_by(CHUNK) {
+        let end = (start + CHUNK).min(total);
+        let applied = index.applied(start..end)?;
+        for (i, applied) in (start..end).zip(applied) {
+            let g = &index.generations()[i];
+            let correction = state.apply(&applied);
+            let s = step_of(g, correction, &state.in_force);
+            if (i + 1) % step == 0 || i + 1 == total {
+                let scoring =
+                    simpairs_scoring::score_growing(&state.national, &mut state.counts, options)?;
+                each(&s, &scoring, &state.in_force)?;
+            }
+            steps.push(s);
+        }
+    }
+    Ok(steps)
+}
+
+fn step_of(g: &Generation, correction: bool, in_force: &InForce) -> Step {
+    Step {
+        generation: g.generation,
+        club: g.club.clone(),
+        submission: g.submission.clone(),
+        applied_at_ms: g.applied_at_ms,
+        sealed_at_ms: g.sealed_at_ms,
+        correction,
+        results: in_force.result_count(),
+        clubs: in_force.clubs().len(),
+    }
+}
+
+/// The results in force and the national field built from them, kept up to date.
+#[derive(Default)]
+struct Growing {
+    in_force: InForce,
+    /// Each club's own field, and the order clubs arrived in (the national field's order).
+    club_fields: BTreeMap<String, Field>,
+    arrival: Vec<String>,
+    national: Field,
+    counts: BoardCounts,
+}
+
+impl Growing {
+    /// Applies a submission; returns whether it corrected a club already in.
+    fn apply(
+        &mut self,
+        applied: &std::sync::Arc<simpairs_events::types::SubmissionApplied>,
+    ) -> bool {
+        let club = applied.club_id.clone();
+        let correction = self.in_force.apply(applied);
+        let field = self.in_force.club_field(&club).unwrap_or_default();
+        if correction {
+            self.club_fields.insert(club, field);
+            // The club's rows are somewhere inside the national field: join it again.
+            let parts = self
+                .arrival
+                .iter()
+                .filter_map(|c| self.club_fields.get(c).cloned())
+                .collect();
+            self.national = Field::concat(parts);
+        } else {
+            self.national.append(field.clone());
+            self.club_fields.insert(club.clone(), field);
+            self.arrival.push(club);
+        }
+        correction
+    }
+}

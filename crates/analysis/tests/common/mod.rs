@@ -1,0 +1,175 @@
+//! A real-data event for the analysis tests: three real club sessions (two Compscore USEBIO files
+//! from Australia and an NZ Scorer file, with their players' names and national numbers) published
+//! as three clubs of one national event over boards 1-27, then a correction of one table of one
+//! club and a record that does not read. Boards 1-21 are played in three clubs, 22-26 in two and
+//! 27 in one, so factoring matters.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use simpairs_events::Stream;
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_log::{Log, Produce};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_pipeline::history::Moment;
+use simpairs_pipeline::replay::AsOf;
+use simpairs_scoring::Options;
+
+pub const EVENT: &str = "REALDATA";
+
+/// (club, its file under the fixtures' `native/`).
+pub const CLUBS: [(&str, &str); 3] = [
+    ("M03", "cobalt/mp_pairs_mitchell_03.xml"),
+    ("NZ", "scorer-to-usebio/pairs.xml"),
+    ("M02", "cobalt/mp_pairs_mitchell_02.xml"),
+];
+
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/realdata")
+}
+
+pub fn native(path: &str) -> Vec<u8> {
+    let full = fixtures().join("native").join(path);
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// A log with its directory.
+pub struct TestLog {
+    pub log: Arc<dyn Log>,
+    _dir: tempfile::TempDir,
+}
+
+pub fn empty_log() -> TestLog {
+    let dir = tempfile::tempdir().unwrap();
+    TestLog {
+        log: Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap()),
+        _dir: dir,
+    }
+}
+
+pub fn declare_event(
+    log: &dyn Log,
+    event: &str,
+    clubs: &[&str],
+    boards: std::ops::RangeInclusive<i32>,
+) {
+    declare(
+        log,
+        Declaration {
+            event_id: event.into(),
+            name: format!("{event} (real club sessions)"),
+            boards: boards.collect(),
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: clubs
+                .iter()
+                .map(|c| ClubLine {
+                    club_id: c.to_string(),
+                    name: format!("club {c}"),
+                    key: Some(simpairs_sim::club_key(c)),
+                })
+                .collect(),
+            keys_dir: None,
+            partitions: 1,
+        },
+    )
+    .unwrap();
+}
+
+pub fn publish(log: &dyn Log, event: &str, club: &str, name: &str, bytes: &[u8]) -> u64 {
+    // Publishes at different milliseconds, so that moments between them exist.
+    std::thread::sleep(std::time::Duration::from_millis(3));
+    simpairs_pipeline::publish::publish_file(
+        log,
+        event,
+        club,
+        &simpairs_sim::club_key(club),
+        name,
+        bytes,
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{club} {name}: {e}"))
+    .seal_offset
+}
+
+/// The first row of M03's traveller CSV (board 1, 2 NS v 3 EW, 3D by N, 9 tricks, +110) with
+/// its score corrected to +130, as the club's correction of that one table.
+pub const CORRECTION: &str = "board,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,movement\n1,,2,3,3D,N,10,130,mitchell\n";
+
+/// The real-data event; returns the log and the seal offsets of the four submissions.
+pub fn realdata_event() -> (TestLog, Vec<u64>) {
+    let t = empty_log();
+    let log = t.log.as_ref();
+    declare_event(log, EVENT, &CLUBS.map(|c| c.0), 1..=27);
+    let mut seals = Vec::new();
+    for (club, file) in CLUBS {
+        seals.push(publish(log, EVENT, club, file, &native(file)));
+    }
+    let results = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+    log.append(
+        &results,
+        &[Produce::new(
+            b"x",
+            b"not a record",
+            simpairs_pipeline::now_ms(),
+        )],
+    )
+    .unwrap();
+    seals.push(publish(
+        log,
+        EVENT,
+        "M03",
+        "correction.csv",
+        CORRECTION.as_bytes(),
+    ));
+    (t, seals)
+}
+
+/// `replay --json` of an event as of a moment with some options (the replay command's path,
+/// without the index).
+pub fn replay_json(
+    log: &dyn Log,
+    event: &str,
+    as_of: Option<AsOf>,
+    options: &Options,
+) -> serde_json::Value {
+    let moment = Moment::replayed(log, event, as_of).unwrap();
+    let field = moment.field(None).unwrap();
+    let scoring = simpairs_scoring::score(&field, options).unwrap();
+    let mut out = Vec::new();
+    simpairs_formats::report::write_json(&mut out, &scoring).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// `score --json` of one real file.
+pub fn score_json(path: &str, options: &Options) -> serde_json::Value {
+    let imported = simpairs_formats::import::read(path, &native(path), None).unwrap();
+    let scoring = simpairs_scoring::score(&imported.field, options).unwrap();
+    let mut out = Vec::new();
+    simpairs_formats::report::write_json(&mut out, &scoring).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// The pairs of a report JSON by (club, section, pair, direction): (rank, tied, pct, mp).
+pub fn pairs_of(
+    report: &serde_json::Value,
+) -> std::collections::BTreeMap<(String, String, String, String), (u64, bool, Option<f64>, f64)> {
+    report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let s = |k: &str| p[k].as_str().unwrap().to_string();
+            (
+                (s("club"), s("section"), s("pair"), s("direction")),
+                (
+                    p["rank"].as_u64().unwrap(),
+                    p["tied"].as_bool().unwrap(),
+                    p["pct"].as_f64(),
+                    p["mp"].as_f64().or(p["imps"].as_f64()).unwrap(),
+                ),
+            )
+        })
+        .collect()
+}

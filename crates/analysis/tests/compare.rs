@@ -1,0 +1,182 @@
+//! `compare` on the real-data event: each side's figures are those `replay --json` prints for
+//! its method and moment, and the pairs listed are exactly those whose place or percentage
+//! differ between the two replays.
+
+mod common;
+
+use simpairs_analysis::compare::{Comparison, compare};
+use simpairs_analysis::variant::Side;
+use simpairs_pipeline::replay::AsOf;
+use simpairs_scoring::{Factoring, Options, Scale};
+
+/// Checks a comparison against the two replays it stands for.
+fn check(c: &Comparison, a: &serde_json::Value, b: &serde_json::Value) {
+    let (pa, pb) = (common::pairs_of(a), common::pairs_of(b));
+    let keys: std::collections::BTreeSet<_> = pa.keys().chain(pb.keys()).collect();
+    let mut expected_changed = std::collections::BTreeSet::new();
+    for k in &keys {
+        let differ = match (pa.get(*k), pb.get(*k)) {
+            // In IMP scoring there is no percentage: the total tells.
+            (Some(x), Some(y)) => {
+                (x.0, x.1, x.2) != (y.0, y.1, y.2) || (x.2.is_none() && x.3 != y.3)
+            }
+            _ => true,
+        };
+        if differ {
+            expected_changed.insert((*k).clone());
+        }
+    }
+    let listed: std::collections::BTreeSet<_> = c
+        .changed
+        .iter()
+        .map(|ch| {
+            (
+                ch.club.clone(),
+                ch.section.clone(),
+                ch.pair.clone(),
+                ch.direction.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, expected_changed);
+    assert_eq!(c.unchanged, keys.len() - expected_changed.len());
+    for ch in &c.changed {
+        let k = (
+            ch.club.clone(),
+            ch.section.clone(),
+            ch.pair.clone(),
+            ch.direction.clone(),
+        );
+        for (figures, replayed) in [(&ch.a, pa.get(&k)), (&ch.b, pb.get(&k))] {
+            match (figures, replayed) {
+                (Some(f), Some(r)) => {
+                    assert_eq!(
+                        (u64::from(f.place), f.tied, f.percent),
+                        (r.0, r.1, r.2),
+                        "{k:?}"
+                    );
+                    assert_eq!(f.total, r.3, "{k:?}");
+                }
+                (None, None) => {}
+                other => panic!("{k:?}: {other:?}"),
+            }
+        }
+    }
+    // Largest change first: places moved never grow down the list of pairs on both sides.
+    let moved: Vec<i64> = c
+        .changed
+        .iter()
+        .filter_map(|ch| ch.place_change.map(i64::abs))
+        .collect();
+    assert!(moved.windows(2).all(|w| w[0] >= w[1]), "{moved:?}");
+}
+
+#[test]
+fn neuberg_against_ratio_lists_the_pairs_replay_ranks_differently() {
+    let (t, _) = common::realdata_event();
+    let index = tempfile::tempdir().unwrap();
+    let a = Side {
+        variant: "factoring=neuberg".parse().unwrap(),
+        as_of: None,
+    };
+    let b = Side {
+        variant: "factoring=ratio".parse().unwrap(),
+        as_of: None,
+    };
+    let c = compare(t.log.as_ref(), common::EVENT, Some(index.path()), &a, &b).unwrap();
+    let neuberg = common::replay_json(t.log.as_ref(), common::EVENT, None, &Options::default());
+    let ratio = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &Options {
+            factoring: Factoring::Ratio,
+            ..Options::default()
+        },
+    );
+    check(&c, &neuberg, &ratio);
+    // Boards 22-27 were played in fewer clubs than the others: the two factorings differ.
+    assert!(!c.changed.is_empty());
+    assert!(
+        c.changed.iter().all(|ch| !ch.players.is_empty()),
+        "every pair of these files is named"
+    );
+    assert_eq!((c.a.generation, c.b.generation), (4, 4));
+}
+
+#[test]
+fn two_moments_and_two_scales_side_by_side() {
+    let (t, seals) = common::realdata_event();
+    let index = tempfile::tempdir().unwrap();
+    // After the second club, and at the end on the single scale.
+    let a = Side {
+        variant: Default::default(),
+        as_of: Some(AsOf::Offset(seals[1])),
+    };
+    let b = Side {
+        variant: "scale=single".parse().unwrap(),
+        as_of: None,
+    };
+    let c = compare(t.log.as_ref(), common::EVENT, Some(index.path()), &a, &b).unwrap();
+    let before = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        Some(AsOf::Offset(seals[1])),
+        &Options::default(),
+    );
+    let after = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &Options {
+            scale: Scale::Single,
+            ..Options::default()
+        },
+    );
+    check(&c, &before, &after);
+    // M02's pairs arrived in between: on side B only.
+    assert!(
+        c.changed
+            .iter()
+            .any(|ch| ch.club == "M02" && ch.a.is_none() && ch.b.is_some())
+    );
+    assert_eq!((c.a.generation, c.b.generation), (2, 4));
+}
+
+#[test]
+fn butler_and_cross_imps_compare_on_totals() {
+    let (t, _) = common::realdata_event();
+    let a = Side {
+        variant: "scoring=butler".parse().unwrap(),
+        as_of: None,
+    };
+    let b = Side {
+        variant: "scoring=cross-imps".parse().unwrap(),
+        as_of: None,
+    };
+    let c = compare(t.log.as_ref(), common::EVENT, None, &a, &b).unwrap();
+    let butler = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &Options {
+            method: simpairs_scoring::Method::Butler,
+            ..Options::default()
+        },
+    );
+    let cross = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &Options {
+            method: simpairs_scoring::Method::CrossImps,
+            ..Options::default()
+        },
+    );
+    check(&c, &butler, &cross);
+    assert!(
+        c.changed.iter().all(
+            |ch| ch.percent_change_hundredths.is_none() && ch.total_change_hundredths.is_some()
+        )
+    );
+}

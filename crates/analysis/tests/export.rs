@@ -1,0 +1,284 @@
+//! The export of the real-data event, read back from its Parquet files: every result's national
+//! matchpoints are those `replay --json` prints, its club matchpoints those the real file
+//! publishes (where simpairs agrees with it line for line) and those `replay --club` gives; the
+//! standings of the last generation are replay's; every submission is listed with what became of
+//! it. The CSV export holds the same rows.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
+use simpairs_analysis::export::{ExportOptions, Format, export};
+use simpairs_pipeline::history::Moment;
+use simpairs_scoring::Options;
+
+fn read(path: &Path) -> Vec<RecordBatch> {
+    let file = std::fs::File::open(path).unwrap();
+    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap()
+        .map(|b| b.unwrap())
+        .collect()
+}
+
+/// A table's rows as maps of column to JSON value (null for nulls).
+fn rows(path: &Path) -> Vec<BTreeMap<String, serde_json::Value>> {
+    let mut out = Vec::new();
+    for batch in read(path) {
+        for i in 0..batch.num_rows() {
+            let mut row = BTreeMap::new();
+            for (f, c) in batch.schema().fields().iter().zip(batch.columns()) {
+                let v = if c.is_null(i) {
+                    serde_json::Value::Null
+                } else if let Some(a) = c.as_any().downcast_ref::<StringArray>() {
+                    a.value(i).into()
+                } else if let Some(a) = c.as_any().downcast_ref::<Int64Array>() {
+                    a.value(i).into()
+                } else if let Some(a) = c.as_any().downcast_ref::<Float64Array>() {
+                    a.value(i).into()
+                } else if let Some(a) = c.as_any().downcast_ref::<BooleanArray>() {
+                    a.value(i).into()
+                } else {
+                    // Timestamps: present.
+                    true.into()
+                };
+                row.insert(f.name().clone(), v);
+            }
+            out.push(row);
+        }
+    }
+    out
+}
+
+type TableKey = (String, String, i64, String, String);
+
+/// The values of every result of a report JSON by (club, section, board, NS pair, EW pair).
+fn result_values(report: &serde_json::Value, club: Option<&str>) -> BTreeMap<TableKey, (f64, f64)> {
+    let mut out = BTreeMap::new();
+    for b in report["boards"].as_array().unwrap() {
+        for r in b["results"].as_array().unwrap() {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            let c = club.map_or_else(|| s("club"), str::to_string);
+            out.insert(
+                (
+                    c,
+                    s("section"),
+                    b["board"].as_i64().unwrap(),
+                    s("ns_pair"),
+                    s("ew_pair"),
+                ),
+                (r["ns_mp"].as_f64().unwrap(), r["ew_mp"].as_f64().unwrap()),
+            );
+        }
+    }
+    out
+}
+
+fn key_of(row: &BTreeMap<String, serde_json::Value>) -> TableKey {
+    let s = |k: &str| row[k].as_str().unwrap().to_string();
+    (
+        s("club"),
+        s("section"),
+        row["board"].as_i64().unwrap(),
+        s("ns_pair"),
+        s("ew_pair"),
+    )
+}
+
+/// The official matchpoints of a fixture traveller CSV: (board, NS pair, EW pair) -> (ns, ew).
+fn official(csv: &str) -> BTreeMap<(i64, String, String), (f64, f64)> {
+    let text = std::fs::read_to_string(common::fixtures().join("csv").join(csv)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    lines
+        .filter_map(|line| {
+            let c: Vec<&str> = line.split(',').collect();
+            let (ns, ew) = (c[col("ns_mp")].parse().ok()?, c[col("ew_mp")].parse().ok()?);
+            Some((
+                (
+                    c[col("board")].parse().unwrap(),
+                    c[col("ns_pair")].to_string(),
+                    c[col("ew_pair")].to_string(),
+                ),
+                (ns, ew),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn the_export_reads_back_with_replay_s_figures_and_the_real_files_club_figures() {
+    let (t, _) = common::realdata_event();
+    let out = tempfile::tempdir().unwrap();
+    let exported = export(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        out.path(),
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(exported.generations, 4);
+    assert_eq!(exported.standings_generations, 4);
+
+    let results = rows(&out.path().join("results.parquet"));
+    let moment = Moment::replayed(t.log.as_ref(), common::EVENT, None).unwrap();
+    assert_eq!(results.len(), moment.results().unwrap().result_count());
+    let national = result_values(
+        &common::replay_json(t.log.as_ref(), common::EVENT, None, &Options::default()),
+        None,
+    );
+    let mut checked = (0, 0, 0);
+    for row in &results {
+        let key = key_of(row);
+        let (Some(ns), Some(ew)) = (
+            row["national_ns_mp"].as_f64(),
+            row["national_ew_mp"].as_f64(),
+        ) else {
+            // Not played at that table: no value anywhere.
+            assert!(!national.contains_key(&key), "{key:?}");
+            continue;
+        };
+        assert_eq!(national[&key], (ns, ew), "{key:?}");
+        let top = row["national_top"].as_f64().unwrap();
+        assert_eq!(
+            row["national_ns_percent"].as_f64().unwrap(),
+            ns / top * 100.0
+        );
+        checked.0 += 1;
+    }
+    // Each club's own figures: replay of the club's field, and the real files' own numbers.
+    for (club, _) in common::CLUBS {
+        let moment = Moment::replayed(t.log.as_ref(), common::EVENT, None).unwrap();
+        let scoring =
+            simpairs_scoring::score(&moment.field(Some(club)).unwrap(), &Options::default())
+                .unwrap();
+        let mut json = Vec::new();
+        simpairs_formats::report::write_json(&mut json, &scoring).unwrap();
+        let own = result_values(&serde_json::from_slice(&json).unwrap(), Some(club));
+        for row in results.iter().filter(|r| r["club"] == club) {
+            if let Some(ns) = row["club_ns_mp"].as_f64() {
+                assert_eq!(own[&key_of(row)], (ns, row["club_ew_mp"].as_f64().unwrap()));
+                checked.1 += 1;
+            }
+        }
+    }
+    let m03 = official("cobalt__mp_pairs_mitchell_03.csv");
+    for row in results
+        .iter()
+        .filter(|r| r["club"] == "M03" && r["board"] != 1)
+    {
+        let k = key_of(row);
+        assert_eq!(
+            m03[&(k.2, k.3.clone(), k.4.clone())],
+            (
+                row["club_ns_mp"].as_f64().unwrap(),
+                row["club_ew_mp"].as_f64().unwrap()
+            ),
+            "{k:?}"
+        );
+        checked.2 += 1;
+    }
+    assert_eq!(checked.0, national.len());
+    assert!(checked.2 > 100, "{checked:?}");
+    // Players and the correction.
+    let corrected = results
+        .iter()
+        .find(|r| r["club"] == "M03" && r["board"] == 1 && r["ns_pair"] == "2")
+        .unwrap();
+    assert_eq!(
+        (
+            corrected["ns_score"].as_i64(),
+            corrected["generation"].as_i64()
+        ),
+        (Some(130), Some(4))
+    );
+    assert!(
+        corrected["ns_player1"]
+            .as_str()
+            .unwrap()
+            .starts_with("PLAYER")
+    );
+    assert!(
+        corrected["ns_player1_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("9000")
+    );
+    assert!(
+        results.iter().all(|r| r["lead"].is_null()),
+        "the log does not carry leads yet"
+    );
+
+    // The standings of the last generation are replay's.
+    let standings = rows(&out.path().join("standings.parquet"));
+    let end = common::pairs_of(&common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &Options::default(),
+    ));
+    let last: Vec<_> = standings.iter().filter(|r| r["generation"] == 4).collect();
+    assert_eq!(last.len(), end.len());
+    for r in last {
+        let s = |k: &str| r[k].as_str().unwrap().to_string();
+        let e = &end[&(s("club"), s("section"), s("pair"), s("direction"))];
+        assert_eq!(
+            (
+                r["place"].as_u64().unwrap(),
+                r["tied"].as_bool().unwrap(),
+                r["percent"].as_f64()
+            ),
+            (e.0, e.1, e.2)
+        );
+    }
+    assert_eq!(
+        standings.iter().filter(|r| r["generation"] == 1).count(),
+        common::pairs_of(&common::score_json(
+            "cobalt/mp_pairs_mitchell_03.xml",
+            &Options::default()
+        ))
+        .len()
+    );
+
+    // Submissions: M03's first superseded by its correction; the unreadable record set aside.
+    let submissions = rows(&out.path().join("submissions.parquet"));
+    let states: Vec<(String, String, Option<i64>)> = submissions
+        .iter()
+        .map(|r| {
+            (
+                r["club"].as_str().unwrap().into(),
+                r["state"].as_str().unwrap().into(),
+                r["generation"].as_i64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        vec![
+            ("M03".into(), "superseded".into(), Some(1)),
+            ("NZ".into(), "applied".into(), Some(2)),
+            ("M02".into(), "applied".into(), Some(3)),
+            ("M03".into(), "applied".into(), Some(4)),
+        ]
+    );
+    assert_eq!(rows(&out.path().join("dead_letters.parquet")).len(), 1);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("export.json")).unwrap()).unwrap();
+    assert_eq!(manifest["tables"].as_array().unwrap().len(), 4);
+
+    // The CSV export: the same tables, a header and one line per row.
+    let csv_dir = tempfile::tempdir().unwrap();
+    let csv = ExportOptions {
+        format: Format::Csv,
+        ..ExportOptions::default()
+    };
+    export(t.log.as_ref(), common::EVENT, None, csv_dir.path(), &csv).unwrap();
+    let text = std::fs::read_to_string(csv_dir.path().join("results.csv")).unwrap();
+    assert!(text.starts_with("event,generation,submission,club,"));
+    assert_eq!(text.lines().count(), results.len() + 1);
+}

@@ -1,0 +1,350 @@
+//! The analysts' commands on a real-data event (three real club sessions published as three clubs
+//! of one event, then a correction): `replay` through its index prints what it prints without
+//! one; `compare` shows each side as `replay --json` does; `export` writes Parquet that DuckDB
+//! reads back to replay's totals (the Python environment of `../shared/bench/requirements.txt`:
+//! skipped with a note when it is missing, a failure under CI); `history` lists a player's events.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use simpairs_events::types::{Factoring, Scoring};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+
+const EVENT: &str = "REALDATA";
+const CLUBS: [(&str, &str); 3] = [
+    ("M03", "cobalt/mp_pairs_mitchell_03.xml"),
+    ("NZ", "scorer-to-usebio/pairs.xml"),
+    ("M02", "cobalt/mp_pairs_mitchell_02.xml"),
+];
+
+fn native(path: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/realdata/native")
+            .join(path),
+    )
+    .unwrap()
+}
+
+/// The event in a fresh embedded log; returns the log's directory and the seal offsets.
+fn event() -> (tempfile::TempDir, Vec<u64>) {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn simpairs_log::Log> =
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    declare(
+        log.as_ref(),
+        Declaration {
+            event_id: EVENT.into(),
+            name: "real club sessions".into(),
+            boards: (1..=27).collect(),
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: CLUBS
+                .iter()
+                .map(|(c, _)| ClubLine {
+                    club_id: c.to_string(),
+                    name: c.to_string(),
+                    key: Some(simpairs_sim::club_key(c)),
+                })
+                .collect(),
+            keys_dir: None,
+            partitions: 1,
+        },
+    )
+    .unwrap();
+    let mut seals = Vec::new();
+    let correction = "board,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,movement\n1,,2,3,3D,N,10,130,mitchell\n";
+    let files: Vec<(&str, &str, Vec<u8>)> = CLUBS
+        .iter()
+        .map(|(c, f)| (*c, *f, native(f)))
+        .chain([("M03", "correction.csv", correction.as_bytes().to_vec())])
+        .collect();
+    for (club, name, bytes) in files {
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        let published = simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            EVENT,
+            club,
+            &simpairs_sim::club_key(club),
+            name,
+            &bytes,
+            None,
+        )
+        .unwrap();
+        seals.push(published.seal_offset);
+    }
+    (dir, seals)
+}
+
+fn simpairs(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_simpairs"))
+        .args(args)
+        .env_remove("SIMPAIRS_INDEX_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "simpairs {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn replay_through_the_index_prints_what_replay_prints() {
+    let (log, seals) = event();
+    let index = tempfile::tempdir().unwrap();
+    let (l, i) = (log.path().to_str().unwrap(), index.path().to_str().unwrap());
+    for as_of in seals
+        .iter()
+        .map(|s| s.to_string())
+        .chain(["999999".to_string()])
+    {
+        for json in [true, false] {
+            let mut args = vec!["replay", "--log", l, "--event", EVENT, "--as-of", &as_of];
+            if json {
+                args.push("--json");
+            }
+            let plain = simpairs(&[args.as_slice(), &["--no-index"]].concat());
+            let indexed = simpairs(&[args.as_slice(), &["--index-dir", i]].concat());
+            assert_eq!(plain, indexed, "as of {as_of}");
+        }
+    }
+    assert!(simpairs_pipeline::history::index_path(index.path(), EVENT).exists());
+}
+
+#[test]
+fn compare_shows_each_side_as_replay_does() {
+    let (log, _) = event();
+    let l = log.path().to_str().unwrap();
+    let compared: serde_json::Value = serde_json::from_str(&simpairs(&[
+        "compare",
+        "--log",
+        l,
+        "--a",
+        "factoring=neuberg",
+        "--b",
+        "factoring=ratio",
+        "--json",
+        "--no-index",
+    ]))
+    .unwrap();
+    let side = |factoring: &str| -> serde_json::Value {
+        serde_json::from_str(&simpairs(&[
+            "replay",
+            "--log",
+            l,
+            "--factoring",
+            factoring,
+            "--json",
+            "--no-index",
+        ]))
+        .unwrap()
+    };
+    let (a, b) = (side("neuberg"), side("ratio"));
+    let find = |report: &serde_json::Value, c: &serde_json::Value| {
+        report["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| {
+                ["club", "section", "pair", "direction"]
+                    .iter()
+                    .all(|k| p[*k] == c[*k])
+            })
+            .cloned()
+            .unwrap()
+    };
+    let changed = compared["changed"].as_array().unwrap();
+    assert!(!changed.is_empty());
+    for c in changed {
+        for (side, report) in [("a", &a), ("b", &b)] {
+            let p = find(report, c);
+            assert_eq!(
+                (c[side]["place"].clone(), c[side]["percent"].clone()),
+                (p["rank"].clone(), p["pct"].clone())
+            );
+        }
+    }
+    let table = simpairs(&[
+        "compare",
+        "--log",
+        l,
+        "--a",
+        "factoring=neuberg",
+        "--b",
+        "factoring=ratio",
+        "--no-index",
+    ]);
+    assert!(
+        table.contains(&format!("{} pairs changed place or score", changed.len())),
+        "{table}"
+    );
+}
+
+/// The Python with DuckDB: `SIMPAIRS_ANALYSIS_PYTHON`, else `.venv/bin/python` of the checkout.
+fn python() -> Option<PathBuf> {
+    let python = std::env::var_os("SIMPAIRS_ANALYSIS_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python"));
+    let works = Command::new(&python)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match (works, std::env::var_os("CI").is_some()) {
+        (true, _) => Some(python),
+        (false, true) => panic!(
+            "{}: no Python with duckdb (CI installs it in .ci/run)",
+            python.display()
+        ),
+        (false, false) => {
+            eprintln!(
+                "SKIPPED: no Python with duckdb at {} (python3 -m venv .venv && .venv/bin/pip install -r ../shared/bench/requirements.txt, or set SIMPAIRS_ANALYSIS_PYTHON)",
+                python.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn duckdb_reads_the_export_back_to_replay_s_totals() {
+    let Some(python) = python() else { return };
+    let (log, _) = event();
+    let to = tempfile::tempdir().unwrap();
+    let l = log.path().to_str().unwrap();
+    simpairs(&[
+        "export",
+        "--log",
+        l,
+        "--to",
+        to.path().to_str().unwrap(),
+        "--no-index",
+    ]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/analysis/read_export.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg(to.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let replay: serde_json::Value =
+        serde_json::from_str(&simpairs(&["replay", "--log", l, "--json", "--no-index"])).unwrap();
+    let pairs = replay["pairs"].as_array().unwrap();
+    let totals = read["totals"].as_array().unwrap();
+    assert_eq!(totals.len(), pairs.len());
+    for t in totals {
+        let p = pairs
+            .iter()
+            .find(|p| {
+                ["club", "section", "pair", "direction"]
+                    .iter()
+                    .all(|k| p[*k] == t[*k])
+            })
+            .unwrap();
+        assert!(
+            (t["mp"].as_f64().unwrap() - p["mp"].as_f64().unwrap()).abs() < 1e-6,
+            "{t} / {p}"
+        );
+        assert_eq!(t["boards"], p["boards"]);
+    }
+    let results: usize = replay["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["results"].as_array().unwrap().len())
+        .sum();
+    assert!(read["counts"]["results"].as_u64().unwrap() as usize >= results);
+    assert_eq!(read["counts"]["submissions"], 4);
+    let last = read["last_standings"].as_array().unwrap();
+    assert_eq!(last.len(), pairs.len());
+    for s in last {
+        let p = pairs
+            .iter()
+            .find(|p| {
+                ["club", "section", "pair", "direction"]
+                    .iter()
+                    .all(|k| p[*k] == s[*k])
+            })
+            .unwrap();
+        assert_eq!(
+            (s["place"].clone(), s["percent"].as_f64()),
+            (p["rank"].clone(), p["pct"].as_f64())
+        );
+    }
+    for query in ["top_movers", "board_contracts", "club_average"] {
+        assert!(!read[query].as_array().unwrap().is_empty(), "{query}");
+    }
+    eprintln!(
+        "example queries: {}",
+        serde_json::to_string_pretty(&read)
+            .unwrap()
+            .lines()
+            .take(80)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn history_lists_a_players_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn simpairs_log::Log> =
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    for (event, (club, file)) in ["S1", "S2", "S3"].iter().zip(CLUBS) {
+        declare(
+            log.as_ref(),
+            Declaration::matchpoints(
+                event,
+                event,
+                27,
+                vec![ClubLine {
+                    club_id: club.into(),
+                    name: club.into(),
+                    key: Some(simpairs_sim::club_key(club)),
+                }],
+                1,
+            ),
+        )
+        .unwrap();
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            event,
+            club,
+            &simpairs_sim::club_key(club),
+            file,
+            &native(file),
+            None,
+        )
+        .unwrap();
+    }
+    let l = dir.path().to_str().unwrap();
+    let json: serde_json::Value = serde_json::from_str(&simpairs(&[
+        "history",
+        "--log",
+        l,
+        "--player",
+        "900001",
+        "--json",
+        "--no-index",
+    ]))
+    .unwrap();
+    let events: Vec<&str> = json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(events, vec!["S1", "S3"]);
+    let text = simpairs(&["history", "--log", l, "--player", "900001", "--no-index"]);
+    assert!(
+        text.contains("PLAYER 2 (900002)") && text.contains("53.89%"),
+        "{text}"
+    );
+}
