@@ -136,7 +136,11 @@ mod partitioner;
 
 use std::time::Duration;
 
-pub use embedded::{DEFAULT_SEGMENT_BYTES, EmbeddedLog, Options};
+pub use embedded::{
+    DEFAULT_SEGMENT_BYTES, Durable, EmbeddedLog, GroupPosition, Options, PartitionRepair,
+    PartitionReport, RepairOptions, RepairReport, Report, SegmentReport, StreamReport, TornTail,
+    check, repair,
+};
 pub use error::{Error, Result};
 pub use partitioner::partition_for_key;
 

@@ -6,7 +6,7 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 
-use common::{assert_dense, log_with_stream, open_log, read_all, segment_files};
+use common::{as_interrupted, assert_dense, log_with_stream, open_log, read_all, segment_files};
 use simpairs_log::{Error, Log, Produce};
 
 /// Bytes of one record with a 1-byte key and a 20-byte value.
@@ -103,9 +103,10 @@ fn garbage_after_the_last_record_is_cut_by_the_next_append() {
 fn a_record_cut_short_loses_its_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "s", 1, 1 << 20);
-    append_batches(&log, &[3, 4, 3]);
+    append_batches(&log, &[3, 4]);
+    as_interrupted(dir.path(), "s", 0, || append_batches(&log, &[3]));
     let segment = only_segment(dir.path());
-    truncate_by(&segment, 5); // inside the last record of the last batch
+    truncate_by(&segment, 5); // inside the last record of the interrupted batch
 
     let fresh = open_log(dir.path(), 1 << 20);
     assert_eq!(
@@ -133,9 +134,10 @@ fn a_record_cut_short_loses_its_whole_batch() {
 fn whole_records_of_an_unfinished_batch_are_cut_too() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "s", 1, 1 << 20);
-    append_batches(&log, &[2, 5]);
+    append_batches(&log, &[2]);
+    as_interrupted(dir.path(), "s", 0, || append_batches(&log, &[5]));
     let segment = only_segment(dir.path());
-    truncate_by(&segment, 2 * FRAME); // three of the five records of the last batch remain
+    truncate_by(&segment, 2 * FRAME); // three of the five records of the interrupted batch remain
 
     assert_eq!(values(&open_log(dir.path(), 1 << 20)), expected(2));
     let writer = open_log(dir.path(), 1 << 20);
@@ -174,7 +176,7 @@ fn damage_in_the_middle_is_an_error_naming_file_offset_and_position() {
     );
     assert!(message.starts_with(&head), "{message}");
     assert!(
-        message.contains(&format!("yet a valid record follows at byte {}", 4 * FRAME)),
+        message.contains("so this is damage, not the torn end of an interrupted append"),
         "{message}"
     );
 
@@ -248,8 +250,13 @@ fn a_missing_segment_is_an_error() {
     fs::remove_file(&files[1]).unwrap();
     let err = open_log(dir.path(), 150).read("s", 0, 0, 100).unwrap_err();
     assert!(
-        err.to_string()
-            .contains("the segment before it ends at offset 2 but this one starts at offset 4"),
+        matches!(&err, Error::Lost { expected_offset: 2, segment, .. } if segment.ends_with("00000000000000000002.log")),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains(
+            "the segment file before it, 00000000000000000000.log, ends at offset 2 and the next one, 00000000000000000004.log, starts at offset 4"
+        ),
         "{err}"
     );
 }

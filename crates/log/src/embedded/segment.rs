@@ -187,6 +187,60 @@ pub(super) trait Visit {
     fn batch_end(&mut self, end: u64, next_offset: u64) -> bool;
 }
 
+/// Follows a [`scan`]: where the last complete batch ends, its last record, how many records
+/// the complete batches hold.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tally {
+    /// End of the last complete batch (the scan's start before any).
+    pub end: u64,
+    /// The offset after it.
+    pub next_offset: u64,
+    /// Records in complete batches.
+    pub records: u64,
+    /// Byte position and stored checksum of the last record of the last complete batch.
+    pub last: Option<(u64, u32)>,
+    /// Records seen of the batch in progress, and its latest record.
+    pending: u64,
+    pending_last: Option<(u64, u32)>,
+}
+
+impl Tally {
+    /// A tally of a scan starting at byte `pos`, where offset `offset` starts.
+    pub fn new(pos: u64, offset: u64) -> Self {
+        Tally {
+            end: pos,
+            next_offset: offset,
+            records: 0,
+            last: None,
+            pending: 0,
+            pending_last: None,
+        }
+    }
+
+    /// Forgets the records of an unfinished batch, before scanning again from [`Tally::end`].
+    pub fn resume(&mut self) {
+        self.pending = 0;
+        self.pending_last = None;
+    }
+}
+
+impl Visit for Tally {
+    fn record(&mut self, pos: u64, header: &Header, _frame: &[u8]) -> bool {
+        self.pending += 1;
+        self.pending_last = Some((pos, header.crc));
+        true
+    }
+
+    fn batch_end(&mut self, end: u64, next_offset: u64) -> bool {
+        self.end = end;
+        self.next_offset = next_offset;
+        self.records += self.pending;
+        self.pending = 0;
+        self.last = self.pending_last;
+        true
+    }
+}
+
 /// How a [`scan`] ended.
 #[derive(Debug)]
 pub(super) enum ScanEnd {
