@@ -339,8 +339,10 @@ fn inspect_partition(
     check_seams(part, &scanned, &mut problems);
     let mut torn_tail = None;
     if let Some(last) = scanned.last_mut() {
+        let before = problems.len();
         torn_tail = judge_tail(part, last, &mut expect, locking, buf, &mut problems);
-        if last.end.is_some() {
+        // Where damage stops the last segment, its "end" is not where the records end.
+        if last.end.is_some() && problems.len() == before {
             check_ends(part, &expect, &committed, last, &mut problems);
         }
     }
