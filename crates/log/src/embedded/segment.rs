@@ -462,6 +462,72 @@ fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Frames of a few records, to be damaged.
+    fn frames(count: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        for offset in 0..count {
+            let rest = (count - 1 - offset) as u32 % 3;
+            frame::encode(
+                &mut out,
+                offset,
+                7,
+                rest,
+                b"key",
+                &vec![offset as u8; offset as usize * 5],
+            );
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The frame reader over arbitrary bytes, or valid frames cut, lengthened or altered:
+        /// it never panics, and what it accepts is in sequence and ends where it says.
+        #[test]
+        fn the_reader_never_panics_on_any_bytes(
+            count in 0u64..12,
+            cut in any::<prop::sample::Index>(),
+            flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..4),
+            extra in prop::collection::vec(any::<u8>(), 0..200),
+            arbitrary in any::<bool>(),
+            chunk in 36usize..300,
+        ) {
+            let mut bytes = if arbitrary { extra.clone() } else { frames(count) };
+            if !arbitrary {
+                let keep = cut.index(bytes.len() + 1);
+                bytes.truncate(keep.max(bytes.len() / 2));
+                bytes.extend_from_slice(&extra);
+            }
+            for (at, mask) in &flips {
+                if !bytes.is_empty() {
+                    let i = at.index(bytes.len());
+                    bytes[i] ^= mask;
+                }
+            }
+            let mut file = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut file, &bytes).unwrap();
+            let place = Place { stream: "s", partition: 0, path: Path::new("x.log") };
+            let mut tally = Tally::new(0, 0);
+            let mut buf = Vec::new();
+            match scan(&file, &mut buf, place, 0, 0, chunk, &mut tally) {
+                Ok(ScanEnd::Clean { end }) => {
+                    prop_assert_eq!(end, bytes.len() as u64);
+                    prop_assert_eq!(tally.end, end);
+                }
+                Ok(ScanEnd::Trailing { bad_pos, bad_offset, problem }) => {
+                    prop_assert!(bad_pos >= tally.end && bad_pos <= bytes.len() as u64);
+                    prop_assert!(bad_offset >= tally.next_offset);
+                    let _ = check_torn_tail(&file, place, bad_pos, bad_offset, &problem, bytes.len() as u64);
+                }
+                Ok(ScanEnd::Stopped) => prop_assert!(false, "the tally never stops a scan"),
+                Err(e) => prop_assert!(matches!(e, Error::Corrupt { .. }), "{e}"),
+            }
+            prop_assert_eq!(tally.records, tally.next_offset);
+        }
+    }
 
     #[test]
     fn names_round_trip() {
