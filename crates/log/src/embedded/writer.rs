@@ -30,6 +30,9 @@ pub(super) struct Writer {
     /// The partition's checkpoint file, opened on first use (created by the first append to a
     /// partition written before checkpoints existed).
     checkpoint: Option<File>,
+    /// The checkpoint this process wrote last: while no other process has appended since, it
+    /// is what the file holds, and need not be read again.
+    written: Option<Checkpoint>,
     /// The segment being appended to, as of the last append; `None` before the first append and
     /// after a failed one, which makes the next append recover from the files.
     active: Option<Active>,
@@ -91,17 +94,19 @@ impl Writer {
         records: &[&Produce<'_>],
     ) -> Result<u64> {
         let cp_path = checkpoint::path(&part.dir);
-        if self.checkpoint.is_none() {
-            self.checkpoint = checkpoint::open(&cp_path)?;
-        }
-        let cp = match &self.checkpoint {
-            Some(file) => Some(checkpoint::read(file, &cp_path)?),
-            None if part.checkpoints => return Err(integrity::missing_checkpoint(part)),
-            None => None,
-        };
         // Taken out, and put back only if everything works: after any failure the next append
         // starts from what is on disk.
-        let mut act = match self.active.take() {
+        let active = self.active.take();
+        let untouched = match &active {
+            Some(act) => untouched_since(act, part)?,
+            None => false,
+        };
+        let cp = match self.written.take() {
+            Some(cp) if untouched => Some(cp),
+            _ => self.read_checkpoint(part, &cp_path)?,
+        };
+        let mut act = match active {
+            Some(act) if untouched => act,
             Some(mut act) => {
                 let expect = Expect {
                     checkpoint: cp,
@@ -122,8 +127,41 @@ impl Writer {
                 self.checkpoint = checkpoint::open(&cp_path)?;
             }
         }
+        self.written = Some(next);
         self.active = Some(act);
         Ok(first)
+    }
+
+    /// The partition's newest checkpoint, opening its file on first use; `None` for a partition
+    /// written before checkpoints existed.
+    fn read_checkpoint(&mut self, part: &PartInfo, path: &Path) -> Result<Option<Checkpoint>> {
+        if self.checkpoint.is_none() {
+            self.checkpoint = checkpoint::open(path)?;
+        }
+        match &self.checkpoint {
+            Some(file) => Ok(Some(checkpoint::read(file, path)?)),
+            None if part.checkpoints => Err(integrity::missing_checkpoint(part)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Whether nothing was appended to the partition since this process's last append: the active
+/// segment has the size it left, and no later segment was started.
+fn untouched_since(act: &Active, part: &PartInfo) -> Result<bool> {
+    let len = act
+        .file
+        .metadata()
+        .map_err(Error::io("read the size of", &act.path))?
+        .len();
+    if len != act.size {
+        return Ok(false);
+    }
+    let next = part.dir.join(segment_name(act.next_offset));
+    match std::fs::symlink_metadata(&next) {
+        Ok(_) => Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+        Err(e) => Err(Error::io("look for the segment file", next)(e)),
     }
 }
 
