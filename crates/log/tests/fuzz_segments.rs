@@ -92,10 +92,10 @@ fn pick(files: &[PathBuf], fraction: f64) -> &Path {
 /// What a damage did to the records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Effect {
-    /// Durably written bytes were changed or removed; `structural`: a whole segment is gone or
-    /// the last segment (the checkpoint's) is cut or changed, which appends must notice too.
-    /// Damage inside an older segment is reported by every read that reaches it; an append,
-    /// which does not read it, goes on at the right offset.
+    /// Durably written bytes were changed or removed; `structural`: a segment is gone or has
+    /// another size, or the last segment (the checkpoint's) is changed, which appends must
+    /// notice too. Bytes changed in place inside an older segment are reported by every read
+    /// that reaches them; an append, which does not read them, goes on at the right offset.
     Lost { structural: bool },
     /// Every record is still there (bytes after them do not count).
     Whole,
@@ -120,9 +120,7 @@ fn apply(dir: &Path, damage: &Damage) -> Effect {
             let content = fs::read(path).unwrap();
             let keep = (content.len() as f64 * keep) as usize;
             fs::write(path, &content[..keep]).unwrap();
-            Effect::Lost {
-                structural: is_last(path),
-            }
+            Effect::Lost { structural: true }
         }
         Damage::Scramble { segment, at, mask } => {
             let path = pick(&files, *segment);
@@ -138,11 +136,11 @@ fn apply(dir: &Path, damage: &Damage) -> Effect {
         }
         Damage::Replace { segment, bytes } => {
             let path = pick(&files, *segment);
-            let changed = fs::read(path).unwrap() != *bytes;
+            let old = fs::read(path).unwrap();
             fs::write(path, bytes).unwrap();
-            if changed {
+            if old != *bytes {
                 Effect::Lost {
-                    structural: is_last(path),
+                    structural: is_last(path) || old.len() != bytes.len(),
                 }
             } else {
                 Effect::Whole

@@ -172,6 +172,22 @@ fn a_deleted_last_segment_is_loss() {
 }
 
 #[test]
+fn a_middle_segment_cut_at_a_batch_boundary_is_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let _log = sixty_records(dir.path());
+    let files = segment_files(dir.path(), "s", 0);
+    truncate_by(&files[2], 3 * FRAME);
+    every_role_refuses(
+        dir.path(),
+        &[
+            "stream \"s\" partition 0",
+            "00000000000000000018.log",
+            "offset 24 should be",
+        ],
+    );
+}
+
+#[test]
 fn a_tail_cut_after_durable_appends_is_loss() {
     let dir = tempfile::tempdir().unwrap();
     let _log = sixty_records(dir.path());

@@ -228,6 +228,36 @@ fn damage_at_the_end_of_an_earlier_segment_is_an_error() {
     assert_eq!(files.len(), 3);
     truncate_by(&files[1], 3);
 
+    // Seen from the segment's size and its seal (what it held when the next one was started)
+    // by every reader and writer, without reading it.
+    let log = open_log(dir.path(), 150);
+    for err in [
+        log.read("s", 0, 0, 100).unwrap_err(),
+        log.end_offset("s", 0).unwrap_err(),
+        log.append("s", &[Produce::new(b"k", b"x", 0)]).unwrap_err(),
+    ] {
+        let message = err.to_string();
+        assert!(
+            matches!(
+                err,
+                Error::Lost {
+                    expected_offset: 2,
+                    ..
+                }
+            ),
+            "{message}"
+        );
+        assert!(
+            message.contains("the file ends at byte 111, before byte 114 where it ended when the next segment was started"),
+            "{message}"
+        );
+        assert!(
+            message.contains(&files[1].display().to_string()),
+            "{message}"
+        );
+    }
+    // Without its seal (a segment written before seals existed), reading it tells.
+    fs::remove_file(dir.path().join("s").join("0").join("seals")).unwrap();
     let err = open_log(dir.path(), 150).read("s", 0, 0, 100).unwrap_err();
     let message = err.to_string();
     assert!(matches!(err, Error::Corrupt { offset: 3, .. }), "{message}");
@@ -253,12 +283,7 @@ fn a_missing_segment_is_an_error() {
         matches!(&err, Error::Lost { expected_offset: 2, segment, .. } if segment.ends_with("00000000000000000002.log")),
         "{err}"
     );
-    assert!(
-        err.to_string().contains(
-            "the segment file before it, 00000000000000000000.log, ends at offset 2 and the next one, 00000000000000000004.log, starts at offset 4"
-        ),
-        "{err}"
-    );
+    assert!(err.to_string().contains("offsets 2 to 3 are gone"), "{err}");
 }
 
 #[test]

@@ -332,11 +332,25 @@ fn inspect_partition(
     if let Err(e) = integrity::check_listing(part, &bases, &expect, buf) {
         problems.push(e);
     }
+    // Segments whose seal shows them cut or lengthened are reported once, by their seal.
+    let sealed_bad: Vec<u64> = match integrity::seal_problems(part, &bases, buf) {
+        Ok(found) => found
+            .into_iter()
+            .map(|(base, e)| {
+                problems.push(e);
+                base
+            })
+            .collect(),
+        Err(e) => {
+            problems.push(e);
+            Vec::new()
+        }
+    };
     let mut scanned: Vec<Scanned> = bases
         .iter()
         .map(|&base| scan_whole(part, base, buf, &mut problems))
         .collect();
-    check_seams(part, &scanned, &mut problems);
+    check_seams(part, &scanned, &sealed_bad, &mut problems);
     let mut torn_tail = None;
     if let Some(last) = scanned.last_mut() {
         let before = problems.len();
@@ -408,10 +422,14 @@ fn scan_whole(part: &PartInfo, base: u64, buf: &mut Vec<u8>, problems: &mut Vec<
     scanned
 }
 
-/// Consecutive segments must join, and all but the last end with a whole batch.
-fn check_seams(part: &PartInfo, scanned: &[Scanned], problems: &mut Vec<Error>) {
+/// Consecutive segments must join, and all but the last end with a whole batch (`known`:
+/// segments already reported by their seal).
+fn check_seams(part: &PartInfo, scanned: &[Scanned], known: &[u64], problems: &mut Vec<Error>) {
     for pair in scanned.windows(2) {
         let [seg, next] = pair else { continue };
+        if known.contains(&seg.base) {
+            continue;
+        }
         if let Some(ScanEnd::Trailing {
             bad_pos,
             bad_offset,

@@ -22,6 +22,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::checkpoint::{self, Checkpoint};
+use super::seals;
 use super::segment::{self, Place, Problem, ScanEnd, Tally, segment_name};
 use super::{PartInfo, group};
 use crate::frame::{self, Check};
@@ -196,6 +197,9 @@ pub(super) fn check_listing(
             "a partition's offsets start at 0 and the embedded log never deletes records",
         ));
     }
+    if let Some((_, e)) = seal_problems(part, bases, buf)?.into_iter().next() {
+        return Err(e);
+    }
     let Some(cp) = expect.durable() else {
         return Ok(());
     };
@@ -229,6 +233,82 @@ pub(super) fn check_listing(
         ));
     }
     check_last_durable(part, cp, buf)
+}
+
+/// Every segment that a later one follows and that was sealed must still have the size it was
+/// sealed with, and the next segment must start where it ended: loss or damage found from the
+/// file sizes alone, by segment base offset.
+pub(super) fn seal_problems(
+    part: &PartInfo,
+    bases: &[u64],
+    buf: &mut Vec<u8>,
+) -> Result<Vec<(u64, Error)>> {
+    let seals = seals::load(&part.dir)?;
+    let mut problems = Vec::new();
+    for pair in bases.windows(2) {
+        let (base, next_base) = (pair[0], pair[1]);
+        let Some(seal) = seals.get(&base) else {
+            continue;
+        };
+        if seal.next < next_base {
+            problems.push((
+                base,
+                lost(
+                    part,
+                    part.dir.join(segment_name(seal.next)),
+                    seal.next,
+                    format!(
+                        "that file is missing: the segment file before it, {}, was sealed at offset {} and the next one, {}, starts at offset {next_base}",
+                        segment_name(base),
+                        seal.next,
+                        segment_name(next_base)
+                    ),
+                    format!("offsets {} to {} are gone", seal.next, next_base - 1),
+                ),
+            ));
+            continue;
+        }
+        let path = part.dir.join(segment_name(base));
+        let file = open_segment(part, &path, base)?;
+        let len = file
+            .metadata()
+            .map_err(Error::io("read the size of", &path))?
+            .len();
+        if len < seal.end {
+            let mut tally = Tally::new(0, base);
+            let at = place(part, &path);
+            let problem = match segment::scan(&file, buf, at, 0, base, CHECK_CHUNK, &mut tally) {
+                Err(e) => e,
+                Ok(_) => lost(
+                    part,
+                    path.clone(),
+                    tally.next_offset,
+                    format!(
+                        "the file ends at byte {len}, before byte {} where it ended when the next segment was started",
+                        seal.end
+                    ),
+                    format!(
+                        "it then held offsets {base} to {} (the partition's seals file says so)",
+                        seal.next.saturating_sub(1)
+                    ),
+                ),
+            };
+            problems.push((base, problem));
+        } else if len > seal.end {
+            problems.push((
+                base,
+                place(part, &path).corrupt(
+                    seal.next,
+                    seal.end,
+                    format_args!(
+                        "{} byte(s) follow the end the segment had when the next one was started",
+                        len - seal.end
+                    ),
+                ),
+            ));
+        }
+    }
+    Ok(problems)
 }
 
 /// A partition without segment files must never have held a record.

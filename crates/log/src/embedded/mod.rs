@@ -5,6 +5,7 @@ mod group;
 mod inspect;
 mod integrity;
 mod reader;
+mod seals;
 mod segment;
 mod writer;
 

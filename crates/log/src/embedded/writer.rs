@@ -10,6 +10,7 @@ use tracing::{debug, warn};
 
 use super::checkpoint::{self, Checkpoint, Mark};
 use super::integrity::{self, Expect};
+use super::seals::{self, Seal};
 use super::segment::{self, Place, ScanEnd, Tally, segment_name};
 use super::{Options, PartInfo, sync_dir};
 use crate::frame;
@@ -213,8 +214,13 @@ fn append_batch(
     Ok((first, mark))
 }
 
-/// Starts a new segment at the next offset.
+/// Starts a new segment at the next offset, sealing the current one first.
 fn roll(act: &mut Active, part: &PartInfo, options: &Options) -> Result<()> {
+    let seal = Seal {
+        end: act.size,
+        next: act.next_offset,
+    };
+    seals::append(&part.dir, act.base, seal, options.fsync)?;
     let base = act.next_offset;
     let path = part.dir.join(segment_name(base));
     let file = OpenOptions::new()
