@@ -246,69 +246,83 @@ pub(super) fn seal_problems(
     let seals = seals::load(&part.dir)?;
     let mut problems = Vec::new();
     for pair in bases.windows(2) {
-        let (base, next_base) = (pair[0], pair[1]);
-        let Some(seal) = seals.get(&base) else {
-            continue;
-        };
-        if seal.next < next_base {
-            problems.push((
-                base,
-                lost(
-                    part,
-                    part.dir.join(segment_name(seal.next)),
-                    seal.next,
-                    format!(
-                        "that file is missing: the segment file before it, {}, was sealed at offset {} and the next one, {}, starts at offset {next_base}",
-                        segment_name(base),
-                        seal.next,
-                        segment_name(next_base)
-                    ),
-                    format!("offsets {} to {} are gone", seal.next, next_base - 1),
-                ),
-            ));
-            continue;
-        }
-        let path = part.dir.join(segment_name(base));
-        let file = open_segment(part, &path, base)?;
-        let len = file
-            .metadata()
-            .map_err(Error::io("read the size of", &path))?
-            .len();
-        if len < seal.end {
-            let mut tally = Tally::new(0, base);
-            let at = place(part, &path);
-            let problem = match segment::scan(&file, buf, at, 0, base, CHECK_CHUNK, &mut tally) {
-                Err(e) => e,
-                Ok(_) => lost(
-                    part,
-                    path.clone(),
-                    tally.next_offset,
-                    format!(
-                        "the file ends at byte {len}, before byte {} where it ended when the next segment was started",
-                        seal.end
-                    ),
-                    format!(
-                        "it then held offsets {base} to {} (the partition's seals file says so)",
-                        seal.next.saturating_sub(1)
-                    ),
-                ),
-            };
-            problems.push((base, problem));
-        } else if len > seal.end {
-            problems.push((
-                base,
-                place(part, &path).corrupt(
-                    seal.next,
-                    seal.end,
-                    format_args!(
-                        "{} byte(s) follow the end the segment had when the next one was started",
-                        len - seal.end
-                    ),
-                ),
-            ));
+        if let Some(seal) = seals.get(&pair[0])
+            && let Some(problem) = check_seal(part, pair[0], pair[1], *seal, buf)?
+        {
+            problems.push((pair[0], problem));
         }
     }
     Ok(problems)
+}
+
+/// The problem, if any, with segment `base`, followed by segment `next_base`, and sealed as
+/// `seal`.
+fn check_seal(
+    part: &PartInfo,
+    base: u64,
+    next_base: u64,
+    seal: seals::Seal,
+    buf: &mut Vec<u8>,
+) -> Result<Option<Error>> {
+    if seal.next < next_base {
+        return Ok(Some(lost(
+            part,
+            part.dir.join(segment_name(seal.next)),
+            seal.next,
+            format!(
+                "that file is missing: the segment file before it, {}, was sealed at offset {} and the next one, {}, starts at offset {next_base}",
+                segment_name(base),
+                seal.next,
+                segment_name(next_base)
+            ),
+            format!("offsets {} to {} are gone", seal.next, next_base - 1),
+        )));
+    }
+    let path = part.dir.join(segment_name(base));
+    let file = open_segment(part, &path, base)?;
+    let len = file
+        .metadata()
+        .map_err(Error::io("read the size of", &path))?
+        .len();
+    if len > seal.end {
+        return Ok(Some(place(part, &path).corrupt(
+            seal.next,
+            seal.end,
+            format_args!(
+                "{} byte(s) follow the end the segment had when the next one was started",
+                len - seal.end
+            ),
+        )));
+    }
+    if len == seal.end {
+        return Ok(None);
+    }
+    // Cut short: name the first offset gone (or the damage found looking for it).
+    let mut tally = Tally::new(0, base);
+    if let Err(e) = segment::scan(
+        &file,
+        buf,
+        place(part, &path),
+        0,
+        base,
+        CHECK_CHUNK,
+        &mut tally,
+    ) {
+        return Ok(Some(e));
+    }
+    Ok(Some(lost(
+        part,
+        path.clone(),
+        tally.next_offset,
+        format!(
+            "the file ends at byte {len}, before byte {} where it ended when the next segment was started",
+            seal.end
+        ),
+        format!(
+            "it then held offsets {base} to {} (the partition's seals file says so)",
+            seal.next.saturating_sub(1)
+        ),
+    )))
 }
 
 /// A partition without segment files must never have held a record.

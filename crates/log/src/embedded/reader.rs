@@ -321,19 +321,33 @@ impl Reader {
             PassEnd::Suspect { invalid, file_len } => (invalid, file_len),
         };
         // Something other than a complete batch follows the visible part: an append in
-        // progress, the torn end of an interrupted one, or damage. Look again while holding the
-        // partition lock, when no append can be in progress. If an append is in progress, wait
-        // for it only when the bytes fail their checksum or have not changed since the last
-        // look; otherwise report what is visible now.
+        // progress, the torn end of an interrupted one, or damage.
         let lock_file = match lock {
             Some(file) => &*file,
             None => &*lock.insert(part.open_lock_file()?),
         };
+        pass.run_locked(lock_file, out, invalid, file_len)
+    }
+}
+
+impl Pass<'_> {
+    /// Looks again at the bytes after the visible part while holding the partition lock, when
+    /// no append can be in progress. If an append is in progress, waits for it only when the
+    /// bytes fail their checksum or have not changed since the last look; otherwise reports
+    /// what is visible now. Returns `true` if the output is full.
+    fn run_locked(
+        &mut self,
+        lock_file: &File,
+        out: &mut Vec<Record>,
+        invalid: bool,
+        file_len: u64,
+    ) -> Result<bool> {
+        let part = self.part;
         match lock_file.try_lock_shared() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                if !invalid && pass.seg.stalled_len != Some(file_len) {
-                    pass.seg.stalled_len = Some(file_len);
+                if !invalid && self.seg.stalled_len != Some(file_len) {
+                    self.seg.stalled_len = Some(file_len);
                     return Ok(false);
                 }
                 lock_file
@@ -345,12 +359,12 @@ impl Reader {
         let _unlock = Unlock(lock_file);
         // No append is in progress: the newest checkpoint says what is durable, and nothing
         // before its end may be taken for a torn tail.
-        let base = pass.seg.base;
-        pass.durable = integrity::load_checkpoint(part)?
+        let base = self.seg.base;
+        self.durable = integrity::load_checkpoint(part)?
             .filter(|cp| !cp.is_empty() && cp.segment == base)
-            .or(pass.durable);
-        let (pos, offset) = (pass.seg.valid_end, pass.seg.next_offset);
-        match pass.run(pos, offset, out, true)? {
+            .or(self.durable);
+        let (pos, offset) = (self.seg.valid_end, self.seg.next_offset);
+        match self.run(pos, offset, out, true)? {
             PassEnd::Done(full) => Ok(full),
             PassEnd::Suspect { .. } => Ok(false),
         }
@@ -414,82 +428,97 @@ impl Pass<'_> {
             self.first_chunk,
             &mut visitor,
         )?;
-        let seg = &mut *self.seg;
         match outcome {
             ScanEnd::Stopped => Ok(PassEnd::Done(true)),
-            ScanEnd::Clean { end } => {
-                if end < seg.valid_end {
-                    return Err(integrity::lost(
-                        self.part,
-                        place.path.to_path_buf(),
-                        seg.next_offset,
-                        format!("the file now ends at byte {end}"),
-                        format!(
-                            "this process had already read its records up to byte {}",
-                            seg.valid_end
-                        ),
-                    ));
-                }
-                if let Some(cp) = self.durable.filter(|cp| end < cp.end) {
-                    let file_len = end;
-                    return Err(integrity::not_torn(
-                        self.part,
-                        place.path,
-                        &cp,
-                        end,
-                        seg.next_offset,
-                        &Problem::Unfinished,
-                        file_len,
-                    ));
-                }
-                seg.finished = seg.sealed;
-                Ok(PassEnd::Done(out.len() >= self.max))
-            }
+            ScanEnd::Clean { end } => self.clean_end(end, out.len()),
             ScanEnd::Trailing {
                 bad_pos,
                 bad_offset,
                 problem,
-            } => {
-                if bad_pos < seg.valid_end {
-                    return Err(place.corrupt(bad_offset, bad_pos, &problem));
-                }
-                if seg.sealed {
-                    return Err(place.corrupt(
-                        bad_offset,
-                        bad_pos,
-                        format_args!("{problem}, although a later segment exists"),
-                    ));
-                }
-                let state = FileState::of(self.file).map_err(place.io("read the size of"))?;
-                let file_len = state.len;
-                if let Some(cp) = self.durable.filter(|cp| bad_pos < cp.end) {
-                    return Err(integrity::not_torn(
-                        self.part, place.path, &cp, bad_pos, bad_offset, &problem, file_len,
-                    ));
-                }
-                if seg.torn == Some(state) {
-                    return Ok(PassEnd::Done(false));
-                }
-                if !locked {
-                    return Ok(PassEnd::Suspect {
-                        invalid: matches!(problem, Problem::Invalid(_)),
-                        file_len,
-                    });
-                }
-                segment::check_torn_tail(
-                    self.file, place, bad_pos, bad_offset, &problem, file_len,
-                )?;
-                debug!(
-                    stream = %self.part.stream,
-                    partition = self.part.partition,
-                    file = %place.path.display(),
-                    position = seg.valid_end,
-                    "ignoring the torn end of an interrupted append until the next append cuts it: {problem}"
-                );
-                seg.torn = Some(state);
-                Ok(PassEnd::Done(false))
-            }
+            } => self.trailing(bad_pos, bad_offset, &problem, locked),
         }
+    }
+
+    /// The segment ends with a whole batch at byte `end`: unless that is before what was read
+    /// already or what the checkpoint says is durable.
+    fn clean_end(&mut self, end: u64, collected: usize) -> Result<PassEnd> {
+        let seg = &mut *self.seg;
+        let path = self.place.path;
+        if end < seg.valid_end {
+            return Err(integrity::lost(
+                self.part,
+                path.to_path_buf(),
+                seg.next_offset,
+                format!("the file now ends at byte {end}"),
+                format!(
+                    "this process had already read its records up to byte {}",
+                    seg.valid_end
+                ),
+            ));
+        }
+        if let Some(cp) = self.durable.filter(|cp| end < cp.end) {
+            return Err(integrity::not_torn(
+                self.part,
+                path,
+                &cp,
+                end,
+                seg.next_offset,
+                &Problem::Unfinished,
+                end,
+            ));
+        }
+        seg.finished = seg.sealed;
+        Ok(PassEnd::Done(collected >= self.max))
+    }
+
+    /// Bytes that are not a whole batch follow the last one, at `bad_pos`: damage if before
+    /// what was read or what is durable, or in a sealed segment; otherwise a torn tail (under
+    /// the lock) or something to look at under the lock.
+    fn trailing(
+        &mut self,
+        bad_pos: u64,
+        bad_offset: u64,
+        problem: &Problem,
+        locked: bool,
+    ) -> Result<PassEnd> {
+        let place = self.place;
+        let seg = &mut *self.seg;
+        if bad_pos < seg.valid_end {
+            return Err(place.corrupt(bad_offset, bad_pos, problem));
+        }
+        if seg.sealed {
+            return Err(place.corrupt(
+                bad_offset,
+                bad_pos,
+                format_args!("{problem}, although a later segment exists"),
+            ));
+        }
+        let state = FileState::of(self.file).map_err(place.io("read the size of"))?;
+        let file_len = state.len;
+        if let Some(cp) = self.durable.filter(|cp| bad_pos < cp.end) {
+            return Err(integrity::not_torn(
+                self.part, place.path, &cp, bad_pos, bad_offset, problem, file_len,
+            ));
+        }
+        if seg.torn == Some(state) {
+            return Ok(PassEnd::Done(false));
+        }
+        if !locked {
+            return Ok(PassEnd::Suspect {
+                invalid: matches!(problem, Problem::Invalid(_)),
+                file_len,
+            });
+        }
+        segment::check_torn_tail(self.file, place, bad_pos, bad_offset, problem, file_len)?;
+        debug!(
+            stream = %self.part.stream,
+            partition = self.part.partition,
+            file = %place.path.display(),
+            position = seg.valid_end,
+            "ignoring the torn end of an interrupted append until the next append cuts it: {problem}"
+        );
+        seg.torn = Some(state);
+        Ok(PassEnd::Done(false))
     }
 }
 
