@@ -481,8 +481,16 @@ mod tests {
         out
     }
 
+    /// Cases of the property: `SIMPAIRS_FUZZ_CASES`, or 512.
+    fn cases() -> u32 {
+        std::env::var("SIMPAIRS_FUZZ_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(512)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
 
         /// The frame reader over arbitrary bytes, or valid frames cut, lengthened or altered:
         /// it never panics, and what it accepts is in sequence and ends where it says.
