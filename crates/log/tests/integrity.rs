@@ -560,3 +560,27 @@ fn loss_errors_are_typed_and_name_what_to_restore() {
         "{err}"
     );
 }
+
+#[test]
+fn an_unreadable_positions_file_is_reported_by_check_without_stopping_other_roles() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = sixty_records(dir.path());
+    let mut consumer = log.consumer("other", &["s"]).unwrap();
+    let records = consumer.poll(5, Duration::ZERO).unwrap();
+    consumer.commit(&[records[4].next_position()]).unwrap();
+    drop(consumer);
+    let positions = dir.path().join("_groups").join("other").join("positions");
+    fs::write(&positions, "not a positions file\n").unwrap();
+
+    assert_eq!(read_all(&fresh(dir.path()), "s", 0, 1000).len(), 60);
+    assert_eq!(append_batches(&fresh(dir.path()), 60, &[1]), 61);
+    let report = simpairs_log::check(dir.path()).unwrap();
+    let problems: Vec<String> = report.problems().map(|e| e.to_string()).collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains(&positions.display().to_string()),
+        "{problems:?}"
+    );
+    // Its own consumer cannot start.
+    assert!(fresh(dir.path()).consumer("other", &["s"]).is_err());
+}

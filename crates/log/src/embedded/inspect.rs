@@ -168,7 +168,10 @@ pub fn check(dir: impl AsRef<Path>) -> Result<Report> {
         problems: Vec::new(),
     };
     let committed = match integrity::all_committed(&dir.join(GROUPS_DIR)) {
-        Ok(committed) => committed,
+        Ok((committed, unreadable)) => {
+            report.problems.extend(unreadable);
+            committed
+        }
         Err(e) => {
             report.problems.push(e);
             BTreeMap::new()
@@ -711,10 +714,10 @@ pub struct PartitionRepair {
 /// in [`PartitionRepair::refused`]: such records must be restored from a backup.
 pub fn repair(dir: impl AsRef<Path>, options: &RepairOptions) -> Result<RepairReport> {
     let dir = dir.as_ref();
-    let committed = integrity::all_committed(&dir.join(GROUPS_DIR))?;
+    let (committed, unreadable) = integrity::all_committed(&dir.join(GROUPS_DIR))?;
     let mut report = RepairReport {
         partitions: Vec::new(),
-        problems: Vec::new(),
+        problems: unreadable,
     };
     let names = match &options.stream {
         Some(stream) => vec![stream.clone()],

@@ -21,6 +21,8 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use tracing::warn;
+
 use super::checkpoint::{self, Checkpoint};
 use super::seals;
 use super::segment::{self, Place, Problem, ScanEnd, Tally, segment_name};
@@ -90,21 +92,31 @@ pub(super) fn missing_checkpoint(part: &PartInfo) -> Error {
     }
 }
 
-/// Every consumer group's committed position in the partition, by group name.
+/// Every consumer group's committed position in the partition, by group name. A group whose
+/// positions cannot be read is left out, with a warning: its own consumer reports it, and the
+/// other roles do not depend on it (`check` reports it too).
 pub(super) fn committed_positions(part: &PartInfo) -> Result<Vec<Committed>> {
-    let all = all_committed(&part.groups_dir)?;
+    let (all, unreadable) = all_committed(&part.groups_dir)?;
+    for e in unreadable {
+        warn!(stream = %part.stream, partition = part.partition, "{e}; its position is not held against the partition");
+    }
     Ok(all
         .get(&(part.stream.clone(), part.partition))
         .cloned()
         .unwrap_or_default())
 }
 
-/// Every consumer group's committed positions, by stream and partition.
-pub(super) fn all_committed(groups_dir: &Path) -> Result<BTreeMap<(String, u32), Vec<Committed>>> {
+/// Committed positions of every consumer group, by stream and partition, and the errors of
+/// groups whose positions cannot be read.
+pub(super) type AllCommitted = (BTreeMap<(String, u32), Vec<Committed>>, Vec<Error>);
+
+/// Every consumer group's committed positions (see [`AllCommitted`]); fails only if the groups'
+/// directory cannot be listed.
+pub(super) fn all_committed(groups_dir: &Path) -> Result<AllCommitted> {
     let read_error = Error::io("list the consumer groups in", groups_dir);
     let entries = match fs::read_dir(groups_dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Default::default()),
         Err(e) => return Err(read_error(e)),
     };
     let mut groups = Vec::new();
@@ -117,15 +129,23 @@ pub(super) fn all_committed(groups_dir: &Path) -> Result<BTreeMap<(String, u32),
     }
     groups.sort();
     let mut all: BTreeMap<(String, u32), Vec<Committed>> = BTreeMap::new();
+    let mut unreadable = Vec::new();
     for (group, dir) in groups {
-        for (key, next_offset) in group::read_positions(&group::positions_path(&dir))? {
+        let positions = match group::read_positions(&group::positions_path(&dir)) {
+            Ok(positions) => positions,
+            Err(e) => {
+                unreadable.push(e);
+                continue;
+            }
+        };
+        for (key, next_offset) in positions {
             all.entry(key).or_default().push(Committed {
                 group: group.clone(),
                 next_offset,
             });
         }
     }
-    Ok(all)
+    Ok((all, unreadable))
 }
 
 /// How the checkpoint says what existed, for [`Error::Lost`].
