@@ -6,7 +6,8 @@
 //! offset, and `check` must not call the log whole.
 //!
 //! `SIMPAIRS_FUZZ_CASES` sets the number of cases of each property (default 128, about five
-//! seconds in a debug build); failing cases are kept in `fuzz-regressions/` beside this file.
+//! seconds in a debug build); failing cases are kept in `fuzz_segments.proptest-regressions`
+//! beside this file, and run first.
 
 mod common;
 
@@ -31,7 +32,7 @@ fn config() -> ProptestConfig {
     ProptestConfig {
         cases: cases(),
         failure_persistence: Some(Box::new(
-            proptest::test_runner::FileFailurePersistence::WithSource("fuzz-regressions"),
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
         )),
         ..ProptestConfig::default()
     }
