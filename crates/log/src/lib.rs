@@ -124,7 +124,7 @@
 //!   partition's appending and reading state; `embedded::group` is the consumer;
 //!   `embedded::checkpoint` and `embedded::seals` record what was durable, and
 //!   `embedded::integrity` holds the files against them; `embedded::inspect` is [`check`] and
-//!   [`repair`];
+//!   `embedded::repair` is [`repair`];
 //! - `partitioner`: Kafka-compatible key hashing;
 //! - `error`: the crate's [`Error`].
 //!

@@ -1,16 +1,14 @@
-//! [`check`] and [`repair`]: a whole embedded log read and judged partition by partition, and
-//! the torn tails a crash leaves cut, while real loss is refused.
+//! [`check`]: a whole embedded log read and judged partition by partition (also the first step
+//! of [`repair`](super::repair)).
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
-use tracing::warn;
-
-use super::checkpoint::{self, Checkpoint, Mark};
+use super::checkpoint::Mark;
 use super::integrity::{self, Committed, Expect};
 use super::segment::{self, Place, Problem, ScanEnd, Tally, segment_name};
-use super::{GROUPS_DIR, PartInfo, STREAM_META, read_stream_meta, writer};
+use super::{GROUPS_DIR, PartInfo, STREAM_META, read_stream_meta};
 use crate::{Error, Result};
 
 /// First read when scanning a segment for a check.
@@ -65,7 +63,7 @@ pub struct PartitionReport {
     /// Each consumer group's committed position, by group name.
     pub committed: Vec<GroupPosition>,
     /// Bytes after the last whole batch that a crash can leave (cut by the next append or by
-    /// [`repair`]); not a problem.
+    /// [`repair`](super::repair)); not a problem.
     pub torn_tail: Option<TornTail>,
     /// Loss and damage found, each naming files and offsets.
     pub problems: Vec<Error>,
@@ -190,7 +188,7 @@ pub fn check(dir: impl AsRef<Path>) -> Result<Report> {
 }
 
 /// The names of the stream directories of a log, sorted.
-fn stream_names(dir: &Path) -> Result<Vec<String>> {
+pub(super) fn stream_names(dir: &Path) -> Result<Vec<String>> {
     let entries = fs::read_dir(dir).map_err(Error::io("read the log directory", dir))?;
     let mut names = Vec::new();
     for entry in entries {
@@ -287,7 +285,7 @@ fn orphan_positions(
 
 /// How a partition's lock is held while it is inspected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Locking {
+pub(super) enum Locking {
     /// Not held: take it (shared) to judge a suspect tail.
     Shared,
     /// Held (exclusively) by the caller.
@@ -295,10 +293,10 @@ enum Locking {
 }
 
 /// A partition as inspected, with what [`repair`] needs.
-struct Inspected {
-    report: PartitionReport,
+pub(super) struct Inspected {
+    pub report: PartitionReport,
     /// Where the last durable batch ends, from the files (for a new checkpoint).
-    mark: Option<Mark>,
+    pub mark: Option<Mark>,
 }
 
 /// One segment as scanned.
@@ -312,7 +310,7 @@ struct Scanned {
 }
 
 /// Reads a whole partition and judges it.
-fn inspect_partition(
+pub(super) fn inspect_partition(
     part: &PartInfo,
     committed: Vec<Committed>,
     locking: Locking,
@@ -645,201 +643,4 @@ fn partition_report(
         torn_tail,
         problems,
     }
-}
-
-/// How [`repair`] runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RepairOptions {
-    /// Only this stream (all streams when `None`).
-    pub stream: Option<String>,
-    /// Write a new checkpoint, at the end of the segment files, for partitions whose checkpoint
-    /// is missing or unreadable and that have no other problem. What was cut from their end at
-    /// a batch boundary before then can no longer be told: use it only when the segment files
-    /// are known to be whole.
-    pub rebuild_checkpoints: bool,
-    /// `fsync` what is cut and written.
-    pub fsync: bool,
-}
-
-impl Default for RepairOptions {
-    /// All streams, no checkpoint rebuilt, `fsync` on.
-    fn default() -> Self {
-        RepairOptions {
-            stream: None,
-            rebuild_checkpoints: false,
-            fsync: true,
-        }
-    }
-}
-
-/// What [`repair`] did.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct RepairReport {
-    /// Every partition looked at.
-    pub partitions: Vec<PartitionRepair>,
-    /// Problems outside the partitions (a stream that cannot be read), left as they are.
-    pub problems: Vec<Error>,
-}
-
-impl RepairReport {
-    /// Whether every partition is now whole (nothing refused).
-    pub fn is_whole(&self) -> bool {
-        self.problems.is_empty() && self.partitions.iter().all(|p| p.refused.is_empty())
-    }
-}
-
-/// What [`repair`] did to one partition.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct PartitionRepair {
-    /// The stream.
-    pub stream: String,
-    /// The partition.
-    pub partition: u32,
-    /// The torn tail cut off, if any.
-    pub cut: Option<TornTail>,
-    /// A checkpoint was written at the end of the segment files (a partition written before
-    /// checkpoints existed, or a rebuilt one).
-    pub checkpoint_written: bool,
-    /// Why nothing was changed: loss or damage that only a backup can make good.
-    pub refused: Vec<Error>,
-}
-
-/// Cuts what a crash can leave — a torn tail after the last durable offset — in every partition
-/// (or those of one stream), each under its lock so that it may run beside writers, and writes
-/// a checkpoint for partitions written before checkpoints existed once they are checked whole.
-///
-/// A partition with real loss or damage is left exactly as it is, and the reasons are returned
-/// in [`PartitionRepair::refused`]: such records must be restored from a backup.
-pub fn repair(dir: impl AsRef<Path>, options: &RepairOptions) -> Result<RepairReport> {
-    let dir = dir.as_ref();
-    let (committed, unreadable) = integrity::all_committed(&dir.join(GROUPS_DIR))?;
-    let mut report = RepairReport {
-        partitions: Vec::new(),
-        problems: unreadable,
-    };
-    let names = match &options.stream {
-        Some(stream) => vec![stream.clone()],
-        None => stream_names(dir)?,
-    };
-    let mut buf = Vec::new();
-    for name in names {
-        let meta_path = dir.join(&name).join(STREAM_META);
-        let meta = match read_stream_meta(&meta_path) {
-            Ok(Some(meta)) => meta,
-            Ok(None) => {
-                report.problems.push(Error::UnknownStream { stream: name });
-                continue;
-            }
-            Err(e) => {
-                report.problems.push(e);
-                continue;
-            }
-        };
-        for partition in 0..meta.config.partitions {
-            let part = PartInfo::new(dir, &name, partition, meta.checkpoints);
-            let groups = committed
-                .get(&(name.clone(), partition))
-                .cloned()
-                .unwrap_or_default();
-            report
-                .partitions
-                .push(repair_partition(&part, groups, options, &mut buf));
-        }
-    }
-    Ok(report)
-}
-
-/// Repairs one partition under its (exclusive) lock.
-fn repair_partition(
-    part: &PartInfo,
-    committed: Vec<Committed>,
-    options: &RepairOptions,
-    buf: &mut Vec<u8>,
-) -> PartitionRepair {
-    let mut done = PartitionRepair {
-        stream: part.stream.clone(),
-        partition: part.partition,
-        cut: None,
-        checkpoint_written: false,
-        refused: Vec::new(),
-    };
-    let lock = match part.open_lock_file() {
-        Ok(lock) => lock,
-        Err(e) => {
-            done.refused.push(e);
-            return done;
-        }
-    };
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => match lock.lock() {
-            Ok(()) => {}
-            Err(e) => {
-                done.refused.push(Error::io("lock", part.lock_path())(e));
-                return done;
-            }
-        },
-        Err(TryLockError::Error(e)) => {
-            done.refused.push(Error::io("lock", part.lock_path())(e));
-            return done;
-        }
-    }
-    if let Err(e) = repair_locked(part, committed, options, buf, &mut done) {
-        done.refused.push(e);
-    }
-    // Closing the file releases the lock too.
-    let _ = lock.unlock();
-    done
-}
-
-/// [`repair_partition`] once the lock is held.
-fn repair_locked(
-    part: &PartInfo,
-    committed: Vec<Committed>,
-    options: &RepairOptions,
-    buf: &mut Vec<u8>,
-    done: &mut PartitionRepair,
-) -> Result<()> {
-    let inspected = inspect_partition(part, committed, Locking::Held, buf);
-    let report = inspected.report;
-    let cp_path = checkpoint::path(&part.dir);
-    let about_checkpoint = |e: &Error| match e {
-        Error::MissingCheckpoint { .. } => true,
-        Error::BadMetadata { path, .. } => path == &cp_path,
-        _ => false,
-    };
-    let rebuild = options.rebuild_checkpoints
-        && !report.problems.is_empty()
-        && report.problems.iter().all(about_checkpoint);
-    if !report.problems.is_empty() && !rebuild {
-        done.refused = report.problems;
-        return Ok(());
-    }
-    if let Some(torn) = report.torn_tail {
-        let file = OpenOptions::new()
-            .write(true)
-            .open(&torn.file)
-            .map_err(Error::io("open the segment file", &torn.file))?;
-        warn!(
-            stream = %part.stream,
-            partition = part.partition,
-            file = %torn.file.display(),
-            position = torn.position,
-            cut_bytes = torn.bytes,
-            "repair: cutting the torn end of an interrupted append: {}",
-            torn.reason
-        );
-        writer::cut(&file, &torn.file, torn.position, options.fsync)?;
-        done.cut = Some(torn);
-    }
-    if report.durable.is_none() || rebuild {
-        let cp = inspected.mark.map_or_else(Checkpoint::default, |mark| {
-            Checkpoint::default().after(mark)
-        });
-        checkpoint::create(&part.dir, &cp, options.fsync)?;
-        done.checkpoint_written = true;
-    }
-    Ok(())
 }

@@ -5,6 +5,7 @@ mod group;
 mod inspect;
 mod integrity;
 mod reader;
+mod repair;
 mod seals;
 mod segment;
 mod writer;
@@ -20,10 +21,10 @@ use std::time::Duration;
 use tracing::{debug, instrument};
 
 pub use self::inspect::{
-    Durable, GroupPosition, PartitionRepair, PartitionReport, RepairOptions, RepairReport, Report,
-    SegmentReport, StreamReport, TornTail, check, repair,
+    Durable, GroupPosition, PartitionReport, Report, SegmentReport, StreamReport, TornTail, check,
 };
 use self::reader::Reader;
+pub use self::repair::{PartitionRepair, RepairOptions, RepairReport, repair};
 use self::writer::Writer;
 use crate::{
     Consumer, Error, Log, MAX_RECORD_BYTES, Produce, Record, Result, StreamConfig,
