@@ -44,6 +44,8 @@ pub struct Read {
     pub lines: Lines,
     /// Rows marked as not played.
     pub not_played: usize,
+    /// What accepted rows say that a scorer should look at, sorted by line.
+    pub warnings: Vec<Problem>,
 }
 
 /// The source line of each result of a field, kept as runs of consecutive lines: a large file's rows
@@ -581,6 +583,7 @@ fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant)
     let mut problems = Problems::default();
     let mut lines = Lines::default();
     let mut not_played = 0;
+    let mut warnings = Vec::new();
     let mut movements: rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)> =
         rustc_hash::FxHashMap::default();
     let mut parts = Vec::with_capacity(chunks.len());
@@ -603,6 +606,14 @@ fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant)
             }
         }
         not_played += chunk.builder.not_played;
+        warnings.extend(chunk.builder.warnings.into_iter().map(|w| Problem {
+            at: Location {
+                file: file.to_string(),
+                line: w.line,
+                field: Some(w.field.to_string()),
+            },
+            message: w.message,
+        }));
         lines.append(&chunk.builder.lines);
         parts.push(chunk.builder.field);
     }
@@ -634,10 +645,12 @@ fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant)
     }
     problems.into_result()?;
     tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
+    crate::error::sort(&mut warnings);
     Ok(Read {
         field,
         lines,
         not_played,
+        warnings,
     })
 }
 

@@ -409,6 +409,9 @@ pub struct Imported {
     /// (row, details) of the rows that have any, in row order.
     pub details: Vec<(u32, LineDetails)>,
     pub official: Official,
+    /// What the file's accepted lines say that a scorer should look at (a recorded score that
+    /// disagrees with its contract, an assigned score no contract makes), sorted by line.
+    pub warnings: Vec<crate::Problem>,
 }
 
 impl Imported {
@@ -425,6 +428,7 @@ impl Imported {
             deals: Vec::new(),
             details: Vec::new(),
             official: Official::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -614,12 +618,9 @@ fn csv_imported(file: &str, read: crate::csv::Read) -> Result<Imported> {
         ));
     }
     check_names(file, &read)?;
-    Ok(Imported::bare(
-        Format::Csv,
-        read.field,
-        read.lines,
-        read.not_played,
-    ))
+    let mut imported = Imported::bare(Format::Csv, read.field, read.lines, read.not_played);
+    imported.warnings = read.warnings;
+    Ok(imported)
 }
 
 /// Refuses club, section and pair names with control characters, which no results file can carry

@@ -717,6 +717,7 @@ impl<'a> Reader<'a, '_> {
             absent_pairs,
             deals,
             details: built.details,
+            warnings: built.warnings,
             official: Official {
                 lines: built.official,
                 pairs: official_pairs,
@@ -915,6 +916,7 @@ impl<'a> Reader<'a, '_> {
             not_played: no_result,
             details,
             official,
+            origin: 0,
             at,
         }
     }

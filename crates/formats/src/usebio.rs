@@ -131,8 +131,6 @@ struct Reader<'a, 'l> {
     board: Option<usize>,
     /// The traveller lines read, checked as they closed.
     sink: build::Sink<'a, 'l>,
-    /// The board (index in `boards`) of each line of `sink`.
-    line_boards: Vec<usize>,
     /// Sections whose pair numbers carry a direction (`1NS`).
     suffixed: Vec<bool>,
     line: Option<LineAcc<'a>>,
@@ -161,32 +159,37 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     let legal = simpairs_scoring::LegalScores::new();
-    let mut reader = Reader {
-        file,
-        walker: Walker::new(file, &text),
-        event: EventInfo::default(),
-        events_seen: 0,
-        sessions: 0,
-        sections: vec![SectionCtx::default()],
-        section: 0,
-        pairs: Vec::new(),
-        pair: None,
-        player: None,
-        boards: Vec::new(),
-        board: None,
-        sink: build::Sink::new(file, NAMING, &legal),
-        line_boards: Vec::new(),
-        suffixed: Vec::new(),
-        line: None,
-        deals: Vec::new(),
-        deal: None,
-        hand: None,
-        contact_scorer: None,
-        contact_name: None,
-        scoring_method: None,
-    };
+    let mut reader = Reader::new(file, &text, &legal);
     reader.walk()?;
     reader.finish()
+}
+
+impl<'a, 'l> Reader<'a, 'l> {
+    fn new(file: &'a str, text: &'a str, legal: &'l simpairs_scoring::LegalScores) -> Self {
+        Reader {
+            file,
+            walker: Walker::new(file, text),
+            event: EventInfo::default(),
+            events_seen: 0,
+            sessions: 0,
+            sections: vec![SectionCtx::default()],
+            section: 0,
+            pairs: Vec::new(),
+            pair: None,
+            player: None,
+            boards: Vec::new(),
+            board: None,
+            sink: build::Sink::new(file, NAMING, legal),
+            suffixed: Vec::new(),
+            line: None,
+            deals: Vec::new(),
+            deal: None,
+            hand: None,
+            contact_scorer: None,
+            contact_name: None,
+            scoring_method: None,
+        }
+    }
 }
 
 impl<'a> Reader<'a, '_> {
@@ -415,7 +418,6 @@ impl<'a> Reader<'a, '_> {
                         || build::split_pair_number(&acc.ew).1.is_some();
                     let checkable = !self.boards[board].number.trim().is_empty();
                     let raw = self.raw_line(acc);
-                    self.line_boards.push(board);
                     self.sink.push(raw, checkable);
                 }
             }
@@ -673,9 +675,8 @@ impl<'a> Reader<'a, '_> {
                 self.sink
                     .lines
                     .iter()
-                    .zip(&self.line_boards)
-                    .filter(|(_, b)| self.boards[**b].section == k)
-                    .map(|(l, b)| (&*self.boards[*b].number, &*l.ns, &*l.ew))
+                    .filter(|l| self.boards[l.origin].section == k)
+                    .map(|l| (&*self.boards[l.origin].number, &*l.ns, &*l.ew))
             };
             let pairs = || self.pairs.iter().filter(|p| p.section == k);
             let suffixed = self.suffixed[k]
@@ -717,8 +718,8 @@ impl<'a> Reader<'a, '_> {
 
         // Now that the movement and the sections' names are known, complete every line.
         let mut raw = std::mem::take(&mut self.sink.lines);
-        for (line, &b) in raw.iter_mut().zip(&self.line_boards) {
-            let board = &self.boards[b];
+        for line in &mut raw {
+            let board = &self.boards[line.origin];
             let section = &self.sections[board.section];
             line.howell = howell_of[board.section];
             if !section.name.is_empty() {
@@ -801,6 +802,7 @@ impl<'a> Reader<'a, '_> {
             absent_pairs,
             deals: self.deals,
             details: built.details,
+            warnings: built.warnings,
             official: Official {
                 lines: built.official,
                 pairs: official_pairs,
@@ -834,7 +836,6 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// The traveller line as text for the field builder.
     /// The traveller line as text for the field builder (its movement, section and club are set when the
     /// whole file has been read).
     fn raw_line(&mut self, acc: LineAcc<'a>) -> RawLine<'a> {
@@ -848,62 +849,15 @@ impl<'a> Reader<'a, '_> {
                 s.club.clone(),
             )
         };
-        let mut at = acc.at;
+        let mut at = acc.at.clone();
         at.field_lines[field_index("board")] = u32::try_from(board_line).unwrap_or(0);
-        let (ns, ns_dir) = build::split_pair_number(&acc.ns);
-        let (ew, ew_dir) = build::split_pair_number(&acc.ew);
-        if ns_dir == Some(Direction::EW) || ew_dir == Some(Direction::NS) {
-            let (field, text) = if ns_dir == Some(Direction::EW) {
-                ("NS_PAIR_NUMBER", &acc.ns)
-            } else {
-                ("EW_PAIR_NUMBER", &acc.ew)
-            };
-            let line = at.field_lines[field_index(if field.starts_with("NS") {
-                "ns_pair"
-            } else {
-                "ew_pair"
-            })];
-            self.problem(
-                if line > 0 { u64::from(line) } else { at.line },
-                format!("{}/{field}", at.path),
-                format!("{field} is {text:?}: the pair number names the other direction"),
-            );
-        }
-        let ns = sub_cow(&acc.ns, ns);
-        let ew = sub_cow(&acc.ew, ew);
-
-        // SCORE: a score, an adjusted score (A6040, AVE+) or NP.
-        let score = acc.score.trim();
-        let numeric = score.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
-        let mut not_played = false;
-        let (mut ns_score, mut adjusted) = (Cow::Borrowed(""), Cow::Borrowed(""));
-        if score.is_empty() {
-            ns_score = acc.ns_score.clone();
-        } else if numeric {
-            ns_score = acc.score.clone();
-        } else if is_not_played(score) {
-            not_played = true;
-        } else {
-            adjusted = acc.score.clone();
-        }
-        let contract_text = acc.contract.trim();
-        let mut details = LineDetails {
-            contract: non_empty(contract_text).map(|c| match c.parse::<Contract>() {
-                Ok(parsed) => parsed.to_string(),
-                Err(_) => c,
-            }),
-            declarer: acc.declarer.parse().ok(),
-            tricks: acc.tricks.trim().parse().ok(),
-            lead: non_empty(&acc.lead),
-            table: acc.table.trim().parse().ok(),
-            round: acc.round.trim().parse().ok(),
-        };
-        if details.contract.as_deref() == Some("PASS") {
-            details.tricks = None;
-            details.declarer = None;
-        }
+        let (ns, ew) = self.pair_numbers(&acc, &at);
+        let score = ScoreText::of(&acc);
+        let details = line_details(&acc, score.passed_out);
         // An adjusted score stands alone: a contract written beside it is kept as a detail only.
-        let (contract, declarer, tricks) = if adjusted.is_empty() {
+        let (contract, declarer, tricks) = if score.passed_out {
+            (Cow::Borrowed("PASS"), Cow::Borrowed(""), Cow::Borrowed(""))
+        } else if score.adjusted.is_empty() {
             (acc.contract, acc.declarer, acc.tricks)
         } else {
             (Cow::Borrowed(""), Cow::Borrowed(""), Cow::Borrowed(""))
@@ -913,33 +867,47 @@ impl<'a> Reader<'a, '_> {
             ew: self.official_value(&acc.official_ew, &at.path),
         };
         RawLine {
-            club: if club.is_empty() {
-                Cow::Borrowed("")
-            } else {
-                Cow::Owned(club)
-            },
-            section: if section.is_empty() {
-                Cow::Borrowed("")
-            } else {
-                Cow::Owned(section)
-            },
+            club: owned_unless_empty(club),
+            section: owned_unless_empty(section),
             board: board_number,
             ns,
             ew,
             contract,
             declarer,
             tricks,
-            ns_score,
+            ns_score: score.ns_score,
             ew_score: acc.ew_score,
-            adjusted,
+            adjusted: score.adjusted,
             arrow_switch: acc.arrow_switch,
             group: acc.group,
             howell: false,
-            not_played,
+            not_played: score.not_played,
             details,
             official,
+            origin: acc.board,
             at,
         }
+    }
+
+    /// The pair numbers without the direction they may carry (`1NS`); a direction naming the other
+    /// side is a problem.
+    fn pair_numbers(&mut self, acc: &LineAcc<'a>, at: &At) -> (Cow<'a, str>, Cow<'a, str>) {
+        let (ns, ns_dir) = build::split_pair_number(&acc.ns);
+        let (ew, ew_dir) = build::split_pair_number(&acc.ew);
+        if ns_dir == Some(Direction::EW) || ew_dir == Some(Direction::NS) {
+            let (field, name, text) = if ns_dir == Some(Direction::EW) {
+                ("ns_pair", "NS_PAIR_NUMBER", &acc.ns)
+            } else {
+                ("ew_pair", "EW_PAIR_NUMBER", &acc.ew)
+            };
+            let line = at.field_lines[field_index(field)];
+            self.problem(
+                if line > 0 { u64::from(line) } else { at.line },
+                format!("{}/{name}", at.path),
+                format!("{name} is {text:?}: the pair number names the other direction"),
+            );
+        }
+        (sub_cow(&acc.ns, ns), sub_cow(&acc.ew, ew))
     }
 
     fn official_value(
@@ -973,6 +941,78 @@ fn official_name(name: &str) -> &'static str {
         "EW_BUTLER_POINTS" => "EW_BUTLER_POINTS",
         n if n.starts_with("NS") => "NS_POINTS",
         _ => "EW_POINTS",
+    }
+}
+
+/// What a line's `SCORE` (or `NS_SCORE`) says.
+struct ScoreText<'a> {
+    ns_score: Cow<'a, str>,
+    /// An artificial adjusted score (`A6040`, `AVE+`).
+    adjusted: Cow<'a, str>,
+    /// `SCORE` is `NP`: the board was not played at this table.
+    not_played: bool,
+    /// `CONTRACT` is `NP` beside a numeric `SCORE`: scorer-to-usebio's converter writes a hand Scorer
+    /// recorded as passed out ("N P") so, and the line has its matchpoints.
+    passed_out: bool,
+}
+
+impl<'a> ScoreText<'a> {
+    /// `SCORE` holds a score, an adjusted score (A6040, AVE+) or NP.
+    fn of(acc: &LineAcc<'a>) -> ScoreText<'a> {
+        let score = acc.score.trim();
+        let numeric = score.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        let mut out = ScoreText {
+            ns_score: Cow::Borrowed(""),
+            adjusted: Cow::Borrowed(""),
+            not_played: false,
+            passed_out: false,
+        };
+        if score.is_empty() {
+            out.ns_score = acc.ns_score.clone();
+        } else if numeric {
+            out.ns_score = acc.score.clone();
+            out.passed_out = is_not_played(&acc.contract);
+        } else if is_not_played(score) {
+            out.not_played = true;
+        } else {
+            out.adjusted = acc.score.clone();
+        }
+        out
+    }
+}
+
+/// What a line says beyond its result: the contract as written, lead, table and round.
+fn line_details(acc: &LineAcc<'_>, passed_out: bool) -> LineDetails {
+    let contract_text = if passed_out {
+        "PASS"
+    } else {
+        acc.contract.trim()
+    };
+    let mut details = LineDetails {
+        contract: non_empty(contract_text).map(|c| match c.parse::<Contract>() {
+            Ok(parsed) => parsed.to_string(),
+            Err(_) => c,
+        }),
+        declarer: acc.declarer.parse().ok(),
+        tricks: acc.tricks.trim().parse().ok(),
+        lead: non_empty(&acc.lead),
+        table: acc.table.trim().parse().ok(),
+        round: acc.round.trim().parse().ok(),
+    };
+    // Tricks and a declarer mean nothing without a contract played (the converter of Scorer files
+    // writes TRICKS 0 beside an adjusted score).
+    if matches!(details.contract.as_deref(), Some("PASS") | None) {
+        details.tricks = None;
+        details.declarer = None;
+    }
+    details
+}
+
+fn owned_unless_empty<'a>(text: String) -> Cow<'a, str> {
+    if text.is_empty() {
+        Cow::Borrowed("")
+    } else {
+        Cow::Owned(text)
     }
 }
 
@@ -1086,7 +1126,7 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_located_by_element() {
-        let bad = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>430</SCORE>");
+        let bad = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>435</SCORE>");
         let err = read("bad.xml", bad.as_bytes()).unwrap_err();
         let p = &err.problems()[0];
         assert_eq!(
@@ -1094,12 +1134,51 @@ mod tests {
             Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE")
         );
         assert_eq!(p.at.line, 15);
+        // A score that disagrees with its contract stands, with a warning located the same way.
+        let ruled = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>430</SCORE>");
+        let got = read("ruled.xml", ruled.as_bytes()).unwrap();
+        let w = &got.warnings[0];
+        assert_eq!(
+            (w.at.line, w.at.field.as_deref()),
+            (15, Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE"))
+        );
         let bad = SMALL.replace("<CONTRACT>4S</CONTRACT>", "<CONTRACT>9S</CONTRACT>");
         let err = read("bad.xml", bad.as_bytes()).unwrap_err();
         assert_eq!(
             err.problems()[0].at.field.as_deref(),
             Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/CONTRACT")
         );
+    }
+
+    /// Each line kept after a refused one still belongs to its own board: lines refused on the way
+    /// (here the first of board 1) must not shift the lines after them onto the board before.
+    #[test]
+    fn a_refused_line_leaves_the_next_lines_on_their_boards() {
+        let board = |n: u32, first: &str| {
+            format!(
+                "<BOARD><BOARD_NUMBER>{n}</BOARD_NUMBER>\
+                 <TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1</EW_PAIR_NUMBER><SCORE>{first}</SCORE></TRAVELLER_LINE>\
+                 <TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER><SCORE>100</SCORE></TRAVELLER_LINE></BOARD>"
+            )
+        };
+        let text = format!(
+            "<USEBIO><EVENT EVENT_TYPE=\"MP_PAIRS\"><WINNER_TYPE>2</WINNER_TYPE>{}{}{}</EVENT></USEBIO>",
+            board(1, "425"),
+            board(2, "110"),
+            board(3, "110")
+        );
+        let legal = simpairs_scoring::LegalScores::new();
+        let mut reader = Reader::new("l.xml", &text, &legal);
+        reader.walk().unwrap();
+        assert_eq!(reader.sink.lines.len(), 5, "the refused line is not kept");
+        for (k, line) in reader.sink.lines.iter().enumerate() {
+            let number = &reader.boards[line.origin].number;
+            assert!(
+                line.at.path.starts_with(&format!("EVENT/BOARD[{number}]/")),
+                "line {k} at {} is read as board {number}",
+                line.at.path
+            );
+        }
     }
 
     #[test]
