@@ -185,6 +185,22 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
     })
 }
 
+/// The 1-based line of `bytes` a record read by the csv crate starts on. The crate's own line numbers
+/// cannot be used: it ends a record at the `\r` of a Windows line end and counts the `\n` as the
+/// start of the next record, one line too early. The record's byte offset, moved past any line-end
+/// bytes, is where it really starts.
+pub(crate) fn record_line(
+    bytes: &[u8],
+    position: Option<&csv::Position>,
+    lines: &mut crate::text::LineCounter<'_>,
+) -> u64 {
+    let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
+    while matches!(bytes.get(start), Some(b'\r' | b'\n')) {
+        start += 1;
+    }
+    lines.line_at(start)
+}
+
 /// What one chunk produced.
 struct Chunk<'l> {
     builder: FieldBuilder<'l>,
@@ -205,8 +221,8 @@ fn read_chunk<'l>(
         .flexible(true)
         .from_reader(bytes);
     let mut record = csv::ByteRecord::new();
+    let mut counter = crate::text::LineCounter::new(bytes);
     loop {
-        let line_of = |r: &csv::ByteRecord| first_line + r.position().map_or(1, |p| p.line()) - 1;
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Err(e) => {
@@ -224,7 +240,7 @@ fn read_chunk<'l>(
                 break;
             }
             Ok(true) => {
-                let line = line_of(&record);
+                let line = first_line + record_line(bytes, record.position(), &mut counter) - 1;
                 if record.len() == 1
                     && record
                         .get(0)
