@@ -89,8 +89,11 @@ pub struct EventInfo {
     pub program_version: Option<String>,
     /// The event type as written: USEBIO `MP_PAIRS` / `BUTLER_PAIRS`, Scorer and PBN `MP`.
     pub event_type: Option<String>,
-    /// How the file says the event is scored, read from the event type.
+    /// How the file says the event is scored, read from the event type (and scoring method).
     pub method: Option<Method>,
+    /// The method the file names when simpairs cannot score it (aggregate, board-a-match, Swiss
+    /// pairs, ...), in words; `method` is then `None`. Scoring such a file needs another method chosen.
+    pub unscorable_method: Option<String>,
     /// USEBIO `WINNER_TYPE`: 1 winner (Howell-style numbering) or 2 (Mitchell: NS and EW winners).
     pub winner_type: Option<u8>,
     /// The movement the reader decided on (from the winner type, pair numbers or directions).

@@ -31,7 +31,6 @@ use crate::import::{
 };
 use crate::row::parse_adjusted;
 use crate::text::{self, non_empty, parse_decimal};
-use crate::usebio::method_from;
 
 const NAMES: [(&str, &str); 11] = [
     ("board", "../[Board]"),
@@ -601,7 +600,9 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         let mut event = std::mem::take(&mut self.event);
-        event.method = event.event_type.as_deref().and_then(method_from);
+        if let Some(scoring) = event.event_type.clone() {
+            crate::method::set(&mut event, crate::method::pbn(&scoring));
+        }
         event.sections = self
             .sections
             .iter()

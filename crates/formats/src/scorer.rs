@@ -36,7 +36,6 @@ use crate::import::{
 };
 use crate::row::is_not_played;
 use crate::text::{non_empty, parse_decimal};
-use crate::usebio::method_from;
 use crate::xml::{self, Node, Walker};
 
 /// Scorer's matchpoints are written x10.
@@ -239,7 +238,9 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             "the session has no results to score",
         ));
     }
-    event.method = event.event_type.as_deref().and_then(method_from);
+    if let Some(scoring_type) = event.event_type.clone() {
+        crate::method::set(&mut event, crate::method::scorer(&scoring_type));
+    }
 
     // Howell or Mitchell, section by section: Scorer marks Howell pairs `dir="H"`.
     let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();

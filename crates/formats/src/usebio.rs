@@ -9,15 +9,17 @@
 //!   and `DIRECTION`s decide, then the travellers themselves.
 //! - Pair numbers may be written `1NS`, `1 NS` or `1`; `SCORE` holds a score, an artificial adjusted
 //!   score `A6040` (NS% then EW%), `AVE`/`AVE+`/`AVE-`, or `NP` (not played).
-//! - `EVENT_TYPE` (`MP_PAIRS`, `PAIRS`, `BUTLER_PAIRS`, cross-IMP types) or `BOARD_SCORING_METHOD` /
-//!   `SCORING_METHOD` say how the event is scored. Team and individual events are refused.
+//! - `EVENT_TYPE` (`MP_PAIRS`, `PAIRS`, `BUTLER_PAIRS`, `CROSS_IMP`, ...) with `BOARD_SCORING_METHOD` /
+//!   `SCORING_METHOD` say how the event is scored, the most specific word winning (`crate::method`
+//!   lists every event type of USEBIO 1.2 and 1.3). Team and individual events are refused; a method
+//!   simpairs cannot score (aggregate, Swiss pairs) is reported, never replaced by a guess.
 //! - The official values are kept: per line `NS/EW_MATCH_POINTS` or `NS/EW_BUTLER_POINTS` (or
 //!   cross-IMPs), per board `BOARD_AVERAGE` (the Butler datum), per pair `TOTAL_SCORE`, `PERCENTAGE`,
 //!   `PLACE`, `BOARDS_PLAYED`; and the hand records of `HANDSET`.
 
 use std::borrow::Cow;
 
-use simpairs_scoring::{Contract, Direction, Method, Seat, Value};
+use simpairs_scoring::{Contract, Direction, Seat, Value};
 
 use crate::build::{self, At, FIELDS, Naming, RawLine, field_index};
 use crate::error::{Error, Location, Problem, Problems, Result};
@@ -266,14 +268,15 @@ impl<'a> Reader<'a, '_> {
                     ));
                 }
                 self.event.event_type = xml::attribute(start, "EVENT_TYPE");
-                if let Some(t) = &self.event.event_type {
-                    let upper = t.to_ascii_uppercase();
-                    if upper.contains("TEAM") || upper.contains("INDIVIDUAL") {
-                        return Err(self.walker.error(
-                            None,
-                            format!("the event is of type {t}: simpairs scores pairs events only"),
-                        ));
-                    }
+                if let Some(t) = &self.event.event_type
+                    && let Some(what) = crate::method::usebio_not_pairs(t)
+                {
+                    return Err(self.walker.error(
+                        None,
+                        format!(
+                            "the event is of type {t} ({what}): simpairs scores pairs events only"
+                        ),
+                    ));
                 }
             }
             "MATCH" => {
@@ -659,11 +662,12 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         self.event.scorer = self.contact_scorer.take().or(self.contact_name.take());
-        self.event.method = self
-            .scoring_method
-            .as_deref()
-            .and_then(method_from)
-            .or_else(|| self.event.event_type.as_deref().and_then(method_from));
+        let named = crate::method::usebio(
+            self.event.event_type.as_deref(),
+            self.scoring_method.as_deref(),
+        )
+        .unwrap_or_else(|what| crate::method::Named::Unscorable(what.to_string()));
+        crate::method::set(&mut self.event, named);
         self.check_sessions();
 
         // The movement of each section: numbers with a direction (`1NS`) are a Mitchell; otherwise the
@@ -1044,25 +1048,10 @@ fn direction_from(text: &str) -> Option<Direction> {
     }
 }
 
-/// The scoring method an event type or scoring-method name stands for.
-pub(crate) fn method_from(text: &str) -> Option<Method> {
-    let t = text.trim().to_ascii_uppercase();
-    if t.contains("BUTLER") {
-        Some(Method::Butler)
-    } else if t.contains("CROSS") {
-        Some(Method::CrossImps)
-    } else if t.contains("IMP") {
-        Some(Method::Butler)
-    } else if t.contains("MP") || t.contains("MATCH") || t.contains("PERCENT") || t == "PAIRS" {
-        Some(Method::Matchpoints)
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use simpairs_scoring::Method;
 
     const SMALL: &str = r#"<?xml version="1.0"?>
 <USEBIO Version="1.2">
@@ -1221,14 +1210,24 @@ mod tests {
         assert!(err.to_string().contains("no TRAVELLER_LINE"), "{err}");
     }
 
+    /// Compscore writes a cross-IMP event as `EVENT_TYPE="CROSS_IMP"` with `<SCORING_METHOD>IMPS`:
+    /// the specific event type wins over the generic method name.
     #[test]
-    fn methods() {
-        assert_eq!(method_from("MP_PAIRS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("PAIRS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("BUTLER_PAIRS"), Some(Method::Butler));
-        assert_eq!(method_from("IMPS"), Some(Method::Butler));
-        assert_eq!(method_from("CROSS_IMPS"), Some(Method::CrossImps));
-        assert_eq!(method_from("MATCH_POINTS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("AGGREGATE"), None);
+    fn compscore_cross_imps_are_cross_imps() {
+        let text = SMALL
+            .replace("EVENT_TYPE=\"MP_PAIRS\"", "EVENT_TYPE=\"CROSS_IMP\"")
+            .replace(
+                "<WINNER_TYPE>2</WINNER_TYPE>",
+                "<WINNER_TYPE>2</WINNER_TYPE><SCORING_METHOD>IMPS</SCORING_METHOD>",
+            );
+        let got = read("x.xml", text.as_bytes()).unwrap();
+        assert_eq!(got.event.method, Some(Method::CrossImps));
+        let aggregate = SMALL.replace("EVENT_TYPE=\"MP_PAIRS\"", "EVENT_TYPE=\"AGGREGATE\"");
+        let got = read("a.xml", aggregate.as_bytes()).unwrap();
+        assert_eq!(got.event.method, None);
+        assert_eq!(
+            got.event.unscorable_method.as_deref(),
+            Some("aggregate scoring (total points)")
+        );
     }
 }
