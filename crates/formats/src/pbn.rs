@@ -241,11 +241,13 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         stray_line: 0,
         games: Vec::new(),
         cut: false,
+        last_line: 0,
     };
     let utf8_declared = declares_utf8(body);
     let mut in_comment = false;
     let mut anything = false;
     let end = End::of(body);
+    reader.last_line = end.last_line;
     for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
         if reader.sink.full() || reader.stray_line == u64::MAX {
             break;
@@ -339,6 +341,8 @@ struct Reader<'a, 'l> {
     games: Vec<GameTags>,
     /// The file was found cut short (said once).
     cut: bool,
+    /// The number of the file's last line with any text.
+    last_line: u64,
 }
 
 /// The tags a game had, in the order they came.
@@ -414,7 +418,7 @@ impl<'a> Reader<'a, '_> {
     /// A problem that says the file is cut short; nothing more is said about its end.
     fn cut_short(&mut self, line: u64, field: Option<String>, what: String) {
         self.cut = true;
-        self.problem(line, field, format!("{what}: the file is cut short"));
+        self.problem(line, field, format!("{what}; the file is cut short"));
     }
 
     /// At the end of the file: the row of a table it ends inside.
@@ -507,8 +511,10 @@ impl<'a> Reader<'a, '_> {
                 Piece::Token(token) => self.token(token, number),
             }
         }
-        // In a table written one row per line, a line that ends a row short is missing values.
+        // In a table written one row per line, a line that ends a row short is missing values (on
+        // the file's last line, the file is cut short: said at its end).
         if let Some(table) = self.game.table.as_mut()
+            && number != self.last_line
             && table.kind != TableKind::Other
             && table.rows > 0
             && !table.wrapped
