@@ -298,6 +298,20 @@ impl LineDetails {
     pub fn is_empty(&self) -> bool {
         self == &LineDetails::default()
     }
+
+    /// The contract, its result and its declarer in bridge notation: `4S+1 N`, `3NTX-2 E`, `2H= S`,
+    /// `PASS`; a contract that is not one as written. `None` without a contract.
+    pub fn notation(&self) -> Option<String> {
+        let text = self.contract.as_deref()?;
+        let Ok(contract) = text.parse::<simpairs_scoring::Contract>() else {
+            return Some(text.to_string());
+        };
+        let played = crate::row::result_notation(contract, None, self.tricks);
+        Some(match self.declarer {
+            Some(d) if contract != simpairs_scoring::Contract::PassedOut => format!("{played} {d}"),
+            _ => played,
+        })
+    }
 }
 
 /// The official values of one traveller line, as the file's program computed them (matchpoints on
