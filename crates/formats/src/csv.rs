@@ -1,5 +1,27 @@
 //! The traveller CSV (SPEC section 4): a header row, then one row per table result.
 //!
+//! | column | |
+//! |---|---|
+//! | `board` | board number (required) |
+//! | `club`, `section` | optional; one club and one section by default |
+//! | `ns_pair`, `ew_pair` | pair numbers as written on the traveller (required) |
+//! | `contract` | `3NT`, `4HX`, `6DXX`, `PASS`; `NP` for not played; empty when the row gives a score or an adjustment |
+//! | `declarer`, `tricks` | `N`/`E`/`S`/`W`; tricks taken by declarer, 0-13 (needed with a contract) |
+//! | `ns_score` | optional when the contract is given; when both are given and disagree, the recorded score stands (a warning) |
+//! | `ew_score` | optional; present and not equal to -ns_score: a split score |
+//! | `adjusted` | `AVE`, `AVE+`, `AVE-`, or `NS%/EW%` such as `60/40` |
+//! | `arrow_switch` | `true` when the pairs played the other direction's cards |
+//! | `group` | fouled-board group |
+//! | `movement` | `mitchell` (default: NS and EW numbers are different pairs) or `howell` |
+//!
+//! A row needs a result: a contract, a score or an adjusted score, so the header has at least one
+//! of `contract`, `ns_score`, `ew_score`, `adjusted`. A score given alone, and an assigned (split)
+//! score, need only be a possible bridge score, a multiple of 10 from -7600 to 7600; one no contract
+//! makes at the board's vulnerability is scored with a warning. The informational columns `lead`,
+//! `table`, `round`, `ns_mp`/`ew_mp`, `ns_imps`/`ew_imps`, `ns_names`/`ew_names` are kept (see
+//! `csv_extras`); `ns_pct`, `ew_pct` and `comment` are skipped. LF or CRLF line ends, a UTF-8
+//! byte-order mark and quoted fields (which may hold line breaks) are all read alike.
+//!
 //! Large files are cut at line ends into chunks read in parallel, each into its own small field that is
 //! merged afterwards; no row allocates. A file with quoted fields is read as one chunk, since a quoted
 //! field may hold a line break.
@@ -833,6 +855,7 @@ mod tests {
             Err(e) => vec![e.to_string()],
             Ok(r) => {
                 let mut out = vec![format!("not played {}", r.not_played)];
+                out.extend(r.warnings.iter().map(|w| format!("warning {w}")));
                 for row in 0..r.field.len() {
                     let t = r.field.result(row);
                     out.push(format!(
