@@ -609,34 +609,44 @@ fn write_travellers<W: Write>(
             "NS", "EW", "NS", "EW", "NS pts", "EW pts"
         )?;
         for &row in rows {
-            let row = row as usize;
-            let r = field.result(row);
-            let (ns_v, ew_v): (Value, Value) = scoring.result_values(row);
-            let (a, b) = table_scores(r.outcome);
-            let played = match details {
-                Some(imported) => {
-                    let d = imported.details(row);
-                    format!(
-                        " {:<10} {:<4}",
-                        d.and_then(crate::import::LineDetails::notation)
-                            .unwrap_or_default(),
-                        d.and_then(|d| d.lead.as_deref()).unwrap_or_default()
-                    )
-                }
-                None => String::new(),
-            };
-            let mark = if r.arrow_switch { " A/S" } else { "" };
-            writeln!(
-                out,
-                "{:<16} {:<16}{played} {a:>8} {b:>8} {:>8} {:>8}{mark}",
-                name(r.ns),
-                name(r.ew),
-                Hundredths(value_hundredths(ns_v)),
-                Hundredths(value_hundredths(ew_v)),
-            )?;
+            traveller_line(out, scoring, row as usize, &name, details)?;
         }
     }
     Ok(())
+}
+
+/// One table's line of a traveller.
+fn traveller_line<'s, W: Write>(
+    out: &mut W,
+    scoring: &'s Scoring<'s>,
+    row: usize,
+    name: &dyn Fn(u32) -> PairName<'s>,
+    details: Option<&Imported>,
+) -> io::Result<()> {
+    let r = scoring.field().result(row);
+    let (ns_v, ew_v): (Value, Value) = scoring.result_values(row);
+    let (a, b) = table_scores(r.outcome);
+    let played = match details {
+        Some(imported) => {
+            let d = imported.details(row);
+            format!(
+                " {:<10} {:<4}",
+                d.and_then(crate::import::LineDetails::notation)
+                    .unwrap_or_default(),
+                d.and_then(|d| d.lead.as_deref()).unwrap_or_default()
+            )
+        }
+        None => String::new(),
+    };
+    let mark = if r.arrow_switch { " A/S" } else { "" };
+    writeln!(
+        out,
+        "{:<16} {:<16}{played} {a:>8} {b:>8} {:>8} {:>8}{mark}",
+        name(r.ns),
+        name(r.ew),
+        Hundredths(value_hundredths(ns_v)),
+        Hundredths(value_hundredths(ew_v)),
+    )
 }
 
 /// A result's NS and EW score columns as a traveller shows them.

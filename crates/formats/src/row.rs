@@ -497,22 +497,7 @@ impl<'l> FieldBuilder<'l> {
 
         let club = self.club(row.club.trim());
         let section = self.section(row.section.trim());
-        match self.movements.get(&(club, section)) {
-            Some(&(m, first)) if m != movement => {
-                return Err(problem(
-                    "movement",
-                    format!(
-                        "section is {} here but {} on line {first}",
-                        movement_name(movement),
-                        movement_name(m)
-                    ),
-                ));
-            }
-            Some(_) => {}
-            None => {
-                self.movements.insert((club, section), (movement, line));
-            }
-        }
+        self.check_movement(club, section, movement, line)?;
         let (ns_dir, ew_dir) = match movement {
             Movement::Howell => (None, None),
             _ => (Some(Direction::NS), Some(Direction::EW)),
@@ -557,6 +542,31 @@ impl<'l> FieldBuilder<'l> {
                 message,
             }));
         Ok(Added::Result(at))
+    }
+
+    /// A section has one movement: the first line of a section sets it.
+    fn check_movement(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        movement: Movement,
+        line: u64,
+    ) -> Result<(), FieldProblem> {
+        match self.movements.get(&(club, section)) {
+            Some(&(m, first)) if m != movement => Err(problem(
+                "movement",
+                format!(
+                    "section is {} here but {} on line {first}",
+                    movement_name(movement),
+                    movement_name(m)
+                ),
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.movements.insert((club, section), (movement, line));
+                Ok(())
+            }
+        }
     }
 
     fn outcome(

@@ -456,6 +456,27 @@ fn tricks_of(contract: &str, res: &str) -> std::result::Result<Option<u8>, Strin
         .ok_or_else(|| format!("{contract} {res} is {tricks} tricks: declarer takes 0 to 13"))
 }
 
+/// The contract, declarer, tricks and score the field builder reads of a result that was `played`
+/// (none for an artificial score or a table without a result).
+fn played_fields<'a>(
+    r: &ResultAcc<'a>,
+    played: bool,
+    passed_out: bool,
+    tricks: Option<u8>,
+) -> [Cow<'a, str>; 4] {
+    let none = || Cow::Borrowed("");
+    match (played, passed_out) {
+        (false, _) => [none(), none(), none(), none()],
+        (true, true) => [Cow::Borrowed("PASS"), none(), none(), r.cow("score")],
+        (true, false) => [
+            r.cow("cont"),
+            r.cow("dec"),
+            Cow::Owned(tricks.map(|t| t.to_string()).unwrap_or_default()),
+            r.cow("score"),
+        ],
+    }
+}
+
 /// A `<result>` as a traveller line (its movement is set once the whole file is read); `top` is its
 /// board's top (x10), needed for an artificial score.
 fn raw_line<'a>(
@@ -538,29 +559,8 @@ fn raw_line<'a>(
         table: r.get("tab").parse().ok(),
         round: r.get("rnd").parse().ok(),
     };
-    let (contract, declarer, tricks_text, ns_score) = if adjusted_score || not_played {
-        (
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-        )
-    } else {
-        (
-            if passed_out {
-                Cow::Borrowed("PASS")
-            } else {
-                r.cow("cont")
-            },
-            if passed_out {
-                Cow::Borrowed("")
-            } else {
-                r.cow("dec")
-            },
-            Cow::Owned(tricks.map(|t| t.to_string()).unwrap_or_default()),
-            r.cow("score"),
-        )
-    };
+    let [contract, declarer, tricks_text, ns_score] =
+        played_fields(r, !(adjusted_score || not_played), passed_out, tricks);
     RawLine {
         club: Cow::Borrowed(""),
         section: Cow::Owned(r.section.clone()),
