@@ -38,7 +38,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use simpairs_events::{Codec, Event, Movement, ResultLine, ResultRecorded, ResultsRecorded};
+use simpairs_events::{
+    AppliedPair, BoardScored, Codec, Direction, Event, Factoring, Fraction, Movement, PairStanding,
+    Player, ResultKey, ResultLine, ResultRecorded, ResultsRecorded, Scoring, SpecialValue,
+    StandingsComputed, SubmissionApplied, TableEntry,
+};
 
 /// Results per measured batch.
 const BATCH: usize = 1000;
@@ -217,5 +221,164 @@ fn bench_codec(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_codec);
+/// One club's applied submission: the results of `BATCH` (200 a club, so five clubs' worth are
+/// measured), a withdrawal and the pairs.
+fn submissions(results: &[Event]) -> Vec<SubmissionApplied> {
+    let mut applied: Vec<SubmissionApplied> = Vec::new();
+    for event in results {
+        let Event::ResultRecorded(r) = event else {
+            continue;
+        };
+        match applied.last_mut() {
+            Some(a) if a.club_id == r.club_id => a.results.push(r.applied()),
+            _ => applied.push(SubmissionApplied {
+                event_id: r.event_id.clone(),
+                club_id: r.club_id.clone(),
+                submission_id: r.submission_id.clone(),
+                seal_offset: 1_234_567,
+                results: vec![r.applied()],
+                withdrawn: vec![ResultKey {
+                    section: "A".into(),
+                    board: 3,
+                    ns_pair: "5".into(),
+                    ew_pair: "17".into(),
+                }],
+                pairs: (1..=2 * TABLES)
+                    .map(|p| AppliedPair {
+                        section: "A".into(),
+                        pair: p.to_string(),
+                        direction: Some(if p <= TABLES {
+                            Direction::Ns
+                        } else {
+                            Direction::Ew
+                        }),
+                        players: vec![
+                            Player {
+                                name: format!("Player {p} North"),
+                                national_id: Some(format!("EBU {}", 100_000 + p)),
+                            },
+                            Player {
+                                name: format!("Player {p} South"),
+                                national_id: None,
+                            },
+                        ],
+                    })
+                    .collect(),
+            }),
+        }
+    }
+    applied
+}
+
+fn frac(num: i64, den: i64) -> Fraction {
+    Fraction { num, den }
+}
+
+/// A club's board scored: `TABLES` results, eight scores in the table, one adjusted result.
+fn board_scored(i: usize) -> Event {
+    Event::BoardScored(BoardScored {
+        event_id: "SIM-2026-11".to_string(),
+        scope: format!("club-{:04}", i / 24),
+        board: (i % 24) as i32 + 1,
+        generation: 17,
+        results_count: TABLES as i32,
+        target: TABLES as i32,
+        top: frac(22, 1),
+        datum: None,
+        table: (0..8)
+            .map(|s| TableEntry {
+                ns_score: -200 + 110 * s,
+                count: 1 + (s % 2) as i32,
+                ns_value: frac(3 * i64::from(s), 1),
+                ew_value: frac(22 - 3 * i64::from(s), 1),
+            })
+            .collect(),
+        specials: vec![SpecialValue {
+            club_id: format!("club-{:04}", i / 24),
+            key: ResultKey {
+                section: "A".into(),
+                board: (i % 24) as i32 + 1,
+                ns_pair: "4".into(),
+                ew_pair: "16".into(),
+            },
+            ns_value: frac(66, 5),
+            ew_value: frac(44, 5),
+        }],
+    })
+}
+
+/// A club's standings: `2 * TABLES` pairs of a Mitchell.
+fn standings(i: usize) -> Event {
+    Event::StandingsComputed(StandingsComputed {
+        event_id: "SIM-2026-11".to_string(),
+        scope: format!("club-{i:04}"),
+        generation: 17,
+        scoring: Scoring::Matchpoints,
+        factoring: Factoring::Neuberg,
+        standings: (1..=2 * TABLES as i32)
+            .map(|p| PairStanding {
+                club_id: format!("club-{i:04}"),
+                section: "A".into(),
+                pair: p.to_string(),
+                direction: Some(if p <= TABLES as i32 {
+                    Direction::Ns
+                } else {
+                    Direction::Ew
+                }),
+                boards: 24,
+                total: 264.5 - f64::from(p),
+                max: 528.0,
+                total_hundredths: 26450 - 100 * i64::from(p),
+                percent_hundredths: Some(5009 - 19 * i64::from(p)),
+                rank: (p - 1) % TABLES as i32 + 1,
+                tied: false,
+                combined_rank: p,
+                combined_tied: false,
+            })
+            .collect(),
+    })
+}
+
+/// Encoding into a reused buffer and decoding `events`, `per` elements each.
+fn bench_events(c: &mut Criterion, codec: &Codec, name: &str, events: &[Event], per: u64) {
+    let messages: Vec<Vec<u8>> = events.iter().map(|e| codec.encode(e)).collect();
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(per * events.len() as u64));
+    group.bench_function("encode_into (reused buffer)", |b| {
+        let mut out = Vec::with_capacity(64 * 1024);
+        b.iter(|| {
+            for event in events {
+                out.clear();
+                codec.encode_into(black_box(event), &mut out);
+                black_box(&out);
+            }
+        })
+    });
+    group.bench_function("decode", |b| {
+        b.iter(|| {
+            for message in &messages {
+                black_box(codec.decode(black_box(message)).expect("decodes"));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// What the aggregator writes and the projection reads back: applied submissions (per result),
+/// the board scores of clubs' fields and their standings (per message).
+fn bench_derived(c: &mut Criterion) {
+    let codec = Codec::new().expect("schemas parse");
+    let events: Vec<Event> = (0..BATCH).map(result).collect();
+    let applied: Vec<Event> = submissions(&events)
+        .into_iter()
+        .map(Event::SubmissionApplied)
+        .collect();
+    bench_events(c, &codec, "SubmissionApplied (per result)", &applied, 200);
+    let scored: Vec<Event> = (0..240).map(board_scored).collect();
+    bench_events(c, &codec, "BoardScored (per message)", &scored, 1);
+    let standings: Vec<Event> = (0..100).map(standings).collect();
+    bench_events(c, &codec, "StandingsComputed (per message)", &standings, 1);
+}
+
+criterion_group!(benches, bench_codec, bench_derived);
 criterion_main!(benches);
