@@ -288,7 +288,7 @@ fn board_scored(i: usize) -> Event {
         table: (0..8)
             .map(|s| TableEntry {
                 ns_score: -200 + 110 * s,
-                count: 1 + (s % 2) as i32,
+                count: 1 + s % 2,
                 ns_value: frac(3 * i64::from(s), 1),
                 ew_value: frac(22 - 3 * i64::from(s), 1),
             })

@@ -153,13 +153,13 @@
 //! ```
 
 mod codec;
-mod direct;
 mod error;
 mod event;
-mod positional;
 mod schemas;
 mod signing;
+mod skim;
 pub mod types;
+mod wire;
 
 pub use codec::{Codec, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
 pub use error::{Error, Result};
