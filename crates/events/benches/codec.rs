@@ -36,13 +36,72 @@
 //! batched line) and dispatched each value through serde.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use simpairs_events::{
     AppliedPair, BoardScored, Codec, Direction, Event, Factoring, Fraction, Movement, PairStanding,
     Player, ResultKey, ResultLine, ResultRecorded, ResultsRecorded, Scoring, SpecialValue,
     StandingsComputed, SubmissionApplied, TableEntry,
 };
+
+/// What criterion measures: wall time, or with `SIMPAIRS_BENCH_CLOCK=cpu` the measuring
+/// thread's CPU time. The build machine is shared: when other builds run, wall times of the
+/// same code vary by a factor of two, CPU times by a few percent.
+struct Clock {
+    cpu: bool,
+    start: Instant,
+    wall: WallTime,
+}
+
+impl Clock {
+    fn from_env() -> Clock {
+        Clock {
+            cpu: std::env::var("SIMPAIRS_BENCH_CLOCK").is_ok_and(|v| v == "cpu"),
+            start: Instant::now(),
+            wall: WallTime,
+        }
+    }
+
+    fn now(&self) -> Duration {
+        if self.cpu {
+            let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+            Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+        } else {
+            self.start.elapsed()
+        }
+    }
+}
+
+impl Measurement for Clock {
+    type Intermediate = Duration;
+    type Value = Duration;
+
+    fn start(&self) -> Duration {
+        self.now()
+    }
+
+    fn end(&self, start: Duration) -> Duration {
+        self.now().saturating_sub(start)
+    }
+
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+
+    fn formatter(&self) -> &dyn ValueFormatter {
+        self.wall.formatter()
+    }
+}
 
 /// Results per measured batch.
 const BATCH: usize = 1000;
@@ -134,7 +193,7 @@ fn batches(results: &[Event]) -> Vec<Event> {
     batches.into_iter().map(Event::ResultsRecorded).collect()
 }
 
-fn bench_codec(c: &mut Criterion) {
+fn bench_codec(c: &mut Criterion<Clock>) {
     let codec = Codec::new().expect("schemas parse");
     let events: Vec<Event> = (0..BATCH).map(result).collect();
     let messages: Vec<Vec<u8>> = events.iter().map(|e| codec.encode(e)).collect();
@@ -340,7 +399,7 @@ fn standings(i: usize) -> Event {
 }
 
 /// Encoding into a reused buffer and decoding `events`, `per` elements each.
-fn bench_events(c: &mut Criterion, codec: &Codec, name: &str, events: &[Event], per: u64) {
+fn bench_events(c: &mut Criterion<Clock>, codec: &Codec, name: &str, events: &[Event], per: u64) {
     let messages: Vec<Vec<u8>> = events.iter().map(|e| codec.encode(e)).collect();
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(per * events.len() as u64));
@@ -366,7 +425,7 @@ fn bench_events(c: &mut Criterion, codec: &Codec, name: &str, events: &[Event], 
 
 /// What the aggregator writes and the projection reads back: applied submissions (per result),
 /// the board scores of clubs' fields and their standings (per message).
-fn bench_derived(c: &mut Criterion) {
+fn bench_derived(c: &mut Criterion<Clock>) {
     let codec = Codec::new().expect("schemas parse");
     let events: Vec<Event> = (0..BATCH).map(result).collect();
     let applied: Vec<Event> = submissions(&events)
@@ -380,5 +439,9 @@ fn bench_derived(c: &mut Criterion) {
     bench_events(c, &codec, "StandingsComputed (per message)", &standings, 1);
 }
 
-criterion_group!(benches, bench_codec, bench_derived);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(Clock::from_env());
+    targets = bench_codec, bench_derived
+}
 criterion_main!(benches);

@@ -62,6 +62,7 @@ impl ResultsRecorded {
 impl ResultLine {
     /// The line as the result a submission applies: with its batch's board, without the
     /// informative lead and table.
+    #[inline]
     pub fn into_applied(self, board: i32) -> AppliedResult {
         AppliedResult {
             section: self.section,

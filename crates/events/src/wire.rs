@@ -24,7 +24,6 @@
 //! followed by the block's size in bytes), ended by a count of 0.
 
 use crate::event::{Event, EventType};
-use crate::types::Text;
 
 /// Why a datum does not decode, in words (it ends up in dead-letter reasons).
 pub(crate) type Malformed = String;
@@ -152,10 +151,6 @@ impl<'a> Datum<'a> {
         }
     }
 
-    pub(crate) fn byte_vec(&mut self, what: &str) -> Result<Vec<u8>, Stop> {
-        self.bytes(what).map(<[u8]>::to_vec)
-    }
-
     #[inline]
     pub(crate) fn str(&mut self, what: &str) -> Result<&'a str, Stop> {
         let bytes = self.bytes(what)?;
@@ -164,11 +159,6 @@ impl<'a> Datum<'a> {
 
     pub(crate) fn string(&mut self, what: &str) -> Result<String, Stop> {
         self.str(what).map(str::to_string)
-    }
-
-    #[inline]
-    pub(crate) fn text(&mut self, what: &str) -> Result<Text, Stop> {
-        self.str(what).map(Text::from)
     }
 
     #[inline]
@@ -303,6 +293,18 @@ pub(crate) fn read_datum<'a, T>(
         }
         Err(Stop) => Err(ReadError::Malformed(datum.damage.unwrap_or_default())),
     }
+}
+
+/// Reads a whole datum of record `T` as an event (`wrap`): a function of its own for every
+/// record type, so that `read_event` stays a jump table and each type's reader is optimised
+/// on its own.
+#[inline(never)]
+pub(crate) fn read_record<T: Wire>(
+    datum: &[u8],
+    name: &'static str,
+    wrap: fn(T) -> Event,
+) -> Result<Event, ReadError> {
+    read_datum(datum, |d| T::read(d, name).map(wrap))
 }
 
 /// Writes Avro's binary encoding into a buffer.
