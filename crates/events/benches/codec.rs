@@ -6,11 +6,29 @@
 //! ```
 //!
 //! criterion reports the time per `BATCH` results (µs per 1000 = ns per result) and the
-//! throughput in results per second. Medians on the 2-core build machine (AMD EPYC), run
-//! alone; the machine is shared, so wall times vary by ±20% from one hour to the next.
+//! throughput in results per second; `SubmissionApplied` per result (five clubs' submissions of
+//! 200), `BoardScored` and `StandingsComputed` per message (a club's board of 12 tables, a
+//! club's 24 pairs). The machine is shared (2 cores, AMD EPYC): wall times vary by a factor of
+//! two when other builds run, so compare with `SIMPAIRS_BENCH_CLOCK=cpu` (the measuring
+//! thread's CPU time), alternating the binaries to compare.
 //!
-//! 2026-11-25, `ResultsRecorded` read by its own codec (`src/direct.rs`), the text fields as
-//! inline [`simpairs_events::Text`]s; `ResultRecorded` through apache-avro's serde path:
+//! 2026-11-25, every record read and written by the codecs `build.rs` generates from the schemas
+//! (`src/wire.rs`), against the hand-written ones they replaced (`direct.rs` for
+//! `ResultsRecorded`, `SubmissionApplied`, `BoardScored`, `StandingsComputed`; apache-avro's
+//! serde path for the others). CPU time, medians of three alternated runs each, ns per element:
+//!
+//! | | hand-written / apache-avro | generated |
+//! |---|---|---|
+//! | `ResultRecorded` encode, decode | 242, 639 (apache-avro) | 40, 212 |
+//! | `ResultsRecorded` encode | 195 (apache-avro) | 26 |
+//! | `ResultsRecorded` decode, skim, applied_lines | 99, 75, 92 | 93, 65, 81 |
+//! | `SubmissionApplied` encode, decode | 36, 132 | 25, 93 |
+//! | `BoardScored` encode, decode | 104, 274 | 66, 278 |
+//! | `StandingsComputed` encode, decode | 407, 2901 | 379, 2895 |
+//!
+//! 2026-11-25 (wall time, run alone), `ResultsRecorded` read by its own codec (`direct.rs`), the
+//! text fields as inline [`simpairs_events::Text`]s; `ResultRecorded` through apache-avro's serde
+//! path:
 //!
 //! | ns per result | encode | decode | skim | applied_lines |
 //! |---|---|---|---|---|

@@ -180,7 +180,7 @@ pub fn keys_table(catalog: &Catalog) -> String {
     for event in &catalog.events {
         emit!(
             out,
-            "| [`{}`] | `{}` | `{}` |",
+            "| [`{0}`](crate::{0}) | `{1}` | `{2}` |",
             event.name,
             STREAMS[event.stream],
             key_text(event)
