@@ -47,6 +47,9 @@ enum Command {
     History(commands::history::Args),
     /// Measures scoring speed on a seeded national-sized field and prints a table.
     Bench(commands::bench::Args),
+    /// Checks the embedded log for lost or damaged records, and cuts what a crash leaves.
+    #[command(subcommand)]
+    Log(commands::log::LogCommand),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::run(args),
         Command::History(args) => commands::history::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Log(command) => return commands::log::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

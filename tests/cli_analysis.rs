@@ -27,6 +27,14 @@ fn native(path: &str) -> Vec<u8> {
     .unwrap()
 }
 
+fn club_line(club: &str) -> ClubLine {
+    ClubLine {
+        club_id: club.into(),
+        name: club.into(),
+        public_key: Some(simpairs_sim::club_key(club).public()),
+    }
+}
+
 /// The event in a fresh embedded log; returns the log's directory and the seal offsets.
 fn event() -> (tempfile::TempDir, Vec<u64>) {
     let dir = tempfile::tempdir().unwrap();

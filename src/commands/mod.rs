@@ -9,6 +9,7 @@ pub mod demo;
 pub mod event;
 pub mod export;
 pub mod history;
+pub mod log;
 pub mod replay;
 pub mod replay_index;
 pub mod score;

@@ -153,17 +153,20 @@ impl Index {
         &self.meta.dead_letters
     }
 
+    /// The deal of each board as the event knew it when the index was built: the organiser's
+    /// hand records, else the first applied club's (PBN notation from North).
+    pub fn deals(&self) -> &std::collections::BTreeMap<i32, String> {
+        &self.meta.deals
+    }
+
     /// How the log stands against what the index covers.
     pub fn coverage(&self, log: &dyn Log) -> Result<Coverage> {
         let results = stream_name(&self.meta.event, Stream::Results);
         if log.partitions(&results)? as usize != self.meta.covered.len() {
             return Ok(Coverage::Other);
         }
-        let codec = simpairs_events::Codec::new()?;
-        let declared = crate::publish::declaration(log, &codec, &self.meta.event)?;
-        if declared.map(|d| build::declaration_digest(&codec, d))
-            != Some(self.meta.declaration.clone())
-        {
+        // Amendments decide whose seals verify: any change there is another event to judge.
+        if build::declarations(log, &self.meta.event)? != self.meta.declarations {
             return Ok(Coverage::Other);
         }
         let mut grown = false;

@@ -38,25 +38,30 @@ fn event_log(partitions: u32) -> (tempfile::TempDir, Arc<dyn Log>) {
     declare(
         log.as_ref(),
         Declaration {
-            event_id: EVENT.into(),
-            name: "history".into(),
-            boards: (1..=21).collect(),
             scoring: Scoring::Matchpoints,
             factoring: Factoring::Neuberg,
-            clubs: CLUBS
-                .iter()
-                .map(|c| ClubLine {
-                    club_id: c.to_string(),
-                    name: c.to_string(),
-                    key: Some(common::key_of(c)),
-                })
-                .collect(),
-            keys_dir: None,
-            partitions,
+            ..Declaration::matchpoints(
+                EVENT,
+                "history",
+                21,
+                CLUBS
+                    .iter()
+                    .map(|c| ClubLine {
+                        club_id: c.to_string(),
+                        name: c.to_string(),
+                        public_key: Some(common::key_of(c).public()),
+                    })
+                    .collect(),
+                partitions,
+            )
+            .with_keys(
+                simpairs_sim::aggregator_key().public(),
+                simpairs_sim::organiser_key().public(),
+            )
         },
     )
     .unwrap();
-    let publish = |club: usize, text: &str, key: &[u8]| {
+    let publish = |club: usize, text: &str, key: &simpairs_events::PrivateKey| {
         // Records of different publishes get different times.
         std::thread::sleep(std::time::Duration::from_millis(3));
         simpairs_pipeline::publish::publish_file(

@@ -5,18 +5,21 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use simpairs_events::types::{EventDeclared, SubmissionApplied};
-use simpairs_events::{Codec, Event, Stream};
+use simpairs_events::types::SubmissionApplied;
+use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 
 use super::{Covered, DeadLetter, Generation};
 use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH};
-use crate::{Error, Result, stream_name};
+use crate::{Result, stream_name};
 
 /// What a build found, before it is written.
 pub(super) struct Built {
     pub event: String,
-    pub declaration: String,
+    /// What the index covers of the declarations stream (declaration and amendments).
+    pub declarations: Covered,
+    /// The deal of each board as the event knows it at the end.
+    pub deals: std::collections::BTreeMap<i32, String>,
     pub covered: Vec<Covered>,
     pub monotone: bool,
     pub generations: Vec<Generation>,
@@ -77,12 +80,15 @@ impl Notes {
     }
 }
 
-/// The SHA-256 (hex) of a declaration's message: the index names the declaration it was built
-/// with without keeping the clubs' keys.
-pub(super) fn declaration_digest(codec: &Codec, declared: EventDeclared) -> String {
-    hex::encode(Sha256::digest(
-        codec.encode(&Event::EventDeclared(declared)),
-    ))
+/// What the index covers of the event's declarations stream (the declaration and its
+/// amendments, which decide whose seals verify): its end and its last record's digest.
+pub(super) fn declarations(log: &dyn Log, event: &str) -> Result<Covered> {
+    let stream = stream_name(event, Stream::Declarations);
+    let end = log.end_offset(&stream, 0)?;
+    Ok(Covered {
+        end,
+        last: last_digest(log, &stream, 0, end)?,
+    })
 }
 
 /// The SHA-256 (hex) of the record before `end` in a partition, its timestamp and key with its
@@ -110,13 +116,10 @@ pub(super) fn last_digest(log: &dyn Log, stream: &str, partition: u32, end: u64)
 /// Reads the event's declaration and results as `replay` does, noting every effect.
 pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
     let codec = Codec::new()?;
-    let Some(declared) = crate::publish::declaration(log, &codec, event)? else {
-        return Err(Error::Usage(format!(
-            "event {event} is not declared in this log"
-        )));
-    };
+    // As replay reads it: the declaration and its amendments, then the results.
+    let declarations = declarations(log, event)?;
     let mut state = EventState::new();
-    state.handle_declaration(declared.clone());
+    state.set_roster(crate::publish::roster(log, &codec, event)?);
     let results = stream_name(event, Stream::Results);
     let partitions = log.partitions(&results)?;
     let mut notes = Notes::default();
@@ -139,7 +142,8 @@ pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
         .all(|r| r.windows(2).all(|w| w[0].1 <= w[1].1));
     Ok(Built {
         event: event.to_string(),
-        declaration: declaration_digest(&codec, declared),
+        declarations,
+        deals: state.deals().clone(),
         covered,
         monotone,
         generations: notes.generations,
@@ -165,7 +169,7 @@ fn read_partition(
     let mut seen: Vec<Seen> = Vec::new();
     crate::read_range(log, results, partition, 0, end, |r| {
         let decoded = crate::state::decode(codec, &r.value);
-        state.stage(&mut batch, decoded, r.offset as i64, seen.len());
+        state.stage_at(&mut batch, decoded, partition, r.offset as i64, seen.len());
         seen.push(Seen {
             partition,
             offset: r.offset,

@@ -268,9 +268,7 @@ impl Index {
             return Ok(None);
         }
         let codec = simpairs_events::Codec::new()?;
-        let Some(declared) = crate::publish::declaration(log, &codec, &self.meta.event)? else {
-            return Ok(None);
-        };
+        let declared = crate::publish::roster(log, &codec, &self.meta.event)?.declared;
         let records = self
             .records
             .iter()

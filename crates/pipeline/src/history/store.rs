@@ -28,8 +28,10 @@ const MAGIC: &[u8; 22] = b"simpairs replay index\n";
 pub(super) struct Meta {
     pub format: u32,
     pub event: String,
-    /// SHA-256 of the declaration's message.
-    pub declaration: String,
+    /// What it covers of the declarations stream.
+    pub declarations: Covered,
+    /// The deal of each board as the event knows it at the end (PBN, from North).
+    pub deals: std::collections::BTreeMap<i32, String>,
     pub covered: Vec<Covered>,
     /// Every partition's timestamps never go back.
     pub monotone: bool,
@@ -62,7 +64,8 @@ pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
     let meta = Meta {
         format: FORMAT,
         event: built.event,
-        declaration: built.declaration,
+        declarations: built.declarations,
+        deals: built.deals,
         covered: built.covered,
         monotone: built.monotone,
         generations,
