@@ -35,37 +35,53 @@ fn club_line(club: &str) -> ClubLine {
     }
 }
 
+/// An event on boards 1-27 whose aggregator and organiser keys are the sim's.
+fn declaration(event: &str, clubs: Vec<ClubLine>) -> Declaration {
+    Declaration::matchpoints(event, event, 27, clubs, 1).with_keys(
+        simpairs_sim::aggregator_key().public(),
+        simpairs_sim::organiser_key().public(),
+    )
+}
+
+/// A USEBIO file without its hand records: M02's session of another week dealt other hands, and
+/// an event sets aside a club whose deals differ from its own.
+fn without_deals(xml: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(xml);
+    match (text.find("<HANDSET>"), text.find("</HANDSET>")) {
+        (Some(start), Some(end)) => {
+            format!("{}{}", &text[..start], &text[end + "</HANDSET>".len()..]).into_bytes()
+        }
+        _ => xml.to_vec(),
+    }
+}
+
 /// The event in a fresh embedded log; returns the log's directory and the seal offsets.
 fn event() -> (tempfile::TempDir, Vec<u64>) {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn simpairs_log::Log> =
         Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    declare(
-        log.as_ref(),
-        Declaration {
-            event_id: EVENT.into(),
-            name: "real club sessions".into(),
-            boards: (1..=27).collect(),
-            scoring: Scoring::Matchpoints,
-            factoring: Factoring::Neuberg,
-            clubs: CLUBS
-                .iter()
-                .map(|(c, _)| ClubLine {
-                    club_id: c.to_string(),
-                    name: c.to_string(),
-                    key: Some(simpairs_sim::club_key(c)),
-                })
-                .collect(),
-            keys_dir: None,
-            partitions: 1,
-        },
-    )
-    .unwrap();
+    let clubs = CLUBS.iter().map(|(c, _)| club_line(c)).collect();
+    let declaration = Declaration {
+        scoring: Scoring::Matchpoints,
+        factoring: Factoring::Neuberg,
+        ..declaration(EVENT, clubs)
+    };
+    declare(log.as_ref(), declaration).unwrap();
     let mut seals = Vec::new();
     let correction = "board,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,movement\n1,,2,3,3D,N,10,130,mitchell\n";
     let files: Vec<(&str, &str, Vec<u8>)> = CLUBS
         .iter()
-        .map(|(c, f)| (*c, *f, native(f)))
+        .map(|(c, f)| {
+            (
+                *c,
+                *f,
+                if *c == "M02" {
+                    without_deals(&native(f))
+                } else {
+                    native(f)
+                },
+            )
+        })
         .chain([("M03", "correction.csv", correction.as_bytes().to_vec())])
         .collect();
     for (club, name, bytes) in files {
@@ -306,21 +322,7 @@ fn history_lists_a_players_events() {
     let log: Arc<dyn simpairs_log::Log> =
         Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     for (event, (club, file)) in ["S1", "S2", "S3"].iter().zip(CLUBS) {
-        declare(
-            log.as_ref(),
-            Declaration::matchpoints(
-                event,
-                event,
-                27,
-                vec![ClubLine {
-                    club_id: club.into(),
-                    name: club.into(),
-                    key: Some(simpairs_sim::club_key(club)),
-                }],
-                1,
-            ),
-        )
-        .unwrap();
+        declare(log.as_ref(), declaration(event, vec![club_line(club)])).unwrap();
         simpairs_pipeline::publish::publish_file(
             log.as_ref(),
             event,

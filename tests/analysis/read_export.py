@@ -39,10 +39,10 @@ out = {
           SELECT club, section, pair, direction,
                  arg_min(place, generation) AS first_place, arg_max(place, generation) AS last_place
           FROM standings GROUP BY ALL)
-        SELECT *, first_place - last_place AS gained FROM first_last ORDER BY gained DESC, ALL LIMIT 5"""),
+        SELECT *, first_place - last_place AS gained FROM first_last ORDER BY gained DESC, club, section, pair, direction LIMIT 5"""),
     "board_contracts": rows("""
         SELECT contract, declarer, count(*) AS tables, round(avg(national_ns_percent), 2) AS ns_percent
-        FROM results WHERE board = 1 AND contract IS NOT NULL GROUP BY ALL ORDER BY tables DESC, ALL"""),
+        FROM results WHERE board = 1 AND contract IS NOT NULL GROUP BY ALL ORDER BY tables DESC, contract, declarer"""),
     "club_average": rows("""
         SELECT club, round(avg(percent), 2) AS average_percent, count(*) AS pairs FROM standings
         WHERE generation = (SELECT max(generation) FROM standings) GROUP BY club ORDER BY club"""),

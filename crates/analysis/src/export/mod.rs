@@ -6,11 +6,13 @@
 //! - `submissions`: every sealed submission (sealed when, applied / superseded / set aside, why)
 //!   and `dead_letters`, records set aside on their own;
 //! - `standings`: every pair's place and percentage after each generation scored;
+//! - `boards`: each declared board's dealer, vulnerability and deal (as the event knows it);
 //! - `export.json`: what was exported, with which scoring, and notes on what the log did not say.
 //!
 //! Figures come from the engine `replay` uses, on the fields `replay` builds, so they are the
 //! figures `replay --json` prints (held to it in `tests/export.rs`).
 
+mod boards;
 mod fields;
 mod results;
 mod standings;
@@ -125,6 +127,22 @@ pub fn export(
         ));
     };
     let mut tables = vec![results::write(to, options.format, &cx, in_force, &scoring)?];
+    let mut notes = Vec::new();
+    if !in_force.results().any(|(_, r)| r.lead.is_some()) {
+        notes.push("lead: no result in force carries the opening lead (the clubs' files did not give it, or they were published before leads were on the wire), so the column is empty".to_string());
+    }
+    let deals = index.deals();
+    tables.push(boards::write(
+        to,
+        options.format,
+        &cx,
+        &declared.boards,
+        deals,
+    )?);
+    if deals.is_empty() {
+        notes.push("deals: no club's file and no hand record of the organiser gave a deal, so the boards table has none".to_string());
+    }
+    notes.push("double dummy and par: not computed yet (the solver the website uses is to move to a crate both share)".to_string());
     let listed = simpairs_pipeline::submissions::list(log, event, None)?;
     tables.extend(submissions::write(to, options.format, &cx, &listed)?);
     let final_pairs = in_force.pairs().len().max(1);
@@ -148,9 +166,7 @@ pub fn export(
         generations: steps.len(),
         standings_generations,
         tables,
-        notes: vec![
-            "lead: the log's applied results do not carry the opening lead yet (it is dropped when a submission applies), so the column is empty".into(),
-        ],
+        notes,
         manifest: to.join("export.json"),
     };
     let json =

@@ -180,8 +180,7 @@ fn row_of(
         .text(r.contract.as_deref())
         .text(r.declarer.as_deref())
         .int(r.tricks.map(i64::from))
-        // The log's applied results do not carry the lead yet (see the export's notes).
-        .text(None)
+        .text(r.lead.as_deref())
         .int(r.ns_score.map(i64::from))
         .int(r.ew_score.map(i64::from))
         .text(adjusted.as_deref())

@@ -62,7 +62,7 @@ impl Builder {
             Kind::Int => Builder::Int(Int64Builder::new()),
             Kind::Float => Builder::Float(Float64Builder::new()),
             Kind::Flag => Builder::Flag(BooleanBuilder::new()),
-            Kind::Time => Builder::Time(TimestampMillisecondBuilder::new().with_timezone("UTC")),
+            Kind::Time => Builder::Time(TimestampMillisecondBuilder::new().with_timezone(UTC)),
         }
     }
 
@@ -83,9 +83,12 @@ fn data_type(kind: Kind) -> DataType {
         Kind::Int => DataType::Int64,
         Kind::Float => DataType::Float64,
         Kind::Flag => DataType::Boolean,
-        Kind::Time => DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into())),
+        Kind::Time => DataType::Timestamp(TimeUnit::Millisecond, Some(UTC.into())),
     }
 }
+
+/// The zone of the time columns, as an offset (the CSV writer knows no zone names).
+const UTC: &str = "+00:00";
 
 /// Rows of this many are written as one record batch.
 const BATCH_ROWS: usize = 65_536;
