@@ -74,7 +74,7 @@ fn score(c: &Change, a: bool) -> String {
     match f {
         None => "-".to_string(),
         Some(f) => match f.percent_hundredths {
-            Some(h) => format!("{}", simpairs_scoring::value::format_hundredths(h)),
+            Some(h) => simpairs_scoring::value::format_hundredths(h),
             None => simpairs_scoring::value::format_hundredths(f.total_hundredths),
         },
     }

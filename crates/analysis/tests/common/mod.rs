@@ -181,10 +181,14 @@ pub fn score_json(path: &str, options: &Options) -> serde_json::Value {
     serde_json::from_slice(&out).unwrap()
 }
 
+/// A pair of a report: (club, section, pair, direction).
+pub type Key = (String, String, String, String);
+
+/// A pair's figures in a report: (rank, tied, pct, mp or IMPs).
+pub type Printed = (u64, bool, Option<f64>, f64);
+
 /// The pairs of a report JSON by (club, section, pair, direction): (rank, tied, pct, mp).
-pub fn pairs_of(
-    report: &serde_json::Value,
-) -> std::collections::BTreeMap<(String, String, String, String), (u64, bool, Option<f64>, f64)> {
+pub fn pairs_of(report: &serde_json::Value) -> std::collections::BTreeMap<Key, Printed> {
     report["pairs"]
         .as_array()
         .unwrap()

@@ -21,7 +21,7 @@ use crate::{Error, Result, stream_name};
 enum Source {
     /// The index, and the generations (indices, in the order they applied) in force.
     Index {
-        index: Index,
+        index: Box<Index>,
         chosen: Vec<usize>,
     },
     Replayed(Box<EventState>),
@@ -279,7 +279,7 @@ impl Index {
             records,
             dead_letters,
             source: Source::Index {
-                index: self.clone(),
+                index: Box::new(self.clone()),
                 chosen,
             },
         }))
