@@ -181,6 +181,84 @@ impl Replayed {
     }
 }
 
+/// A field with what `score --json` shows of a file besides its results, as the log keeps it: the
+/// pairs' players (from the clubs' `PairEntered`) and the warnings of the submissions in force (as
+/// their seals carry them, naming the file the club published). For one club's file published as
+/// it was scored, the report is the bytes `score --json` prints.
+pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Imported {
+    use simpairs_formats::{Location, PairInfo, Player, Problem};
+    let pairs: Vec<PairInfo> = field
+        .pairs()
+        .iter()
+        .map(|p| {
+            let club = field.club_name(p.club).to_string();
+            let section = field.section_name(p.section).to_string();
+            let label = p.label.to_string();
+            let direction = match p.direction {
+                Some(simpairs_scoring::Direction::NS) => "NS",
+                Some(simpairs_scoring::Direction::EW) => "EW",
+                None => "",
+            };
+            let key = (club.clone(), section.clone(), label.clone(), direction);
+            let players = state.pairs().get(&key).map_or_else(Vec::new, |players| {
+                players
+                    .iter()
+                    .map(|pl| Player {
+                        name: pl.name.clone(),
+                        national_id: pl.national_id.clone(),
+                        club_id: None,
+                    })
+                    .collect()
+            });
+            PairInfo {
+                club,
+                section,
+                label,
+                direction: p.direction,
+                players,
+            }
+        })
+        .collect();
+    let clubs: std::collections::BTreeSet<&str> = field.clubs().collect();
+    let mut latest: std::collections::BTreeMap<&str, &crate::state::Judged> = Default::default();
+    for ((club, _), judged) in state.judged() {
+        let applied = matches!(judged.verdict, crate::state::Verdict::Applied { .. });
+        if applied
+            && clubs.contains(club.as_str())
+            && latest
+                .get(club.as_str())
+                .is_none_or(|j| j.offset < judged.offset)
+        {
+            latest.insert(club.as_str(), judged);
+        }
+    }
+    let warnings = latest
+        .values()
+        .flat_map(|j| {
+            let file = j.source.clone().unwrap_or_default();
+            j.warnings.iter().map(move |w| Problem {
+                at: Location {
+                    file: file.clone(),
+                    line: u64::try_from(w.line).unwrap_or(0),
+                    field: (!w.field.is_empty()).then(|| w.field.clone()),
+                },
+                message: w.message.clone(),
+            })
+        })
+        .collect();
+    let mut imported = simpairs_formats::Imported::bare(
+        simpairs_formats::Format::Csv,
+        field,
+        simpairs_formats::csv::Lines::default(),
+        0,
+    );
+    if pairs.iter().any(|p| !p.players.is_empty()) {
+        imported.pairs = pairs;
+    }
+    imported.warnings = warnings;
+    imported
+}
+
 /// The national field (every club), or one club's own field.
 pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
     match club {

@@ -172,6 +172,8 @@ pub struct Judged {
     pub source: Option<String>,
     /// Sequences the seal covers.
     pub count: i64,
+    /// What the club's reading of its file warned of, as its seal carries it.
+    pub warnings: Vec<simpairs_events::types::SealWarning>,
     pub verdict: Verdict,
 }
 
@@ -485,6 +487,7 @@ impl EventState {
                 sealed_at_ms: seal.sealed_at_ms,
                 source: seal.source.clone(),
                 count: seal.count,
+                warnings: seal.warnings.clone(),
                 verdict,
             },
         );

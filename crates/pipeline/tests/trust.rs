@@ -56,12 +56,21 @@ fn declared(log: &dyn Log, event: &str) -> Vec<String> {
 }
 
 fn publish(log: &dyn Log, event: &str, club: &str, key: &PrivateKey, csv: &str) {
-    simpairs_pipeline::publish::publish_file(log, event, club, key, "club.csv", csv.as_bytes(), None)
-        .unwrap();
+    simpairs_pipeline::publish::publish_file(
+        log,
+        event,
+        club,
+        key,
+        "club.csv",
+        csv.as_bytes(),
+        None,
+    )
+    .unwrap();
 }
 
 fn aggregate(log: &Arc<dyn Log>, event: &str) -> Aggregator {
-    let mut aggregator = Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -100,7 +109,13 @@ fn secrets_in_the_log(log: &dyn Log, event: &str) -> Vec<[u8; 32]> {
 fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
     for (log, event) in logs("forge") {
         let clubs = declared(log.as_ref(), &event);
-        publish(log.as_ref(), &event, "NORTH", &common::key_of("NORTH"), &clubs[0]);
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
         let secrets = secrets_in_the_log(log.as_ref(), &event);
         assert!(secrets.len() > 100, "the declaration was read");
         let codec = Codec::new().unwrap();
@@ -111,15 +126,27 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
         // Signed with a key read from the log, posing as SOUTH's declared key.
         for secret in secrets.iter().step_by(97).take(20) {
             let key = PrivateKey::from_secret(*secret);
-            let mut forged =
-                simpairs_pipeline::publish::seal(&codec, &event, "SOUTH", &key, events.clone(), None, Vec::new());
+            let mut forged = simpairs_pipeline::publish::seal(
+                &codec,
+                &event,
+                "SOUTH",
+                &key,
+                events.clone(),
+                None,
+                Vec::new(),
+            );
             if let Some(Event::SubmissionSealed(seal)) = forged.last_mut() {
                 seal.key_id = common::key_of("SOUTH").public().id();
             }
-            simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &forged).unwrap();
+            simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &forged)
+                .unwrap();
         }
         let aggregator = aggregate(&log, &event);
-        assert_eq!(aggregator.state().applied_count(), 1, "only NORTH's own submission");
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "only NORTH's own submission"
+        );
         assert!(!aggregator.state().clubs().contains_key("SOUTH"));
     }
 }
@@ -157,7 +184,13 @@ fn injected() -> SubmissionApplied {
 fn derived_records_nobody_vouched_for_change_nothing() {
     for (log, event) in logs("inject") {
         let clubs = declared(log.as_ref(), &event);
-        publish(log.as_ref(), &event, "NORTH", &common::key_of("NORTH"), &clubs[0]);
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
         aggregate(&log, &event);
         let before = Projection::load(log.as_ref(), &event).unwrap();
         let codec = Codec::new().unwrap();
@@ -166,7 +199,8 @@ fn derived_records_nobody_vouched_for_change_nothing() {
         applied.event_id = event.clone();
         let message = codec.encode(&Event::SubmissionApplied(applied));
         // Unsigned, then under a seal of a key the event does not declare.
-        log.append(&stream, &[Produce::new(b"k", &message, 0).to_partition(0)]).unwrap();
+        log.append(&stream, &[Produce::new(b"k", &message, 0).to_partition(0)])
+            .unwrap();
         let datum = &message[simpairs_events::HEADER_LEN..];
         let mut seal = OutputSealed {
             event_id: event.clone(),
@@ -180,20 +214,43 @@ fn derived_records_nobody_vouched_for_change_nothing() {
         simpairs_events::sign_output(&PrivateKey::from_secret([0x66; 32]), &mut seal);
         seal.key_id = simpairs_sim::aggregator_key().public().id();
         let seal = codec.encode(&Event::OutputSealed(seal));
-        log.append(&stream, &[Produce::new(b"k", &message, 0).to_partition(0), Produce::new(b"k", &seal, 0).to_partition(0)])
-            .unwrap();
+        log.append(
+            &stream,
+            &[
+                Produce::new(b"k", &message, 0).to_partition(0),
+                Produce::new(b"k", &seal, 0).to_partition(0),
+            ],
+        )
+        .unwrap();
         // A later club, aggregated as usual.
-        publish(log.as_ref(), &event, "SOUTH", &common::key_of("SOUTH"), &clubs[1]);
+        publish(
+            log.as_ref(),
+            &event,
+            "SOUTH",
+            &common::key_of("SOUTH"),
+            &clubs[1],
+        );
         aggregate(&log, &event);
         let after = Projection::load(log.as_ref(), &event).unwrap();
         let (pairs_before, _) = before.leaderboard("combined", 0, 0);
         let (pairs_after, rows) = after.leaderboard("combined", 0, usize::MAX);
         assert!(pairs_after > pairs_before, "SOUTH's pairs are in");
-        assert!(rows.iter().all(|s| s.club_id == "NORTH" || s.club_id == "SOUTH"));
-        assert_eq!(after.submissions(), 2, "the injected submission is not one of them");
+        assert!(
+            rows.iter()
+                .all(|s| s.club_id == "NORTH" || s.club_id == "SOUTH")
+        );
+        assert_eq!(
+            after.submissions(),
+            2,
+            "the injected submission is not one of them"
+        );
         // The forged seal is set aside at once; the records it named wait, unshown, until seals
         // that do not list them pass, then are set aside too.
-        assert!(after.rejected() >= 1, "the forged seal is counted: {}", after.rejected());
+        assert!(
+            after.rejected() >= 1,
+            "the forged seal is counted: {}",
+            after.rejected()
+        );
         assert_eq!(after.rejected() + after.unverified(), 3);
     }
 }
@@ -202,7 +259,10 @@ fn derived_records_nobody_vouched_for_change_nothing() {
 fn one_board(tables: usize) -> String {
     let mut csv = String::from("board,ns_pair,ew_pair,ns_score\n");
     for t in 1..=tables {
-        csv.push_str(&format!("1,{t},{t},{}\n", if t % 2 == 0 { 420 } else { -50 }));
+        csv.push_str(&format!(
+            "1,{t},{t},{}\n",
+            if t % 2 == 0 { 420 } else { -50 }
+        ));
     }
     csv
 }
@@ -213,23 +273,56 @@ fn an_upload_over_the_limits_is_refused_and_cannot_stall_the_event() {
         let clubs = declared(log.as_ref(), &event);
         let big = one_board(1_500);
         let refused = simpairs_pipeline::publish::publish_file(
-            log.as_ref(), &event, "WEST", &common::key_of("WEST"), "big.csv", big.as_bytes(), None,
+            log.as_ref(),
+            &event,
+            "WEST",
+            &common::key_of("WEST"),
+            "big.csv",
+            big.as_bytes(),
+            None,
         )
         .unwrap_err()
         .to_string();
-        assert!(refused.contains("1500 results") && refused.contains("limit of 1000"), "{refused}");
+        assert!(
+            refused.contains("1500 results") && refused.contains("limit of 1000"),
+            "{refused}"
+        );
         // The same, signed and appended past the club's own check.
         let codec = Codec::new().unwrap();
         let imported = simpairs_formats::import::read("big.csv", big.as_bytes(), None).unwrap();
-        let events = simpairs_pipeline::publish::submission_events(&event, "WEST", &imported).unwrap().events;
-        let sealed = simpairs_pipeline::publish::seal(&codec, &event, "WEST", &common::key_of("WEST"), events, None, Vec::new());
-        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed).unwrap();
-        publish(log.as_ref(), &event, "NORTH", &common::key_of("NORTH"), &clubs[0]);
+        let events = simpairs_pipeline::publish::submission_events(&event, "WEST", &imported)
+            .unwrap()
+            .events;
+        let sealed = simpairs_pipeline::publish::seal(
+            &codec,
+            &event,
+            "WEST",
+            &common::key_of("WEST"),
+            events,
+            None,
+            Vec::new(),
+        );
+        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed)
+            .unwrap();
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
         let aggregator = aggregate(&log, &event);
-        assert_eq!(aggregator.state().applied_count(), 1, "the club after it applies");
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "the club after it applies"
+        );
         let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
         assert!(
-            replayed.dead_letters.iter().any(|(_, r)| r.contains("over the event's limit")),
+            replayed
+                .dead_letters
+                .iter()
+                .any(|(_, r)| r.contains("over the event's limit")),
             "{:?}",
             replayed.dead_letters
         );
@@ -270,16 +363,27 @@ fn a_club_that_played_other_deals_is_set_aside() {
         let westwood = fixture("rchillyard-Bridge/westwood_20190625_1.pbn");
         let publish = |club: &str, bytes: &[u8]| {
             simpairs_pipeline::publish::publish_file(
-                log.as_ref(), &event, club, &common::key_of(club), "session.pbn", bytes, None,
+                log.as_ref(),
+                &event,
+                club,
+                &common::key_of(club),
+                "session.pbn",
+                bytes,
+                None,
             )
         };
         publish("NEWTON", &newton).unwrap();
         publish("WESTWOOD", &westwood).unwrap();
         let aggregator = aggregate(&log, &event);
-        assert_eq!(aggregator.state().applied_count(), 1, "the first club's deals are the event's");
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "the first club's deals are the event's"
+        );
         let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
         assert!(
-            replayed.dead_letters.iter().any(|(_, r)| r.contains("are not the event's: it played other deals")
+            replayed.dead_letters.iter().any(|(_, r)| r
+                .contains("are not the event's: it played other deals")
                 && r.contains("board(s) 1,")),
             "{:?}",
             replayed.dead_letters
@@ -315,19 +419,48 @@ fn the_organisers_hand_records_decide_which_deals_are_the_events() {
         .collect();
     assert!(hands.len() >= 24);
     // Signed by someone else than the organiser: refused before anything is written.
-    let amendment = simpairs_pipeline::declare::Amendment { hands: hands.clone(), ..Default::default() };
-    assert!(simpairs_pipeline::declare::amend(log.as_ref(), "hands", &PrivateKey::from_secret([1; 32]), amendment.clone()).is_err());
-    simpairs_pipeline::declare::amend(log.as_ref(), "hands", &simpairs_sim::organiser_key(), amendment).unwrap();
+    let amendment = simpairs_pipeline::declare::Amendment {
+        hands: hands.clone(),
+        ..Default::default()
+    };
+    assert!(
+        simpairs_pipeline::declare::amend(
+            log.as_ref(),
+            "hands",
+            &PrivateKey::from_secret([1; 32]),
+            amendment.clone()
+        )
+        .is_err()
+    );
+    simpairs_pipeline::declare::amend(
+        log.as_ref(),
+        "hands",
+        &simpairs_sim::organiser_key(),
+        amendment,
+    )
+    .unwrap();
     let newton = fixture("rchillyard-Bridge/newtonbridge_20160120_1.pbn");
     // The club of the other session is refused at publish (the judge knows the hand records).
     let refused = simpairs_pipeline::publish::publish_file(
-        log.as_ref(), "hands", "NEWTON", &common::key_of("NEWTON"), "n.pbn", &newton, None,
+        log.as_ref(),
+        "hands",
+        "NEWTON",
+        &common::key_of("NEWTON"),
+        "n.pbn",
+        &newton,
+        None,
     )
     .unwrap_err()
     .to_string();
     assert!(refused.contains("other deals"), "{refused}");
     simpairs_pipeline::publish::publish_file(
-        log.as_ref(), "hands", "WESTWOOD", &common::key_of("WESTWOOD"), "w.pbn", &westwood, None,
+        log.as_ref(),
+        "hands",
+        "WESTWOOD",
+        &common::key_of("WESTWOOD"),
+        "w.pbn",
+        &westwood,
+        None,
     )
     .unwrap();
     assert_eq!(aggregate(&log, "hands").state().applied_count(), 1);
