@@ -203,3 +203,29 @@ fn a_file_the_aggregator_would_refuse_is_refused_at_publish() {
         "nothing more was published"
     );
 }
+
+#[test]
+fn a_changed_score_applies_with_a_warning_the_director_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    // Table 2 of board 1: 4S made exactly is 420, the director ruled 450.
+    std::fs::write(
+        dir.path().join("a3.csv"),
+        "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n\
+1,1,1,4S,N,10,\n1,2,2,4S,N,10,450\n2,1,2,3NT,S,9,\n2,2,1,2H,E,8,\n",
+    )
+    .unwrap();
+    let out = simpairs(
+        dir.path(),
+        &["club", "publish", "--log", "log", "--event", "E", "--club", "A", "--key", "keys/A.key", "a3.csv"],
+    );
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning: a3.csv:3: ns_score") && stderr.contains("450"), "{stderr}");
+    ok(dir.path(), &["aggregate", "--log", "log", "--until-idle", "--key", "keys/aggregator.key"]);
+    let text = ok(dir.path(), &["submissions", "--log", "log"]);
+    assert!(text.contains("warning: a3.csv:3: ns_score"), "{text}");
+    // The recorded score stands: NS 2 scores 450 on board 1.
+    let json = ok(dir.path(), &["replay", "--log", "log", "--json"]);
+    assert!(json.contains("\"ns_score\":450"), "{json}");
+}
