@@ -217,12 +217,37 @@ fn a_changed_score_applies_with_a_warning_the_director_sees() {
     .unwrap();
     let out = simpairs(
         dir.path(),
-        &["club", "publish", "--log", "log", "--event", "E", "--club", "A", "--key", "keys/A.key", "a3.csv"],
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "A",
+            "--key",
+            "keys/A.key",
+            "a3.csv",
+        ],
     );
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("warning: a3.csv:3: ns_score") && stderr.contains("450"), "{stderr}");
-    ok(dir.path(), &["aggregate", "--log", "log", "--until-idle", "--key", "keys/aggregator.key"]);
+    assert!(
+        stderr.contains("warning: a3.csv:3: ns_score") && stderr.contains("450"),
+        "{stderr}"
+    );
+    ok(
+        dir.path(),
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
     let text = ok(dir.path(), &["submissions", "--log", "log"]);
     assert!(text.contains("warning: a3.csv:3: ns_score"), "{text}");
     // The recorded score stands: NS 2 scores 450 on board 1.

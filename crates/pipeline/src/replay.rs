@@ -71,6 +71,29 @@ pub fn describe_time(ms: i64) -> String {
     }
 }
 
+/// Stages the records read so far (decoded and their seals checked in parallel); every
+/// [`crate::state::REBUILD_BATCH`] records, checks the submissions they completed.
+fn flush<'c>(
+    codec: &'c Codec,
+    state: &mut EventState,
+    batch: &mut Batch<'c>,
+    chunk: &mut Vec<simpairs_log::Record>,
+    offsets: &mut Vec<u64>,
+    replayed: &mut Replayed,
+) {
+    crate::state::stage_all(state, batch, chunk, offsets.len());
+    offsets.extend(chunk.iter().map(|r| r.offset));
+    chunk.clear();
+    if offsets.len() >= crate::state::REBUILD_BATCH {
+        let finished = state.finish(std::mem::replace(batch, Batch::new(codec)));
+        replayed.note(finished, offsets);
+        offsets.clear();
+    }
+}
+
+/// Records decoded (and their seals checked) in parallel at a time.
+const STAGE_CHUNK: usize = 8192;
+
 /// What a replay found besides the state.
 #[derive(Clone, Debug, Default)]
 pub struct Replayed {
@@ -109,6 +132,8 @@ pub fn replay(
         let mut batch = Batch::new(&codec);
         // The offset of each record of the batch.
         let mut offsets = Vec::new();
+        // Records read but not staged yet: decoded and their seals checked in parallel.
+        let mut chunk: Vec<simpairs_log::Record> = Vec::new();
         crate::read_range(log, &results, partition, 0, until, |r| {
             if let Some(AsOf::Time(t)) = as_of
                 && r.timestamp_ms > t
@@ -116,21 +141,26 @@ pub fn replay(
                 return;
             }
             replayed.records += 1;
-            let decoded = crate::state::decode(&codec, &r.value);
-            state.stage_at(
-                &mut batch,
-                decoded,
-                partition,
-                r.offset as i64,
-                offsets.len(),
-            );
-            offsets.push(r.offset);
-            if offsets.len() == crate::state::REBUILD_BATCH {
-                let finished = state.finish(std::mem::replace(&mut batch, Batch::new(&codec)));
-                replayed.note(finished, &offsets);
-                offsets.clear();
+            chunk.push(r.clone());
+            if chunk.len() == STAGE_CHUNK {
+                flush(
+                    &codec,
+                    &mut state,
+                    &mut batch,
+                    &mut chunk,
+                    &mut offsets,
+                    &mut replayed,
+                );
             }
         })?;
+        flush(
+            &codec,
+            &mut state,
+            &mut batch,
+            &mut chunk,
+            &mut offsets,
+            &mut replayed,
+        );
         let finished = state.finish(batch);
         replayed.note(finished, &offsets);
     }
