@@ -38,13 +38,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .scoring
         .options(declared_options.method, declared_options.factoring);
     let started = std::time::Instant::now();
-    let field = moment.field(args.club.as_deref())?;
-    tracing::debug!(elapsed = ?started.elapsed(), results = field.len(), "field built");
-    let scoring = simpairs_scoring::score(&field, &options)?;
+    let imported = moment.imported(args.club.as_deref())?;
+    tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "field built");
+    let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "field scored");
     let stdout = std::io::stdout().lock();
     let written = if args.json {
-        simpairs_formats::report::write_json(stdout, &scoring)
+        simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
     } else {
         let title = format!(
             "{event}{}: {} records replayed, {} set aside",
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             moment.records,
             moment.dead_letters.len()
         );
-        simpairs_formats::report::write_table(stdout, &scoring, &title, false)
+        simpairs_formats::report::write_imported_table(stdout, &imported, &scoring, &title, false)
     };
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

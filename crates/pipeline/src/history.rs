@@ -32,6 +32,7 @@
 //! - [`moment`]: the event as of a moment, from the index or from a replay.
 
 mod build;
+mod imported;
 mod in_force;
 mod moment;
 mod store;
@@ -73,6 +74,8 @@ pub struct Generation {
     /// Results and withdrawals it carried.
     pub results: usize,
     pub withdrawn: usize,
+    /// What the club's reading of its file warned of, as its seal carries it.
+    pub warnings: Vec<simpairs_events::types::SealWarning>,
     /// Its message's place in the file's applied section, and a CRC-32 of it.
     bytes: (u64, u64),
     crc: u32,

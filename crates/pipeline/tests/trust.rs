@@ -465,3 +465,45 @@ fn the_organisers_hand_records_decide_which_deals_are_the_events() {
     .unwrap();
     assert_eq!(aggregate(&log, "hands").state().applied_count(), 1);
 }
+
+/// An event declared by an earlier simpairs (shared HMAC keys in the declaration, readable by every
+/// club) is refused by every role, saying why and what to do.
+#[test]
+fn an_event_declared_with_shared_keys_is_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let v1 = std::fs::read(format!(
+        "{}/../events/tests/golden/v1/EventDeclared.bin",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let event = "SIM-2026-11";
+    for stream in Stream::ALL {
+        log.create_stream(
+            &simpairs_pipeline::stream_name(event, stream),
+            &Default::default(),
+        )
+        .unwrap();
+    }
+    let declarations = simpairs_pipeline::stream_name(event, Stream::Declarations);
+    log.append(&declarations, &[Produce::new(event.as_bytes(), &v1, 0)])
+        .unwrap();
+    let refusals = [
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key())
+            .err()
+            .map(|e| e.to_string()),
+        simpairs_pipeline::replay::replay(log.as_ref(), event, None)
+            .err()
+            .map(|e| e.to_string()),
+        Projection::load(log.as_ref(), event)
+            .err()
+            .map(|e| e.to_string()),
+    ];
+    for refusal in refusals {
+        let refusal = refusal.expect("refused");
+        assert!(
+            refusal.contains("shared HMAC keys") && refusal.contains("Declare the event again"),
+            "{refusal}"
+        );
+    }
+}

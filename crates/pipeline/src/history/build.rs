@@ -73,6 +73,7 @@ impl Notes {
             applied_at_ms: at.ms,
             results: applied.results.len(),
             withdrawn: applied.withdrawn.len(),
+            warnings: Vec::new(),
             bytes: (0, 0),
             crc: 0,
         });
@@ -197,6 +198,7 @@ fn fill_seals(state: &EventState, generations: &mut [Generation]) {
         if let Some(j) = judged.get(&(g.club.as_str(), g.submission.as_str())) {
             g.sealed_at_ms = j.sealed_at_ms;
             g.source = j.source.clone();
+            g.warnings = j.warnings.clone();
         }
     }
 }

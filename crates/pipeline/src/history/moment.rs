@@ -146,6 +146,54 @@ impl Moment {
         }
     }
 
+    /// The national field (or one club's own) with the pairs' players and the warnings of each
+    /// club's latest submission in force, as [`crate::replay::as_imported`] gives it: what
+    /// `replay` reports.
+    pub fn imported(&self, club: Option<&str>) -> Result<simpairs_formats::Imported> {
+        let (index, chosen) = match &self.source {
+            Source::Replayed(s) => {
+                return Ok(crate::replay::as_imported(
+                    s,
+                    crate::replay::field_of(s, club)?,
+                ));
+            }
+            Source::Index { index, chosen } => (index, chosen),
+        };
+        let only: Vec<usize> = chosen
+            .iter()
+            .copied()
+            .filter(|&i| club.is_none_or(|c| index.meta.generations[i].club == c))
+            .collect();
+        let parts = index.by_club(&only, |club, f| {
+            Ok((f.club_field(club).unwrap_or_default(), f.pairs().clone()))
+        })?;
+        if parts.is_empty() && club.is_some() {
+            // The error `field` gives for a club without results.
+            self.field(club)?;
+        }
+        let mut players = BTreeMap::new();
+        let mut fields = Vec::with_capacity(parts.len());
+        for (field, pairs) in parts {
+            fields.push(field);
+            players.extend(pairs);
+        }
+        let mut latest: BTreeMap<&str, &Generation> = BTreeMap::new();
+        for &i in &only {
+            let g = &index.meta.generations[i];
+            if latest
+                .get(g.club.as_str())
+                .is_none_or(|l| l.seal_offset < g.seal_offset)
+            {
+                latest.insert(&g.club, g);
+            }
+        }
+        Ok(super::imported::imported(
+            Field::concat(fields),
+            &players,
+            &latest,
+        ))
+    }
+
     /// The national field (every club), or one club's own field, as
     /// [`crate::replay::field_of`] builds it.
     pub fn field(&self, club: Option<&str>) -> Result<Field> {
