@@ -15,6 +15,8 @@
 //! - [`aggregate`]: the aggregator role.
 //! - [`project`]: the projection's views; [`http`] serves them.
 //! - [`replay`]: rebuilding a field from the log, as of any offset or time.
+//! - [`views`]: the data the results website shows (search, rankings, scorecards, travellers),
+//!   computed from the projection.
 
 pub mod aggregate;
 pub mod declare;
@@ -26,6 +28,7 @@ pub mod replay;
 pub mod results;
 pub mod state;
 pub mod streams;
+pub mod views;
 
 pub use streams::{LogLocation, stream_name};
 

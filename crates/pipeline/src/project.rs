@@ -37,6 +37,9 @@ pub type PairRef = (String, String, String, &'static str);
 use crate::state::direction_key;
 use simpairs_scoring::PairId;
 
+mod access;
+pub use access::PairNames;
+
 /// The projection's views of one event.
 #[derive(Debug, Default)]
 pub struct Projection {
