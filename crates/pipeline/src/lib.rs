@@ -13,7 +13,7 @@
 //! - [`publish`]: the club node: a results file becomes a signed submission.
 //! - [`declare`]: the organiser: an event, its boards, scoring and clubs with their keys.
 //! - [`aggregate`]: the aggregator role.
-//! - [`project`]: the projection's views; [`http`] serves them.
+//! - [`project`]: the projection's views (the `simpairs-web` crate serves them).
 //! - [`replay`]: rebuilding a field from the log, as of any offset or time.
 //! - [`views`]: the data the results website shows (search, rankings, scorecards, travellers),
 //!   computed from the projection.
@@ -21,7 +21,6 @@
 pub mod aggregate;
 pub mod declare;
 pub mod field;
-pub mod http;
 pub mod project;
 pub mod publish;
 pub mod replay;

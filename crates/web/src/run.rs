@@ -1,0 +1,171 @@
+//! The `serve` role: the projection of an event on a thread of its own, the site's catalog kept up
+//! to date beside it, and the web server. When the projection stops on an error (a damaged
+//! stream, a log that cannot be read) the pages and `/api/status` say so for
+//! [`Config::fail_grace`], then the server stops and [`run`] returns the error, so that the
+//! process exits non-zero instead of serving a frozen event as if it were whole.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use simpairs_log::Log;
+use simpairs_pipeline::project::Projection;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::health::{State, WatchedLog};
+use crate::server::{ServerConfig, ServerStats};
+use crate::{App, Error, Result, Site};
+
+/// How the site runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    /// Write `LeaderboardPublished` for each new national generation.
+    pub publish: bool,
+    pub server: ServerConfig,
+    /// How long the site keeps answering, with the error, after the projection stopped.
+    pub fail_grace: Duration,
+}
+
+impl Config {
+    pub fn new(listen: SocketAddr) -> Config {
+        Config {
+            listen,
+            publish: true,
+            server: ServerConfig::default(),
+            fail_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+/// How often the catalog is brought up to date when no new generation wakes it (a club's own
+/// standings may arrive after the generation that applied it).
+const REFRESH: Duration = Duration::from_millis(500);
+
+/// Starts the projection and its catalog on threads of their own.
+fn start_projection(
+    log: Arc<dyn Log>,
+    event: &str,
+    site: &Site,
+    publish: bool,
+    stop: &Arc<AtomicBool>,
+    mut on_generation: impl FnMut(i64) + Send + 'static,
+) -> (std::thread::JoinHandle<()>, std::thread::JoinHandle<()>) {
+    let (wake, woken) = std::sync::mpsc::channel::<()>();
+    let worker = {
+        let (site, stop, event) = (site.clone(), stop.clone(), event.to_string());
+        std::thread::spawn(move || {
+            let watched: Arc<dyn Log> = Arc::new(WatchedLog::new(log, site.health.clone(), &event));
+            let ran = simpairs_pipeline::project::run(
+                watched,
+                &event,
+                site.projection.clone(),
+                &stop,
+                publish,
+                |g| {
+                    on_generation(g);
+                    let _ = wake.send(());
+                },
+            );
+            if let Err(e) = ran {
+                tracing::error!(event = %event, "the projection stopped: {e}");
+                site.health.fail(e.to_string());
+            }
+        })
+    };
+    let refresher = {
+        let (site, stop) = (site.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                match woken.recv_timeout(REFRESH) {
+                    Ok(()) | Err(RecvTimeoutError::Timeout) => site.refresh(),
+                    Err(RecvTimeoutError::Disconnected) => {
+                        site.refresh();
+                        break;
+                    }
+                }
+                crate::deals::analyse_new(&site);
+            }
+        })
+    };
+    (worker, refresher)
+}
+
+/// Resolves when the server should stop: `stop` set, or the projection failed `grace` ago.
+async fn until_stopped(site: Site, stop: Arc<AtomicBool>, grace: Duration) {
+    let mut failed_at: Option<Instant> = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if matches!(site.health.state(), State::Failed(_)) {
+            let at = *failed_at.get_or_insert_with(Instant::now);
+            if at.elapsed() >= grace {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Runs the site of `event` until `stop` is set (or the projection fails): `on_ready` hears the
+/// address served, `on_generation` each new national generation.
+pub fn run(
+    log: Arc<dyn Log>,
+    event: &str,
+    config: Config,
+    stop: Arc<AtomicBool>,
+    on_generation: impl FnMut(i64) + Send + 'static,
+    on_ready: impl FnOnce(SocketAddr),
+) -> Result<()> {
+    let site = Site::new(Arc::new(RwLock::new(Projection::new(event))));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(Error::Start)?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(config.listen))
+        .map_err(|source| Error::Listen {
+            addr: config.listen,
+            source,
+        })?;
+    let (worker, refresher) =
+        start_projection(log, event, &site, config.publish, &stop, on_generation);
+    let app = App::new(site.clone(), config.server.max_live);
+    let stop_live = app.stop_live.clone();
+    let router = crate::router(app).layer(TimeoutLayer::with_status_code(
+        StatusCode::SERVICE_UNAVAILABLE,
+        config.server.request_timeout,
+    ));
+    runtime.block_on(async {
+        if let Ok(addr) = listener.local_addr() {
+            on_ready(addr);
+        }
+        let stopped = {
+            let (site, stop) = (site.clone(), stop.clone());
+            async move {
+                until_stopped(site, stop, config.fail_grace).await;
+                let _ = stop_live.send(true);
+            }
+        };
+        crate::server::serve(
+            listener,
+            router,
+            &config.server,
+            Arc::new(ServerStats::default()),
+            stopped,
+        )
+        .await;
+    });
+    stop.store(true, Ordering::Relaxed);
+    let _ = worker.join();
+    let _ = refresher.join();
+    match site.health.state() {
+        State::Failed(why) => Err(Error::ProjectionStopped(why)),
+        _ => Ok(()),
+    }
+}

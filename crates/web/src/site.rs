@@ -1,0 +1,116 @@
+//! The state every page reads: the projection, the catalog kept beside it, the projection's
+//! health, the double-dummy analyses of the boards, and the channel that tells open pages what
+//! changed.
+
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
+
+use serde::Serialize;
+use simpairs_pipeline::project::Projection;
+use simpairs_pipeline::views::Catalog;
+use tokio::sync::broadcast;
+
+use crate::health::Health;
+
+/// What open pages hear when the results change.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Update {
+    /// The national generation now shown.
+    pub generation: i64,
+    /// Clubs that arrived or sent a correction.
+    pub clubs: Vec<ClubArrived>,
+}
+
+/// A club that arrived, as an open page announces it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClubArrived {
+    pub club: String,
+    pub name: String,
+    pub correction: bool,
+}
+
+/// How many updates a slow page may fall behind before it is told to catch up by reloading its
+/// parts (it then skips to the latest).
+const UPDATES_KEPT: usize = 64;
+
+/// The site's shared state; cheap to clone.
+#[derive(Clone)]
+pub struct Site {
+    pub projection: Arc<RwLock<Projection>>,
+    pub catalog: Arc<RwLock<Catalog>>,
+    pub health: Arc<Health>,
+    pub updates: broadcast::Sender<Update>,
+    pub deals: Arc<crate::deals::Deals>,
+    /// Arrivals not announced yet: they wait until the national ranking includes them.
+    pending: Arc<Mutex<Pending>>,
+}
+
+#[derive(Default)]
+struct Pending {
+    clubs: Vec<ClubArrived>,
+    announced_generation: i64,
+}
+
+impl Site {
+    /// A site over a projection, with an empty catalog (see [`Site::refresh`]).
+    pub fn new(projection: Arc<RwLock<Projection>>) -> Site {
+        Site {
+            projection,
+            catalog: Arc::default(),
+            health: Arc::default(),
+            updates: broadcast::channel(UPDATES_KEPT).0,
+            deals: Arc::default(),
+            pending: Arc::default(),
+        }
+    }
+
+    /// A site over a projection loaded whole (tests, reports): catalog built, marked caught up.
+    pub fn loaded(projection: Projection) -> Site {
+        let site = Site::new(Arc::new(RwLock::new(projection)));
+        site.health.set_caught_up();
+        site.refresh();
+        site
+    }
+
+    pub fn projection(&self) -> RwLockReadGuard<'_, Projection> {
+        self.projection.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        self.catalog.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Brings the catalog up to date with the projection and tells open pages what arrived, once
+    /// the national ranking includes it (a page reloaded earlier would show the old places).
+    pub fn refresh(&self) {
+        let at = self.health.latest_record_ms();
+        let at = if at > 0 {
+            at
+        } else {
+            simpairs_pipeline::now_ms()
+        };
+        let (arrived, generation, ranked) = {
+            let p = self.projection();
+            let mut catalog = self.catalog.write().unwrap_or_else(|e| e.into_inner());
+            let arrived: Vec<ClubArrived> = catalog
+                .refresh(&p, at)
+                .into_iter()
+                .map(|a| ClubArrived {
+                    name: simpairs_pipeline::views::club_name(&p, &a.club),
+                    club: a.club,
+                    correction: a.correction,
+                })
+                .collect();
+            let ranked = p.generation() >= p.submissions() as i64;
+            (arrived, p.generation(), ranked)
+        };
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.clubs.extend(arrived);
+        if !ranked || (pending.clubs.is_empty() && pending.announced_generation == generation) {
+            return;
+        }
+        pending.announced_generation = generation;
+        let clubs = std::mem::take(&mut pending.clubs);
+        // Nobody listening is not an error.
+        let _ = self.updates.send(Update { generation, clubs });
+    }
+}

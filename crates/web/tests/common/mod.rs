@@ -1,0 +1,132 @@
+//! Helpers shared by the web crate's tests: a simulated event published through the pipeline (as
+//! `simpairs demo` does: the same simulation, the players' names added), and requests through
+//! the router.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_pipeline::project::Projection;
+use simpairs_web::{App, Site};
+use tower::ServiceExt;
+
+/// An event in a log of its own.
+pub struct Event {
+    pub dir: tempfile::TempDir,
+    pub log: Arc<dyn simpairs_log::Log>,
+    pub id: String,
+    pub sim: simpairs_sim::SimEvent,
+    pub seed: u64,
+}
+
+pub fn settings(seed: u64, clubs: usize, boards: u16) -> simpairs_sim::Settings {
+    simpairs_sim::Settings {
+        seed,
+        clubs,
+        boards,
+        adjusted_one_in: 40,
+        ..Default::default()
+    }
+}
+
+/// Declares a simulated event named `name` (nothing published yet).
+pub fn declared(id: &str, name: &str, settings: &simpairs_sim::Settings) -> Event {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn simpairs_log::Log> =
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let sim = simpairs_sim::national_event(settings);
+    let clubs = sim
+        .clubs
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.id.clone(),
+            name: c.name.clone(),
+            key: Some(simpairs_sim::club_key(&c.id)),
+        })
+        .collect();
+    declare(
+        log.as_ref(),
+        Declaration::matchpoints(id, name, sim.boards, clubs, 1),
+    )
+    .unwrap();
+    Event {
+        dir,
+        log,
+        id: id.to_string(),
+        sim,
+        seed: settings.seed,
+    }
+}
+
+impl Event {
+    /// Publishes club `i` with its players' names.
+    pub fn publish(&self, i: usize) {
+        let club = &self.sim.clubs[i];
+        let csv = simpairs_sim::names::with_names(club, self.seed);
+        self.publish_csv(&club.id, &csv);
+    }
+
+    /// Publishes a traveller CSV for a club.
+    pub fn publish_csv(&self, club: &str, csv: &str) {
+        simpairs_pipeline::publish::publish_file(
+            self.log.as_ref(),
+            &self.id,
+            club,
+            &simpairs_sim::club_key(club),
+            "club.csv",
+            csv.as_bytes(),
+            None,
+        )
+        .unwrap();
+    }
+
+    /// Runs an aggregator until the log is drained.
+    pub fn aggregate(&self) {
+        let mut aggregator = Aggregator::open(self.log.clone(), &self.id).unwrap();
+        let options = AggregateOptions {
+            until_idle: true,
+            ..Default::default()
+        };
+        aggregator
+            .run(&options, &AtomicBool::new(false), |_| {})
+            .unwrap();
+    }
+
+    /// The site over everything the log holds now.
+    pub fn site(&self) -> Site {
+        Site::loaded(Projection::load(self.log.as_ref(), &self.id).unwrap())
+    }
+}
+
+/// An event with every club published and aggregated.
+pub fn published(id: &str, name: &str, settings: &simpairs_sim::Settings) -> Event {
+    let e = declared(id, name, settings);
+    for i in 0..e.sim.clubs.len() {
+        e.publish(i);
+    }
+    e.aggregate();
+    e
+}
+
+pub fn app(site: &Site) -> axum::Router {
+    simpairs_web::router(App::new(site.clone(), 16))
+}
+
+/// GETs `uri`: status, headers, body.
+pub async fn get(site: &Site, uri: &str) -> (StatusCode, HeaderMap, String) {
+    let response = app(site)
+        .oneshot(Request::builder().uri(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = axum::body::to_bytes(response.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    (status, headers, String::from_utf8(bytes.to_vec()).unwrap())
+}
