@@ -88,8 +88,19 @@
     }
   }
 
+  function shownGeneration() {
+    var main = document.getElementById('main');
+    return main ? parseInt(main.dataset.generation || '0', 10) : 0;
+  }
+
   function update(u) {
-    if (busy) { queued = u; return; }
+    // A stream (re)opening says where the event is: nothing to do if the page shows that.
+    if (u.generation <= shownGeneration()) return;
+    if (busy) {
+      if (queued) u = { generation: u.generation, clubs: queued.clubs.concat(u.clubs) };
+      queued = u;
+      return;
+    }
     busy = true;
     var before = places(document);
     fetch(location.href, { cache: 'no-store', headers: { Accept: 'text/html' } })
@@ -99,6 +110,8 @@
         var doc = new DOMParser().parseFromString(html, 'text/html');
         var x = window.scrollX, y = window.scrollY;
         swap(doc);
+        var fresh = doc.getElementById('main'), main = document.getElementById('main');
+        if (fresh && main) main.dataset.generation = fresh.dataset.generation;
         localTimes(document);
         rememberPair();
         window.scrollTo(x, y);
@@ -114,8 +127,20 @@
   localTimes(document);
   rememberPair();
   if (!window.EventSource) return;
-  var source = new EventSource('/live');
-  source.addEventListener('update', function (e) {
-    try { update(JSON.parse(e.data)); } catch (err) { /* a message this page cannot read */ }
+  // One stream per open page. A page left for another is closed (the browser may keep it in its
+  // back-forward cache, and a stream held open by each cached page would use up the few
+  // connections a browser opens to one site); shown again, it catches up.
+  var source = null;
+  function open() {
+    if (source) return;
+    source = new EventSource('/live?since=' + shownGeneration());
+    source.addEventListener('update', function (e) {
+      try { update(JSON.parse(e.data)); } catch (err) { /* a message this page cannot read */ }
+    });
+  }
+  window.addEventListener('pagehide', function () {
+    if (source) { source.close(); source = null; }
   });
+  window.addEventListener('pageshow', open);
+  open();
 })();

@@ -65,7 +65,7 @@ use axum::routing::get;
 use tokio::sync::{Semaphore, watch};
 
 pub use error::{Error, Result};
-pub use run::{Config, run};
+pub use run::{Config, run, run_site};
 pub use site::Site;
 
 /// The router's state: the site and the live streams' bounds.

@@ -28,6 +28,8 @@ pub struct Live {
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 struct Stream_ {
+    /// What the page missed before its stream opened, sent first.
+    missed: Option<Update>,
     updates: broadcast::Receiver<Update>,
     stopping: watch::Receiver<bool>,
     site: Site,
@@ -45,8 +47,11 @@ fn event(u: &Update) -> Event {
         })
 }
 
-fn updates(s: Stream_) -> impl Stream<Item = Result<Event, Infallible>> {
+fn stream_of(s: Stream_) -> impl Stream<Item = Result<Event, Infallible>> {
     stream::unfold(s, |mut s| async move {
+        if let Some(first) = s.missed.take() {
+            return Some((Ok(event(&first)), s));
+        }
         loop {
             tokio::select! {
                 got = s.updates.recv() => match got {
@@ -64,8 +69,14 @@ fn updates(s: Stream_) -> impl Stream<Item = Result<Event, Infallible>> {
     })
 }
 
-pub async fn live(State(app): State<crate::App>) -> Response {
+/// `/live?since=G`: the page shows generation `G`; what it missed is sent first.
+pub async fn live(State(app): State<crate::App>, params: crate::params::Params) -> Response {
     let (site, live) = (app.site, app.live);
+    let since = params
+        .number("since", i64::MAX as usize)
+        .ok()
+        .flatten()
+        .map(|g| g as i64);
     let Ok(slot) = live.slots.clone().try_acquire_owned() else {
         // The pages still work without live updates; the script retries later.
         return (
@@ -74,13 +85,17 @@ pub async fn live(State(app): State<crate::App>) -> Response {
         )
             .into_response();
     };
+    // Subscribed before looking at what was missed: an update in between is heard twice at
+    // worst (the page then fetches itself once more), never missed.
+    let updates = site.updates.subscribe();
     let s = Stream_ {
-        updates: site.updates.subscribe(),
+        missed: since.map(|g| site.since(g)),
+        updates,
         stopping: live.stopping.clone(),
         site,
         _slot: slot,
     };
-    Sse::new(updates(s))
+    Sse::new(stream_of(s))
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response()
 }

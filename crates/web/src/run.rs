@@ -122,6 +122,21 @@ pub fn run(
     on_ready: impl FnOnce(SocketAddr),
 ) -> Result<()> {
     let site = Site::new(Arc::new(RwLock::new(Projection::new(event))));
+    run_site(site, log, config, stop, on_generation, on_ready)
+}
+
+/// [`run`] over a site made by the caller (which keeps a handle on it), whose projection is
+/// still empty.
+pub fn run_site(
+    site: Site,
+    log: Arc<dyn Log>,
+    config: Config,
+    stop: Arc<AtomicBool>,
+    on_generation: impl FnMut(i64) + Send + 'static,
+    on_ready: impl FnOnce(SocketAddr),
+) -> Result<()> {
+    let event = site.projection().event_id.clone();
+    let event = event.as_str();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

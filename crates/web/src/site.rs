@@ -48,6 +48,8 @@ pub struct Site {
 struct Pending {
     clubs: Vec<ClubArrived>,
     announced_generation: i64,
+    /// The latest updates sent, oldest first: a page whose stream opens late hears what it missed.
+    recent: std::collections::VecDeque<Update>,
 }
 
 impl Site {
@@ -110,7 +112,30 @@ impl Site {
         }
         pending.announced_generation = generation;
         let clubs = std::mem::take(&mut pending.clubs);
+        let update = Update { generation, clubs };
+        if pending.recent.len() == UPDATES_KEPT {
+            pending.recent.pop_front();
+        }
+        pending.recent.push_back(update.clone());
         // Nobody listening is not an error.
-        let _ = self.updates.send(Update { generation, clubs });
+        let _ = self.updates.send(update);
+    }
+
+    /// What a page showing generation `since` missed, as one update: the clubs that arrived since
+    /// (all of them if the updates kept do not reach back that far) and the generation now.
+    pub fn since(&self, since: i64) -> Update {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let clubs = pending
+            .recent
+            .iter()
+            .filter(|u| u.generation > since)
+            .flat_map(|u| u.clubs.iter().cloned())
+            .collect();
+        let generation = pending
+            .recent
+            .back()
+            .map_or(since, |u| u.generation)
+            .max(since);
+        Update { generation, clubs }
     }
 }

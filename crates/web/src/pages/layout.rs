@@ -83,6 +83,7 @@ pub fn page(f: &Frame, title: &str, mine: Option<&Mine>, body: Markup) -> Markup
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " — " (f.event) }
+                link rel="icon" href="data:,";
                 link rel="stylesheet" href=(assets::CSS.url());
                 script src=(assets::JS.url()) defer {}
             }

@@ -130,3 +130,109 @@ pub async fn get(site: &Site, uri: &str) -> (StatusCode, HeaderMap, String) {
         .unwrap();
     (status, headers, String::from_utf8(bytes.to_vec()).unwrap())
 }
+
+/// A whole deal for a board, dealt at random from `seed`, in PBN (`N:... E... S... W...`).
+/// (The simulated event has results, not deals; the hand-record pages are tested on these.)
+pub fn random_deal(seed: u64, board: i32) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed ^ (board as u64).wrapping_mul(0x9e37_79b9));
+    let mut deck: Vec<(usize, char)> = (0..4)
+        .flat_map(|suit| "AKQJT98765432".chars().map(move |c| (suit, c)))
+        .collect();
+    rng.shuffle(&mut deck);
+    let hands: Vec<String> = deck
+        .chunks(13)
+        .map(|hand| {
+            (0..4)
+                .map(|suit| {
+                    let mut cards: Vec<char> = hand
+                        .iter()
+                        .filter(|(s, _)| *s == suit)
+                        .map(|(_, c)| *c)
+                        .collect();
+                    cards.sort_by_key(|c| "AKQJT98765432".find(*c));
+                    cards.into_iter().collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect();
+    format!("N:{}", hands.join(" "))
+}
+
+/// A site served live over `event`'s log: the aggregator and the site's projection follow the
+/// log as the test publishes.
+pub struct Served {
+    pub url: String,
+    pub site: Site,
+    stop: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+pub fn serve(event: &Event, config: simpairs_web::Config) -> Served {
+    let stop = Arc::new(AtomicBool::new(false));
+    let site = Site::new(Arc::new(std::sync::RwLock::new(Projection::new(&event.id))));
+    let aggregator = {
+        let (log, id, stop) = (event.log.clone(), event.id.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut aggregator = Aggregator::open(log, &id).unwrap();
+            aggregator
+                .run(&AggregateOptions::default(), &stop, |_| {})
+                .unwrap();
+        })
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let server = {
+        let (log, stop, site) = (event.log.clone(), stop.clone(), site.clone());
+        std::thread::spawn(move || {
+            let _ = simpairs_web::run_site(
+                site,
+                log,
+                config,
+                stop,
+                |_| {},
+                move |addr| {
+                    let _ = tx.send(addr);
+                },
+            );
+        })
+    };
+    let addr = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the site listens");
+    Served {
+        url: format!("http://{addr}"),
+        site,
+        stop,
+        threads: vec![aggregator, server],
+    }
+}
+
+impl Served {
+    /// Waits until the site shows `clubs` clubs in, up to 30 s.
+    pub fn wait_for_clubs(&self, clubs: usize) {
+        let started = std::time::Instant::now();
+        while self.site.catalog().clubs().len() < clubs
+            || !self
+                .site
+                .projection()
+                .national
+                .as_ref()
+                .is_some_and(|n| n.generation as usize >= clubs)
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "the site did not show {clubs} clubs"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
