@@ -184,7 +184,7 @@ fn frequency(view: &BoardView) -> Markup {
         @if view.frequency.is_empty() {
             p { "No scores for this board in this field yet." }
         } @else {
-            table {
+            table.freq {
                 caption {
                     (view.results) " results"
                     @if let Some(top) = &view.top { @if !view.imps { "; top " (show_hundredths(top.value_hundredths())) " matchpoints" } }
@@ -193,6 +193,7 @@ fn frequency(view: &BoardView) -> Markup {
                 thead { tr {
                     th scope="col" { "NS score" }
                     th scope="col" { "Tables" }
+                    th.l scope="col" { span.vh { "Share of the tables" } }
                     th.wide scope="col" { @if view.imps { "NS IMPs" } @else { "NS MP" } }
                     th scope="col" { @if view.imps { "NS IMPs" } @else { "NS %" } }
                     th scope="col" { @if view.imps { "EW IMPs" } @else { "EW %" } }
@@ -201,7 +202,8 @@ fn frequency(view: &BoardView) -> Markup {
                     @for row in &view.frequency {
                         tr {
                             th.num scope="row" { (row.ns_score) }
-                            td.num { (bar(row.count, most)) " " (row.count) }
+                            td.num { (row.count) }
+                            td.l { (bar(row.count, most)) }
                             td.num.wide { (fmt::mp(&row.ns)) }
                             td.num { @if view.imps { (fmt::mp(&row.ns)) } @else { (fmt::pct(row.ns.percent_hundredths())) } }
                             td.num { @if view.imps { (fmt::mp(&row.ew)) } @else { (fmt::pct(row.ew.percent_hundredths())) } }

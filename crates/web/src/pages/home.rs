@@ -39,7 +39,6 @@ pub async fn home(State(site): State<Site>, params: Params) -> Response {
             }
             button type="submit" { "Find" }
         }
-        p.meta { (f.boards) " boards." }
         ul.links {
             @for list in List::ALL {
                 li { a href={ "/rankings?list=" (list.key()) } { (list.title()) " ranking" } }

@@ -60,7 +60,7 @@ pub fn status(f: &Frame) -> Markup {
                 } @else {
                     (f.clubs_in) " of " (f.clubs_declared) " clubs in"
                     @if let Some(ms) = f.last_ms { ", last at " (fmt::time(ms)) }
-                    "."
+                    "." @if f.boards > 0 { " " (f.boards) " boards." }
                 }
             }
         }

@@ -167,9 +167,14 @@ fn card_page(f: &Frame, card: &Scorecard) -> Markup {
 fn places(card: &Scorecard) -> Markup {
     html! {
         @if !card.places.is_empty() {
-            h2 { "Places" }
-            div.places {
-                @for r in &card.places { (place(card, r)) }
+            table.places {
+                caption { "Places in each ranking" }
+                thead { tr {
+                    th.l scope="col" { "Ranking" }
+                    th scope="col" { "Place" }
+                    th scope="col" { @if card.imps { "IMPs" } @else { "%" } }
+                } }
+                tbody { @for r in &card.places { (place(card, r)) } }
             }
         }
     }
@@ -177,21 +182,19 @@ fn places(card: &Scorecard) -> Markup {
 
 fn place(card: &Scorecard, r: &RankingPlace) -> Markup {
     let key = r.ranking.to_lowercase().replace([',', ' '], "-");
+    let link = match r.national_list {
+        Some(list) => format!("/rankings?list={}&{}#me", list.key(), mine(card).query),
+        None => fmt::club_url(&card.pair.0),
+    };
     html! {
-        div {
-            div { (r.ranking) }
-            div.place data-place-key=(key) data-rank=(r.place.rank) data-label=(r.ranking.to_lowercase()) {
-                (fmt::ordinal(r.place.rank)) @if r.place.tied { "=" }
+        tr {
+            th.l scope="row" { a href=(link) { (r.ranking) } }
+            td.num data-place-key=(key) data-rank=(r.place.rank) data-label=(r.ranking.to_lowercase()) {
+                strong { (fmt::ordinal(r.place.rank)) @if r.place.tied { "=" } } " of " (r.of)
             }
-            div.meta {
-                "of " (r.of)
-                @if !card.imps { " · " (fmt::pct(r.percent_hundredths)) "%" }
-                @else { " · " (simpairs_pipeline::views::value::show_hundredths(r.total_hundredths)) " IMPs" }
-            }
-            @if let Some(list) = r.national_list {
-                a href={ "/rankings?list=" (list.key()) "&" (mine(card).query) "#me" } { "See it in the ranking" }
-            } @else {
-                a href=(fmt::club_url(&card.pair.0)) { "See the club's ranking" }
+            td.num {
+                @if card.imps { (simpairs_pipeline::views::value::show_hundredths(r.total_hundredths)) }
+                @else { (fmt::pct(r.percent_hundredths)) }
             }
         }
     }
@@ -244,8 +247,9 @@ fn lines(card: &Scorecard) -> Markup {
                 @for l in &card.lines {
                     tr {
                         th scope="row" class="num" {
-                            a href=(fmt::board_url(l.board, Some(club), false)) aria-label={ "Board " (l.board) ", nationally" } { (l.board) }
-                            span.fold { a href=(fmt::board_url(l.board, Some(club), true)) aria-label={ "Board " (l.board) " in the club" } { "club" } }
+                            a href=(fmt::board_url(l.board, Some(club), false)) aria-label={ "Board " (l.board) ", national field" } { (l.board) }
+                            br;
+                            a.small href=(fmt::board_url(l.board, Some(club), true)) aria-label={ "Board " (l.board) ", club field" } { "club" }
                         }
                         td.l {
                             (result_cell(l))
@@ -254,7 +258,7 @@ fn lines(card: &Scorecard) -> Markup {
                         }
                         td.l.wide { (l.lead.as_deref().unwrap_or("")) }
                         td.num { (fmt::score(l.score)) }
-                        td.l.wide { (opponents(l)) " " a href=(fmt::board_url(l.board, Some(club), true)) { "board in the club" } }
+                        td.l.wide { (opponents(l)) }
                         @if !imps { td.num.wide { @if let Some(v) = &l.club { (fmt::mp(v)) " of " (simpairs_pipeline::views::value::show_hundredths(v.top_hundredths())) } } }
                         td.num { (value_cell(l.club.as_ref(), imps)) }
                         @if !imps { td.num.wide { @if let Some(v) = &l.national { (fmt::mp(v)) " of " (simpairs_pipeline::views::value::show_hundredths(v.top_hundredths())) } } }
