@@ -35,6 +35,9 @@ enum Command {
     Serve(commands::serve::Args),
     /// Rebuilds an event from its log (as of any moment) and scores it.
     Replay(commands::replay::Args),
+    /// Lists every submission of an event (applied, superseded or set aside, with reasons and
+    /// warnings) and every record set aside: the director's view.
+    Submissions(commands::submissions::Args),
     /// Measures scoring speed on a seeded national-sized field and prints a table.
     Bench(commands::bench::Args),
 }
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Aggregate(args) => commands::aggregate::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Submissions(args) => commands::submissions::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match outcome {

@@ -30,6 +30,56 @@ fn killed_aggregator_converges_to_the_clean_run() {
     assert!(log.dead_letters().is_empty());
 }
 
+/// About 200,000 results, the aggregator killed at random moments at least 20 times while it
+/// ingests them in small batches: once it has caught up, every view the projection serves
+/// (national lists, clubs' standings, every board in every scope, every scorecard) is byte for
+/// byte the clean run's.
+#[test]
+fn killed_twenty_times_during_a_large_ingest_every_view_is_the_clean_runs() {
+    let event = simpairs_sim::national_event(&simpairs_sim::Settings {
+        seed: 18,
+        clubs: 690,
+        boards: 27,
+        ..Default::default()
+    });
+    let results: usize = event.clubs.iter().map(|c| c.csv.lines().count() - 1).sum();
+    assert!(results >= 200_000, "{results} results");
+    let clean = embedded("kill-large");
+    clean.declare(&event, 1);
+    for (club, csv) in publish_order(&event) {
+        clean.publish(&event, club, &csv);
+    }
+    assert!(clean.aggregator("clean", true).wait().unwrap().success());
+    let expected = clean.views();
+    assert!(
+        expected.len() > results / 10,
+        "the clean run shows the field"
+    );
+
+    let log = embedded("kill-large");
+    log.declare(&event, 1);
+    for (club, csv) in publish_order(&event) {
+        log.publish(&event, club, &csv);
+    }
+    let kills = kill_while_ingesting(&log, 20);
+    assert!(kills >= 20, "killed {kills} times");
+    assert!(
+        log.aggregator_batched("main", 2_000)
+            .wait()
+            .unwrap()
+            .success(),
+        "it catches up"
+    );
+    let got = log.views();
+    let first = got.iter().zip(&expected).position(|(a, b)| a != b);
+    assert!(
+        got == expected,
+        "after {kills} kills the views differ from the clean run's (line {first:?} of {} and {})",
+        got.len(),
+        expected.len()
+    );
+}
+
 #[test]
 fn forged_and_malformed_input_go_to_dead_letters_and_change_nothing() {
     let event = simpairs_sim::national_event(&simpairs_sim::Settings {

@@ -224,7 +224,12 @@ pub fn measure(
         )?;
         // The seal goes out with the club's records in one durable append.
         let sealed = Instant::now();
-        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, event_id, &submission)?;
+        simpairs_pipeline::publish::append_submission(
+            log.as_ref(),
+            &codec,
+            event_id,
+            &submission.events,
+        )?;
         let want = base + i as i64 + 1;
         while shown.load(Ordering::Relaxed) < want && Instant::now() < deadline {
             std::thread::sleep(Duration::from_micros(200));

@@ -64,5 +64,8 @@ pub fn run(command: ClubCommand) -> anyhow::Result<()> {
         published.submission_id,
         published.seal_offset
     );
+    for warning in &published.warnings {
+        eprintln!("warning: {warning}");
+    }
     Ok(())
 }

@@ -174,13 +174,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
      -> anyhow::Result<()> {
         let imported =
             simpairs_formats::import::read(&format!("{}.csv", club.id), csv.as_bytes(), None)?;
-        let events = simpairs_pipeline::publish::submission_events(&event_id, &club.id, &imported)?;
+        let submission =
+            simpairs_pipeline::publish::submission_events(&event_id, &club.id, &imported)?;
         let sealed = simpairs_pipeline::publish::seal(
             &codec,
             &event_id,
             &club.id,
             key,
-            events,
+            submission.events,
             Some(what.to_string()),
         );
         simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event_id, &sealed)?;

@@ -9,6 +9,7 @@ pub mod event;
 pub mod replay;
 pub mod score;
 pub mod serve;
+pub mod submissions;
 
 use clap::ValueEnum;
 use simpairs_scoring::{Factoring, FouledMethod, Method, Options, Scale};

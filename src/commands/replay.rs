@@ -11,7 +11,8 @@ pub struct Args {
     pub log: LogLocation,
     #[arg(long, env = "SIMPAIRS_EVENT")]
     pub event: Option<String>,
-    /// Stop at this offset of the results stream, or this RFC 3339 time.
+    /// As of this offset of the results stream (inclusive: the seal offset `club publish` prints) or
+    /// this date and time: 2026-11-22T20:15:00Z (UTC), or 2026-11-22 20:15 (local time).
     #[arg(long)]
     pub as_of: Option<AsOf>,
     /// One club's own field instead of the national one.

@@ -98,6 +98,23 @@ impl TestLog {
         .unwrap();
     }
 
+    /// `simpairs aggregate --until-idle` as its own process, committing every `batch` records.
+    pub fn aggregator_batched(&self, instance: &str, batch: usize) -> Child {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_simpairs"));
+        cmd.args(["aggregate", "--log", &self.location, "--event", &self.event])
+            .args([
+                "--instance",
+                instance,
+                "--until-idle",
+                "--batch",
+                &batch.to_string(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
     /// `simpairs aggregate` as its own process.
     pub fn aggregator(&self, instance: &str, until_idle: bool) -> Child {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_simpairs"));
@@ -186,6 +203,59 @@ impl TestLog {
         rows
     }
 
+    /// Every view the projection serves, as text to compare byte for byte: the three national
+    /// lists, each club's own standings, every board's scores in every scope, the scorecard of
+    /// every pair, and what is in force. Generations are left out: a killed aggregator writes a
+    /// board in another batch than a clean run does, with the same scores.
+    pub fn views(&self) -> Vec<String> {
+        let projection =
+            simpairs_pipeline::project::Projection::load(self.log.as_ref(), &self.event).unwrap();
+        let mut rows = Vec::new();
+        for list in ["combined", "ns", "ew"] {
+            let (total, entries) = projection.leaderboard(list, 0, usize::MAX);
+            rows.push(format!("{list}: {total} pairs"));
+            rows.extend(entries.iter().map(|s| format!("{list} {s:?}")));
+        }
+        for (club, standings) in &projection.clubs {
+            rows.extend(
+                standings
+                    .standings
+                    .iter()
+                    .map(|s| format!("club {club} {s:?}")),
+            );
+        }
+        for ((scope, board), b) in &projection.board_scores {
+            rows.push(format!(
+                "board {scope}/{board} {} {} {:?} {:?} {:?} {:?}",
+                b.results_count, b.target, b.top, b.datum, b.table, b.specials
+            ));
+        }
+        let (_, pairs) = projection.leaderboard("combined", 0, usize::MAX);
+        for s in &pairs {
+            let direction = match s.direction {
+                Some(simpairs_events::types::Direction::Ns) => "NS",
+                Some(simpairs_events::types::Direction::Ew) => "EW",
+                None => "",
+            };
+            let pair = (
+                s.club_id.clone(),
+                s.section.clone(),
+                s.pair.clone(),
+                direction,
+            );
+            rows.push(format!(
+                "scorecard {pair:?} {:?}",
+                projection.scorecard(&pair)
+            ));
+        }
+        rows.push(format!(
+            "results in force: {}, set aside: {}",
+            projection.result_count(),
+            projection.dead_letters
+        ));
+        rows
+    }
+
     /// The reasons of the dead letters written so far.
     pub fn dead_letters(&self) -> Vec<String> {
         let codec = Codec::new().unwrap();
@@ -253,6 +323,27 @@ pub fn clean_run(log: TestLog, event: &simpairs_sim::SimEvent, partitions: u32) 
     log.leaderboard()
 }
 
+/// Runs the aggregator over what is published, in small batches, killing it with SIGKILL at
+/// pseudo-random moments until it has been killed `kills` times or it finishes; returns the kills.
+pub fn kill_while_ingesting(log: &TestLog, kills: usize) -> usize {
+    let mut rng = fastrand::Rng::with_seed(18);
+    let mut done = 0;
+    while done < kills {
+        let mut child = log.aggregator_batched("main", 2_000);
+        let deadline = Instant::now() + Duration::from_millis(rng.u64(100..1_500));
+        while Instant::now() < deadline {
+            if child.try_wait().unwrap().is_some() {
+                return done;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        done += 1;
+    }
+    done
+}
+
 /// Publishes while the aggregator is killed with SIGKILL at pseudo-random moments; returns the kills.
 pub fn publish_while_killing(
     log: &TestLog,
@@ -286,8 +377,9 @@ pub fn send_forged_and_malformed(log: &TestLog, event: &simpairs_sim::SimEvent) 
     let codec = Codec::new().unwrap();
     let victim = &event.clubs[1];
     let imported = simpairs_formats::import::read("x.csv", victim.csv.as_bytes(), None).unwrap();
-    let records =
-        simpairs_pipeline::publish::submission_events(&log.event, &victim.id, &imported).unwrap();
+    let records = simpairs_pipeline::publish::submission_events(&log.event, &victim.id, &imported)
+        .unwrap()
+        .events;
     let forged = simpairs_pipeline::publish::seal(
         &codec,
         &log.event,

@@ -303,8 +303,9 @@ impl Aggregator {
             let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             let report = self.write_output(applied, dead, fields, started)?;
-            // Output is durable: now the input may be marked as done.
-            consumer.commit(&next_positions(records))?;
+            // Output is durable: now the input may be marked as done. A commit that fails is
+            // tried again on its own: deriving the batch again would append its output twice.
+            commit_with_retries(consumer.as_mut(), &next_positions(records))?;
             if report.submissions_applied > 0 || report.dead_letters > 0 {
                 on_batch(&report);
             }
@@ -511,6 +512,31 @@ impl Aggregator {
             })
             .collect();
         Ok(encoded)
+    }
+}
+
+/// Commits positions, trying again a few times (with growing pauses) before giving up.
+fn commit_with_retries(
+    consumer: &mut dyn simpairs_log::Consumer,
+    positions: &[Position],
+) -> Result<()> {
+    const ATTEMPTS: u32 = 5;
+    let mut pause = Duration::from_millis(100);
+    let mut attempt = 1;
+    loop {
+        match consumer.commit(positions) {
+            Ok(()) => return Ok(()),
+            Err(e) if attempt < ATTEMPTS => {
+                tracing::warn!(
+                    attempt,
+                    "committing the aggregator's position failed, trying again: {e}"
+                );
+                std::thread::sleep(pause);
+                pause *= 2;
+                attempt += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! ## Layout
 //! - [`streams`]: log locations and stream names (`<event>.results` ...).
 //! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`judge`]: the one judge of whether a submission applies, used by every role; [`limits`]:
+//!   how big a submission may be.
 //! - [`results`]: one club's results in force, kept in table order.
 //! - [`field`]: from applied results to a scoring field.
 //! - [`publish`]: the club node: a results file becomes a signed submission.
@@ -21,12 +23,17 @@
 pub mod aggregate;
 pub mod declare;
 pub mod field;
+pub mod judge;
+pub mod keys;
+pub mod limits;
+mod pending;
 pub mod project;
 pub mod publish;
 pub mod replay;
 pub mod results;
 pub mod state;
 pub mod streams;
+pub mod submissions;
 pub mod views;
 
 pub use streams::{LogLocation, stream_name};
@@ -49,6 +56,19 @@ pub enum Error {
     Formats(#[from] simpairs_formats::Error),
     #[error("scoring: {0}")]
     Scoring(#[from] simpairs_scoring::Error),
+    /// Records a stream must keep are gone from the log.
+    #[error(
+        "the records of stream {stream} (partition {partition}) from offset {from} up to offset {until} are gone from the log: the results are the source of truth and are kept forever, so the log lost them; restore it from a backup (nothing was shown as if the event were whole)"
+    )]
+    Lost {
+        stream: String,
+        partition: u32,
+        from: u64,
+        until: u64,
+    },
+    /// The judge would set a submission aside: nothing was published.
+    #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
+    Refused { reasons: Vec<String> },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -93,11 +113,29 @@ pub fn read_kept(
 ) -> Result<Vec<simpairs_log::Record>> {
     match log.read(stream, partition, *at, max) {
         Err(simpairs_log::Error::OffsetOutOfRange { start, .. }) if *at < start => {
+            if !compacted(stream) {
+                // Records the log must keep forever are gone: never a smaller event shown as whole.
+                return Err(Error::Lost {
+                    stream: stream.to_string(),
+                    partition,
+                    from: *at,
+                    until: start,
+                });
+            }
             *at = start;
             Ok(log.read(stream, partition, start, max)?)
         }
         other => Ok(other?),
     }
+}
+
+/// Whether a stream is compacted (its older records may be gone by design): the derived
+/// board scores and leaderboards. The declarations, results and dead letters are kept forever.
+fn compacted(stream: &str) -> bool {
+    use simpairs_events::Stream;
+    [Stream::BoardScores, Stream::Leaderboard]
+        .iter()
+        .any(|s| stream.ends_with(&format!(".{}", s.name())))
 }
 
 pub fn read_range(

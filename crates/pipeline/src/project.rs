@@ -67,7 +67,10 @@ pub struct Projection {
     options: Option<simpairs_scoring::Options>,
     /// The national field as last ranked, and the clubs with submissions applied since.
     ranking: NationalRanking,
+    /// Records set aside (each counted once, however many times it was written: a standby
+    /// aggregator's copy or a repeat after a restart names the same record).
     pub dead_letters: usize,
+    dead_letter_sources: BTreeSet<(String, i32, i64)>,
     /// National generations already published as `LeaderboardPublished`.
     published: BTreeSet<i64>,
     /// When the national standings last changed (ms since the epoch).
@@ -164,8 +167,13 @@ impl Projection {
                 self.published.insert(l.generation);
                 false
             }
-            Event::DeadLettered(_) => {
-                self.dead_letters += 1;
+            Event::DeadLettered(d) => {
+                self.dead_letter_sources.insert((
+                    d.source_stream,
+                    d.source_partition,
+                    d.source_offset,
+                ));
+                self.dead_letters = self.dead_letter_sources.len();
                 false
             }
             _ => false,

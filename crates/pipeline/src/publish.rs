@@ -19,6 +19,7 @@ use simpairs_formats::import::Imported;
 use simpairs_log::{Log, Produce};
 use simpairs_scoring::Outcome;
 
+use crate::state::{Effect, EventState, Verdict};
 use crate::{Error, Result, now_ms, stream_name};
 
 /// What was published.
@@ -31,10 +32,22 @@ pub struct Published {
     pub seal_partition: u32,
     pub seal_offset: u64,
     pub sealed_at_ms: i64,
+    /// Lines that apply as recorded but that a director should look at, as
+    /// `file:line: field: message`.
+    pub warnings: Vec<String>,
+}
+
+/// A club's submission before it is sealed: its records and where each sequence came from.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    pub events: Vec<Event>,
+    /// The line of the file each sequence comes from (0 for a pair's entry): the judge names
+    /// records by sequence, the club reads lines.
+    pub lines: Vec<u64>,
 }
 
 /// Turns an imported file into the records of `club`'s submission (not yet sealed).
-pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Result<Vec<Event>> {
+pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Result<Submission> {
     let field = &imported.field;
     // A club publishes only its own results.
     let clubs: Vec<&str> = field
@@ -48,6 +61,7 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
         )));
     }
     let mut events = Vec::with_capacity(field.len() + imported.pairs.len());
+    let mut lines = vec![0u64; imported.pairs.len()];
     let mut sequence = 0i32;
     for pair in &imported.pairs {
         let players: Vec<Player> = pair
@@ -76,9 +90,10 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
     let by_board = field.rows_by_board();
     for (i, rows) in by_board.iter().enumerate() {
         let board = i32::from(by_board.boards[i]);
-        let mut lines = Vec::with_capacity(rows.len());
+        let mut batch = Vec::with_capacity(rows.len());
         for &row in rows {
             let row = row as usize;
+            lines.push(imported.lines.line_of(row));
             let r = field.result(row);
             let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
             let details = imported.details(row);
@@ -99,7 +114,7 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
                     });
                 }
             }
-            lines.push(ResultLine {
+            batch.push(ResultLine {
                 section: field.section_name(ns.section).into(),
                 ns_pair: ns.label.to_compact_string(),
                 ew_pair: ew.label.to_compact_string(),
@@ -123,17 +138,17 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
             });
         }
         let first_sequence = sequence;
-        sequence += lines.len() as i32;
+        sequence += batch.len() as i32;
         events.push(Event::ResultsRecorded(ResultsRecorded {
             event_id: event_id.to_string(),
             club_id: club.to_string(),
             submission_id: String::new(),
             board,
             first_sequence,
-            results: lines,
+            results: batch,
         }));
     }
-    Ok(events)
+    Ok(Submission { events, lines })
 }
 
 fn direction(d: simpairs_scoring::Direction) -> Direction {
@@ -242,6 +257,7 @@ pub fn append_submission(
         seal_partition,
         seal_offset,
         sealed_at_ms: seal.sealed_at_ms,
+        warnings: Vec::new(),
     })
 }
 
@@ -308,7 +324,8 @@ pub fn declaration(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Optio
 }
 
 /// Publishes a club's file: reads and checks it whole, checks it against the declaration, seals it
-/// with the club's key ([`seal_file`]) and appends it ([`append_submission`]).
+/// with the club's key and has the judge look at it as the aggregator will ([`seal_file`]), then
+/// appends it ([`append_submission`]).
 pub fn publish_file(
     log: &dyn Log,
     event_id: &str,
@@ -320,12 +337,24 @@ pub fn publish_file(
 ) -> Result<Published> {
     let codec = Codec::new()?;
     let sealed = seal_file(&codec, log, event_id, club, key, file_name, bytes, format)?;
-    append_submission(log, &codec, event_id, &sealed)
+    let mut published = append_submission(log, &codec, event_id, &sealed.events)?;
+    published.warnings = sealed.warnings;
+    Ok(published)
+}
+
+/// A sealed submission that the judge accepts, ready to append.
+#[derive(Clone, Debug)]
+pub struct Sealed {
+    /// The records followed by the seal.
+    pub events: Vec<Event>,
+    /// What a director should look at, as `file:line: field: message`.
+    pub warnings: Vec<String>,
 }
 
 /// The club's side of publishing a file, short of appending: reads and checks it whole, checks it
-/// against the event's declaration in `log`, and seals it with the club's key. Returns the records
-/// followed by the seal, for [`append_submission`].
+/// against the event's declaration in `log`, seals it with the club's key, and judges it as the
+/// aggregator will ([`preflight`]): a file the aggregator would set aside is refused here, with
+/// the aggregator's reasons.
 #[allow(clippy::too_many_arguments)]
 pub fn seal_file(
     codec: &Codec,
@@ -336,18 +365,115 @@ pub fn seal_file(
     file_name: &str,
     bytes: &[u8],
     format: Option<simpairs_formats::import::Format>,
-) -> Result<Vec<Event>> {
-    let imported = simpairs_formats::import::read(file_name, bytes, format)?;
-    let events = submission_events(event_id, club, &imported)?;
+) -> Result<Sealed> {
     let declared = declaration(log, codec, event_id)?
         .ok_or_else(|| Error::Usage(format!("event {event_id} is not declared in this log")))?;
-    check_against(&declared, club, key, &events)?;
-    Ok(seal(
+    let limits = crate::limits::Limits::default();
+    limits
+        .check_file(bytes.len() as u64)
+        .map_err(|e| Error::Usage(format!("{file_name}: {e}")))?;
+    let imported = simpairs_formats::import::read(file_name, bytes, format)?;
+    let submission = submission_events(event_id, club, &imported)?;
+    check_against(&declared, club, key, &submission.events)?;
+    let events = seal(
         codec,
         event_id,
         club,
         key,
-        events,
+        submission.events,
         Some(file_name.to_string()),
-    ))
+    );
+    let warnings = preflight(codec, &declared, &events)
+        .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
+        .into_iter()
+        .map(|w| {
+            format!(
+                "{}: {}: {}",
+                at_line(file_name, &submission.lines, w.sequence),
+                w.field,
+                w.message
+            )
+        })
+        .collect();
+    Ok(Sealed { events, warnings })
+}
+
+/// `file:line` of a sequence, or the file alone when the sequence is not a line of it.
+fn at_line(file: &str, lines: &[u64], sequence: i32) -> String {
+    match usize::try_from(sequence).ok().and_then(|s| lines.get(s)) {
+        Some(&line) if line > 0 => format!("{file}:{line}"),
+        _ => file.to_string(),
+    }
+}
+
+/// The error of a file the judge refuses.
+fn refused(file: &str, lines: &[u64], rejection: Refusal) -> Error {
+    const SHOWN: usize = 10;
+    let reasons = match rejection {
+        Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
+            .iter()
+            .take(SHOWN)
+            .map(|p| match p.sequence() {
+                Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
+                None => format!("{file}: {p}"),
+            })
+            .chain((problems.len() > SHOWN).then(|| format!("and {} more", problems.len() - SHOWN)))
+            .collect(),
+        Refusal::Judged(other) => vec![other.to_string()],
+        Refusal::Records(reasons) => reasons,
+    };
+    Error::Refused { reasons }
+}
+
+/// Why the judge would not apply a submission.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The judge set the sealed submission aside.
+    Judged(crate::judge::Rejection),
+    /// Records were set aside before the submission could be judged (or it never completed).
+    Records(Vec<String>),
+}
+
+/// Judges a sealed submission as the aggregator will, on an event that has only its declaration:
+/// the records go through [`EventState`] exactly as the aggregator reads them back from the log.
+/// Returns the warnings of the lines that apply, or why it would be set aside.
+pub fn preflight(
+    codec: &Codec,
+    declared: &EventDeclared,
+    events: &[Event],
+) -> std::result::Result<Vec<crate::judge::LineWarning>, Refusal> {
+    let mut state = EventState::new();
+    state.handle_declaration(declared.clone());
+    let mut batch = crate::state::Batch::new(codec);
+    for (i, event) in events.iter().enumerate() {
+        let message = codec.encode(event);
+        state.stage(
+            &mut batch,
+            crate::state::decode(codec, &message),
+            i as i64,
+            i,
+        );
+    }
+    let finished = state.finish(batch);
+    let judged = state.judged().next().map(|(_, j)| j.verdict.clone());
+    match judged {
+        Some(Verdict::Applied { warnings }) => Ok(warnings),
+        Some(Verdict::SetAside(rejection)) => Err(Refusal::Judged(rejection)),
+        None => {
+            let mut reasons: Vec<String> = finished
+                .effects
+                .into_iter()
+                .filter_map(|(_, e)| match e {
+                    Effect::DeadLetter { reason } => Some(reason),
+                    Effect::Applied(_) => None,
+                })
+                .collect();
+            if reasons.is_empty() {
+                reasons.push(
+                    "the submission is incomplete: its seal does not cover its records".into(),
+                );
+            }
+            Err(Refusal::Records(reasons))
+        }
+    }
 }

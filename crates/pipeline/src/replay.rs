@@ -12,7 +12,8 @@ use crate::{Error, Result, stream_name};
 /// A moment in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsOf {
-    /// Records of the results stream before this offset (the embedded log has one partition).
+    /// Up to and including the record at this offset of the results stream (the offset
+    /// `club publish` prints for a seal: the state just after that seal).
     Offset(u64),
     /// Records appended at or before this time (milliseconds since the Unix epoch).
     Time(i64),
@@ -21,19 +22,52 @@ pub enum AsOf {
 impl std::str::FromStr for AsOf {
     type Err = Error;
 
-    /// A whole number is an offset; anything else an RFC 3339 time such as `2026-11-22T18:30:00Z`.
+    /// A whole number is an offset; anything else a date and time: with a zone
+    /// (`2026-11-22T20:15:00Z`, `2026-11-22T21:15+01:00`) or without one, read as this machine's
+    /// local time (`2026-11-22 20:15`, `2026-11-22T20:15:30`).
     fn from_str(s: &str) -> Result<Self> {
-        if let Ok(offset) = s.trim().parse::<u64>() {
+        let text = s.trim();
+        if let Ok(offset) = text.parse::<u64>() {
             return Ok(AsOf::Offset(offset));
         }
-        let t = humantime::parse_rfc3339_weak(s.trim()).map_err(|e| {
-            Error::Usage(format!("--as-of {s:?}: expected an offset (a whole number) or an RFC 3339 time like 2026-11-22T18:30:00Z: {e}"))
-        })?;
-        let ms = t
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_err(|_| Error::Usage(format!("--as-of {s:?} is before 1970")))?
-            .as_millis() as i64;
-        Ok(AsOf::Time(ms))
+        let at = text
+            .parse::<jiff::Timestamp>()
+            .or_else(|_| {
+                text.parse::<jiff::civil::DateTime>()
+                    .and_then(|civil| civil.to_zoned(jiff::tz::TimeZone::system()))
+                    .map(|zoned| zoned.timestamp())
+            })
+            .map_err(|e| {
+                Error::Usage(format!(
+                    "--as-of {s:?}: expected an offset (a whole number, as club publish prints it) or a date and time \
+                     such as 2026-11-22T20:15:00Z (UTC), 2026-11-22T21:15+01:00 or 2026-11-22 20:15 (local time): {e}"
+                ))
+            })?;
+        Ok(AsOf::Time(at.as_millisecond()))
+    }
+}
+
+impl std::fmt::Display for AsOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AsOf::Offset(o) => write!(f, "offset {o}"),
+            AsOf::Time(ms) => f.write_str(&describe_time(*ms)),
+        }
+    }
+}
+
+/// A moment in words: UTC and this machine's local time.
+pub fn describe_time(ms: i64) -> String {
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => {
+            let local = t.to_zoned(jiff::tz::TimeZone::system());
+            format!(
+                "{} ({} local time)",
+                t.strftime("%Y-%m-%d %H:%M:%S UTC"),
+                local.strftime("%Y-%m-%d %H:%M:%S %:z")
+            )
+        }
+        Err(_) => format!("{ms} ms after 1970"),
     }
 }
 
@@ -79,7 +113,7 @@ pub fn replay(
     for partition in 0..partitions {
         let end = log.end_offset(&results, partition)?;
         let until = match as_of {
-            Some(AsOf::Offset(o)) => o.min(end),
+            Some(AsOf::Offset(o)) => o.saturating_add(1).min(end),
             _ => end,
         };
         // In batches: the submissions each completes are checked together, in parallel.
@@ -105,7 +139,40 @@ pub fn replay(
         let finished = state.finish(batch);
         replayed.note(finished, &offsets);
     }
+    if let Some(as_of) = as_of
+        && state.judged().next().is_none()
+        && replayed.dead_letters.is_empty()
+    {
+        return Err(nothing_before(log, &codec, &results, as_of));
+    }
     Ok((state, replayed))
+}
+
+/// The error for a moment before any club published: when the first seal came, if one did.
+fn nothing_before(log: &dyn Log, codec: &Codec, results: &str, as_of: AsOf) -> Error {
+    // The earliest seal of any partition, by the time it was sealed.
+    let mut first: Option<(u64, i64)> = None;
+    for partition in 0..log.partitions(results).unwrap_or(1) {
+        let end = log.end_offset(results, partition).unwrap_or(0);
+        let _ = crate::read_range(log, results, partition, 0, end, |r| {
+            if let Ok(simpairs_events::Skimmed::Event(event)) = codec.skim(&r.value)
+                && let Event::SubmissionSealed(seal) = *event
+                && first.is_none_or(|(_, ms)| seal.sealed_at_ms < ms)
+            {
+                first = Some((r.offset, seal.sealed_at_ms));
+            }
+        });
+    }
+    let after = match first {
+        Some((offset, ms)) => format!(
+            "the first submission was sealed at offset {offset}, {}",
+            describe_time(ms)
+        ),
+        None => "no club has published yet".to_string(),
+    };
+    Error::Usage(format!(
+        "nothing was published at or before {as_of}: {after}"
+    ))
 }
 
 impl Replayed {

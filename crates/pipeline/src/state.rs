@@ -19,12 +19,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{
-    AppliedPair, AppliedResult, EventDeclared, PairEntered, ResultKey, ResultRecorded,
-    ResultWithdrawn, SubmissionApplied, SubmissionSealed,
+    AppliedResult, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
 };
 use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
+use crate::judge::{Accepted, Context, LineWarning, Rejection};
+use crate::limits::Limits;
+use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 
 /// A result's identity within the event: the club and the table (section, board, pairs).
@@ -37,91 +39,6 @@ pub enum Effect {
     Applied(Arc<SubmissionApplied>),
     /// The record (or the submission it seals) was set aside, with the reason in words.
     DeadLetter { reason: String },
-}
-
-/// One record of a submission awaiting its seal.
-#[derive(Debug, Clone)]
-enum Part {
-    Result(ResultRecorded),
-    /// A batch of one board's results, the consecutive sequences from its first: its header. Its
-    /// lines are read from the message when the submission is checked
-    /// ([`simpairs_events::Codec::applied_lines`]).
-    Lines(ResultsHeader),
-    Withdrawal(ResultWithdrawn),
-    Pair(PairEntered),
-}
-
-impl Part {
-    /// How many sequences the record stands for.
-    fn sequences(&self) -> i32 {
-        match self {
-            Part::Lines(b) => i32::try_from(b.lines).unwrap_or(i32::MAX),
-            _ => 1,
-        }
-    }
-}
-
-/// The datum of a message (what a seal's digest covers, and what tells two records apart): the
-/// bytes after its header.
-fn datum(message: &[u8]) -> &[u8] {
-    message
-        .get(simpairs_events::HEADER_LEN..)
-        .unwrap_or_default()
-}
-
-#[derive(Debug, Default)]
-struct Pending {
-    /// first sequence -> (message as sent, record); a batch covers the sequences from its first.
-    /// In order of first sequence (records mostly arrive in order: each is pushed at the end).
-    records: Vec<(i32, Vec<u8>, Part)>,
-    /// Sequences covered by `records`.
-    sequences: i64,
-    /// A seal that arrived before all its records, with its offset.
-    seal: Option<(SubmissionSealed, i64)>,
-}
-
-impl Pending {
-    /// The record covering `sequence`: its first sequence and bytes.
-    fn covering(&self, sequence: i32) -> Option<(i32, &[u8])> {
-        let after = self.records.partition_point(|r| r.0 <= sequence);
-        let (first, bytes, part) = self.records.get(after.checked_sub(1)?)?;
-        (i64::from(sequence) < i64::from(*first) + i64::from(part.sequences()))
-            .then_some((*first, datum(bytes)))
-    }
-
-    /// Whether any record covers a sequence of `range`.
-    fn overlaps(&self, range: std::ops::Range<i32>) -> bool {
-        let from = self.records.partition_point(|r| r.0 < range.start);
-        self.covering(range.start).is_some()
-            || self.records.get(from).is_some_and(|r| r.0 < range.end)
-    }
-
-    /// Adds a record that no record covers the first sequence of.
-    fn insert(&mut self, first: i32, message: Vec<u8>, part: Part) {
-        self.sequences += i64::from(part.sequences());
-        let at = self.records.partition_point(|r| r.0 < first);
-        self.records.insert(at, (first, message, part));
-    }
-
-    /// Whether the records cover exactly the sequences `0..count`.
-    fn complete_run(&self, count: i64) -> bool {
-        let mut next = 0i64;
-        for (first, _, part) in &self.records {
-            if i64::from(*first) != next {
-                return false;
-            }
-            next += i64::from(part.sequences());
-        }
-        next == count
-    }
-
-    /// Every sequence the records cover, in order (for messages).
-    fn sequence_list(&self) -> Vec<i32> {
-        self.records
-            .iter()
-            .flat_map(|(first, _, part)| *first..first.saturating_add(part.sequences()))
-            .collect()
-    }
 }
 
 /// A pair as the event knows it: club, section, number and direction (`NS`, `EW`, or `""` for a Howell
@@ -161,6 +78,10 @@ pub struct EventState {
     applied_count: i64,
     /// The declared boards, for the checks.
     boards: Arc<BTreeSet<i32>>,
+    /// The event's limits.
+    limits: Limits,
+    /// Every sealed submission judged, and what became of it.
+    judged: HashMap<(String, String), Judged>,
 }
 
 /// A sealed submission whose records are all in, waiting to be checked by [`EventState::finish`].
@@ -240,16 +161,26 @@ fn submission_of(record: &Skimmed) -> Option<(&str, &str)> {
     }
 }
 
-/// The outcome of checking a ready submission.
-enum Decision {
-    /// Every check passed: what applies, its results' order by table and the field they make.
-    Apply {
-        applied: SubmissionApplied,
-        by_table: Vec<u32>,
-        field: Box<Field>,
-    },
-    /// Set aside, with the reason; its records stay pending, as they were.
-    SetAside { reason: String, pending: Pending },
+/// What the judge decided about a sealed submission, with what its seal said.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The seal's offset on the results stream.
+    pub offset: i64,
+    pub sealed_at_ms: i64,
+    /// What the club named as the submission's source (the file published).
+    pub source: Option<String>,
+    /// Sequences the seal covers.
+    pub count: i64,
+    pub verdict: Verdict,
+}
+
+/// The judge's decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Applied, with the lines a director should look at.
+    Applied { warnings: Vec<LineWarning> },
+    /// Set aside, and why.
+    SetAside(Rejection),
 }
 
 impl EventState {
@@ -410,48 +341,103 @@ impl EventState {
         }
         let ready = std::mem::take(&mut batch.ready);
         batch.completing.clear();
-        let boards = self.boards.clone();
+        let (boards, limits) = (self.boards.clone(), self.limits);
         let codec = batch.codec;
         let check = |r: Ready| {
-            let decision = decide(codec, &r.seal, r.pending, &boards);
-            (r.trigger, r.seal, r.offset, decision)
+            let context = Context {
+                boards: &boards,
+                limits: &limits,
+            };
+            let verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
+            (r, verdict)
         };
         // One submission (a live club's upload) is checked on this thread.
         let checking = std::time::Instant::now();
-        let decided: Vec<(usize, SubmissionSealed, i64, Decision)> = if ready.len() == 1 {
+        let decided: Vec<(Ready, Result<Accepted, Rejection>)> = if ready.len() == 1 {
             ready.into_iter().map(check).collect()
         } else {
             ready.into_par_iter().map(check).collect()
         };
         tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
-        for (trigger, seal, offset, decision) in decided {
-            let key = (seal.club_id.clone(), seal.submission_id.clone());
-            let effect = match decision {
-                Decision::SetAside { reason, pending } => {
-                    self.pending.insert(key, pending);
-                    dead(reason)
-                }
-                Decision::Apply {
-                    applied,
-                    by_table,
-                    field,
-                } => {
-                    let club = seal.club_id.clone();
-                    let first = !self.results.contains_key(&club) && applied.withdrawn.is_empty();
-                    let applied = self.apply(key, offset, applied, &by_table);
-                    // The field built by the checks is the club's field only when the club's
-                    // results in force are exactly this submission's.
-                    if first {
-                        batch.fields.insert(club, *field);
-                    } else {
-                        batch.fields.remove(&club);
-                    }
-                    Effect::Applied(applied)
-                }
+        for (ready, verdict) in decided {
+            let effect = match verdict {
+                Err(rejection) => self.set_aside(&ready.seal, ready.offset, rejection),
+                Ok(accepted) => self.accept(batch, &ready.seal, ready.offset, accepted),
             };
-            batch.effects.push((trigger, effect));
+            batch.effects.push((ready.trigger, effect));
         }
         tracing::trace!(elapsed = ?checking.elapsed(), "submissions applied");
+    }
+
+    /// Applies a submission the judge accepted and notes it.
+    fn accept(
+        &mut self,
+        batch: &mut Batch<'_>,
+        seal: &SubmissionSealed,
+        offset: i64,
+        accepted: Accepted,
+    ) -> Effect {
+        let club = seal.club_id.clone();
+        let key = (club.clone(), seal.submission_id.clone());
+        let first = !self.results.contains_key(&club) && accepted.applied.withdrawn.is_empty();
+        let verdict = Verdict::Applied {
+            warnings: accepted.warnings,
+        };
+        self.note(seal, offset, verdict);
+        let applied = self.apply(key, offset, accepted.applied, &accepted.by_table);
+        // The field built by the checks is the club's field only when the club's results in
+        // force are exactly this submission's.
+        if first {
+            batch.fields.insert(club, accepted.field);
+        } else {
+            batch.fields.remove(&club);
+        }
+        Effect::Applied(applied)
+    }
+
+    /// Sets a sealed submission aside. Its records are dropped: a copy of the same signed
+    /// content is refused again without being gathered, and a submission whose records were
+    /// altered or missing on the way can be published again and apply.
+    fn set_aside(&mut self, seal: &SubmissionSealed, offset: i64, rejection: Rejection) -> Effect {
+        let reason = rejection.to_string();
+        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        self.pending.remove(&key);
+        if rejection.may_arrive_again() {
+            self.judged.remove(&key);
+        } else {
+            self.note(seal, offset, Verdict::SetAside(rejection));
+        }
+        dead(reason)
+    }
+
+    /// Notes what the judge decided about a seal.
+    fn note(&mut self, seal: &SubmissionSealed, offset: i64, verdict: Verdict) {
+        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        self.judged.insert(
+            key,
+            Judged {
+                offset,
+                sealed_at_ms: seal.sealed_at_ms,
+                source: seal.source.clone(),
+                count: seal.count,
+                verdict,
+            },
+        );
+    }
+
+    /// Whether a submission was judged for good (applied, or its signed content refused): its
+    /// records and seal, arriving again, change nothing.
+    fn settled(&self, key: &(String, String)) -> bool {
+        self.applied.contains(key)
+            || self
+                .judged
+                .get(key)
+                .is_some_and(|j| matches!(j.verdict, Verdict::SetAside(_)))
+    }
+
+    /// Every sealed submission judged so far: (club, submission) and what became of it.
+    pub fn judged(&self) -> impl Iterator<Item = (&(String, String), &Judged)> + '_ {
+        self.judged.iter()
     }
 
     /// Handles one decoded event (not a batch of results: [`Codec::skim`] gives those as their
@@ -511,10 +497,11 @@ impl EventState {
             }
         };
         let key = (club, submission);
-        if self.applied.contains(&key) {
+        if self.settled(&key) {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
         }
+        let limits = self.limits;
         let pending = self.pending.entry(key.clone()).or_default();
         match pending.covering(sequence) {
             Some((first, bytes)) if first == sequence && bytes == datum(&message) => {
@@ -526,7 +513,12 @@ impl EventState {
                     key.0, key.1
                 ))];
             }
-            None => pending.insert(sequence, message, part),
+            None => {
+                if let Err(exceeded) = limits.check_count(pending.sequences + 1) {
+                    return vec![over_limit(&key, exceeded)];
+                }
+                pending.insert(sequence, message, part)
+            }
         }
         // A sealed submission waiting for this record may now complete.
         if pending.seal.is_some() {
@@ -558,7 +550,7 @@ impl EventState {
             ))];
         }
         let key = (batch.club_id.clone(), batch.submission_id.clone());
-        if self.applied.contains(&key) {
+        if self.settled(&key) {
             return Vec::new();
         }
         if batch.lines == 0 {
@@ -567,6 +559,7 @@ impl EventState {
                 key.0, key.1
             ))];
         }
+        let limits = self.limits;
         let pending = self.pending.entry(key.clone()).or_default();
         let first = batch.first_sequence;
         match pending.covering(first) {
@@ -591,6 +584,9 @@ impl EventState {
                 key.0, key.1
             ))];
         }
+        if let Err(exceeded) = limits.check_count(pending.sequences + i64::from(len)) {
+            return vec![over_limit(&key, exceeded)];
+        }
         // The batch is kept whole at its first sequence.
         pending.insert(first, message, Part::Lines(batch));
         // A sealed submission waiting for this record may now complete.
@@ -612,31 +608,21 @@ impl EventState {
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
         let declared = self.declared.as_ref().expect("checked by the caller");
-        let Some(club) = self
-            .club_index
-            .get(&seal.club_id)
-            .and_then(|&i| declared.clubs.get(i))
-        else {
-            return vec![dead(format!(
-                "club {} is not part of event {}: its submission {} is set aside",
-                seal.club_id, declared.event_id, seal.submission_id
-            ))];
-        };
-        if club.key_id != seal.key_id {
-            return vec![dead(format!(
-                "submission {} of club {} is signed with key {:?}, but the club's key is {:?}",
-                seal.submission_id, seal.club_id, seal.key_id, club.key_id
-            ))];
+        if let Err(rejection) = self.check_seal(declared, &seal) {
+            return vec![dead(rejection.to_string())];
         }
-        if !simpairs_events::verify_seal(&club.hmac_key, &seal) {
-            return vec![dead(format!(
-                "the signature of submission {} does not verify with club {}'s key: forged or altered; nothing of it is applied",
-                seal.submission_id, seal.club_id
-            ))];
-        }
-        if self.applied.contains(&key) {
-            // A redelivered seal of a submission already applied changes nothing.
+        if self.settled(&key) {
+            // A redelivered seal of a submission already judged changes nothing.
             return Vec::new();
+        }
+        if let Err(exceeded) = self.limits.check_count(seal.count) {
+            // Not worth gathering: its records are dropped as they come.
+            let rejection = Rejection::Invalid {
+                club: seal.club_id.clone(),
+                submission: seal.submission_id.clone(),
+                problems: vec![crate::judge::Problem::OverLimit(exceeded)],
+            };
+            return vec![self.set_aside(&seal, offset, rejection)];
         }
         let pending = self.pending.entry(key.clone()).or_default();
         if pending.seal.is_none() {
@@ -648,6 +634,38 @@ impl EventState {
         }
         self.drain(batch, index, &key.0);
         Vec::new()
+    }
+
+    /// Who sealed: a declared club, with its declared key, and a signature that verifies.
+    fn check_seal(
+        &self,
+        declared: &EventDeclared,
+        seal: &SubmissionSealed,
+    ) -> Result<(), Rejection> {
+        let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
+        let Some(entry) = self
+            .club_index
+            .get(&seal.club_id)
+            .and_then(|&i| declared.clubs.get(i))
+        else {
+            return Err(Rejection::UnknownClub {
+                club,
+                event: declared.event_id.clone(),
+                submission,
+            });
+        };
+        if entry.key_id != seal.key_id {
+            return Err(Rejection::WrongKey {
+                club,
+                submission,
+                used: seal.key_id.clone(),
+                declared: entry.key_id.clone(),
+            });
+        }
+        if !simpairs_events::verify_seal(&entry.hmac_key, seal) {
+            return Err(Rejection::Forged { club, submission });
+        }
+        Ok(())
     }
 
     /// Completes the club's sealed submissions in the order of their seals, as far as their records
@@ -721,92 +739,6 @@ impl EventState {
     }
 }
 
-/// Checks a sealed submission whose records are all in: every record sealed, the digest, and every
-/// record's own checks; on success, what applies (a pure function of the submission and the
-/// declared boards, so that submissions are checked in parallel).
-fn decide(
-    codec: &Codec,
-    seal: &SubmissionSealed,
-    pending: Pending,
-    boards: &BTreeSet<i32>,
-) -> Decision {
-    let set_aside = |reason: String, pending: Pending| Decision::SetAside { reason, pending };
-    if !pending.complete_run(seal.count) {
-        let reason = format!(
-            "submission {} of club {} seals {} records numbered 0..{}, but records {:?} arrived",
-            seal.submission_id,
-            seal.club_id,
-            seal.count,
-            seal.count,
-            pending.sequence_list()
-        );
-        return set_aside(reason, pending);
-    }
-    // A batch's bytes enter the digest once, at its first sequence.
-    let digest = simpairs_events::submission_digest(
-        pending.records.iter().map(|(_, bytes, _)| datum(bytes)),
-    );
-    if digest.as_slice() != seal.digest.as_slice() {
-        let reason = format!(
-            "the records of submission {} of club {} do not match the digest they were sealed with: altered in transit",
-            seal.submission_id, seal.club_id
-        );
-        return set_aside(reason, pending);
-    }
-    // Decide: every record must be valid before anything applies.
-    let checked = check_submission(codec, &pending, &seal.club_id, boards);
-    let (results, by_table, field) = match checked {
-        Ok(checked) => checked,
-        Err(problems) => {
-            let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
-            let more = problems.len().saturating_sub(5);
-            let reason = format!(
-                "submission {} of club {} is set aside: {}{}",
-                seal.submission_id,
-                seal.club_id,
-                shown.join("; "),
-                if more > 0 {
-                    format!("; and {more} more")
-                } else {
-                    String::new()
-                }
-            );
-            return set_aside(reason, pending);
-        }
-    };
-    let mut applied = SubmissionApplied {
-        event_id: seal.event_id.clone(),
-        club_id: seal.club_id.clone(),
-        submission_id: seal.submission_id.clone(),
-        seal_offset: 0,
-        results,
-        withdrawn: Vec::new(),
-        pairs: Vec::new(),
-    };
-    for (_, _, part) in pending.records {
-        match part {
-            Part::Result(_) | Part::Lines(_) => {}
-            Part::Withdrawal(w) => applied.withdrawn.push(ResultKey {
-                section: w.section,
-                board: w.board,
-                ns_pair: w.ns_pair,
-                ew_pair: w.ew_pair,
-            }),
-            Part::Pair(p) => applied.pairs.push(AppliedPair {
-                section: p.section,
-                pair: p.pair,
-                direction: p.direction,
-                players: p.players,
-            }),
-        }
-    }
-    Decision::Apply {
-        applied,
-        by_table,
-        field: Box::new(field),
-    }
-}
-
 /// Reads a results-stream message for [`EventState::stage`] (decoding can run in parallel; handling
 /// is in log order): the record, a batch of results as its header ([`Codec::skim`]), and a copy of
 /// the message (its datum is what the seal's digest covers; a batch's lines are read from it when
@@ -822,6 +754,14 @@ fn dead(reason: String) -> Effect {
     Effect::DeadLetter { reason }
 }
 
+/// A record that would take its submission past the event's limits, set aside as it comes.
+fn over_limit(key: &(String, String), exceeded: crate::limits::Exceeded) -> Effect {
+    dead(format!(
+        "club {}'s submission {} holds more records than the event allows ({exceeded}); this record is set aside",
+        key.0, key.1
+    ))
+}
+
 /// The identity of an applied result.
 pub fn result_key(r: &AppliedResult) -> ResultKey {
     ResultKey {
@@ -829,194 +769,5 @@ pub fn result_key(r: &AppliedResult) -> ResultKey {
         board: r.board,
         ns_pair: r.ns_pair.clone(),
         ew_pair: r.ew_pair.clone(),
-    }
-}
-
-/// Checks every record of a submission: each names the sealing club and a declared board, each result
-/// passes the checks every traveller line passes, and no table is entered twice. On success: the
-/// results the submission applies, in sequence order; their order by table (section, board, NS pair,
-/// EW pair: the order a club's results in force are kept in, [`ClubResults`]); and the field they
-/// make, built in that order. Otherwise every problem, in sequence order.
-fn check_submission(
-    codec: &Codec,
-    pending: &Pending,
-    club: &str,
-    boards: &BTreeSet<i32>,
-) -> Result<(Vec<AppliedResult>, Vec<u32>, Field), Vec<String>> {
-    // (sequence, problem)
-    let mut problems: Vec<(i32, String)> = Vec::new();
-    let mut results: Vec<AppliedResult> =
-        Vec::with_capacity(usize::try_from(pending.sequences).unwrap_or(0));
-    // The sequence of each result.
-    let mut sequences: Vec<i32> = Vec::with_capacity(results.capacity());
-    for &(sequence, ref message, ref part) in &pending.records {
-        let (record_club, board) = match part {
-            Part::Result(r) => (&r.club_id, Some(r.board)),
-            Part::Lines(b) => (&b.club_id, Some(b.board)),
-            Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
-            Part::Pair(p) => (&p.club_id, None),
-        };
-        if record_club != club {
-            problems.push((sequence, format!("record {sequence}: it names club {record_club}, but the submission is club {club}'s")));
-            continue;
-        }
-        if let Some(b) = board
-            && !boards.contains(&b)
-        {
-            problems.push((
-                sequence,
-                format!("record {sequence}: board {b} is not one of the event's boards"),
-            ));
-            continue;
-        }
-        match part {
-            Part::Result(r) => {
-                results.push(r.applied());
-                sequences.push(sequence);
-            }
-            Part::Lines(_) => {
-                let before = results.len();
-                // Read (and checked) when the record arrived: an error here is damage since.
-                if let Err(e) = codec.applied_lines(message, &mut results) {
-                    results.truncate(before);
-                    problems.push((sequence, format!("record {sequence}: cannot read it: {e}")));
-                    continue;
-                }
-                let read = (results.len() - before) as i32;
-                sequences.extend((0..read).map(|i| sequence.saturating_add(i)));
-            }
-            Part::Withdrawal(_) | Part::Pair(_) => {}
-        }
-    }
-    // The rows go into the field in table order, so that the field is the one built from the
-    // club's results in force when this submission is all of them.
-    let by_table = table_order(&results);
-    let mut builder =
-        simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
-    builder.reserve(results.len());
-    // The sequence of each row of the field.
-    let mut rows = Vec::with_capacity(results.len());
-    for &at in &by_table {
-        let sequence = sequences[at as usize];
-        let row = crate::field::typed_row(club, &results[at as usize]);
-        match builder.push_typed(&row, sequence as u64) {
-            Ok(simpairs_formats::row::Added::Result(_)) => rows.push(sequence),
-            Ok(simpairs_formats::row::Added::NotPlayed) => {}
-            Err(p) => problems.push((
-                sequence,
-                format!("record {sequence}: field {}: {}", p.field, p.message),
-            )),
-        }
-    }
-    problems.sort_by_key(|(sequence, _)| *sequence);
-    let mut problems: Vec<String> = problems.into_iter().map(|(_, p)| p).collect();
-    for (first, again) in builder.field.duplicate_rows() {
-        let (a, b) = (rows[first], rows[again]);
-        problems.push(format!(
-            "records {} and {} are the same table entered twice",
-            a.min(b),
-            a.max(b)
-        ));
-    }
-    if problems.is_empty() {
-        Ok((results, by_table, builder.field))
-    } else {
-        Err(problems)
-    }
-}
-
-/// The order of `results` by table (section, board, NS pair, EW pair, each text compared as
-/// [`str`] does: [`crate::results::table_of`]), as indices. Tables given twice come out next to
-/// each other in either order (such a submission is set aside).
-fn table_order(results: &[AppliedResult]) -> Vec<u32> {
-    /// A text of at most 8 bytes, none of them 0, as a number that orders as the text does
-    /// (big-endian, padded with zeros: a shorter text sorts first, as a prefix does).
-    fn packed(text: &str) -> Option<u64> {
-        let bytes = text.as_bytes();
-        if bytes.len() > 8 || bytes.contains(&0) {
-            return None;
-        }
-        let mut padded = [0u8; 8];
-        padded[..bytes.len()].copy_from_slice(bytes);
-        Some(u64::from_be_bytes(padded))
-    }
-    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
-    // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
-    // comparison each time (a club's batches come board by board, but "10" sorts before "2").
-    let keys: Option<Vec<(u64, i32, u64, u64)>> = results
-        .iter()
-        .map(|r| {
-            Some((
-                packed(&r.section)?,
-                r.board,
-                packed(&r.ns_pair)?,
-                packed(&r.ew_pair)?,
-            ))
-        })
-        .collect();
-    match keys {
-        Some(keys) => by_table.sort_unstable_by_key(|&i| keys[i as usize]),
-        None => by_table.sort_unstable_by(|&a, &b| {
-            crate::results::table_of(&results[a as usize])
-                .cmp(&crate::results::table_of(&results[b as usize]))
-        }),
-    }
-    by_table
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-    use simpairs_events::types::{AppliedResult, Movement};
-
-    use super::table_order;
-
-    fn result(section: String, board: i32, ns_pair: String, ew_pair: String) -> AppliedResult {
-        AppliedResult {
-            section: section.into(),
-            board,
-            ns_pair: ns_pair.into(),
-            ew_pair: ew_pair.into(),
-            movement: Movement::Mitchell,
-            contract: None,
-            declarer: None,
-            tricks: None,
-            ns_score: None,
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-        }
-    }
-
-    /// Short texts (numbers as strings, a NUL now and then) and, sometimes, long ones that share
-    /// their first 8 bytes.
-    fn text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            6 => "[0-9]{0,3}",
-            1 => "[AB\\x00]{0,3}",
-            1 => "Section[AB]{1,3}",
-        ]
-    }
-
-    proptest! {
-        #[test]
-        fn tables_sort_as_their_texts_do(
-            tables in proptest::collection::vec((text(), 0..4i32, text(), text()), 0..40),
-        ) {
-            let results: Vec<AppliedResult> = tables
-                .into_iter()
-                .map(|(s, b, ns, ew)| result(s, b, ns, ew))
-                .collect();
-            let order = table_order(&results);
-            let mut sorted: Vec<usize> = order.iter().map(|&i| i as usize).collect();
-            sorted.sort_unstable();
-            prop_assert_eq!(sorted, (0..results.len()).collect::<Vec<_>>(), "a permutation");
-            let tables: Vec<_> = order
-                .iter()
-                .map(|&i| crate::results::table_of(&results[i as usize]))
-                .collect();
-            prop_assert!(tables.windows(2).all(|w| w[0] <= w[1]), "{:?}", tables);
-        }
     }
 }

@@ -234,6 +234,41 @@ fn altered_records_fail_the_digest() {
 }
 
 #[test]
+fn a_submission_altered_on_the_way_applies_when_published_again() {
+    let mut run = Run::new();
+    let genuine = club_a(&run.codec);
+    let mut altered = genuine.clone();
+    if let Event::ResultRecorded(r) = &mut altered[0] {
+        r.tricks = Some(13);
+    }
+    let r = reasons(&run.feed(&altered));
+    assert!(r.len() == 1 && r[0].contains("altered in transit"), "{r:?}");
+    assert_eq!(run.state.result_count(), 0);
+    // The club publishes the same file again: the same submission, its records as they were.
+    let effects = run.feed(&genuine);
+    assert_eq!(reasons(&effects), Vec::<String>::new());
+    assert_eq!(applied(&effects), 1);
+    assert!(run.state.result_count() > 0);
+}
+
+#[test]
+fn a_refused_submission_sent_again_is_not_judged_twice() {
+    let mut run = Run::new();
+    let events = sealed(
+        &run.codec,
+        "A",
+        &key_of("A"),
+        vec![result("A", 2, "2", "2", "8NT", "N", 10)],
+    );
+    assert_eq!(reasons(&run.feed(&events)).len(), 1);
+    assert_eq!(
+        reasons(&run.feed(&events)),
+        Vec::<String>::new(),
+        "one dead letter, not two"
+    );
+}
+
+#[test]
 fn an_invalid_result_sets_the_whole_submission_aside() {
     let mut run = Run::new();
     let events = sealed(

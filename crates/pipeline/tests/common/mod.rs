@@ -226,3 +226,19 @@ pub fn run_pipeline(
     }
     assert_eq!(got, expected);
 }
+
+/// The broker's address from `SIMPAIRS_KAFKA`; without it, `None` with a note (a failure under CI).
+pub fn kafka_location() -> Option<String> {
+    match std::env::var("SIMPAIRS_KAFKA") {
+        Ok(location) => Some(location),
+        Err(_) if std::env::var_os("CI").is_some() => panic!(
+            "SIMPAIRS_KAFKA is not set: start the broker with scripts/broker start and export its address"
+        ),
+        Err(_) => {
+            eprintln!(
+                "skipped: no broker (start one with `export SIMPAIRS_KAFKA=$(scripts/broker start)`)"
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,490 @@
+//! The one judge of a submission: whether a sealed submission applies, and what it applies.
+//!
+//! Every role decides with these functions: the aggregator and `replay` (through
+//! [`crate::state::EventState`]) after reading a submission from the log, and `club publish`
+//! before it signs (it runs the same state over the records it is about to append:
+//! [`crate::publish::preflight`]). So what a club is told at publish time is what the aggregator
+//! decides, and the two cannot disagree.
+//!
+//! The checks, in order: the seal names a declared club, is signed with that club's key and
+//! verifies ([`crate::state`] does this as the seal arrives); the records cover exactly the sealed
+//! sequences and match the sealed digest; the submission is within the event's [`Limits`]; every
+//! record names the club and a declared board; every result passes the checks every traveller line
+//! passes ([`simpairs_formats::row::FieldBuilder`]); no table is entered twice. A line whose
+//! recorded score differs from its contract is a warning, never a rejection: the recorded score is
+//! what the director ruled.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use simpairs_events::Codec;
+use simpairs_events::types::{
+    AppliedPair, AppliedResult, ResultKey, SubmissionApplied, SubmissionSealed,
+};
+use simpairs_scoring::Field;
+
+use crate::limits::Limits;
+use crate::pending::{Part, Pending, datum};
+
+/// What the judge knows of the event besides the submission.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The declared boards.
+    pub boards: &'a BTreeSet<i32>,
+    pub limits: &'a Limits,
+}
+
+/// A submission that passed every check: what applies.
+#[derive(Debug)]
+pub struct Accepted {
+    pub applied: SubmissionApplied,
+    /// The results' order by table (see [`table_order`]).
+    pub by_table: Vec<u32>,
+    /// The field the results make, built in table order.
+    pub field: Field,
+    /// Lines that apply but that a director should look at, in sequence order.
+    pub warnings: Vec<LineWarning>,
+}
+
+/// A line that applies as recorded but deserves a director's look (a recorded score that is not
+/// what the contract makes, a score no contract makes at the board's vulnerability).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineWarning {
+    /// The record's sequence in the submission (for a file: see [`crate::publish`], which turns it
+    /// back into the file's line).
+    pub sequence: i32,
+    pub field: &'static str,
+    pub message: String,
+}
+
+/// One reason a submission's content cannot apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A record names another club than the one that sealed the submission.
+    OtherClub { sequence: i32, named: String },
+    /// A record is for a board the event does not have.
+    UnknownBoard { sequence: i32, board: i32 },
+    /// A record's bytes cannot be read.
+    Unreadable { sequence: i32, detail: String },
+    /// A result fails a traveller line's checks.
+    Line {
+        sequence: i32,
+        field: &'static str,
+        message: String,
+    },
+    /// The same table is entered twice.
+    SameTable { first: i32, again: i32 },
+    /// A limit of the event is exceeded.
+    OverLimit(crate::limits::Exceeded),
+}
+
+impl Problem {
+    /// The sequence of the record the problem is at, if it is at one.
+    pub fn sequence(&self) -> Option<i32> {
+        match self {
+            Problem::OtherClub { sequence, .. }
+            | Problem::UnknownBoard { sequence, .. }
+            | Problem::Unreadable { sequence, .. }
+            | Problem::Line { sequence, .. } => Some(*sequence),
+            Problem::SameTable { first, .. } => Some(*first),
+            Problem::OverLimit(_) => None,
+        }
+    }
+}
+
+impl Problem {
+    /// What is wrong, without saying where (for a message that names the place its own way).
+    pub fn what(&self) -> String {
+        match self {
+            Problem::OtherClub { named, .. } => {
+                format!("it names club {named}, not the club that sealed the submission")
+            }
+            Problem::UnknownBoard { board, .. } => {
+                format!("board {board} is not one of the event's boards")
+            }
+            Problem::Unreadable { detail, .. } => format!("cannot read it: {detail}"),
+            Problem::Line { field, message, .. } => format!("field {field}: {message}"),
+            Problem::SameTable { first, again } => {
+                format!("records {first} and {again} are the same table entered twice")
+            }
+            Problem::OverLimit(exceeded) => exceeded.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::SameTable { .. } | Problem::OverLimit(_) => f.write_str(&self.what()),
+            _ => match self.sequence() {
+                Some(sequence) => write!(f, "record {sequence}: {}", self.what()),
+                None => f.write_str(&self.what()),
+            },
+        }
+    }
+}
+
+/// Why a submission is set aside, in a director's words ([`fmt::Display`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Rejection {
+    #[error("club {club} is not part of event {event}: its submission {submission} is set aside")]
+    UnknownClub {
+        club: String,
+        event: String,
+        submission: String,
+    },
+    #[error(
+        "submission {submission} of club {club} is signed with key {used:?}, but the club's key is {declared:?}"
+    )]
+    WrongKey {
+        club: String,
+        submission: String,
+        used: String,
+        declared: String,
+    },
+    #[error(
+        "the signature of submission {submission} does not verify with club {club}'s key: forged or altered; nothing of it is applied"
+    )]
+    Forged { club: String, submission: String },
+    #[error(
+        "submission {submission} of club {club} seals {count} records numbered 0..{count}, but records {arrived} arrived"
+    )]
+    Incomplete {
+        club: String,
+        submission: String,
+        count: i64,
+        arrived: String,
+    },
+    #[error(
+        "the records of submission {submission} of club {club} do not match the digest they were sealed with: altered in transit"
+    )]
+    Altered { club: String, submission: String },
+    #[error("submission {submission} of club {club} is set aside: {}", shown(.problems))]
+    Invalid {
+        club: String,
+        submission: String,
+        problems: Vec<Problem>,
+    },
+}
+
+impl Rejection {
+    /// Whether the submission's genuine content may still arrive and apply: its records were
+    /// altered, missing or mixed with others on the way, so the club can publish the same file
+    /// again. Otherwise the signed content itself is refused, and a copy of it is refused too.
+    pub fn may_arrive_again(&self) -> bool {
+        matches!(
+            self,
+            Rejection::Altered { .. } | Rejection::Incomplete { .. }
+        )
+    }
+}
+
+/// The first problems, then how many more.
+fn shown(problems: &[Problem]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = problems
+        .iter()
+        .take(SHOWN)
+        .map(Problem::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if problems.len() > SHOWN {
+        text.push_str(&format!("; and {} more", problems.len() - SHOWN));
+    }
+    text
+}
+
+/// Checks a sealed submission whose records are all in (its seal already verified): every sealed
+/// record there and nothing else, the digest, the limits and every record's own checks. A pure
+/// function of the submission and the context, so submissions are judged in parallel.
+pub(crate) fn judge(
+    codec: &Codec,
+    seal: &SubmissionSealed,
+    pending: &Pending,
+    context: Context<'_>,
+) -> Result<Accepted, Rejection> {
+    let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
+    if !pending.complete_run(seal.count) {
+        let arrived = format!("{:?}", pending.sequence_list());
+        return Err(Rejection::Incomplete {
+            club,
+            submission,
+            count: seal.count,
+            arrived,
+        });
+    }
+    // A batch's bytes enter the digest once, at its first sequence.
+    let digest = simpairs_events::submission_digest(
+        pending.records.iter().map(|(_, bytes, _)| datum(bytes)),
+    );
+    if digest.as_slice() != seal.digest.as_slice() {
+        return Err(Rejection::Altered { club, submission });
+    }
+    let invalid = |problems| Rejection::Invalid {
+        club: seal.club_id.clone(),
+        submission: seal.submission_id.clone(),
+        problems,
+    };
+    let mut checked = check_records(codec, pending, &seal.club_id, context).map_err(invalid)?;
+    let exceeded = context
+        .limits
+        .check_applied(&checked.results, &checked.pairs);
+    if !exceeded.is_empty() {
+        return Err(invalid(
+            exceeded.into_iter().map(Problem::OverLimit).collect(),
+        ));
+    }
+    let (by_table, field, warnings) =
+        check_results(&seal.club_id, &checked.results, &checked.sequences).map_err(invalid)?;
+    Ok(Accepted {
+        applied: SubmissionApplied {
+            event_id: seal.event_id.clone(),
+            club_id: seal.club_id.clone(),
+            submission_id: seal.submission_id.clone(),
+            seal_offset: 0,
+            results: std::mem::take(&mut checked.results),
+            withdrawn: checked.withdrawn,
+            pairs: checked.pairs,
+        },
+        by_table,
+        field,
+        warnings,
+    })
+}
+
+/// A submission's records, read: what it applies, before its results are checked.
+struct Records {
+    results: Vec<AppliedResult>,
+    /// The sequence of each result.
+    sequences: Vec<i32>,
+    withdrawn: Vec<ResultKey>,
+    pairs: Vec<AppliedPair>,
+}
+
+/// Reads every record: each must name the sealing club and a declared board.
+fn check_records(
+    codec: &Codec,
+    pending: &Pending,
+    club: &str,
+    context: Context<'_>,
+) -> Result<Records, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let capacity = usize::try_from(pending.sequences).unwrap_or(0);
+    let mut records = Records {
+        results: Vec::with_capacity(capacity),
+        sequences: Vec::with_capacity(capacity),
+        withdrawn: Vec::new(),
+        pairs: Vec::new(),
+    };
+    for &(sequence, ref message, ref part) in &pending.records {
+        let (named, board) = match part {
+            Part::Result(r) => (&r.club_id, Some(r.board)),
+            Part::Lines(b) => (&b.club_id, Some(b.board)),
+            Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
+            Part::Pair(p) => (&p.club_id, None),
+        };
+        if named != club {
+            let named = named.clone();
+            problems.push(Problem::OtherClub { sequence, named });
+            continue;
+        }
+        if let Some(board) = board
+            && !context.boards.contains(&board)
+        {
+            problems.push(Problem::UnknownBoard { sequence, board });
+            continue;
+        }
+        if let Err(detail) = records.add(codec, sequence, message, part) {
+            problems.push(Problem::Unreadable { sequence, detail });
+        }
+    }
+    if problems.is_empty() {
+        Ok(records)
+    } else {
+        Err(problems)
+    }
+}
+
+impl Records {
+    /// Adds what one record applies.
+    fn add(
+        &mut self,
+        codec: &Codec,
+        sequence: i32,
+        message: &[u8],
+        part: &Part,
+    ) -> Result<(), String> {
+        match part {
+            Part::Result(r) => {
+                self.results.push(r.applied());
+                self.sequences.push(sequence);
+            }
+            Part::Lines(_) => {
+                let before = self.results.len();
+                // Read (and checked) when the record arrived: an error here is damage since.
+                if let Err(e) = codec.applied_lines(message, &mut self.results) {
+                    self.results.truncate(before);
+                    return Err(e.to_string());
+                }
+                let read = (self.results.len() - before) as i32;
+                self.sequences
+                    .extend((0..read).map(|i| sequence.saturating_add(i)));
+            }
+            Part::Withdrawal(w) => self.withdrawn.push(ResultKey {
+                section: w.section.clone(),
+                board: w.board,
+                ns_pair: w.ns_pair.clone(),
+                ew_pair: w.ew_pair.clone(),
+            }),
+            Part::Pair(p) => self.pairs.push(AppliedPair {
+                section: p.section.clone(),
+                pair: p.pair.clone(),
+                direction: p.direction,
+                players: p.players.clone(),
+            }),
+        }
+        Ok(())
+    }
+}
+
+/// Checks every result as a traveller line is checked, and that no table is entered twice. On
+/// success: the results' order by table, the field they make (built in that order, so that it is
+/// the field built from the club's results in force when this submission is all of them) and the
+/// warnings, in sequence order. Otherwise every problem, in sequence order.
+fn check_results(
+    club: &str,
+    results: &[AppliedResult],
+    sequences: &[i32],
+) -> Result<(Vec<u32>, Field, Vec<LineWarning>), Vec<Problem>> {
+    let by_table = table_order(results);
+    let mut builder =
+        simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
+    builder.reserve(results.len());
+    let mut problems = Vec::new();
+    // The sequence of each row of the field.
+    let mut rows = Vec::with_capacity(results.len());
+    for &at in &by_table {
+        let sequence = sequences[at as usize];
+        let row = crate::field::typed_row(club, &results[at as usize]);
+        match builder.push_typed(&row, sequence as u64) {
+            Ok(simpairs_formats::row::Added::Result(_)) => rows.push(sequence),
+            Ok(simpairs_formats::row::Added::NotPlayed) => {}
+            Err(p) => problems.push(Problem::Line {
+                sequence,
+                field: p.field,
+                message: p.message,
+            }),
+        }
+    }
+    for (first, again) in builder.field.duplicate_rows() {
+        let (a, b) = (rows[first], rows[again]);
+        problems.push(Problem::SameTable {
+            first: a.min(b),
+            again: a.max(b),
+        });
+    }
+    if !problems.is_empty() {
+        problems.sort_by_key(|p| p.sequence().unwrap_or(-1));
+        return Err(problems);
+    }
+    let warnings = Vec::new();
+    Ok((by_table, builder.field, warnings))
+}
+
+/// The order of `results` by table (section, board, NS pair, EW pair, each text compared as
+/// [`str`] does: [`crate::results::table_of`]), as indices. Tables given twice come out next to
+/// each other in either order (such a submission is set aside).
+pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
+    /// A text of at most 8 bytes, none of them 0, as a number that orders as the text does
+    /// (big-endian, padded with zeros: a shorter text sorts first, as a prefix does).
+    fn packed(text: &str) -> Option<u64> {
+        let bytes = text.as_bytes();
+        if bytes.len() > 8 || bytes.contains(&0) {
+            return None;
+        }
+        let mut padded = [0u8; 8];
+        padded[..bytes.len()].copy_from_slice(bytes);
+        Some(u64::from_be_bytes(padded))
+    }
+    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
+    // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
+    // comparison each time (a club's batches come board by board, but "10" sorts before "2").
+    let keys: Option<Vec<(u64, i32, u64, u64)>> = results
+        .iter()
+        .map(|r| {
+            Some((
+                packed(&r.section)?,
+                r.board,
+                packed(&r.ns_pair)?,
+                packed(&r.ew_pair)?,
+            ))
+        })
+        .collect();
+    match keys {
+        Some(keys) => by_table.sort_unstable_by_key(|&i| keys[i as usize]),
+        None => by_table.sort_unstable_by(|&a, &b| {
+            crate::results::table_of(&results[a as usize])
+                .cmp(&crate::results::table_of(&results[b as usize]))
+        }),
+    }
+    by_table
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use simpairs_events::types::{AppliedResult, Movement};
+
+    use super::table_order;
+
+    fn result(section: String, board: i32, ns_pair: String, ew_pair: String) -> AppliedResult {
+        AppliedResult {
+            section: section.into(),
+            board,
+            ns_pair: ns_pair.into(),
+            ew_pair: ew_pair.into(),
+            movement: Movement::Mitchell,
+            contract: None,
+            declarer: None,
+            tricks: None,
+            ns_score: None,
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: None,
+        }
+    }
+
+    /// Short texts (numbers as strings, a NUL now and then) and, sometimes, long ones that share
+    /// their first 8 bytes.
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => "[0-9]{0,3}",
+            1 => "[AB\\x00]{0,3}",
+            1 => "Section[AB]{1,3}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn tables_sort_as_their_texts_do(
+            tables in proptest::collection::vec((text(), 0..4i32, text(), text()), 0..40),
+        ) {
+            let results: Vec<AppliedResult> = tables
+                .into_iter()
+                .map(|(s, b, ns, ew)| result(s, b, ns, ew))
+                .collect();
+            let order = table_order(&results);
+            let mut sorted: Vec<usize> = order.iter().map(|&i| i as usize).collect();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (0..results.len()).collect::<Vec<_>>(), "a permutation");
+            let tables: Vec<_> = order
+                .iter()
+                .map(|&i| crate::results::table_of(&results[i as usize]))
+                .collect();
+            prop_assert!(tables.windows(2).all(|w| w[0] <= w[1]), "{:?}", tables);
+        }
+    }
+}

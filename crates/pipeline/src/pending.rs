@@ -1,0 +1,90 @@
+//! A submission's records as they arrive, waiting for its seal and for each other: kept by
+//! sequence, a batch of one board's results at its first sequence.
+
+use simpairs_events::ResultsHeader;
+use simpairs_events::types::{PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed};
+
+/// One record of a submission awaiting its seal.
+#[derive(Debug, Clone)]
+pub(crate) enum Part {
+    Result(ResultRecorded),
+    /// A batch of one board's results, the consecutive sequences from its first: its header. Its
+    /// lines are read from the message when the submission is checked
+    /// ([`simpairs_events::Codec::applied_lines`]).
+    Lines(ResultsHeader),
+    Withdrawal(ResultWithdrawn),
+    Pair(PairEntered),
+}
+
+impl Part {
+    /// How many sequences the record stands for.
+    pub(crate) fn sequences(&self) -> i32 {
+        match self {
+            Part::Lines(b) => i32::try_from(b.lines).unwrap_or(i32::MAX),
+            _ => 1,
+        }
+    }
+}
+
+/// The datum of a message (what a seal's digest covers, and what tells two records apart): the
+/// bytes after its header.
+pub(crate) fn datum(message: &[u8]) -> &[u8] {
+    message
+        .get(simpairs_events::HEADER_LEN..)
+        .unwrap_or_default()
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    /// first sequence -> (message as sent, record); a batch covers the sequences from its first.
+    /// In order of first sequence (records mostly arrive in order: each is pushed at the end).
+    pub(crate) records: Vec<(i32, Vec<u8>, Part)>,
+    /// Sequences covered by `records`.
+    pub(crate) sequences: i64,
+    /// A seal that arrived before all its records, with its offset.
+    pub(crate) seal: Option<(SubmissionSealed, i64)>,
+}
+
+impl Pending {
+    /// The record covering `sequence`: its first sequence and bytes.
+    pub(crate) fn covering(&self, sequence: i32) -> Option<(i32, &[u8])> {
+        let after = self.records.partition_point(|r| r.0 <= sequence);
+        let (first, bytes, part) = self.records.get(after.checked_sub(1)?)?;
+        (i64::from(sequence) < i64::from(*first) + i64::from(part.sequences()))
+            .then_some((*first, datum(bytes)))
+    }
+
+    /// Whether any record covers a sequence of `range`.
+    pub(crate) fn overlaps(&self, range: std::ops::Range<i32>) -> bool {
+        let from = self.records.partition_point(|r| r.0 < range.start);
+        self.covering(range.start).is_some()
+            || self.records.get(from).is_some_and(|r| r.0 < range.end)
+    }
+
+    /// Adds a record that no record covers the first sequence of.
+    pub(crate) fn insert(&mut self, first: i32, message: Vec<u8>, part: Part) {
+        self.sequences += i64::from(part.sequences());
+        let at = self.records.partition_point(|r| r.0 < first);
+        self.records.insert(at, (first, message, part));
+    }
+
+    /// Whether the records cover exactly the sequences `0..count`.
+    pub(crate) fn complete_run(&self, count: i64) -> bool {
+        let mut next = 0i64;
+        for (first, _, part) in &self.records {
+            if i64::from(*first) != next {
+                return false;
+            }
+            next += i64::from(part.sequences());
+        }
+        next == count
+    }
+
+    /// Every sequence the records cover, in order (for messages).
+    pub(crate) fn sequence_list(&self) -> Vec<i32> {
+        self.records
+            .iter()
+            .flat_map(|(first, _, part)| *first..first.saturating_add(part.sequences()))
+            .collect()
+    }
+}

@@ -1,0 +1,145 @@
+//! The director's view of an event's submissions: every sealed submission (club, when it was
+//! sealed, what it held, whether it applied, was superseded by a later one or was set aside, its
+//! warnings and reasons in words) and every record set aside on its own.
+//!
+//! Rebuilt from the results stream by the judge itself ([`crate::replay`]), not from what the
+//! aggregator wrote: the view is what the log says, whoever else writes to it.
+
+use serde::Serialize;
+use simpairs_log::Log;
+
+use crate::Result;
+use crate::replay::{AsOf, replay};
+use crate::state::Verdict;
+
+/// What became of a submission.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Its results are in force.
+    Applied,
+    /// Applied, then corrected by a later submission of the same club (its tables replaced
+    /// table by table).
+    Superseded,
+    /// Refused whole; nothing of it applied.
+    SetAside,
+}
+
+impl State {
+    /// The state in words.
+    pub fn words(&self) -> &'static str {
+        match self {
+            State::Applied => "applied",
+            State::Superseded => "superseded",
+            State::SetAside => "set aside",
+        }
+    }
+}
+
+/// One sealed submission as a director sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SubmissionView {
+    pub club: String,
+    pub submission: String,
+    /// The seal's offset on the results stream (the offset `club publish` printed).
+    pub offset: i64,
+    pub sealed_at_ms: i64,
+    /// The file the club published, as it named it.
+    pub source: Option<String>,
+    /// Records the seal covers (pairs entered and results).
+    pub records: i64,
+    pub state: State,
+    /// The submission that superseded it.
+    pub superseded_by: Option<String>,
+    /// Why it was set aside.
+    pub reason: Option<String>,
+    /// Lines a director should look at.
+    pub warnings: Vec<String>,
+}
+
+/// A record set aside on its own (a forged or unreadable record, a seal whose records were
+/// altered on the way).
+#[derive(Clone, Debug, Serialize)]
+pub struct DeadLetterView {
+    pub offset: u64,
+    pub reason: String,
+}
+
+/// Every submission of an event and every record set aside, in log order.
+#[derive(Clone, Debug, Serialize)]
+pub struct Submissions {
+    pub event: String,
+    pub submissions: Vec<SubmissionView>,
+    pub dead_letters: Vec<DeadLetterView>,
+}
+
+/// The submissions of `event` in `log`, as of a moment (or everything).
+pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
+    let (state, replayed) = replay(log, event, as_of)?;
+    let mut submissions: Vec<SubmissionView> = state
+        .judged()
+        .map(|((club, submission), judged)| {
+            let (state, reason, warnings) = match &judged.verdict {
+                Verdict::Applied { warnings } => (
+                    State::Applied,
+                    None,
+                    warnings
+                        .iter()
+                        .map(|w| format!("record {}: {}: {}", w.sequence, w.field, w.message))
+                        .collect(),
+                ),
+                Verdict::SetAside(rejection) => {
+                    (State::SetAside, Some(rejection.to_string()), Vec::new())
+                }
+            };
+            SubmissionView {
+                club: club.clone(),
+                submission: submission.clone(),
+                offset: judged.offset,
+                sealed_at_ms: judged.sealed_at_ms,
+                source: judged.source.clone(),
+                records: judged.count,
+                state,
+                superseded_by: None,
+                reason,
+                warnings,
+            }
+        })
+        .collect();
+    submissions.sort_by_key(|s| s.offset);
+    mark_superseded(&mut submissions);
+    // A record is set aside once, however often it is read (a seal's own rejection is its
+    // submission's reason, listed above).
+    let mut dead_letters: Vec<DeadLetterView> = replayed
+        .dead_letters
+        .into_iter()
+        .filter(|(offset, _)| !submissions.iter().any(|s| s.offset == *offset as i64))
+        .map(|(offset, reason)| DeadLetterView { offset, reason })
+        .collect();
+    dead_letters.sort_by_key(|d| d.offset);
+    dead_letters.dedup_by_key(|d| d.offset);
+    Ok(Submissions {
+        event: event.to_string(),
+        submissions,
+        dead_letters,
+    })
+}
+
+/// Each club's applied submissions but the last are superseded by the one after them.
+fn mark_superseded(submissions: &mut [SubmissionView]) {
+    let mut later: std::collections::HashMap<String, String> = Default::default();
+    for s in submissions.iter_mut().rev() {
+        if s.state != State::Applied {
+            continue;
+        }
+        match later.get(&s.club) {
+            Some(by) => {
+                s.state = State::Superseded;
+                s.superseded_by = Some(by.clone());
+            }
+            None => {
+                later.insert(s.club.clone(), s.submission.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! What an organiser and a director do at the command line: declare, publish (a file the
+//! aggregator would refuse is refused at once), aggregate, then look at the submissions and replay
+//! the event as of the offset `club publish` printed or as of a date and time.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const CLUB_A: &str = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n\
+1,1,1,4S,N,10,\n1,2,2,4S,N,9,\n2,1,2,3NT,S,9,\n2,2,1,2H,E,8,\n";
+const CLUB_B: &str =
+    "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n2,2,1,600\n";
+/// Club A's correction: table 2 of board 1 made 10 tricks after all.
+const CLUB_A_CORRECTED: &str = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n\
+1,1,1,4S,N,10,\n1,2,2,4S,N,10,\n2,1,2,3NT,S,9,\n2,2,1,2H,E,8,\n";
+
+fn simpairs(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_simpairs"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("simpairs runs")
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = simpairs(dir, args);
+    assert!(
+        out.status.success(),
+        "simpairs {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The seal offset `club publish` printed.
+fn seal_offset(printed: &str) -> String {
+    let at = printed.find("seal at offset ").expect("an offset") + "seal at offset ".len();
+    printed[at..].trim_end().trim_end_matches(')').to_string()
+}
+
+fn publish(dir: &Path, club: &str, file: &str) -> String {
+    ok(
+        dir,
+        &[
+            "club", "publish", "--log", "log", "--event", "E", "--club", club, "--key",
+        ]
+        .into_iter()
+        .chain([format!("keys/{club}.key").as_str(), file])
+        .collect::<Vec<_>>(),
+    )
+}
+
+/// An event of two clubs, A published, B published, A corrected; aggregated.
+fn event(dir: &Path) -> (String, String) {
+    std::fs::write(dir.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
+    for (name, text) in [
+        ("a.csv", CLUB_A),
+        ("b.csv", CLUB_B),
+        ("a2.csv", CLUB_A_CORRECTED),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    ok(
+        dir,
+        &[
+            "event",
+            "declare",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--boards",
+            "1-2",
+            "--clubs",
+            "clubs.csv",
+        ],
+    );
+    let first = seal_offset(&publish(dir, "A", "a.csv"));
+    let second = seal_offset(&publish(dir, "B", "b.csv"));
+    publish(dir, "A", "a2.csv");
+    ok(dir, &["aggregate", "--log", "log", "--until-idle"]);
+    (first, second)
+}
+
+fn pairs_of(json: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let mut clubs: Vec<String> = v["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .map(|p| p["club"].as_str().unwrap_or_default().to_string())
+        .collect();
+    clubs.sort();
+    clubs.dedup();
+    clubs
+}
+
+#[test]
+fn replay_as_of_the_offset_publish_printed_includes_that_seal() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = event(dir.path());
+    let json = ok(
+        dir.path(),
+        &["replay", "--log", "log", "--as-of", &first, "--json"],
+    );
+    assert_eq!(pairs_of(&json), ["A"], "just after A's seal: A alone");
+    let json = ok(
+        dir.path(),
+        &["replay", "--log", "log", "--as-of", &second, "--json"],
+    );
+    assert_eq!(pairs_of(&json), ["A", "B"]);
+    // A moment before anything was published, in UTC and in local time.
+    for moment in ["2001-02-03T04:05:06Z", "2001-02-03 04:05"] {
+        let out = simpairs(dir.path(), &["replay", "--log", "log", "--as-of", moment]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("nothing was published at or before")
+                && err.contains("first submission was sealed at offset"),
+            "{err}"
+        );
+    }
+    let out = simpairs(
+        dir.path(),
+        &["replay", "--log", "log", "--as-of", "yesterday-ish"],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected an offset"));
+}
+
+#[test]
+fn the_director_sees_every_submission_and_what_became_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    let json = ok(dir.path(), &["submissions", "--log", "log", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let states: Vec<(String, String, String)> = v["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["club"].as_str().unwrap().to_string(),
+                s["source"].as_str().unwrap().to_string(),
+                s["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("A", "a.csv", "superseded"),
+        ("B", "b.csv", "applied"),
+        ("A", "a2.csv", "applied"),
+    ];
+    assert_eq!(
+        states,
+        expected.map(|(c, f, s)| (c.to_string(), f.to_string(), s.to_string()))
+    );
+    let text = ok(dir.path(), &["submissions", "--log", "log"]);
+    assert!(text.contains("corrected by submission"), "{text}");
+}
+
+#[test]
+fn a_file_the_aggregator_would_refuse_is_refused_at_publish() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    // Board 3 is not a board of the event.
+    std::fs::write(
+        dir.path().join("bad.csv"),
+        "board,ns_pair,ew_pair,ns_score\n3,1,1,420\n",
+    )
+    .unwrap();
+    let out = simpairs(
+        dir.path(),
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "B",
+            "--key",
+            "keys/B.key",
+            "bad.csv",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("board"));
+    let json = ok(dir.path(), &["submissions", "--log", "log", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["submissions"].as_array().unwrap().len(),
+        3,
+        "nothing more was published"
+    );
+}
