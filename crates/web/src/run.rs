@@ -16,7 +16,7 @@ use simpairs_pipeline::project::Projection;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::health::{State, WatchedLog};
-use crate::server::{ServerConfig, ServerStats};
+use crate::server::ServerConfig;
 use crate::{App, Error, Result, Site};
 
 /// How the site runs.
@@ -56,7 +56,7 @@ fn start_projection(
 ) -> (std::thread::JoinHandle<()>, std::thread::JoinHandle<()>) {
     let (wake, woken) = std::sync::mpsc::channel::<()>();
     let worker = {
-        let (site, stop, event) = (site.clone(), stop.clone(), event.to_string());
+        let (site, stop, event, log) = (site.clone(), stop.clone(), event.to_string(), log.clone());
         std::thread::spawn(move || {
             let watched: Arc<dyn Log> = Arc::new(WatchedLog::new(log, site.health.clone(), &event));
             let ran = simpairs_pipeline::project::run(
@@ -79,6 +79,7 @@ fn start_projection(
     let refresher = {
         let (site, stop) = (site.clone(), stop.clone());
         std::thread::spawn(move || {
+            let mut warned = false;
             while !stop.load(Ordering::Relaxed) {
                 match woken.recv_timeout(REFRESH) {
                     Ok(()) | Err(RecvTimeoutError::Timeout) => site.refresh(),
@@ -88,6 +89,13 @@ fn start_projection(
                     }
                 }
                 crate::deals::analyse_new(&site);
+                // The director's listing replays the results stream: on this thread, not a page's.
+                if let Err(e) = site.refresh_director(log.as_ref()) {
+                    if !warned {
+                        tracing::warn!("the director's listing cannot be read: {e}");
+                    }
+                    warned = true;
+                }
             }
         })
     };
@@ -171,7 +179,7 @@ pub fn run_site(
             listener,
             router,
             &config.server,
-            Arc::new(ServerStats::default()),
+            site.connections.clone(),
             stopped,
         )
         .await;

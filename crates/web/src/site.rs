@@ -42,7 +42,24 @@ pub struct Site {
     pub deals: Arc<crate::deals::Deals>,
     /// Arrivals not announced yet: they wait until the national ranking includes them.
     pending: Arc<Mutex<Pending>>,
+    /// The director's listing of submissions, as last read from the log.
+    director: Arc<Mutex<Option<Arc<Director>>>>,
+    /// The server's connection counts.
+    pub connections: Arc<crate::server::ServerStats>,
 }
+
+/// Every submission and dead letter of the event, read from the log by the judge
+/// (`simpairs_pipeline::submissions`), with when it was read.
+#[derive(Debug)]
+pub struct Director {
+    pub listing: simpairs_pipeline::submissions::Submissions,
+    pub read_at_ms: i64,
+    /// The projection's submissions and dead letters when it was read.
+    pub seen: (usize, usize),
+}
+
+/// The least time between two readings of the submissions (each replays the results stream).
+const DIRECTOR_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Default)]
 struct Pending {
@@ -62,7 +79,41 @@ impl Site {
             updates: broadcast::channel(UPDATES_KEPT).0,
             deals: Arc::default(),
             pending: Arc::default(),
+            director: Arc::default(),
+            connections: Arc::default(),
         }
+    }
+
+    /// The director's listing as last read, if it was.
+    pub fn director(&self) -> Option<Arc<Director>> {
+        self.director
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Reads the submissions again if the projection saw new ones or new dead letters since the
+    /// last reading, and that was at least [`DIRECTOR_EVERY`] ago (or never).
+    pub fn refresh_director(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
+        let (event, seen) = {
+            let p = self.projection();
+            (p.event_id.clone(), (p.submissions(), p.dead_letters))
+        };
+        let now = simpairs_pipeline::now_ms();
+        if let Some(last) = self.director() {
+            let recent = now - last.read_at_ms < DIRECTOR_EVERY.as_millis() as i64;
+            if last.seen == seen || recent {
+                return Ok(());
+            }
+        }
+        let listing = simpairs_pipeline::submissions::list(log, &event, None)?;
+        let read = Director {
+            listing,
+            read_at_ms: now,
+            seen,
+        };
+        *self.director.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(read));
+        Ok(())
     }
 
     /// A site over a projection loaded whole (tests, reports): catalog built, marked caught up.

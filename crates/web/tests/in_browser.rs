@@ -144,7 +144,7 @@ async fn walk_from_search_to_hand(c: &Client, served: &common::Served) {
         text(c, "h1").await.contains(" & "),
         "the scorecard names both players"
     );
-    c.find(Locator::Css("tbody th a"))
+    c.find(Locator::Css("table.card tbody th a"))
         .await
         .unwrap()
         .click()

@@ -16,25 +16,38 @@ pub enum Resolved {
     None(Vec<PairRef>),
 }
 
-/// The pairs of a club, as its own standings rank them (every pair with a result in force).
+/// The pairs of a club: those its own standings rank and those its submissions entered (and,
+/// if it has neither yet, those of the national standings).
 pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairRef> {
-    let mut pairs: Vec<PairRef> = p
-        .clubs
-        .get(club)
-        .map(|s| {
-            s.standings
-                .iter()
-                .map(|e| {
-                    (
-                        e.club_id.clone(),
-                        e.section.clone(),
-                        e.pair.clone(),
-                        crate::state::direction_key(e.direction),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut pairs: std::collections::BTreeSet<PairRef> = std::collections::BTreeSet::new();
+    if let Some(s) = p.clubs.get(club) {
+        pairs.extend(s.standings.iter().map(|e| {
+            (
+                e.club_id.clone(),
+                e.section.clone(),
+                e.pair.clone(),
+                crate::state::direction_key(e.direction),
+            )
+        }));
+    }
+    let from = (club.to_string(), String::new(), String::new(), "");
+    pairs.extend(
+        p.players
+            .range(from..)
+            .take_while(|(k, _)| k.0 == club)
+            .map(|(k, _)| k.clone()),
+    );
+    if pairs.is_empty()
+        && let Some(n) = &p.national
+    {
+        pairs.extend(
+            (0..n.len() as simpairs_scoring::PairId)
+                .filter_map(|id| n.pair_names(id))
+                .filter(|names| names.club == club)
+                .map(|names| names.to_ref()),
+        );
+    }
+    let mut pairs: Vec<PairRef> = pairs.into_iter().collect();
     pairs.sort_by(|a, b| {
         (&a.1, simpairs_scoring::PairLabel::new(&a.2), a.3).cmp(&(
             &b.1,
@@ -43,6 +56,11 @@ pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairRef> {
         ))
     });
     pairs
+}
+
+/// Whether the event has a club with this id (declared, or with results in force).
+pub fn is_club(p: &Projection, club: &str) -> bool {
+    p.club_names.contains_key(club) || p.club_result_count(club) > 0
 }
 
 /// The pair `number` of `club`, in `section` and `direction` when they are given (`None`: any).

@@ -14,7 +14,15 @@ pub fn truncate(text: &str, max: usize) -> &str {
 
 /// `text` cut to [`MAX_NAME`] characters, with `…` where it was cut.
 pub fn display_name(text: &str) -> String {
-    let cut = truncate(text, MAX_NAME);
+    display_text(text, MAX_NAME)
+}
+
+/// The most characters of a reason or warning shown.
+pub const MAX_TEXT: usize = 400;
+
+/// `text` cut to `max` characters, with `…` where it was cut.
+pub fn display_text(text: &str, max: usize) -> String {
+    let cut = truncate(text, max);
     if cut.len() < text.len() {
         format!("{cut}…")
     } else {

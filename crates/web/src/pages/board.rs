@@ -59,6 +59,18 @@ pub async fn board(
     };
     let deal = site.deals.get(number);
     let p = site.projection();
+    if let Some(c) = &q.club
+        && !simpairs_pipeline::views::resolve::is_club(&p, c)
+    {
+        drop(p);
+        return crate::pages::errors::not_found(
+            &site,
+            "No such club",
+            html! {
+                "This event has no club with that number. The " a href="/clubs" { "list of clubs" } " has them all."
+            },
+        );
+    }
     let catalog = site.catalog();
     let Some(view) = board_view(&p, &catalog, &q) else {
         drop((p, catalog));

@@ -77,7 +77,7 @@ pub async fn clubs(State(site): State<Site>, params: Params) -> Response {
 pub async fn club(State(site): State<Site>, Path(club): Path<String>) -> Response {
     let p = site.projection();
     let catalog = site.catalog();
-    if !p.club_names.contains_key(&club) && !catalog.clubs().contains_key(&club) {
+    if !simpairs_pipeline::views::resolve::is_club(&p, &club) {
         drop((p, catalog));
         return crate::pages::errors::not_found(
             &site,

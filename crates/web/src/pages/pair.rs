@@ -229,7 +229,7 @@ fn lines(card: &Scorecard) -> Markup {
     let unit = if imps { "IMPs" } else { "%" };
     html! {
         h2 { "Boards" }
-        table {
+        table.card {
             caption { "Scorecard: each board with its result and what it earned in the club and nationally" }
             thead { tr {
                 th scope="col" { "Board" }

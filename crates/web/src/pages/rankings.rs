@@ -106,6 +106,18 @@ pub async fn rankings(State(site): State<Site>, params: Params) -> Response {
         Err(bad) => return crate::pages::errors::bad_param(&site, bad),
     };
     let p = site.projection();
+    if let Some(c) = a.club
+        && !simpairs_pipeline::views::resolve::is_club(&p, c)
+    {
+        drop(p);
+        return crate::pages::errors::not_found(
+            &site,
+            "No such club",
+            html! {
+                "This event has no club with that number. The " a href="/clubs" { "list of clubs" } " has them all."
+            },
+        );
+    }
     let catalog = site.catalog();
     let f = Frame::of(&site, &p, &catalog);
     let me = find_me(&p, &catalog, &a);

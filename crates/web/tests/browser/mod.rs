@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -61,6 +62,12 @@ pub struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The driver and the browsers it started are one process group: a test that fails
+        // before closing its session leaves no Chromium behind.
+        let _ = Command::new("kill")
+            .arg("--")
+            .arg(format!("-{}", self.child.id()))
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -77,6 +84,7 @@ pub fn start_driver(tools: &Tools) -> Driver {
     let port = free_port();
     let child = Command::new(&tools.chromedriver)
         .arg(format!("--port={port}"))
+        .process_group(0)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

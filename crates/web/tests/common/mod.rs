@@ -36,6 +36,16 @@ pub fn settings(seed: u64, clubs: usize, boards: u16) -> simpairs_sim::Settings 
 
 /// Declares a simulated event named `name` (nothing published yet).
 pub fn declared(id: &str, name: &str, settings: &simpairs_sim::Settings) -> Event {
+    declared_as(id, name, settings, |c| c.name.clone())
+}
+
+/// [`declared`], each club named by `club_name`.
+pub fn declared_as(
+    id: &str,
+    name: &str,
+    settings: &simpairs_sim::Settings,
+    club_name: impl Fn(&simpairs_sim::SimClub) -> String,
+) -> Event {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn simpairs_log::Log> =
         Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
@@ -45,7 +55,7 @@ pub fn declared(id: &str, name: &str, settings: &simpairs_sim::Settings) -> Even
         .iter()
         .map(|c| ClubLine {
             club_id: c.id.clone(),
-            name: c.name.clone(),
+            name: club_name(c),
             key: Some(simpairs_sim::club_key(&c.id)),
         })
         .collect();
@@ -97,9 +107,11 @@ impl Event {
             .unwrap();
     }
 
-    /// The site over everything the log holds now.
+    /// The site over everything the log holds now, the director's listing read.
     pub fn site(&self) -> Site {
-        Site::loaded(Projection::load(self.log.as_ref(), &self.id).unwrap())
+        let site = Site::loaded(Projection::load(self.log.as_ref(), &self.id).unwrap());
+        site.refresh_director(self.log.as_ref()).unwrap();
+        site
     }
 }
 
