@@ -150,11 +150,18 @@ fn solve(deal: FullDeal, dealer: Seat, vulnerability: Vulnerability) -> ([[u8; 4
     let table = solver.solve_deal(deal);
     let tricks =
         DD_STRAINS.map(|strain| SEATS.map(|seat| u8::from(table[strain].get(dd_seat(seat)))));
-    let par = dds_bridge::calculate_par(table, dd_vulnerability(vulnerability), dd_seat(dealer));
+    // The par of the side that bids first, the dealer's, as hand records print it. (Not
+    // `calculate_par`: dds-bridge 0.21 hands DDS's `DealerParBin` the dealer and the
+    // vulnerability in each other's places; the published hand records in the tests show it.)
+    let [ns_first, ew_first] = dds_bridge::calculate_pars(table, dd_vulnerability(vulnerability));
+    let (par, ns_score) = match dealer {
+        Seat::North | Seat::South => (&ns_first, ns_first.score),
+        Seat::East | Seat::West => (&ew_first, -ew_first.score),
+    };
     (
         tricks,
         Par {
-            ns_score: par.score,
+            ns_score,
             contracts: par.contracts.iter().map(par_contract).collect(),
         },
     )
