@@ -229,17 +229,23 @@ pub fn serve(event: &Event, config: simpairs_web::Config) -> Served {
 }
 
 impl Served {
+    /// Whether the site shows `clubs` clubs in, nationally ranked. (The projection's lock is
+    /// taken and let go before the catalog's, as the site does.)
+    fn shows(&self, clubs: usize) -> bool {
+        let generation = self
+            .site
+            .projection()
+            .national
+            .as_ref()
+            .map_or(0, |n| n.generation);
+        let in_catalog = self.site.catalog().clubs().len();
+        in_catalog >= clubs && generation as usize >= clubs
+    }
+
     /// Waits until the site shows `clubs` clubs in, up to 30 s.
     pub fn wait_for_clubs(&self, clubs: usize) {
         let started = std::time::Instant::now();
-        while self.site.catalog().clubs().len() < clubs
-            || !self
-                .site
-                .projection()
-                .national
-                .as_ref()
-                .is_some_and(|n| n.generation as usize >= clubs)
-        {
+        while !self.shows(clubs) {
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(30),
                 "the site did not show {clubs} clubs"
