@@ -87,12 +87,52 @@ async fn a_player_finds_their_results_live_on_a_phone_and_a_desktop() {
     let profile = tempfile::tempdir().unwrap();
     let c = browser::session(&tools, &driver, profile.path(), 1280, 900).await;
 
+    keyboard_first(&c, &served).await;
     walk_from_search_to_hand(&c, &served).await;
     a_club_arrives_while_the_scorecard_is_open(&c, &served, &event).await;
     for (name, path) in page_types(&served) {
         check_page(&c, &served.url, name, &path, &axe_source).await;
     }
     c.close().await.unwrap();
+}
+
+/// From the keyboard: the first Tab shows the skip link, and the search box is a few Tabs on.
+async fn keyboard_first(c: &Client, served: &common::Served) {
+    const TAB: &str = "\u{e004}";
+    c.goto(&served.url).await.unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys(TAB)
+        .await
+        .unwrap();
+    let skip = c
+        .execute("const e = document.activeElement; return [e.className, e.getBoundingClientRect().left >= 0];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        skip,
+        serde_json::json!(["skip", true]),
+        "the first Tab lands on a visible skip link"
+    );
+    let mut reached = false;
+    for _ in 0..8 {
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys(TAB)
+            .await
+            .unwrap();
+        let id = c
+            .execute("return document.activeElement.id;", vec![])
+            .await
+            .unwrap();
+        if id == "site-q" {
+            reached = true;
+            break;
+        }
+    }
+    assert!(reached, "the search box is reached by Tab");
 }
 
 /// Search a player by part of a surname (without its accent), then ranking -> scorecard ->

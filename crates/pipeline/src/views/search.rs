@@ -18,9 +18,6 @@ use crate::views::fold;
 /// The most pairs a query lists.
 pub const MAX_HITS: usize = 50;
 
-/// The most candidate pairs a query checks: a query as wide as "a" stops there and says so.
-const MAX_CANDIDATES: usize = 20_000;
-
 /// One pair as the index holds it.
 #[derive(Clone, Debug)]
 struct PairDoc {
@@ -61,9 +58,9 @@ pub struct SearchResults {
     pub clubs: Vec<ClubHit>,
     /// The best [`MAX_HITS`] pairs.
     pub pairs: Vec<PairHit>,
-    /// How many pairs match (at most the candidates checked).
+    /// How many pairs were found to match (the search stops a little beyond a page).
     pub pairs_matched: usize,
-    /// More pairs may match than were checked: the query is too wide.
+    /// More pairs match than `pairs_matched`: the query is wider than a page.
     pub too_wide: bool,
 }
 
@@ -178,10 +175,20 @@ impl SearchIndex {
             }
         }
         for w in &words {
-            self.words.entry(w.clone()).or_default().push(id);
+            match self.words.get_mut(w) {
+                Some(docs) => docs.push(id),
+                None => {
+                    self.words.insert(w.clone(), vec![id]);
+                }
+            }
         }
         let label: Box<str> = fold::fold(&pair.2).into();
-        self.labels.entry(label.clone()).or_default().push(id);
+        match self.labels.get_mut(&label) {
+            Some(docs) => docs.push(id),
+            None => {
+                self.labels.insert(label.clone(), vec![id]);
+            }
+        }
         self.docs.push(Some(PairDoc {
             pair,
             players,
@@ -192,16 +199,51 @@ impl SearchIndex {
     }
 }
 
-/// What one query word matches before the pairs are checked one by one.
-struct WordMatch {
-    /// Pairs with a name word or national id starting with the word, or numbered with it.
-    by_name: Vec<u32>,
-    /// `by_name` and the pairs of `clubs` are every pair the word can match (a one-letter word
-    /// is not looked up in the names).
-    complete: bool,
+/// What one query word matches before the pairs are checked one by one: the postings, not yet
+/// read.
+struct WordMatch<'a> {
+    /// The pairs numbered with the word.
+    label: &'a [u32],
+    /// The pairs with a name word or national id starting with the word, the word itself first.
+    names: Vec<&'a [u32]>,
     /// Clubs with a word starting with the word.
-    clubs: Vec<String>,
+    clubs: Vec<&'a str>,
+    /// The postings and the pairs of `clubs` are every pair the word can match (a one-letter
+    /// word is not looked up in the names).
+    complete: bool,
 }
+
+impl WordMatch<'_> {
+    /// How many pairs the word names (with repeats): the cost of reading them.
+    fn size(&self, index: &SearchIndex) -> usize {
+        self.label.len()
+            + self.names.iter().map(|p| p.len()).sum::<usize>()
+            + self
+                .clubs
+                .iter()
+                .filter_map(|c| index.clubs.get(*c))
+                .map(|c| c.docs.len())
+                .sum::<usize>()
+    }
+
+    /// The pairs, the most likely first: numbered with the word, named with it whole, named
+    /// with a longer word, then the clubs' pairs.
+    fn candidates<'b>(&'b self, index: &'b SearchIndex) -> impl Iterator<Item = u32> + 'b {
+        let clubs = self
+            .clubs
+            .iter()
+            .filter_map(|c| index.clubs.get(*c))
+            .flat_map(|c| c.docs.iter());
+        self.label
+            .iter()
+            .chain(self.names.iter().flat_map(|p| p.iter()))
+            .chain(clubs)
+            .copied()
+    }
+}
+
+/// The matches kept for ranking: more than a page, so that the best of them come first.
+const KEPT: usize = 4 * MAX_HITS;
 
 impl SearchIndex {
     fn prefixed<'a, V>(
@@ -212,29 +254,25 @@ impl SearchIndex {
             .take_while(move |(k, _)| k.starts_with(w))
     }
 
-    fn word_match(&self, w: &str) -> WordMatch {
-        let mut by_name = Vec::new();
+    fn word_match<'a>(&'a self, w: &'a str) -> WordMatch<'a> {
         // A one-letter word would read half the index: it only narrows what other words found.
-        if w.len() > 1 {
-            for (_, docs) in Self::prefixed(&self.words, w) {
-                by_name.extend_from_slice(docs);
-                if by_name.len() > MAX_CANDIDATES {
-                    break;
-                }
-            }
-        }
-        if let Some(docs) = self.labels.get(w) {
-            by_name.extend_from_slice(docs);
-        }
-        let mut clubs: Vec<String> = Self::prefixed(&self.club_words, w)
-            .flat_map(|(_, c)| c.iter().cloned())
+        let names = if w.len() > 1 {
+            Self::prefixed(&self.words, w)
+                .map(|(_, docs)| docs.as_slice())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut clubs: Vec<&str> = Self::prefixed(&self.club_words, w)
+            .flat_map(|(_, c)| c.iter().map(String::as_str))
             .collect();
         clubs.sort_unstable();
         clubs.dedup();
         WordMatch {
-            by_name,
-            complete: w.len() > 1,
+            label: self.labels.get(w).map_or(&[][..], Vec::as_slice),
+            names,
             clubs,
+            complete: w.len() > 1,
         }
     }
 
@@ -260,7 +298,9 @@ impl SearchIndex {
             .count()
     }
 
-    /// The pairs and clubs matching `query`.
+    /// The pairs and clubs matching `query`. The candidates of the word that names the fewest
+    /// pairs are checked against every word, the likeliest first, until [`KEPT`] match: a query
+    /// as wide as "smith" costs the same as a narrow one, and says it found more.
     pub fn search(&self, query: &str) -> SearchResults {
         let words = fold::words(query);
         if words.is_empty() {
@@ -268,41 +308,36 @@ impl SearchIndex {
         }
         let matches: Vec<WordMatch> = words.iter().map(|w| self.word_match(w)).collect();
         let club_hits = self.club_hits(&matches);
-        // The pairs of the word that names the fewest.
-        let candidates = matches
+        let Some(driver) = matches
             .iter()
             .filter(|m| m.complete)
-            .map(|m| {
-                let mut c = m.by_name.clone();
-                for club in &m.clubs {
-                    if let Some(doc) = self.clubs.get(club) {
-                        c.extend_from_slice(&doc.docs);
-                    }
-                }
-                c
-            })
-            .min_by_key(Vec::len);
-        let Some(mut candidates) = candidates else {
+            .min_by_key(|m| m.size(self))
+        else {
             return SearchResults {
                 clubs: club_hits,
                 ..SearchResults::default()
             };
         };
-        let too_wide = candidates.len() > MAX_CANDIDATES;
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates.truncate(MAX_CANDIDATES);
-        let mut found: Vec<(usize, u32)> = candidates
-            .into_iter()
-            .filter(|&id| self.matches(id, &words))
-            .map(|id| (self.relevance(id, &words), id))
-            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut found: Vec<(usize, usize, u32)> = Vec::new();
+        let mut too_wide = false;
+        for id in driver.candidates(self) {
+            if !seen.insert(id) || !self.matches(id, &words) {
+                continue;
+            }
+            if found.len() == KEPT {
+                too_wide = true;
+                break;
+            }
+            found.push((self.relevance(id, &words), found.len(), id));
+        }
         let pairs_matched = found.len();
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| self.order(a.1, b.1)));
+        // The most relevant first, in the order found within a relevance.
+        found.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let pairs = found
             .into_iter()
             .take(MAX_HITS)
-            .filter_map(|(_, id)| self.docs.get(id as usize)?.as_ref())
+            .filter_map(|(_, _, id)| self.docs.get(id as usize)?.as_ref())
             .map(|d| PairHit {
                 pair: d.pair.clone(),
                 players: d.players.clone(),
@@ -316,17 +351,6 @@ impl SearchIndex {
         }
     }
 
-    /// Pairs of equal relevance: by club, section, number.
-    fn order(&self, a: u32, b: u32) -> std::cmp::Ordering {
-        let key = |id: u32| {
-            self.docs
-                .get(id as usize)
-                .and_then(Option::as_ref)
-                .map(|d| &d.pair)
-        };
-        key(a).cmp(&key(b))
-    }
-
     /// Clubs matched by every word.
     fn club_hits(&self, matches: &[WordMatch]) -> Vec<ClubHit> {
         let Some((first, rest)) = matches.split_first() else {
@@ -338,10 +362,10 @@ impl SearchIndex {
             .filter(|c| rest.iter().all(|m| m.clubs.binary_search(c).is_ok()))
             .take(MAX_HITS)
             .map(|c| ClubHit {
-                club: c.clone(),
+                club: c.to_string(),
                 name: self
                     .clubs
-                    .get(c)
+                    .get(*c)
                     .map(|d| d.name.clone())
                     .unwrap_or_default(),
             })

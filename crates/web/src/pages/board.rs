@@ -240,11 +240,14 @@ fn side(
     }
 }
 
-fn pct_or_imps(v: Option<&simpairs_pipeline::views::Value>, imps: bool) -> String {
-    match v {
-        None => String::new(),
-        Some(v) if imps => fmt::mp(v),
-        Some(v) => fmt::pct(v.percent_hundredths()),
+/// A side's value: its percentage with the matchpoints under it (on a wide screen), or its IMPs.
+fn pct_or_imps(v: Option<&simpairs_pipeline::views::Value>, imps: bool) -> Markup {
+    html! {
+        @match v {
+            None => {},
+            Some(v) if imps => { (fmt::mp(v)) },
+            Some(v) => { (fmt::pct(v.percent_hundredths())) span.mp { (fmt::mp(v)) " MP" } },
+        }
     }
 }
 
@@ -310,7 +313,7 @@ fn traveller(view: &BoardView, q: &BoardQuery, club: Option<&str>) -> Markup {
                     @if national { th.l.wide scope="col" { "Club" } }
                     th.l scope="col" { "North-South" }
                     th.l.wide scope="col" { "East-West" }
-                    th.l scope="col" { "Result" }
+                    th.l scope="col" { "Contract" }
                     th.l.wide scope="col" { "Lead" }
                     th scope="col" { "NS score" }
                     th scope="col" { "NS " (unit) span.vh { " nationally" } }

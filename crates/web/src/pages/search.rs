@@ -50,7 +50,7 @@ fn results(p: &Projection, catalog: &Catalog, found: &SearchResults) -> Markup {
         @if !found.pairs.is_empty() {
             h2 { "Pairs" }
             @if found.too_wide || found.pairs_matched > MAX_HITS {
-                p.meta { "The first " (found.pairs.len()) " of " @if found.too_wide { "many" } @else { (found.pairs_matched) } " pairs; add a word to narrow the search." }
+                p.meta { "The first " (found.pairs.len()) " of " @if found.too_wide { "more than " } (found.pairs_matched) " pairs; add a word (a first name, a club) to narrow the search." }
             }
             table {
                 caption { "Pairs found" }
