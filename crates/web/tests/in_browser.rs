@@ -177,7 +177,7 @@ async fn walk_from_search_to_hand(c: &Client, served: &common::Served) {
         .unwrap();
     let places = text(c, ".places").await;
     assert!(
-        places.contains("National, north-south") && places.contains("Club, North-South"),
+        places.contains("National, North-South") && places.contains("Club, North-South"),
         "{places}"
     );
     assert!(

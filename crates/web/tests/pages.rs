@@ -90,7 +90,7 @@ async fn the_scorecard_page_names_every_ranking_and_shows_percentages() {
     assert_eq!(status, StatusCode::OK);
     for label in [
         "National, combined",
-        "National, north-south",
+        "National, North-South",
         "Club, North-South",
         "Running %",
         "National %",

@@ -176,7 +176,10 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
         }
         for (list, place) in lists {
             out.push(RankingPlace {
-                ranking: format!("National, {}", list.title().to_lowercase()),
+                ranking: match list {
+                    List::Combined => "National, combined".to_string(),
+                    _ => format!("National, {}", list.title()),
+                },
                 place,
                 of: national.list(list.key()).len(),
                 total_hundredths: n.total_hundredths,

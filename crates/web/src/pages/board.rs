@@ -251,7 +251,7 @@ fn pct_or_imps(v: Option<&simpairs_pipeline::views::Value>, imps: bool) -> Marku
     }
 }
 
-fn traveller_row(l: &TravellerLine, national: bool, imps: bool) -> Markup {
+fn traveller_row(l: &TravellerLine, national: bool, imps: bool, leads: bool) -> Markup {
     let (nat_ns, nat_ew) = (
         l.national.as_ref().map(|v| &v.0),
         l.national.as_ref().map(|v| &v.1),
@@ -272,7 +272,7 @@ fn traveller_row(l: &TravellerLine, national: bool, imps: bool) -> Markup {
                 (l.result.as_deref().unwrap_or("—"))
                 @for k in l.marks.labels() { " " span.kind { (k) } }
             }
-            td.l.wide { (l.lead.as_deref().map(text::display_name).unwrap_or_default()) }
+            @if leads { td.l.wide { (l.lead.as_deref().map(text::display_name).unwrap_or_default()) } }
             td.num { (fmt::score(l.ns_score)) @if let Some(ew) = l.ew_score { " / EW " (ew) } }
             td.num { (pct_or_imps(nat_ns, imps)) }
             td.num.wide { (pct_or_imps(nat_ew, imps)) }
@@ -285,6 +285,7 @@ fn traveller_row(l: &TravellerLine, national: bool, imps: bool) -> Markup {
 fn traveller(view: &BoardView, q: &BoardQuery, club: Option<&str>) -> Markup {
     let national = q.club.is_none();
     let unit = if view.imps { "IMPs" } else { "%" };
+    let leads = view.traveller.iter().any(|l| l.lead.is_some());
     let base = match &q.club {
         Some(c) => format!(
             "/board/{}?club={}&scope={}&limit={}&",
@@ -314,14 +315,14 @@ fn traveller(view: &BoardView, q: &BoardQuery, club: Option<&str>) -> Markup {
                     th.l scope="col" { "North-South" }
                     th.l.wide scope="col" { "East-West" }
                     th.l scope="col" { "Contract" }
-                    th.l.wide scope="col" { "Lead" }
+                    @if leads { th.l.wide scope="col" { "Lead" } }
                     th scope="col" { "NS score" }
                     th scope="col" { "NS " (unit) span.vh { " nationally" } }
                     th.wide scope="col" { "EW " (unit) span.vh { " nationally" } }
                     th.wide scope="col" { "NS " (unit) " in club" }
                     th.wide scope="col" { "EW " (unit) " in club" }
                 } }
-                tbody { @for l in &view.traveller { (traveller_row(l, national, view.imps)) } }
+                tbody { @for l in &view.traveller { (traveller_row(l, national, view.imps, leads)) } }
             }
             (pager(&base, view.offset, q.limit, view.traveller_total))
         }

@@ -227,6 +227,8 @@ fn lines(card: &Scorecard) -> Markup {
     let imps = card.imps;
     let club = card.pair.0.as_str();
     let unit = if imps { "IMPs" } else { "%" };
+    // Clubs do not all record leads: no column of blanks.
+    let leads = card.lines.iter().any(|l| l.lead.is_some());
     html! {
         h2 { "Boards" }
         table.card {
@@ -234,7 +236,7 @@ fn lines(card: &Scorecard) -> Markup {
             thead { tr {
                 th scope="col" { "Board" }
                 th.l scope="col" { "Result" }
-                th.l.wide scope="col" { "Lead" }
+                @if leads { th.l.wide scope="col" { "Lead" } }
                 th scope="col" { "Score" }
                 th.l.wide scope="col" { "Opponents" }
                 @if !imps { th.wide scope="col" { "Club MP" } }
@@ -256,7 +258,7 @@ fn lines(card: &Scorecard) -> Markup {
                             @if card.pair.3.is_empty() { " " span.meta { "(" (l.sat) ")" } }
                             span.fold { "v " (opponents(l)) @if let Some(lead) = &l.lead { " · lead " (lead) } }
                         }
-                        td.l.wide { (l.lead.as_deref().unwrap_or("")) }
+                        @if leads { td.l.wide { (l.lead.as_deref().unwrap_or("")) } }
                         td.num { (fmt::score(l.score)) }
                         td.l.wide { (opponents(l)) }
                         @if !imps { td.num.wide { @if let Some(v) = &l.club { (fmt::mp(v)) " of " (simpairs_pipeline::views::value::show_hundredths(v.top_hundredths())) } } }
