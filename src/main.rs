@@ -40,6 +40,9 @@ enum Command {
     Submissions(commands::submissions::Args),
     /// Measures scoring speed on a seeded national-sized field and prints a table.
     Bench(commands::bench::Args),
+    /// Checks the embedded log for lost or damaged records, and cuts what a crash leaves.
+    #[command(subcommand)]
+    Log(commands::log::LogCommand),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args),
         Command::Submissions(args) => commands::submissions::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Log(command) => return commands::log::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -109,7 +109,11 @@ fn bad_rows_name_file_line_and_field() {
         ("4,1,9,8NT,E,10,,\n", ":2: field contract", "8NT"),
         ("4,1,9,3NT,E,14,,\n", ":2: field tricks", "14"),
         ("4,1,9,3NT,Q,9,,\n", ":2: field declarer", "\"Q\""),
-        ("4,1,9,3NT,E,9,600,\n", ":2: field ns_score", "disagrees"),
+        (
+            "4,1,9,3NT,E,9,605,\n",
+            ":2: field ns_score",
+            "not a possible bridge score",
+        ),
         ("4,1,9,3NT,E,9,,\n4,1,9,3NT,E,9,,\n", ":3", "entered twice"),
         ("4,1,9,,,,,AVG?\n", ":2: field adjusted", "AVG?"),
     ];
@@ -142,11 +146,9 @@ fn header_problems_are_reported() {
     let out = score(&file, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr.contains("h.csv:1: field ew_pear: unknown column"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("h.csv:1: field ew_pair:"), "{stderr}");
     assert!(stderr.contains("no ew_pair column"), "{stderr}");
+    assert!(stderr.contains("ew_pear is not a column"), "{stderr}");
     let empty = write(dir.path(), "empty.csv", b"");
     let stderr = String::from_utf8_lossy(&score(&empty, &[]).stderr).into_owned();
     assert!(
@@ -254,5 +256,278 @@ fn large_files_read_in_chunks_score_as_read_whole() {
     assert!(
         stderr.contains(&format!("big.csv:{}: field ns_score", lines + 1)),
         "{stderr}"
+    );
+}
+
+/// Seed 002 slides 21-22: table 6 on board 4 (all vulnerable) is given a split score, NS -150 and EW
+/// +50 (which no contract makes at that vulnerability: a warning, not a refusal), and each
+/// direction is matchpointed in its own field as the slide shows.
+#[test]
+fn seed_002_split_score_is_scored_as_the_slide_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score,ew_score\n\
+        4,1,9,3C,E,10,,\n4,2,2,3NT,E,11,,\n4,3,4,2NT,E,8,,\n4,4,6,3NT,W,7,,\n4,5,8,3NT,E,9,,\n\
+        4,6,1,,,,-150,50\n4,7,3,5C,E,10,,\n4,8,5,3S,N,9,,\n4,9,7,3C,E,11,,\n";
+    let file = write(dir.path(), "split.csv", rows.as_bytes());
+    let out = score(&file, &["--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: ") && stderr.contains("split.csv:7: field ew_score"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Slide 22: (NS pair, EW pair, NS mp, EW mp).
+    let slide = [
+        ("1", "9", 8.0, 10.0),
+        ("2", "2", 0.0, 16.0),
+        ("3", "4", 10.0, 8.0),
+        ("4", "6", 16.0, 0.0),
+        ("5", "8", 2.0, 14.0),
+        ("6", "1", 5.0, 6.0),
+        ("7", "3", 12.0, 4.0),
+        ("8", "5", 14.0, 2.0),
+        ("9", "7", 5.0, 12.0),
+    ];
+    let results = json["boards"][0]["results"].as_array().unwrap();
+    for (ns, ew, ns_mp, ew_mp) in slide {
+        let r = results
+            .iter()
+            .find(|r| r["ns_pair"] == ns && r["ew_pair"] == ew)
+            .unwrap();
+        assert_eq!(
+            (r["ns_mp"].as_f64(), r["ew_mp"].as_f64()),
+            (Some(ns_mp), Some(ew_mp)),
+            "{r}"
+        );
+    }
+    let split = results.iter().find(|r| r["ns_pair"] == "6").unwrap();
+    assert_eq!(
+        (&split["ns_score"], &split["ew_score"]),
+        (&(-150).into(), &50.into())
+    );
+    let warnings = json["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["file"], file.display().to_string());
+    assert_eq!(
+        (warnings[0]["line"].as_u64(), warnings[0]["field"].as_str()),
+        (Some(7), Some("ew_score"))
+    );
+}
+
+/// A contract with a score that disagrees: the recorded score is what is scored, and the warning
+/// names the file, the line and both figures.
+#[test]
+fn the_recorded_score_stands_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n1,1,1,3NT,N,9,400\n1,2,2,3NT,N,8,100\n";
+    let file = write(dir.path(), "ruled.csv", rows.as_bytes());
+    let out = score(&file, &["--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let expected = "ruled.csv:3: field ns_score: ns_score 100 disagrees with 3NT-1 by N, which scores -50 for NS; the recorded score is used";
+    assert!(
+        stderr.starts_with("warning: ") && stderr.contains(expected),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ruled = json["boards"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ns_pair"] == "2")
+        .unwrap()
+        .clone();
+    assert_eq!(ruled["ns_score"], 100);
+    // The table output says the same on stderr, the standings on stdout.
+    let table = score(&file, &[]);
+    assert!(table.status.success());
+    assert!(String::from_utf8_lossy(&table.stderr).contains(expected));
+}
+
+/// The report's Windows file: the passed-out row keeps its own PASS, no false disagreement.
+#[test]
+fn a_crlf_file_scores_with_each_row_its_own_details() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "crlf.csv",
+        b"board,ns_pair,ew_pair,contract,ns_score\r\n22,2,6,,110\r\n23,3,7,PASS,0\r\n",
+    );
+    let out = score(&file, &["--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json.get("warnings").is_none(), "{json}");
+    let travellers = score(&file, &["--travellers"]);
+    let text = String::from_utf8_lossy(&travellers.stdout);
+    let board = |n: &str| {
+        let at = text.find(&format!("Board {n}")).unwrap();
+        text[at..].lines().nth(2).unwrap().to_string()
+    };
+    assert!(!board("22").contains("PASS"), "{text}");
+    assert!(board("23").contains("PASS"), "{text}");
+}
+
+/// Players' names beside pair numbers, and travellers in bridge notation.
+#[test]
+fn names_and_contracts_reach_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "board,ns_pair,ew_pair,contract,declarer,tricks,lead,ns_names,ew_names\n\
+        1,1,1,4S,N,11,HA,Ann & Bob,Cy & Di\n1,2,2,3NTX,E,7,,Ed & Flo,Gus & Hal\n1,3,3,PASS,,,,Ivy & Jo,Kim & Lou\n";
+    let file = write(dir.path(), "named.csv", rows.as_bytes());
+    let out = score(&file, &["--travellers"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in ["Ann & Bob", "Kim & Lou", "4S+1 N", "3NTX-2 E", "PASS", "HA"] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&score(&file, &["--json"]).stdout).unwrap();
+    let names: Vec<&serde_json::Value> = json["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["names"])
+        .collect();
+    assert!(
+        names.contains(&&serde_json::json!(["Ann", "Bob"])),
+        "{json}"
+    );
+}
+
+/// Outputs of files without names or warnings are byte for byte what they were: the expected JSON
+/// is what simpairs printed for this file before names and warnings were added (commit cc13f84).
+#[test]
+fn json_without_names_or_warnings_is_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "p.csv",
+        b"board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,400\n",
+    );
+    let out = score(&file, &["--json"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"scoring\":{\"method\":\"mp\",\"factoring\":\"neuberg\",\"scale\":\"double\"},\"boards\":[{\"board\":1,\"results_count\":2,\"top\":2.0,\"results\":[{\"club\":\"\",\"section\":\"\",\"ns_pair\":\"1\",\"ew_pair\":\"1\",\"ns_score\":420,\"ns_mp\":2.0,\"ew_mp\":0.0},{\"club\":\"\",\"section\":\"\",\"ns_pair\":\"2\",\"ew_pair\":\"2\",\"ns_score\":400,\"ns_mp\":0.0,\"ew_mp\":2.0}]}],\"pairs\":[{\"club\":\"\",\"section\":\"\",\"pair\":\"1\",\"direction\":\"NS\",\"boards\":1,\"mp\":2.0,\"max\":2.0,\"pct\":100.0,\"rank\":1,\"tied\":false,\"combined_rank\":1,\"combined_tied\":true},{\"club\":\"\",\"section\":\"\",\"pair\":\"2\",\"direction\":\"NS\",\"boards\":1,\"mp\":0.0,\"max\":2.0,\"pct\":0.0,\"rank\":2,\"tied\":false,\"combined_rank\":3,\"combined_tied\":true},{\"club\":\"\",\"section\":\"\",\"pair\":\"2\",\"direction\":\"EW\",\"boards\":1,\"mp\":2.0,\"max\":2.0,\"pct\":100.0,\"rank\":1,\"tied\":false,\"combined_rank\":1,\"combined_tied\":true},{\"club\":\"\",\"section\":\"\",\"pair\":\"1\",\"direction\":\"EW\",\"boards\":1,\"mp\":0.0,\"max\":2.0,\"pct\":0.0,\"rank\":2,\"tied\":false,\"combined_rank\":3,\"combined_tied\":true}]}\n"
+    );
+}
+
+const CROSS_IMP_USEBIO: &str = "<USEBIO Version=\"1.2\"><EVENT EVENT_TYPE=\"CROSS_IMP\"><WINNER_TYPE>2</WINNER_TYPE>\
+<SCORING_METHOD>IMPS</SCORING_METHOD><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>\
+<TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1</EW_PAIR_NUMBER><SCORE>420</SCORE></TRAVELLER_LINE>\
+<TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER><SCORE>-50</SCORE></TRAVELLER_LINE>\
+<TRAVELLER_LINE><NS_PAIR_NUMBER>3</NS_PAIR_NUMBER><EW_PAIR_NUMBER>3</EW_PAIR_NUMBER><SCORE>450</SCORE></TRAVELLER_LINE>\
+</BOARD></EVENT></USEBIO>";
+
+/// Compscore's cross-IMP event (`CROSS_IMP` with `IMPS`) is scored by cross-IMPs; an event of a
+/// method simpairs cannot score is refused unless another is chosen.
+#[test]
+fn the_files_method_is_read_or_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "x.xml", CROSS_IMP_USEBIO.as_bytes());
+    let out = score(&file, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cross-IMPs"));
+    let aggregate = write(
+        dir.path(),
+        "a.xml",
+        CROSS_IMP_USEBIO
+            .replace("CROSS_IMP\"", "AGGREGATE\"")
+            .as_bytes(),
+    );
+    let out = score(&aggregate, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("a.xml") && stderr.contains("aggregate") && stderr.contains("--scoring"),
+        "{stderr}"
+    );
+    let out = score(&aggregate, &["--scoring", "mp"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
+
+/// A PBN file cut short (the report: its first 3000 bytes scored "3 boards, 24 results") is refused.
+#[test]
+fn a_cut_pbn_file_is_refused() {
+    let real = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/realdata/native/rchillyard-Bridge/newtonbridge_20160120_1.pbn"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "cut.pbn", &real[..3000]);
+    let out = score(&file, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cut.pbn:167") && stderr.contains("cut short"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A Scorer hand passed out (`cont="N P"`, score 0) is a result: three lines, top 4.
+#[test]
+fn a_scorer_hand_passed_out_counts() {
+    let session = r#"<session club="C" scoring_type="MP" event_name="E"><board_results><brsection id="A">
+<result tab="1" bd="1" rnd="1" ns="1" ew="1" dec="N" cont="N P" lead="" res=" " score="0" mp_ns="20" mp_ew="20"/>
+<result tab="2" bd="1" rnd="1" ns="2" ew="2" dec="S" cont="2 S" lead="" res="=" score="120" mp_ns="40" mp_ew="0"/>
+<result tab="3" bd="1" rnd="1" ns="3" ew="3" dec="N" cont="3 S" lead="" res="-1" score="-50" mp_ns="0" mp_ew="40"/>
+</brsection></board_results></session>"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "s.xml", session.as_bytes());
+    let out = score(&file, &["--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["boards"][0]["results_count"], 3);
+    assert_eq!(json["boards"][0]["top"], 4.0);
+}
+
+/// A traveller CSV without any column giving a result: one error at its header.
+#[test]
+fn a_missing_column_is_one_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: String = (1..=80).map(|i| format!("1,{i},{i}\n")).collect();
+    let file = write(
+        dir.path(),
+        "m.csv",
+        format!("board,ns_pair,ew_pair\n{rows}").as_bytes(),
+    );
+    let out = score(&file, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("m.csv:1:") && stderr.contains("the header has: board, ns_pair, ew_pair"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_tells_of_warnings_and_the_recorded_score() {
+    let out = simpairs().args(["score", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("warning:") && help.contains("recorded score"),
+        "{help}"
     );
 }

@@ -6,6 +6,7 @@ pub mod bench_pipeline;
 pub mod club;
 pub mod demo;
 pub mod event;
+pub mod log;
 pub mod replay;
 pub mod score;
 pub mod serve;

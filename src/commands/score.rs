@@ -38,7 +38,24 @@ impl From<FormatArg> for Format {
     }
 }
 
+/// What `score --help` says after the flags.
+const AFTER_HELP: &str = "\
+Every line of the file is checked. A line that is not a result (a contract that does not exist, \
+more than 13 tricks, a score that is no bridge score) refuses the whole file: each problem is printed \
+as `file:line: field name: what is wrong` and the exit code is 1.
+
+A recorded score stands: when a line gives a contract and a score that disagree, the recorded score \
+is what the director ruled and is the one scored. A score given alone, and an assigned score (a \
+split score, a director's award), need only be a possible bridge score (a multiple of 10 from -7600 \
+to 7600), even if no contract makes it at the board's vulnerability. Both are scored and reported \
+on stderr as `warning: file:line: field name: ...`; --json lists them under \"warnings\" (file, \
+line, field, message).
+
+Players' names are printed beside their pair when the file has them; --travellers shows each \
+table's contract, result and declarer (4S+1 N, 3NTX-2 E, PASS) and lead.";
+
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER_HELP)]
 pub struct Args {
     /// The result file: a traveller CSV, USEBIO or Scorer XML, or PBN (the format is detected).
     pub file: PathBuf,
@@ -47,10 +64,12 @@ pub struct Args {
     pub format: Option<FormatArg>,
     #[command(flatten)]
     pub scoring: ScoringFlags,
-    /// Print the SPEC's JSON instead of a table.
+    /// Print the SPEC's JSON instead of a table (with the players' names and the file's warnings
+    /// when it has any).
     #[arg(long)]
     pub json: bool,
-    /// Also print every board's traveller with its matchpoints or IMPs.
+    /// Also print every board's traveller: each table's contract and lead as the file gives them,
+    /// its score and its matchpoints or IMPs.
     #[arg(long)]
     pub travellers: bool,
     /// Also write the event re-scored, as `usebio` (USEBIO 1.2 XML) or `csv` (traveller CSV with
@@ -97,6 +116,41 @@ fn read_results(
     Ok(simpairs_formats::read(name, &bytes, format)?)
 }
 
+/// The method the file is scored by: the file's own, matchpoints when it does not say. A method the
+/// file names that simpairs cannot score is refused unless `--scoring` chose another (`chosen`).
+fn method(name: &str, imported: &Imported, chosen: bool) -> anyhow::Result<Method> {
+    if let Some(what) = &imported.event.unscorable_method {
+        if !chosen {
+            bail!(
+                "{name}: the file says the event is scored by {what}, which simpairs cannot score; give \
+                 --scoring mp, butler or cross-imps to score it by one of those instead"
+            );
+        }
+        eprintln!(
+            "warning: {name}: the file says the event is scored by {what}; scored as --scoring says"
+        );
+    }
+    Ok(imported.method().unwrap_or(Method::Matchpoints))
+}
+
+/// Most warnings printed on stderr; the JSON lists them all.
+const MAX_WARNINGS_SHOWN: usize = 100;
+
+/// Prints the file's warnings on stderr, each as `warning: file:line: field name: what`.
+fn print_warnings(warnings: &[simpairs_formats::Problem]) {
+    let mut stderr = std::io::stderr().lock();
+    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
+    if warnings.len() > MAX_WARNINGS_SHOWN {
+        let _ = writeln!(
+            stderr,
+            "warning: ... and {} more warnings (--json lists them all)",
+            warnings.len() - MAX_WARNINGS_SHOWN
+        );
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let export = match &args.export {
         Some(v) => {
@@ -118,18 +172,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         not_played = imported.not_played,
         "parsed and checked"
     );
-    let options = args.scoring.options(
-        imported.method().unwrap_or(Method::Matchpoints),
-        Factoring::Neuberg,
-    );
+    let method = method(&name, &imported, args.scoring.scoring.is_some())?;
+    let options = args.scoring.options(method, Factoring::Neuberg);
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "scored");
+    print_warnings(&imported.warnings);
     let stdout = std::io::stdout().lock();
     let written = if args.json {
-        simpairs_formats::report::write_json(stdout, &scoring)
+        simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
     } else {
-        simpairs_formats::report::write_table(
+        simpairs_formats::report::write_imported_table(
             stdout,
+            &imported,
             &scoring,
             &title(&name, &imported),
             args.travellers,

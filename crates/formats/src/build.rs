@@ -56,6 +56,9 @@ pub(crate) struct RawLine<'a> {
     pub not_played: bool,
     pub details: LineDetails,
     pub official: OfficialLine,
+    /// The reader's own index of what the line belongs to (USEBIO: its `BOARD`), carried with the line
+    /// so that a line refused on the way cannot shift it onto the next line.
+    pub origin: usize,
     pub at: At,
 }
 
@@ -67,6 +70,8 @@ pub(crate) struct Built {
     pub not_played: usize,
     pub details: Vec<(u32, LineDetails)>,
     pub official: Vec<(u32, OfficialLine)>,
+    /// The warnings of accepted lines, located like problems and sorted.
+    pub warnings: Vec<Problem>,
 }
 
 /// Names a field of a traveller line in the reader's terms: `names` maps [`FIELDS`] names to element
@@ -202,7 +207,10 @@ impl<'a, 'l> Sink<'a, 'l> {
                 self.scratch_rows = 0;
             }
             self.scratch_rows += 1;
-            if let Err(p) = self.scratch.push(&row, line.at.line) {
+            let checked = self.scratch.push(&row, line.at.line);
+            // The scratch builder only checks; warnings are reported by the builder of the field.
+            self.scratch.warnings.clear();
+            if let Err(p) = checked {
                 let at = self.naming.locate(self.file, &line.at, p.field);
                 self.problems.push(Problem {
                     at,
@@ -258,6 +266,12 @@ pub(crate) fn build(
                 if line.official != OfficialLine::default() {
                     built.official.push((r, line.official));
                 }
+                for w in builder.warnings.drain(..) {
+                    built.warnings.push(Problem {
+                        at: naming.locate(file, &line.at, w.field),
+                        message: w.message,
+                    });
+                }
                 ats.push(line.at);
             }
             Ok(Added::NotPlayed) => {}
@@ -286,6 +300,7 @@ pub(crate) fn build(
         }
     }
     problems.into_result()?;
+    crate::error::sort(&mut built.warnings);
     built.lines = builder.lines;
     built.field = builder.field;
     Ok(built)

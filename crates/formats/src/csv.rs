@@ -1,5 +1,27 @@
 //! The traveller CSV (SPEC section 4): a header row, then one row per table result.
 //!
+//! | column | |
+//! |---|---|
+//! | `board` | board number (required) |
+//! | `club`, `section` | optional; one club and one section by default |
+//! | `ns_pair`, `ew_pair` | pair numbers as written on the traveller (required) |
+//! | `contract` | `3NT`, `4HX`, `6DXX`, `PASS`; `NP` for not played; empty when the row gives a score or an adjustment |
+//! | `declarer`, `tricks` | `N`/`E`/`S`/`W`; tricks taken by declarer, 0-13 (needed with a contract) |
+//! | `ns_score` | optional when the contract is given; when both are given and disagree, the recorded score stands (a warning) |
+//! | `ew_score` | optional; present and not equal to -ns_score: a split score |
+//! | `adjusted` | `AVE`, `AVE+`, `AVE-`, or `NS%/EW%` such as `60/40` |
+//! | `arrow_switch` | `true` when the pairs played the other direction's cards |
+//! | `group` | fouled-board group |
+//! | `movement` | `mitchell` (default: NS and EW numbers are different pairs) or `howell` |
+//!
+//! A row needs a result: a contract, a score or an adjusted score, so the header has at least one
+//! of `contract`, `ns_score`, `ew_score`, `adjusted`. A score given alone, and an assigned (split)
+//! score, need only be a possible bridge score, a multiple of 10 from -7600 to 7600; one no contract
+//! makes at the board's vulnerability is scored with a warning. The informational columns `lead`,
+//! `table`, `round`, `ns_mp`/`ew_mp`, `ns_imps`/`ew_imps`, `ns_names`/`ew_names` are kept (see
+//! `csv_extras`); `ns_pct`, `ew_pct` and `comment` are skipped. LF or CRLF line ends, a UTF-8
+//! byte-order mark and quoted fields (which may hold line breaks) are all read alike.
+//!
 //! Large files are cut at line ends into chunks read in parallel, each into its own small field that is
 //! merged afterwards; no row allocates. A file with quoted fields is read as one chunk, since a quoted
 //! field may hold a line break.
@@ -44,6 +66,8 @@ pub struct Read {
     pub lines: Lines,
     /// Rows marked as not played.
     pub not_played: usize,
+    /// What accepted rows say that a scorer should look at, sorted by line.
+    pub warnings: Vec<Problem>,
 }
 
 /// The source line of each result of a field, kept as runs of consecutive lines: a large file's rows
@@ -127,13 +151,64 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
             "the file is empty: expected a header row naming the columns",
         ));
     }
-    let mut index = [None; 14];
-    let mut problems = Problems::default();
     let at = |field: Option<&str>| Location {
         file: file.to_string(),
         line: 1,
         field: field.map(str::to_string),
     };
+    let (index, mut problems, unknown) = columns_of(&record, &at);
+    let required_missing = missing_columns(&index, &REQUIRED);
+    if !required_missing.is_empty() {
+        // One problem says it all: what is missing, what the header has instead.
+        let mut message = format!(
+            "the header has no {} column (every traveller CSV has board, ns_pair and ew_pair); the \
+             header has: {}",
+            required_missing.join(" or "),
+            header_names(header)
+        );
+        if !unknown.is_empty() {
+            message.push_str(&format!(
+                " ({} {} not a column simpairs reads)",
+                unknown.join(", "),
+                if unknown.len() == 1 { "is" } else { "are" }
+            ));
+        }
+        problems = Problems::default();
+        problems.push(Problem {
+            at: at(Some(&required_missing.join(", "))),
+            message,
+        });
+    } else if missing_columns(&index, &RESULT_COLUMNS).len() == RESULT_COLUMNS.len() {
+        problems.push(Problem {
+            at: at(None),
+            message: format!(
+                "the header has no column giving a result (ns_score, ew_score, contract with declarer \
+                 and tricks, or adjusted), so no row can be scored; the header has: {}",
+                header_names(header)
+            ),
+        });
+    }
+    problems.into_result()?;
+    Ok(Layout {
+        index,
+        width: record.len(),
+    })
+}
+
+/// Columns every traveller CSV has.
+const REQUIRED: [&str; 3] = ["board", "ns_pair", "ew_pair"];
+/// Columns of which a traveller CSV has at least one: a row's result.
+const RESULT_COLUMNS: [&str; 4] = ["contract", "ns_score", "ew_score", "adjusted"];
+
+/// The column index of each known column, the header's problems (columns twice, not UTF-8, unknown)
+/// and the unknown names.
+fn columns_of(
+    record: &csv::ByteRecord,
+    at: &dyn Fn(Option<&str>) -> Location,
+) -> ([Option<usize>; 14], Problems, Vec<String>) {
+    let mut index = [None; 14];
+    let mut problems = Problems::default();
+    let mut unknown = Vec::new();
     for (i, raw) in record.iter().enumerate() {
         let Ok(name) = std::str::from_utf8(raw) else {
             problems.push(Problem {
@@ -162,31 +237,109 @@ fn layout(file: &str, header: &[u8]) -> Result<Layout> {
                     COLUMNS.join(", ")
                 ),
             });
+            unknown.push(name);
         }
     }
-    for required in ["board", "ns_pair", "ew_pair"] {
-        let k = COLUMNS
+    (index, problems, unknown)
+}
+
+/// Which of `names` the header lacks.
+fn missing_columns(index: &[Option<usize>; 14], names: &[&'static str]) -> Vec<&'static str> {
+    names
+        .iter()
+        .copied()
+        .filter(|name| {
+            COLUMNS
+                .iter()
+                .position(|c| c == name)
+                .is_none_or(|k| index[k].is_none())
+        })
+        .collect()
+}
+
+/// The header's column names as written, for messages.
+fn header_names(header: &[u8]) -> String {
+    String::from_utf8_lossy(crate::text::strip_bom(header))
+        .trim_end()
+        .split(',')
+        .map(|c| c.trim().trim_matches('"').trim())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Rows that failed for want of a column the header does not have (a contract without a declarer
+/// column): told once, at the header, instead of once a row.
+#[derive(Debug, Default)]
+struct Absent(Vec<(&'static str, usize, u64, String)>);
+
+impl Absent {
+    /// Notes a row's problem if its field is a column the header lacks; `false` if it is not.
+    fn note(&mut self, layout: &Layout, line: u64, field: &'static str, message: &str) -> bool {
+        let absent = COLUMNS
             .iter()
-            .position(|c| *c == required)
-            .expect("a known column");
-        if index[k].is_none() {
-            problems.push(Problem {
-                at: at(Some(required)),
-                message: format!("the header has no {required} column"),
-            });
+            .position(|c| *c == field)
+            .is_some_and(|k| layout.index[k].is_none());
+        if !absent {
+            return false;
+        }
+        match self.0.iter_mut().find(|(f, ..)| *f == field) {
+            Some((_, count, first, _)) => {
+                *count += 1;
+                *first = (*first).min(line);
+            }
+            None => self.0.push((field, 1, line, message.to_string())),
+        }
+        true
+    }
+
+    fn merge(&mut self, other: Absent) {
+        for (field, count, first, message) in other.0 {
+            match self.0.iter_mut().find(|(f, ..)| *f == field) {
+                Some(mine) if first < mine.2 => *mine = (field, mine.1 + count, first, message),
+                Some(mine) => mine.1 += count,
+                None => self.0.push((field, count, first, message)),
+            }
         }
     }
-    problems.into_result()?;
-    Ok(Layout {
-        index,
-        width: record.len(),
-    })
+
+    /// One problem at the header per missing column.
+    fn problems(self, file: &str, header: &str) -> impl Iterator<Item = Problem> {
+        self.0.into_iter().map(move |(field, count, first, message)| Problem {
+            at: Location {
+                file: file.to_string(),
+                line: 1,
+                field: Some(field.to_string()),
+            },
+            message: format!(
+                "the header has no {field} column, but {count} {} one (the first on line {first}: \
+                 {message}); the header has: {header}",
+                if count == 1 { "row needs" } else { "rows need" }
+            ),
+        })
+    }
+}
+
+/// The 1-based line of `bytes` a record read by the csv crate starts on. The crate's own line numbers
+/// cannot be used: it ends a record at the `\r` of a Windows line end and counts the `\n` as the
+/// start of the next record, one line too early. The record's byte offset, moved past any line-end
+/// bytes, is where it really starts.
+pub(crate) fn record_line(
+    bytes: &[u8],
+    position: Option<&csv::Position>,
+    lines: &mut crate::text::LineCounter<'_>,
+) -> u64 {
+    let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
+    while matches!(bytes.get(start), Some(b'\r' | b'\n')) {
+        start += 1;
+    }
+    lines.line_at(start)
 }
 
 /// What one chunk produced.
 struct Chunk<'l> {
     builder: FieldBuilder<'l>,
     problems: Problems,
+    absent: Absent,
 }
 
 fn read_chunk<'l>(
@@ -198,13 +351,14 @@ fn read_chunk<'l>(
 ) -> Chunk<'l> {
     let mut builder = FieldBuilder::new(legal);
     let mut problems = Problems::default();
+    let mut absent = Absent::default();
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(bytes);
     let mut record = csv::ByteRecord::new();
+    let mut counter = crate::text::LineCounter::new(bytes);
     loop {
-        let line_of = |r: &csv::ByteRecord| first_line + r.position().map_or(1, |p| p.line()) - 1;
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Err(e) => {
@@ -222,7 +376,7 @@ fn read_chunk<'l>(
                 break;
             }
             Ok(true) => {
-                let line = line_of(&record);
+                let line = first_line + record_line(bytes, record.position(), &mut counter) - 1;
                 if record.len() == 1
                     && record
                         .get(0)
@@ -263,7 +417,9 @@ fn read_chunk<'l>(
                     });
                     continue;
                 }
-                if let Err(p) = builder.push(&text_row(&text), line) {
+                if let Err(p) = builder.push(&text_row(&text), line)
+                    && !absent.note(&layout, line, p.field, &p.message)
+                {
                     problems.push(Problem {
                         at: at(Some(p.field)),
                         message: p.message,
@@ -272,7 +428,11 @@ fn read_chunk<'l>(
             }
         }
     }
-    Chunk { builder, problems }
+    Chunk {
+        builder,
+        problems,
+        absent,
+    }
 }
 
 /// Reads a chunk without quotes line by line, splitting at commas; plain-score rows take the fast
@@ -288,6 +448,7 @@ fn read_chunk_fast<'l>(
     // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
     builder.reserve(bytes.len() / 16);
     let mut problems = Problems::default();
+    let mut absent = Absent::default();
     let col = |name: &str| layout.index[COLUMNS.iter().position(|c| *c == name).expect("known")];
     let (board_at, club_at, section_at, ns_at, ew_at, score_at) = (
         col("board"),
@@ -379,14 +540,20 @@ fn read_chunk_fast<'l>(
             });
             continue;
         }
-        if let Err(p) = builder.push(&text_row(&text), this_line) {
+        if let Err(p) = builder.push(&text_row(&text), this_line)
+            && !absent.note(&layout, this_line, p.field, &p.message)
+        {
             problems.push(Problem {
                 at: at(Some(p.field)),
                 message: p.message,
             });
         }
     }
-    Chunk { builder, problems }
+    Chunk {
+        builder,
+        problems,
+        absent,
+    }
 }
 
 fn text_row<'a>(text: &[&'a str; 14]) -> TextRow<'a> {
@@ -460,7 +627,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
             }
         })
         .collect();
-    merge_chunks(file, chunks, started)
+    merge_chunks(file, &bytes[..header_end], chunks, started)
 }
 
 /// Reads a large traveller CSV without holding the whole file: `fetch(offset, buffer)` fills
@@ -566,7 +733,7 @@ fn read_in_ranges(
         })
         .collect::<std::io::Result<_>>()
         .map_err(io_error)?;
-    merge_chunks(file, chunks, started).map(Some)
+    merge_chunks(file, &header[..=header_end], chunks, started).map(Some)
 }
 
 /// The error for a file that could not be read while reading it in ranges.
@@ -576,18 +743,69 @@ pub(crate) fn read_failed(file: &str, e: std::io::Error) -> Error {
 
 /// Checks the chunks together (one movement per section, no table entered twice) and joins them
 /// into one field.
-fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant) -> Result<Read> {
+fn merge_chunks(
+    file: &str,
+    header: &[u8],
+    chunks: Vec<Chunk<'_>>,
+    started: std::time::Instant,
+) -> Result<Read> {
     tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
     let mut problems = Problems::default();
+    let mut absent = Absent::default();
     let mut lines = Lines::default();
     let mut not_played = 0;
-    let mut movements: rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)> =
-        rustc_hash::FxHashMap::default();
+    let mut warnings = Vec::new();
+    let mut movements = Movements::default();
     let mut parts = Vec::with_capacity(chunks.len());
     for chunk in chunks {
         problems.extend(chunk.problems);
-        for (club, section, movement, line) in chunk.builder.movements() {
-            match movements.get(&(club.to_string(), section.to_string())) {
+        absent.merge(chunk.absent);
+        movements.check(file, &chunk.builder, &mut problems);
+        not_played += chunk.builder.not_played;
+        warnings.extend(chunk.builder.warnings.into_iter().map(|w| Problem {
+            at: Location {
+                file: file.to_string(),
+                line: w.line,
+                field: Some(w.field.to_string()),
+            },
+            message: w.message,
+        }));
+        lines.append(&chunk.builder.lines);
+        parts.push(chunk.builder.field);
+    }
+    for p in absent.problems(file, &header_names(header)) {
+        problems.push(p);
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: parts listed");
+    let field = if parts.len() == 1 {
+        parts.pop().expect("one part")
+    } else {
+        Field::concat(parts)
+    };
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
+    if problems.is_empty() {
+        duplicates(file, &field, &lines, &mut problems);
+    }
+    problems.into_result()?;
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
+    crate::error::sort(&mut warnings);
+    Ok(Read {
+        field,
+        lines,
+        not_played,
+        warnings,
+    })
+}
+
+/// The movement of each (club, section) across chunks, with the line that set it.
+#[derive(Default)]
+struct Movements(rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)>);
+
+impl Movements {
+    /// A section may not be a Mitchell in one chunk and a Howell in another.
+    fn check(&mut self, file: &str, builder: &FieldBuilder<'_>, problems: &mut Problems) {
+        for (club, section, movement, line) in builder.movements() {
+            match self.0.get(&(club.to_string(), section.to_string())) {
                 Some(&(m, first)) if m != movement => problems.push(Problem {
                     at: Location {
                         file: file.to_string(),
@@ -598,47 +816,33 @@ fn merge_chunks(file: &str, chunks: Vec<Chunk<'_>>, started: std::time::Instant)
                 }),
                 Some(_) => {}
                 None => {
-                    movements.insert((club.to_string(), section.to_string()), (movement, line));
+                    self.0
+                        .insert((club.to_string(), section.to_string()), (movement, line));
                 }
             }
         }
-        not_played += chunk.builder.not_played;
-        lines.append(&chunk.builder.lines);
-        parts.push(chunk.builder.field);
     }
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: parts listed");
-    let field = if parts.len() == 1 {
-        parts.pop().expect("one part")
-    } else {
-        Field::concat(parts)
-    };
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
-    if problems.is_empty() {
-        for (first, again) in field.duplicate_rows() {
-            let r = field.result(again);
-            problems.push(Problem {
-                at: Location {
-                    file: file.to_string(),
-                    line: lines.line_of(again),
-                    field: None,
-                },
-                message: format!(
-                    "the same table entered twice: board {} with {} and {} was already on line {}",
-                    r.board,
-                    field.describe_pair(r.ns),
-                    field.describe_pair(r.ew),
-                    lines.line_of(first)
-                ),
-            });
-        }
+}
+
+/// A table entered twice is a problem on the line of its second entry.
+fn duplicates(file: &str, field: &Field, lines: &Lines, problems: &mut Problems) {
+    for (first, again) in field.duplicate_rows() {
+        let r = field.result(again);
+        problems.push(Problem {
+            at: Location {
+                file: file.to_string(),
+                line: lines.line_of(again),
+                field: None,
+            },
+            message: format!(
+                "the same table entered twice: board {} with {} and {} was already on line {}",
+                r.board,
+                field.describe_pair(r.ns),
+                field.describe_pair(r.ew),
+                lines.line_of(first)
+            ),
+        });
     }
-    problems.into_result()?;
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
-    Ok(Read {
-        field,
-        lines,
-        not_played,
-    })
 }
 
 #[cfg(test)]
@@ -651,6 +855,7 @@ mod tests {
             Err(e) => vec![e.to_string()],
             Ok(r) => {
                 let mut out = vec![format!("not played {}", r.not_played)];
+                out.extend(r.warnings.iter().map(|w| format!("warning {w}")));
                 for row in 0..r.field.len() {
                     let t = r.field.result(row);
                     out.push(format!(
@@ -750,6 +955,72 @@ mod tests {
             message.contains("f.csv") && message.contains("cannot read"),
             "{message}"
         );
+    }
+
+    /// The one problem of a read, with its line and text.
+    fn the_problem(text: &str) -> (u64, String) {
+        let err = super::read("m.csv", text.as_bytes()).expect_err("refused");
+        let problems = err.problems();
+        assert_eq!(problems.len(), 1, "{err}");
+        assert!(!err.to_string().contains("more problems"), "{err}");
+        (problems[0].at.line, err.to_string())
+    }
+
+    /// A column the rows need is missing: one error at the header naming it and what the header
+    /// has, not one per row.
+    #[test]
+    fn a_missing_column_is_one_error_at_the_header() {
+        let rows = |row: &str| {
+            (1..=80)
+                .map(|i| row.replace('#', &i.to_string()))
+                .collect::<String>()
+        };
+        let (line, message) = the_problem(&format!("board,ns_pair,ew_pair\n{}", rows("1,#,#\n")));
+        assert_eq!(line, 1, "{message}");
+        assert!(
+            message.contains("ns_score") && message.contains("contract"),
+            "{message}"
+        );
+        assert!(
+            message.contains("the header has: board, ns_pair, ew_pair"),
+            "{message}"
+        );
+
+        let (line, message) = the_problem(&format!(
+            "board,ns,ew_pair,ns_score\n{}",
+            rows("1,#,#,100\n")
+        ));
+        assert_eq!(line, 1, "{message}");
+        assert!(message.contains("no ns_pair column"), "{message}");
+        assert!(
+            message.contains("the header has: board, ns, ew_pair, ns_score"),
+            "{message}"
+        );
+
+        let (line, message) = the_problem(&format!(
+            "board,ns_pair,ew_pair,contract,tricks\n{}",
+            rows("1,#,#,4S,10\n")
+        ));
+        assert_eq!(line, 1, "{message}");
+        assert!(message.contains("no declarer column"), "{message}");
+        assert!(message.contains("80 rows"), "{message}");
+
+        // Large files read in ranges say the same.
+        let text = format!("board,ns_pair,ew_pair\n{}", rows("1,#,#\n"));
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            buffer.copy_from_slice(&text.as_bytes()[at as usize..at as usize + buffer.len()]);
+            Ok(())
+        };
+        let header_end = text.find('\n').unwrap() + 1;
+        let err = super::read_in_ranges(
+            "m.csv",
+            text.len() as u64,
+            &text.as_bytes()[..header_end],
+            &fetch,
+            64,
+        )
+        .expect_err("refused");
+        assert_eq!(err.problems().len(), 1, "{err}");
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub(crate) fn add(_file: &str, bytes: &[u8], imported: &mut Imported) -> Result<
         return Ok(());
     }
     let rows = imported.field.len();
+    let mut counter = crate::text::LineCounter::new(bytes);
     let mut row = 0usize;
     let mut details = Vec::new();
     let mut official = Vec::new();
@@ -59,7 +60,7 @@ pub(crate) fn add(_file: &str, bytes: &[u8], imported: &mut Imported) -> Result<
             Ok(true) => {}
             Ok(false) | Err(_) => break,
         }
-        let line = record.position().map_or(0, |p| p.line());
+        let line = crate::csv::record_line(bytes, record.position(), &mut counter);
         while row < rows && imported.lines.line_of(row) < line {
             row += 1;
         }
@@ -147,6 +148,91 @@ mod tests {
         );
         let ns1 = got.field.result(0).ns;
         assert_eq!(got.pairs[ns1 as usize].names(), "Ann & Bob");
+    }
+
+    /// The file of the report, verbatim: Windows line ends (as Excel and club programs write them).
+    #[test]
+    fn crlf_rows_keep_their_own_details() {
+        let text = "board,ns_pair,ew_pair,contract,ns_score\r\n22,2,6,,110\r\n23,3,7,PASS,0\r\n";
+        let got = read("crlf.csv", text.as_bytes(), None).unwrap();
+        assert_eq!(got.field.len(), 2);
+        assert_eq!(got.details(0), None, "row 0 gives no contract");
+        assert_eq!(got.details(1).unwrap().contract.as_deref(), Some("PASS"));
+        assert_eq!((got.lines.line_of(0), got.lines.line_of(1)), (2, 3));
+        assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+    }
+
+    /// Every row's line, details, official values and names, in words.
+    fn rows(text: &str) -> Vec<String> {
+        let got =
+            read("v.csv", text.as_bytes(), Some(Format::Csv)).unwrap_or_else(|e| panic!("{e}"));
+        (0..got.field.len())
+            .map(|r| {
+                let ns = got.field.result(r).ns;
+                format!(
+                    "line {} {:?} {:?} {:?} {:?}",
+                    got.lines.line_of(r),
+                    got.field.result(r).outcome,
+                    got.details(r),
+                    got.official.line(r),
+                    got.players(ns)
+                        .iter()
+                        .map(|p| p.name.clone())
+                        .collect::<Vec<_>>()
+                )
+            })
+            .collect()
+    }
+
+    /// The same rows read the same with LF or CRLF line ends, a byte-order mark, quoted fields, and
+    /// (lines numbered accordingly) a quoted name holding a line break.
+    #[test]
+    fn details_are_the_same_whatever_the_line_ends() {
+        let header = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score,lead,ns_mp,ns_names";
+        let body = [
+            "22,2,6,,,,110,,1,",
+            "23,3,7,PASS,,,0,,0,",
+            "24,4,8,4S,N,10,,HA,2,Ann & Bob",
+            "24,5,9,4S,N,9,,CK,0,",
+        ];
+        let lf = format!("{header}\n{}\n", body.join("\n"));
+        let expected = rows(&lf);
+        assert_eq!(expected.len(), 4);
+        let crlf = lf.replace('\n', "\r\n");
+        let quoted = |t: &str| {
+            t.lines()
+                .map(|l| {
+                    l.split(',')
+                        .map(|f| format!("\"{f}\""))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                })
+                .collect::<Vec<_>>()
+                .join("\r\n")
+        };
+        for (name, text) in [
+            ("CRLF", crlf.clone()),
+            ("BOM + CRLF", format!("\u{feff}{crlf}")),
+            ("BOM + LF", format!("\u{feff}{lf}")),
+            ("quoted + CRLF", quoted(&lf)),
+            ("quoted + LF", quoted(&lf).replace("\r\n", "\n")),
+        ] {
+            assert_eq!(rows(&text), expected, "{name}");
+        }
+        // A quoted name over two lines: the rows after it are one line further down.
+        for end in ["\n", "\r\n"] {
+            let text = lf
+                .replace("Ann & Bob", "\"Ann &\nBob\"")
+                .replace('\n', end)
+                .replace(&format!("&{end}Bob"), "&\nBob");
+            let got = rows(&text);
+            assert_eq!(got[..3], expected[..3], "{end:?}");
+            assert_eq!(
+                got[3],
+                expected[3].replacen("line 5", "line 6", 1),
+                "{end:?}"
+            );
+        }
     }
 
     #[test]

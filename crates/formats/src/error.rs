@@ -91,6 +91,61 @@ impl Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// Sorts problems (or warnings) as a reader of the file meets them: by line, then by field, numbers in
+/// a field compared as numbers (`BOARD[2]` before `BOARD[19]`, as in files written on one line). The
+/// sort is stable: problems of the same place keep the order they were found in.
+pub fn sort(list: &mut [Problem]) {
+    list.sort_by(|a, b| {
+        a.at.line.cmp(&b.at.line).then_with(|| {
+            natural_cmp(
+                a.at.field.as_deref().unwrap_or(""),
+                b.at.field.as_deref().unwrap_or(""),
+            )
+        })
+    });
+}
+
+/// Compares texts with their runs of digits taken as numbers.
+fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, Some(_)) => return std::cmp::Ordering::Less,
+            (Some(_), None) => return std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let (da, ra) = split_digits(a);
+                let (db, rb) = split_digits(b);
+                // Leading zeros aside, a longer run of digits is a larger number.
+                let (ta, tb) = (trim_zeros(da), trim_zeros(db));
+                let by_number = ta.len().cmp(&tb.len()).then_with(|| ta.cmp(tb));
+                if by_number != std::cmp::Ordering::Equal {
+                    return by_number;
+                }
+                (a, b) = (ra, rb);
+            }
+            (Some(x), Some(y)) if x != y => return x.cmp(y),
+            _ => (a, b) = (&a[1..], &b[1..]),
+        }
+    }
+}
+
+fn split_digits(text: &[u8]) -> (&[u8], &[u8]) {
+    let end = text
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    text.split_at(end)
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let start = digits
+        .iter()
+        .position(|&c| c != b'0')
+        .unwrap_or(digits.len());
+    &digits[start..]
+}
+
 /// Collects problems, keeping the first [`MAX_REPORTED`].
 #[derive(Debug, Default)]
 pub struct Problems {
@@ -127,11 +182,56 @@ impl Problems {
         if self.list.is_empty() {
             return Ok(());
         }
-        self.list
-            .sort_by(|a, b| (a.at.line, &a.at.field).cmp(&(b.at.line, &b.at.field)));
+        sort(&mut self.list);
         Err(Error::Rejected {
             problems: self.list,
             more: self.more,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u64, field: &str) -> Problem {
+        Problem {
+            at: Location {
+                file: "f".into(),
+                line,
+                field: Some(field.into()),
+            },
+            message: String::new(),
+        }
+    }
+
+    /// A USEBIO file written on one line puts every problem on line 1: board 2 comes before board
+    /// 19, and lines are numbers too.
+    #[test]
+    fn problems_sort_by_line_then_field_numbers_as_numbers() {
+        let mut list = vec![
+            at(1, "EVENT/BOARD[19]/TRAVELLER_LINE[1]/SCORE"),
+            at(1, "EVENT/BOARD[2]/TRAVELLER_LINE[10]/SCORE"),
+            at(1, "EVENT/BOARD[2]/TRAVELLER_LINE[9]/SCORE"),
+            at(10, "ns_score"),
+            at(9, "ns_score"),
+            at(1, "EVENT/BOARD[2]"),
+        ];
+        sort(&mut list);
+        let shown: Vec<String> = list
+            .iter()
+            .map(|p| format!("{}:{}", p.at.line, p.at.field.as_deref().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "1:EVENT/BOARD[2]",
+                "1:EVENT/BOARD[2]/TRAVELLER_LINE[9]/SCORE",
+                "1:EVENT/BOARD[2]/TRAVELLER_LINE[10]/SCORE",
+                "1:EVENT/BOARD[19]/TRAVELLER_LINE[1]/SCORE",
+                "9:ns_score",
+                "10:ns_score",
+            ]
+        );
     }
 }

@@ -132,7 +132,7 @@ fn value_elements(method: Method) -> (&'static str, &'static str) {
 fn event_type(method: Method) -> &'static str {
     match method {
         Method::Butler => "BUTLER_PAIRS",
-        Method::CrossImps => "CROSS_IMP_PAIRS",
+        Method::CrossImps => "CROSS_IMP",
         _ => "MP_PAIRS",
     }
 }

@@ -224,6 +224,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         absent_pairs,
         deals: Vec::new(),
         details: built.details,
+        warnings: built.warnings,
         official: Official::default(),
     })
 }

@@ -89,8 +89,11 @@ pub struct EventInfo {
     pub program_version: Option<String>,
     /// The event type as written: USEBIO `MP_PAIRS` / `BUTLER_PAIRS`, Scorer and PBN `MP`.
     pub event_type: Option<String>,
-    /// How the file says the event is scored, read from the event type.
+    /// How the file says the event is scored, read from the event type (and scoring method).
     pub method: Option<Method>,
+    /// The method the file names when simpairs cannot score it (aggregate, board-a-match, Swiss
+    /// pairs, ...), in words; `method` is then `None`. Scoring such a file needs another method chosen.
+    pub unscorable_method: Option<String>,
     /// USEBIO `WINNER_TYPE`: 1 winner (Howell-style numbering) or 2 (Mitchell: NS and EW winners).
     pub winner_type: Option<u8>,
     /// The movement the reader decided on (from the winner type, pair numbers or directions).
@@ -295,6 +298,20 @@ impl LineDetails {
     pub fn is_empty(&self) -> bool {
         self == &LineDetails::default()
     }
+
+    /// The contract, its result and its declarer in bridge notation: `4S+1 N`, `3NTX-2 E`, `2H= S`,
+    /// `PASS`; a contract that is not one as written. `None` without a contract.
+    pub fn notation(&self) -> Option<String> {
+        let text = self.contract.as_deref()?;
+        let Ok(contract) = text.parse::<simpairs_scoring::Contract>() else {
+            return Some(text.to_string());
+        };
+        let played = crate::row::result_notation(contract, None, self.tricks);
+        Some(match self.declarer {
+            Some(d) if contract != simpairs_scoring::Contract::PassedOut => format!("{played} {d}"),
+            _ => played,
+        })
+    }
 }
 
 /// The official values of one traveller line, as the file's program computed them (matchpoints on
@@ -409,6 +426,9 @@ pub struct Imported {
     /// (row, details) of the rows that have any, in row order.
     pub details: Vec<(u32, LineDetails)>,
     pub official: Official,
+    /// What the file's accepted lines say that a scorer should look at (a recorded score that
+    /// disagrees with its contract, an assigned score no contract makes), sorted by line.
+    pub warnings: Vec<crate::Problem>,
 }
 
 impl Imported {
@@ -425,6 +445,7 @@ impl Imported {
             deals: Vec::new(),
             details: Vec::new(),
             official: Official::default(),
+            warnings: Vec::new(),
         }
     }
 
@@ -614,12 +635,9 @@ fn csv_imported(file: &str, read: crate::csv::Read) -> Result<Imported> {
         ));
     }
     check_names(file, &read)?;
-    Ok(Imported::bare(
-        Format::Csv,
-        read.field,
-        read.lines,
-        read.not_played,
-    ))
+    let mut imported = Imported::bare(Format::Csv, read.field, read.lines, read.not_played);
+    imported.warnings = read.warnings;
+    Ok(imported)
 }
 
 /// Refuses club, section and pair names with control characters, which no results file can carry

@@ -14,6 +14,7 @@
 //! - [`pbn`]: PBN 2.1 with `[ScoreTable]` travellers and `[TotalScoreTable]`.
 //! - [`hillyard`]: the traveller-entry CSV of R. Hillyard's `Bridge` director program.
 //! - [`row`]: the checks every traveller line passes, whatever format it came from.
+//! - `method`: what a file's name for its scoring method (USEBIO event type, PBN `[Scoring]`) means.
 //! - [`export`]: writers of USEBIO 1.2 and the traveller CSV, with simpairs' own values.
 //! - [`report`]: what `simpairs score` prints (a table or the SPEC's JSON).
 //! - [`error`]: problems with their locations.
@@ -47,6 +48,7 @@ pub mod error;
 pub mod export;
 pub mod hillyard;
 pub mod import;
+mod method;
 pub mod pbn;
 pub mod report;
 pub mod row;

@@ -17,6 +17,10 @@
 //!   board (pair 1 NS plays pair 1 EW); in a Howell a number plays each board once.
 //! - Every board is scored by the standard vulnerability of its number; a `[Vulnerable]` tag that says
 //!   otherwise is refused rather than scored wrongly.
+//! - A file cut short is refused, naming where it ends: inside a tag, inside a table's row (of any
+//!   table with columns), without a line break after a row of a score table, or inside a game whose
+//!   tags are the first tags of the game before it but not all of them. A cut just after a whole game
+//!   (or, in the first game, at a line end) leaves a file no reader can tell from a whole one.
 
 use std::borrow::Cow;
 
@@ -31,7 +35,6 @@ use crate::import::{
 };
 use crate::row::parse_adjusted;
 use crate::text::{self, non_empty, parse_decimal};
-use crate::usebio::method_from;
 
 const NAMES: [(&str, &str); 11] = [
     ("board", "../[Board]"),
@@ -95,6 +98,9 @@ struct Table {
     rows: usize,
     /// A row was written over several lines (allowed in PBN's import format).
     wrapped: bool,
+    /// Of a table whose rows are skipped (`OptimumResultTable`, ...): the values of its last row read
+    /// so far and the line of the first, so that a file ending inside a row is seen.
+    skipped: (usize, u64),
 }
 
 /// The game (one board) being read.
@@ -105,6 +111,8 @@ struct Game {
     table: Option<Table>,
     /// ScoreTable rows met before the game's `[Board]` tag.
     waiting: Vec<Row>,
+    /// The names of its tags in the order they came.
+    order: Vec<String>,
 }
 
 /// Splits a line into tags and tokens, skipping comments; `in_comment` carries a `{` comment over lines.
@@ -231,10 +239,15 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         names: Vec::new(),
         seen_tag: false,
         stray_line: 0,
+        games: Vec::new(),
+        cut: false,
+        last_line: 0,
     };
     let utf8_declared = declares_utf8(body);
     let mut in_comment = false;
     let mut anything = false;
+    let end = End::of(body);
+    reader.last_line = end.last_line;
     for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
         if reader.sink.full() || reader.stray_line == u64::MAX {
             break;
@@ -258,7 +271,11 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             Err(_) => Cow::Owned(text::latin1(raw)),
         };
         anything |= !line.trim().is_empty();
-        reader.line(&line, number, &mut in_comment);
+        if number == end.last_line {
+            reader.last_line(&line, number, &mut in_comment, end.line_break);
+        } else {
+            reader.line(&line, number, &mut in_comment);
+        }
     }
     if !anything {
         return Err(Error::at(
@@ -269,7 +286,26 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     reader.end_game();
+    if !reader.cut {
+        reader.check_last_game(end.last_line);
+    }
     reader.finish()
+}
+
+/// How a file ends: its last line with any text, and whether a line break follows it.
+struct End {
+    last_line: u64,
+    line_break: bool,
+}
+
+impl End {
+    fn of(body: &[u8]) -> End {
+        let content = body.trim_ascii_end();
+        End {
+            last_line: memchr::memchr_iter(b'\n', content).count() as u64 + 1,
+            line_break: body[content.len()..].contains(&b'\n'),
+        }
+    }
 }
 
 /// Whether the `%` header says the file is UTF-8.
@@ -300,6 +336,21 @@ struct Reader<'a, 'l> {
     seen_tag: bool,
     /// The last line reported for text outside any tag (one problem per line is enough).
     stray_line: u64,
+    /// The tags of the last two games read, to tell a game the file ends inside (it has the first
+    /// tags of the game before it, not all).
+    games: Vec<GameTags>,
+    /// The file was found cut short (said once).
+    cut: bool,
+    /// The number of the file's last line with any text.
+    last_line: u64,
+}
+
+/// The tags a game had, in the order they came.
+#[derive(Debug)]
+struct GameTags {
+    first_line: u64,
+    board: String,
+    names: Vec<String>,
 }
 
 /// One ScoreTable row.
@@ -346,6 +397,98 @@ impl<'a> Reader<'a, '_> {
             .map_or(self.game.first_line, |t| t.line)
     }
 
+    /// The last line of the file with any text. A file cut short ends inside a tag, a table's row
+    /// or a game: what it ends inside is named.
+    fn last_line(&mut self, text: &str, number: u64, in_comment: &mut bool, line_break: bool) {
+        if !*in_comment
+            && !text.starts_with('%')
+            && let Err(message) = pieces(text, &mut false)
+        {
+            self.cut_short(
+                number,
+                None,
+                format!("the file ends inside this line ({message})"),
+            );
+            return;
+        }
+        self.line(text, number, in_comment);
+        self.cut_row(number, line_break);
+    }
+
+    /// A problem that says the file is cut short; nothing more is said about its end.
+    fn cut_short(&mut self, line: u64, field: Option<String>, what: String) {
+        self.cut = true;
+        self.problem(line, field, format!("{what}; the file is cut short"));
+    }
+
+    /// At the end of the file: the row of a table it ends inside.
+    fn cut_row(&mut self, number: u64, line_break: bool) {
+        let board = self.tag("Board").unwrap_or_default();
+        let Some(table) = self.game.table.as_mut() else {
+            return;
+        };
+        let (name, columns) = (table.name.clone(), table.columns.len());
+        let of_board = if board.trim().is_empty() {
+            String::new()
+        } else {
+            format!(" of board {}", board.trim())
+        };
+        let partial = match table.kind {
+            TableKind::Other => (table.skipped.0 > 0).then_some(table.skipped),
+            _ => table.row.first().map(|&(_, line)| (table.row.len(), line)),
+        };
+        table.row.clear();
+        let whole_row_here = table.kind != TableKind::Other && table.rows > 0;
+        if let Some((values, first)) = partial {
+            self.cut_short(
+                first,
+                Some(format!("[{name}]")),
+                format!(
+                    "the file ends inside a row of the [{name}]{of_board}: the row has {values} of its \
+                     {columns} values"
+                ),
+            );
+        } else if !line_break && whole_row_here {
+            self.cut_short(
+                number,
+                Some(format!("[{name}]")),
+                format!(
+                    "the file ends without a line break in the last row of the [{name}]{of_board}, whose \
+                     last value may be cut (if the file is whole, end its last line with a line break)"
+                ),
+            );
+        }
+    }
+
+    /// At the end of the file: a last game whose tags are the first tags of the game before it, in
+    /// the same order, but not all of them, was cut short (programs write every game alike; a game
+    /// written by hand that leaves tags out is not mistaken for one, its tags differ in order).
+    fn check_last_game(&mut self, last_line: u64) {
+        let [.., before, last] = self.games.as_slice() else {
+            return;
+        };
+        let is_prefix =
+            last.names.len() < before.names.len() && before.names.starts_with(&last.names);
+        if !is_prefix || before.board.is_empty() {
+            return;
+        }
+        let what = if last.board.is_empty() {
+            "the last game".to_string()
+        } else {
+            format!("the game of board {}", last.board)
+        };
+        let rest: Vec<String> = before.names[last.names.len()..]
+            .iter()
+            .map(|n| format!("[{n}]"))
+            .collect();
+        let message = format!(
+            "the file ends inside {what} (from line {}): it has no {}, which the game before it has",
+            last.first_line,
+            rest.join(", ")
+        );
+        self.cut_short(last_line, None, message);
+    }
+
     /// One line of the file.
     fn line(&mut self, text: &str, number: u64, in_comment: &mut bool) {
         if !*in_comment && text.starts_with('%') {
@@ -368,8 +511,10 @@ impl<'a> Reader<'a, '_> {
                 Piece::Token(token) => self.token(token, number),
             }
         }
-        // In a table written one row per line, a line that ends a row short is missing values.
+        // In a table written one row per line, a line that ends a row short is missing values (on
+        // the file's last line, the file is cut short: said at its end).
         if let Some(table) = self.game.table.as_mut()
+            && number != self.last_line
             && table.kind != TableKind::Other
             && table.rows > 0
             && !table.wrapped
@@ -406,6 +551,7 @@ impl<'a> Reader<'a, '_> {
             row: Vec::new(),
             rows: 0,
             wrapped: false,
+            skipped: (0, 0),
         };
         if kind != TableKind::Other {
             let missing = if table.columns.iter().any(String::is_empty) {
@@ -432,6 +578,9 @@ impl<'a> Reader<'a, '_> {
             }
         }
         self.game.table = Some(table);
+        if !self.game.tags.contains_key(&name) {
+            self.game.order.push(name.clone());
+        }
         self.game.tags.insert(
             name,
             TagValue {
@@ -463,6 +612,11 @@ impl<'a> Reader<'a, '_> {
             return;
         };
         if table.kind == TableKind::Other {
+            if !table.columns.is_empty() && table.name.ends_with("Table") {
+                let (count, first) = table.skipped;
+                let first = if count == 0 { number } else { first };
+                table.skipped = ((count + 1) % table.columns.len(), first);
+            }
             return;
         }
         table.row.push((token, number));
@@ -581,6 +735,14 @@ impl<'a> Reader<'a, '_> {
                 u32::try_from(self.line_of_tag("Board")).unwrap_or(0);
             self.take_row(row);
         }
+        self.games.push(GameTags {
+            first_line: self.game.first_line,
+            board: board.clone(),
+            names: std::mem::take(&mut self.game.order),
+        });
+        if self.games.len() > 2 {
+            self.games.remove(0);
+        }
         let resolved: FxHashMap<String, String> = self
             .game
             .tags
@@ -601,7 +763,9 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         let mut event = std::mem::take(&mut self.event);
-        event.method = event.event_type.as_deref().and_then(method_from);
+        if let Some(scoring) = event.event_type.clone() {
+            crate::method::set(&mut event, crate::method::pbn(&scoring));
+        }
         event.sections = self
             .sections
             .iter()
@@ -717,6 +881,7 @@ impl<'a> Reader<'a, '_> {
             absent_pairs,
             deals,
             details: built.details,
+            warnings: built.warnings,
             official: Official {
                 lines: built.official,
                 pairs: official_pairs,
@@ -915,6 +1080,7 @@ impl<'a> Reader<'a, '_> {
             not_played: no_result,
             details,
             official,
+            origin: 0,
             at,
         }
     }

@@ -7,6 +7,8 @@ use simpairs_scoring::standings::display_order;
 use simpairs_scoring::value::{format_value, to_f64, value_hundredths};
 use simpairs_scoring::{Factoring, Method, Outcome, Scale, Scoring, Value};
 
+use crate::import::Imported;
+
 fn method_name(m: Method) -> &'static str {
     match m {
         Method::Butler => "butler",
@@ -80,6 +82,9 @@ struct PairJson<'a> {
     tied: bool,
     combined_rank: u32,
     combined_tied: bool,
+    /// The players, when the file names them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names: Option<Vec<&'a str>>,
 }
 
 fn is_mp(scoring: &Scoring<'_>) -> bool {
@@ -88,9 +93,26 @@ fn is_mp(scoring: &Scoring<'_>) -> bool {
 
 /// Writes the scored field as the JSON of SPEC section 4.
 pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
+    write_json_of(out, scoring, None)
+}
+
+/// Writes the JSON of SPEC section 4 for a file read: besides the results, each pair's players
+/// (`"names"`, when the file names them) and the file's warnings (`"warnings"`: file, line, field,
+/// message; when there are any). A file with neither prints what [`write_json`] prints.
+pub fn write_imported_json<W: Write>(
+    out: W,
+    imported: &Imported,
+    scoring: &Scoring<'_>,
+) -> io::Result<()> {
+    write_json_of(out, scoring, Some(imported))
+}
+
+fn write_json_of<W: Write>(
+    out: W,
+    scoring: &Scoring<'_>,
+    imported: Option<&Imported>,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 20, out);
-    let field = scoring.field();
-    let mp = is_mp(scoring);
     let o = scoring.options();
     out.write_all(b"{\"scoring\":")?;
     serde_json::to_writer(
@@ -102,6 +124,40 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
         },
     )?;
     out.write_all(b",\"boards\":[")?;
+    write_json_boards(&mut out, scoring)?;
+    out.write_all(b"],\"pairs\":[")?;
+    write_json_pairs(&mut out, scoring, imported)?;
+    out.write_all(b"]")?;
+    if let Some(imported) = imported.filter(|i| !i.warnings.is_empty()) {
+        out.write_all(b",\"warnings\":")?;
+        let warnings: Vec<WarningJson<'_>> = imported
+            .warnings
+            .iter()
+            .map(|w| WarningJson {
+                file: &w.at.file,
+                line: w.at.line,
+                field: w.at.field.as_deref(),
+                message: &w.message,
+            })
+            .collect();
+        serde_json::to_writer(&mut out, &warnings)?;
+    }
+    out.write_all(b"}\n")?;
+    out.flush()
+}
+
+#[derive(Serialize)]
+struct WarningJson<'a> {
+    file: &'a str,
+    line: u64,
+    field: Option<&'a str>,
+    message: &'a str,
+}
+
+/// Every board with its results, in a canonical order.
+fn write_json_boards<W: Write>(out: &mut W, scoring: &Scoring<'_>) -> io::Result<()> {
+    let field = scoring.field();
+    let mp = is_mp(scoring);
     let by_board = field.rows_by_board();
     let names = field.name_order();
     for (i, rows) in by_board.iter().enumerate() {
@@ -128,7 +184,7 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
         )?;
         if mp {
             write!(out, ",\"top\":")?;
-            serde_json::to_writer(&mut out, &to_f64(scoring.top(board)))?;
+            serde_json::to_writer(&mut *out, &to_f64(scoring.top(board)))?;
         }
         if let Some(datum) = board.datum {
             write!(out, ",\"datum\":{datum}")?;
@@ -138,45 +194,59 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
             if k > 0 {
                 out.write_all(b",")?;
             }
-            let r = field.result(row as usize);
-            let ns_pair = &field.pairs()[r.ns as usize];
-            let ew_pair = &field.pairs()[r.ew as usize];
-            let (ns_v, ew_v) = scoring.result_values(row as usize);
-            let (ns_score, ew_score, adjusted) = match r.outcome {
-                Outcome::Played(s) => (Some(s), None, None),
-                Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
-                Outcome::Adjusted {
-                    ns_percent,
-                    ew_percent,
-                } => (None, None, Some(format!("{ns_percent}/{ew_percent}"))),
-            };
-            let (values, imps) = if mp {
-                ((Some(to_f64(ns_v)), Some(to_f64(ew_v))), (None, None))
-            } else {
-                ((None, None), (Some(to_f64(ns_v)), Some(to_f64(ew_v))))
-            };
-            serde_json::to_writer(
-                &mut out,
-                &ResultJson {
-                    club: field.club_name(ns_pair.club),
-                    section: field.section_name(ns_pair.section),
-                    ns_pair: ns_pair.label.to_string(),
-                    ew_pair: ew_pair.label.to_string(),
-                    ns_score,
-                    ew_score,
-                    adjusted,
-                    arrow_switch: r.arrow_switch,
-                    group: r.group.map(|g| field.group_name(g).1),
-                    ns_mp: values.0,
-                    ew_mp: values.1,
-                    ns_imps: imps.0,
-                    ew_imps: imps.1,
-                },
-            )?;
+            serde_json::to_writer(&mut *out, &result_json(scoring, row as usize))?;
         }
         out.write_all(b"]}")?;
     }
-    out.write_all(b"],\"pairs\":[")?;
+    Ok(())
+}
+
+/// One result as JSON.
+fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
+    let field = scoring.field();
+    let r = field.result(row);
+    let ns_pair = &field.pairs()[r.ns as usize];
+    let ew_pair = &field.pairs()[r.ew as usize];
+    let (ns_v, ew_v) = scoring.result_values(row);
+    let (ns_score, ew_score, adjusted) = match r.outcome {
+        Outcome::Played(s) => (Some(s), None, None),
+        Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
+        Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        } => (None, None, Some(format!("{ns_percent}/{ew_percent}"))),
+    };
+    let mp = is_mp(scoring);
+    let (values, imps) = if mp {
+        ((Some(to_f64(ns_v)), Some(to_f64(ew_v))), (None, None))
+    } else {
+        ((None, None), (Some(to_f64(ns_v)), Some(to_f64(ew_v))))
+    };
+    ResultJson {
+        club: field.club_name(ns_pair.club),
+        section: field.section_name(ns_pair.section),
+        ns_pair: ns_pair.label.to_string(),
+        ew_pair: ew_pair.label.to_string(),
+        ns_score,
+        ew_score,
+        adjusted,
+        arrow_switch: r.arrow_switch,
+        group: r.group.map(|g| field.group_name(g).1),
+        ns_mp: values.0,
+        ew_mp: values.1,
+        ns_imps: imps.0,
+        ew_imps: imps.1,
+    }
+}
+
+/// Every pair's standing, in display order, with its players when the file names them.
+fn write_json_pairs<W: Write>(
+    out: &mut W,
+    scoring: &Scoring<'_>,
+    imported: Option<&Imported>,
+) -> io::Result<()> {
+    let field = scoring.field();
+    let mp = is_mp(scoring);
     for (k, id) in display_order(scoring).into_iter().enumerate() {
         if k > 0 {
             out.write_all(b",")?;
@@ -184,8 +254,9 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
         let pair = &field.pairs()[id as usize];
         let s = &scoring.standings()[id as usize];
         let total = s.total_hundredths as f64 / 100.0;
+        let players = imported.map_or(&[][..], |i| i.players(id));
         serde_json::to_writer(
-            &mut out,
+            &mut *out,
             &PairJson {
                 club: field.club_name(pair.club),
                 section: field.section_name(pair.section),
@@ -200,11 +271,12 @@ pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
                 tied: s.tied,
                 combined_rank: s.combined_rank,
                 combined_tied: s.combined_tied,
+                names: (!players.is_empty())
+                    .then(|| players.iter().map(|p| p.name.as_str()).collect()),
             },
         )?;
     }
-    out.write_all(b"]}\n")?;
-    out.flush()
+    Ok(())
 }
 
 fn pad_left(line: &mut Vec<u8>, text: &[u8], width: usize) {
@@ -287,7 +359,12 @@ impl std::fmt::Display for PairName<'_> {
 }
 
 /// The heading of a direction's standings (after an empty line).
-fn direction_heading(text: &mut Vec<u8>, direction: Option<simpairs_scoring::Direction>, mp: bool) {
+fn direction_heading(
+    text: &mut Vec<u8>,
+    direction: Option<simpairs_scoring::Direction>,
+    mp: bool,
+    players: bool,
+) {
     text.push(b'\n');
     match direction {
         Some(d) => {
@@ -298,23 +375,29 @@ fn direction_heading(text: &mut Vec<u8>, direction: Option<simpairs_scoring::Dir
     }
     let heading = if mp {
         format!(
-            "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}\n",
+            "{:<6} {:<24} {:>6} {:>10} {:>10} {:>7}",
             "Place", "Pair", "Boards", "Total", "Max", "%"
         )
     } else {
         format!(
-            "{:<6} {:<24} {:>6} {:>10}\n",
+            "{:<6} {:<24} {:>6} {:>10}",
             "Place", "Pair", "Boards", "IMPs"
         )
     };
     text.extend_from_slice(heading.as_bytes());
+    if players {
+        text.extend_from_slice(b"  Players");
+    }
+    text.push(b'\n');
 }
 
 /// Which parts of a pair's name the standings table shows besides its label.
 #[derive(Clone, Copy)]
-struct NameParts {
+struct NameParts<'a> {
     club: bool,
     section: bool,
+    /// The file read, when it names the players: their names follow each line.
+    players: Option<&'a Imported>,
 }
 
 /// Appends a pair's name as [`PairName`] writes it, left-aligned in `width` characters (written
@@ -323,7 +406,7 @@ fn push_pair_name(
     line: &mut Vec<u8>,
     field: &simpairs_scoring::Field,
     pair: &simpairs_scoring::Pair,
-    parts: NameParts,
+    parts: NameParts<'_>,
     width: usize,
 ) {
     let start = line.len();
@@ -352,7 +435,13 @@ fn push_pair_name(
 }
 
 /// One pair's line of the standings table.
-fn standing_line(line: &mut Vec<u8>, scoring: &Scoring<'_>, id: u32, mp: bool, parts: NameParts) {
+fn standing_line(
+    line: &mut Vec<u8>,
+    scoring: &Scoring<'_>,
+    id: u32,
+    mp: bool,
+    parts: NameParts<'_>,
+) {
     let pair = &scoring.field().pairs()[id as usize];
     let s = &scoring.standings()[id as usize];
     let mut rank = itoa::Buffer::new();
@@ -375,29 +464,51 @@ fn standing_line(line: &mut Vec<u8>, scoring: &Scoring<'_>, id: u32, mp: bool, p
         line.push(b' ');
         push_hundredths(line, s.percent_hundredths.unwrap_or_default(), 7);
     }
+    if let Some(imported) = parts.players {
+        for (k, player) in imported.players(id).iter().enumerate() {
+            line.extend_from_slice(if k == 0 { b"  " } else { b" & " });
+            line.extend_from_slice(player.name.as_bytes());
+        }
+    }
     line.push(b'\n');
 }
 
-/// Writes the standings (and, if asked, every board's traveller) as a table for people.
 /// Pairs per chunk of the standings table formatted in parallel.
 const TABLE_CHUNK: usize = 8_192;
 
+/// Writes the standings (and, if asked, every board's traveller) as a table for people.
 pub fn write_table<W: Write>(
     out: W,
     scoring: &Scoring<'_>,
     title: &str,
     travellers: bool,
 ) -> io::Result<()> {
+    write_table_of(out, scoring, title, travellers, None)
+}
+
+/// Writes the table of [`write_table`] for a file read, with what the file carries: the players'
+/// names beside their pair, and on the travellers each table's contract, result and declarer in
+/// bridge notation (`4S+1 N`, `3NTX-2 E`, `PASS`) and its lead.
+pub fn write_imported_table<W: Write>(
+    out: W,
+    imported: &Imported,
+    scoring: &Scoring<'_>,
+    title: &str,
+    travellers: bool,
+) -> io::Result<()> {
+    write_table_of(out, scoring, title, travellers, Some(imported))
+}
+
+fn write_table_of<W: Write>(
+    out: W,
+    scoring: &Scoring<'_>,
+    title: &str,
+    travellers: bool,
+    imported: Option<&Imported>,
+) -> io::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 20, out);
     let field = scoring.field();
-    let mp = is_mp(scoring);
     let o = scoring.options();
-    let clubs = field.clubs().count();
-    let show_club = clubs > 1 || field.clubs().any(|c| !c.is_empty());
-    let show_section = field
-        .pairs()
-        .iter()
-        .any(|p| !field.section_name(p.section).is_empty());
     let method = match o.method {
         Method::Butler => "Butler IMPs".to_string(),
         Method::CrossImps => "cross-IMPs".to_string(),
@@ -415,99 +526,222 @@ pub fn write_table<W: Write>(
         field.pairs().len()
     )?;
     let parts = NameParts {
-        club: show_club,
-        section: show_section,
+        club: field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty()),
+        section: field
+            .pairs()
+            .iter()
+            .any(|p| !field.section_name(p.section).is_empty()),
+        players: imported.filter(|i| i.pairs.iter().any(|p| !p.players.is_empty())),
     };
-    let name = |id: u32| PairName {
-        scoring,
-        id,
-        club: show_club,
-        section: show_section,
-    };
-    // Lines are formatted in parallel chunks (a national field has hundreds of thousands of pairs)
-    // and written in order; a chunk starts a direction's heading when its first pair's direction
-    // differs from the pair before it.
-    let order = display_order(scoring);
-    let chunks: Vec<Vec<u8>> = {
-        use rayon::prelude::*;
-        order
-            .par_chunks(TABLE_CHUNK)
-            .enumerate()
-            .map(|(c, ids)| {
-                let mut text: Vec<u8> = Vec::with_capacity(ids.len() * 72);
-                let mut current: Option<Option<simpairs_scoring::Direction>> =
-                    (c > 0).then(|| field.pairs()[order[c * TABLE_CHUNK - 1] as usize].direction);
-                for &id in ids {
-                    let pair = &field.pairs()[id as usize];
-                    if current != Some(pair.direction) {
-                        current = Some(pair.direction);
-                        direction_heading(&mut text, pair.direction, mp);
-                    }
-                    standing_line(&mut text, scoring, id, mp, parts);
-                }
-                text
-            })
-            .collect()
-    };
-    for chunk in &chunks {
+    for chunk in &standings_text(scoring, parts) {
         out.write_all(chunk)?;
     }
     if travellers {
-        let by_board = field.rows_by_board();
-        for (i, rows) in by_board.iter().enumerate() {
-            let number = by_board.boards[i];
-            let board = scoring.board(number).expect("scored");
-            writeln!(out)?;
-            let mut heading = format!("Board {number}");
-            if mp {
-                heading.push_str(&format!(", top {}", format_value(scoring.top(board))));
-            }
-            if let Some(d) = board.datum {
-                heading.push_str(&format!(", datum {d}"));
-            }
-            writeln!(out, "{heading}")?;
-            writeln!(
-                out,
-                "{:<16} {:<16} {:>8} {:>8} {:>8} {:>8}",
-                "NS", "EW", "NS", "EW", "NS pts", "EW pts"
-            )?;
-            for &row in rows {
-                let r = field.result(row as usize);
-                let (ns_v, ew_v): (Value, Value) = scoring.result_values(row as usize);
-                let (a, b) = match r.outcome {
-                    Outcome::Played(s) => (
-                        if s >= 0 { s.to_string() } else { String::new() },
-                        if s < 0 {
-                            (-s).to_string()
-                        } else {
-                            String::new()
-                        },
-                    ),
-                    Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string()),
-                    Outcome::Adjusted {
-                        ns_percent,
-                        ew_percent,
-                    } => (format!("{ns_percent}%"), format!("{ew_percent}%")),
-                };
-                let mark = if r.arrow_switch { " A/S" } else { "" };
-                writeln!(
-                    out,
-                    "{:<16} {:<16} {a:>8} {b:>8} {:>8} {:>8}{mark}",
-                    name(r.ns),
-                    name(r.ew),
-                    Hundredths(value_hundredths(ns_v)),
-                    Hundredths(value_hundredths(ew_v)),
-                )?;
-            }
-        }
+        write_travellers(&mut out, scoring, parts, imported)?;
     }
     out.flush()
+}
+
+/// The standings table's lines, formatted in parallel chunks (a national field has hundreds of
+/// thousands of pairs), in order; a chunk starts a direction's heading when its first pair's
+/// direction differs from the pair before it.
+fn standings_text(scoring: &Scoring<'_>, parts: NameParts<'_>) -> Vec<Vec<u8>> {
+    use rayon::prelude::*;
+    let field = scoring.field();
+    let mp = is_mp(scoring);
+    let order = display_order(scoring);
+    order
+        .par_chunks(TABLE_CHUNK)
+        .enumerate()
+        .map(|(c, ids)| {
+            let mut text: Vec<u8> = Vec::with_capacity(ids.len() * 72);
+            let mut current: Option<Option<simpairs_scoring::Direction>> =
+                (c > 0).then(|| field.pairs()[order[c * TABLE_CHUNK - 1] as usize].direction);
+            for &id in ids {
+                let pair = &field.pairs()[id as usize];
+                if current != Some(pair.direction) {
+                    current = Some(pair.direction);
+                    direction_heading(&mut text, pair.direction, mp, parts.players.is_some());
+                }
+                standing_line(&mut text, scoring, id, mp, parts);
+            }
+            text
+        })
+        .collect()
+}
+
+/// Every board's traveller; with the file's contracts and leads when it has any.
+fn write_travellers<W: Write>(
+    out: &mut W,
+    scoring: &Scoring<'_>,
+    parts: NameParts<'_>,
+    imported: Option<&Imported>,
+) -> io::Result<()> {
+    let field = scoring.field();
+    let details = imported.filter(|i| !i.details.is_empty());
+    let name = |id: u32| PairName {
+        scoring,
+        id,
+        club: parts.club,
+        section: parts.section,
+    };
+    let by_board = field.rows_by_board();
+    for (i, rows) in by_board.iter().enumerate() {
+        let number = by_board.boards[i];
+        let board = scoring.board(number).expect("scored");
+        writeln!(out)?;
+        let mut heading = format!("Board {number}");
+        if is_mp(scoring) {
+            heading.push_str(&format!(", top {}", format_value(scoring.top(board))));
+        }
+        if let Some(d) = board.datum {
+            heading.push_str(&format!(", datum {d}"));
+        }
+        writeln!(out, "{heading}")?;
+        let played = if details.is_some() {
+            format!(" {:<10} {:<4}", "Contract", "Lead")
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{:<16} {:<16}{played} {:>8} {:>8} {:>8} {:>8}",
+            "NS", "EW", "NS", "EW", "NS pts", "EW pts"
+        )?;
+        for &row in rows {
+            traveller_line(out, scoring, row as usize, &name, details)?;
+        }
+    }
+    Ok(())
+}
+
+/// One table's line of a traveller.
+fn traveller_line<'s, W: Write>(
+    out: &mut W,
+    scoring: &'s Scoring<'s>,
+    row: usize,
+    name: &dyn Fn(u32) -> PairName<'s>,
+    details: Option<&Imported>,
+) -> io::Result<()> {
+    let r = scoring.field().result(row);
+    let (ns_v, ew_v): (Value, Value) = scoring.result_values(row);
+    let (a, b) = table_scores(r.outcome);
+    let played = match details {
+        Some(imported) => {
+            let d = imported.details(row);
+            format!(
+                " {:<10} {:<4}",
+                d.and_then(crate::import::LineDetails::notation)
+                    .unwrap_or_default(),
+                d.and_then(|d| d.lead.as_deref()).unwrap_or_default()
+            )
+        }
+        None => String::new(),
+    };
+    let mark = if r.arrow_switch { " A/S" } else { "" };
+    writeln!(
+        out,
+        "{:<16} {:<16}{played} {a:>8} {b:>8} {:>8} {:>8}{mark}",
+        name(r.ns),
+        name(r.ew),
+        Hundredths(value_hundredths(ns_v)),
+        Hundredths(value_hundredths(ew_v)),
+    )
+}
+
+/// A result's NS and EW score columns as a traveller shows them.
+fn table_scores(outcome: Outcome) -> (String, String) {
+    match outcome {
+        Outcome::Played(s) if s >= 0 => (s.to_string(), String::new()),
+        Outcome::Played(s) => (String::new(), (-s).to_string()),
+        Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string()),
+        Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        } => (format!("{ns_percent}%"), format!("{ew_percent}%")),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use simpairs_scoring::{Direction, Field, Options, Pair, PairLabel};
+
+    const NAMED: &str = "board,ns_pair,ew_pair,contract,declarer,tricks,lead,ns_score,ns_names,ew_names\n\
+        1,1,1,4S,N,11,HA,,Ann & Bob,Cy & Di\n\
+        1,2,2,3NTX,E,7,,,Ed & Flo,Gus & Hal\n\
+        1,3,3,PASS,,,,,,\n\
+        1,4,4,4S,N,10,,400,,\n";
+
+    fn scored(text: &str) -> (crate::Imported, Options) {
+        let imported = crate::read("n.csv", text.as_bytes(), None).unwrap();
+        (imported, Options::default())
+    }
+
+    /// Players' names beside pair numbers; travellers in bridge notation.
+    #[test]
+    fn tables_show_names_and_contracts() {
+        let (imported, options) = scored(NAMED);
+        let scoring = simpairs_scoring::score(&imported.field, &options).unwrap();
+        let mut out = Vec::new();
+        write_imported_table(&mut out, &imported, &scoring, "t", true).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let line_of = |start: &str| {
+            text.lines()
+                .find(|l| {
+                    l.starts_with(char::is_numeric) && l.split_whitespace().nth(1) == Some(start)
+                })
+                .unwrap_or_else(|| panic!("no line for pair {start}:\n{text}"))
+                .to_string()
+        };
+        assert!(line_of("1").ends_with("Ann & Bob"), "{text}");
+        assert!(text.contains("4S+1 N"), "{text}");
+        assert!(text.contains("3NTX-2 E"), "{text}");
+        assert!(text.contains("PASS"), "{text}");
+        assert!(text.contains("4S= N"), "{text}");
+        assert!(text.contains(" HA "), "{text}");
+        // Without a file's details the table is as before.
+        let mut plain = Vec::new();
+        write_table(&mut plain, &scoring, "t", true).unwrap();
+        let plain = String::from_utf8(plain).unwrap();
+        assert!(!plain.contains("Ann") && !plain.contains("4S+1"), "{plain}");
+    }
+
+    /// Names under their own key, and the warnings, only when there are any: a file without them
+    /// prints the same bytes as before.
+    #[test]
+    fn json_has_names_and_warnings_only_when_there_are_some() {
+        let (imported, options) = scored(NAMED);
+        let scoring = simpairs_scoring::score(&imported.field, &options).unwrap();
+        let mut out = Vec::new();
+        write_imported_json(&mut out, &imported, &scoring).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let pair1 = json["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["pair"] == "1" && p["direction"] == "NS")
+            .unwrap();
+        assert_eq!(pair1["names"], serde_json::json!(["Ann", "Bob"]));
+        let w = &json["warnings"][0];
+        assert_eq!(
+            (w["file"].as_str(), w["line"].as_u64()),
+            (Some("n.csv"), Some(5))
+        );
+        assert_eq!(w["field"], "ns_score");
+        assert!(w["message"].as_str().unwrap().contains("disagrees"), "{w}");
+
+        let plain = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,400\n";
+        let (imported, options) = scored(plain);
+        let scoring = simpairs_scoring::score(&imported.field, &options).unwrap();
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        write_imported_json(&mut with, &imported, &scoring).unwrap();
+        write_json(&mut without, &scoring).unwrap();
+        assert_eq!(
+            String::from_utf8(with).unwrap(),
+            String::from_utf8(without).unwrap()
+        );
+    }
 
     /// A Mitchell field whose NS pairs fill exactly one chunk of the table: the EW heading must
     /// come once, at the start of the second chunk.

@@ -155,6 +155,19 @@ pub struct FieldBuilder<'l> {
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
     pair_cache: Vec<(u64, u32, PairId)>,
     pub not_played: usize,
+    /// What rows that were accepted say that a scorer should look at, in the order of the rows: a
+    /// recorded score that disagrees with its contract, an assigned score no contract makes.
+    pub warnings: Vec<RowWarning>,
+}
+
+/// A warning about one field of an accepted row: the row is scored, but not as it might seem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowWarning {
+    /// The line number the caller passed to [`FieldBuilder::push`] or [`FieldBuilder::push_typed`].
+    pub line: u64,
+    /// The field's name, as in [`TextRow`] (`ns_score`, `ew_score`).
+    pub field: &'static str,
+    pub message: String,
 }
 
 /// Slots of [`FieldBuilder`]'s pair cache (a power of two).
@@ -244,6 +257,7 @@ impl<'l> FieldBuilder<'l> {
             // Allocated on first use: only the plain-row fast path uses it.
             pair_cache: Vec::new(),
             not_played: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -478,26 +492,12 @@ impl<'l> FieldBuilder<'l> {
             ));
         }
         let vulnerability = Vulnerability::of_board(u32::from(board));
-        let outcome = self.outcome(row, vulnerability)?;
+        let mut warnings = Vec::new();
+        let outcome = self.outcome(row, vulnerability, &mut warnings)?;
 
         let club = self.club(row.club.trim());
         let section = self.section(row.section.trim());
-        match self.movements.get(&(club, section)) {
-            Some(&(m, first)) if m != movement => {
-                return Err(problem(
-                    "movement",
-                    format!(
-                        "section is {} here but {} on line {first}",
-                        movement_name(movement),
-                        movement_name(m)
-                    ),
-                ));
-            }
-            Some(_) => {}
-            None => {
-                self.movements.insert((club, section), (movement, line));
-            }
-        }
+        self.check_movement(club, section, movement, line)?;
         let (ns_dir, ew_dir) = match movement {
             Movement::Howell => (None, None),
             _ => (Some(Direction::NS), Some(Direction::EW)),
@@ -535,151 +535,293 @@ impl<'l> FieldBuilder<'l> {
                 .map_err(|e| problem("board", e.to_string()))?,
         }
         self.lines.push(line);
+        self.warnings
+            .extend(warnings.into_iter().map(|(field, message)| RowWarning {
+                line,
+                field,
+                message,
+            }));
         Ok(Added::Result(at))
+    }
+
+    /// A section has one movement: the first line of a section sets it.
+    fn check_movement(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        movement: Movement,
+        line: u64,
+    ) -> Result<(), FieldProblem> {
+        match self.movements.get(&(club, section)) {
+            Some(&(m, first)) if m != movement => Err(problem(
+                "movement",
+                format!(
+                    "section is {} here but {} on line {first}",
+                    movement_name(movement),
+                    movement_name(m)
+                ),
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.movements.insert((club, section), (movement, line));
+                Ok(())
+            }
+        }
     }
 
     fn outcome(
         &self,
         row: &TypedRow<'_>,
         vulnerability: Vulnerability,
+        warnings: &mut Vec<(&'static str, String)>,
     ) -> Result<Outcome, FieldProblem> {
-        let contract_text = row.contract.trim();
-        let declarer_text = row.declarer.trim();
-        if let Some((ns_percent, ew_percent)) = row.adjusted {
-            if !contract_text.is_empty() {
-                return Err(problem(
-                    "adjusted",
-                    "a row has either a contract or an adjusted score, not both",
-                ));
-            }
-            if row.ns_score.is_some() || row.ew_score.is_some() {
-                return Err(problem(
-                    "adjusted",
-                    "an artificial adjusted score has no table score; give a split score in ns_score and ew_score instead",
-                ));
-            }
-            if ns_percent > 100 || ew_percent > 100 {
-                return Err(problem("adjusted", "a percentage is 0 to 100"));
-            }
-            return Ok(Outcome::Adjusted {
-                ns_percent,
-                ew_percent,
-            });
+        if let Some(percents) = row.adjusted {
+            return adjusted_outcome(row, percents);
         }
-        let (ns_given, ew_given) = (row.ns_score, row.ew_score);
-        let from_contract = if contract_text.is_empty() {
-            if !declarer_text.is_empty() || row.tricks.is_some() {
-                return Err(problem(
-                    "contract",
-                    "declarer and tricks are given but the contract is missing",
-                ));
-            }
-            None
-        } else {
-            let contract: Contract = contract_text
-                .parse()
-                .map_err(|e: simpairs_scoring::Error| problem("contract", e.to_string()))?;
-            Some(match contract {
-                Contract::PassedOut => 0,
-                _ => {
-                    if declarer_text.is_empty() {
-                        return Err(problem(
-                            "declarer",
-                            format!("contract {contract} needs a declarer"),
-                        ));
-                    }
-                    let declarer: Seat = declarer_text
-                        .parse()
-                        .map_err(|e: simpairs_scoring::Error| problem("declarer", e.to_string()))?;
-                    let Some(tricks) = row.tricks else {
-                        return Err(problem(
-                            "tricks",
-                            format!("contract {contract} needs the tricks taken"),
-                        ));
-                    };
-                    let tricks = match u8::try_from(tricks) {
-                        Ok(t) if t <= 13 => t,
-                        _ => {
-                            return Err(problem(
-                                "tricks",
-                                format!(
-                                    "impossible number of tricks {tricks}: declarer takes 0 to 13"
-                                ),
-                            ));
-                        }
-                    };
-                    ns_score(contract, declarer, tricks, vulnerability)
-                        .map_err(|e| problem("tricks", e.to_string()))?
-                }
-            })
-        };
-        match (from_contract, ns_given, ew_given) {
-            (None, None, None) => Err(problem(
+        let played = contract_result(row, vulnerability)?;
+        let recorded = recorded_outcome(row.ns_score, row.ew_score)?;
+        match (played, recorded) {
+            (None, None) => Err(problem(
                 "contract",
                 "no result: give a contract, a score or an adjusted score (or NP if the board was not played)",
             )),
-            (Some(computed), ns, ew) => {
-                if let Some(ns) = ns
-                    && ns != computed
-                {
-                    return Err(problem(
-                        "ns_score",
-                        format!(
-                            "score {ns} disagrees with the contract, which scores {computed} for NS"
-                        ),
-                    ));
-                }
-                if let Some(ew) = ew
-                    && ew != -computed
-                {
-                    return Err(problem(
-                        "ew_score",
-                        format!(
-                            "score {ew} disagrees with the contract, which scores {} for EW",
-                            -computed
-                        ),
-                    ));
-                }
-                Ok(Outcome::Played(computed))
+            (Some(played), None) => Ok(Outcome::Played(played.ns)),
+            (Some(played), Some(recorded)) => {
+                played.disagreements(row, warnings);
+                Ok(recorded)
             }
-            (None, Some(ns), None) => {
-                self.check_legal(ns, vulnerability, "ns_score")?;
-                Ok(Outcome::Played(ns))
-            }
-            (None, Some(ns), Some(ew)) if ew == -ns => {
-                self.check_legal(ns, vulnerability, "ns_score")?;
-                Ok(Outcome::Played(ns))
-            }
-            (None, None, Some(ew)) => {
-                self.check_legal(-ew, vulnerability, "ew_score")?;
-                Ok(Outcome::Played(-ew))
-            }
-            (None, Some(ns), Some(ew)) => {
-                self.check_legal(ns, vulnerability, "ns_score")?;
-                self.check_legal(-ew, vulnerability, "ew_score")?;
-                Ok(Outcome::Split { ns, ew })
+            (None, Some(recorded)) => {
+                self.unmakeable(recorded, row, vulnerability, warnings);
+                Ok(recorded)
             }
         }
     }
 
-    fn check_legal(
+    /// Warns of each recorded score no contract makes at the board's vulnerability: a possible bridge
+    /// score is accepted as an assigned score (SPEC section 3), but a scorer should look at it.
+    fn unmakeable(
         &self,
-        ns: i32,
+        recorded: Outcome,
+        row: &TypedRow<'_>,
         vulnerability: Vulnerability,
-        field: &'static str,
-    ) -> Result<(), FieldProblem> {
-        if self.legal.contains(vulnerability, ns) {
-            Ok(())
-        } else {
-            let shown = if field == "ew_score" { -ns } else { ns };
-            Err(problem(
-                field,
-                format!(
-                    "{shown} is not a score any contract makes on a board with vulnerability {vulnerability}"
-                ),
-            ))
+        warnings: &mut Vec<(&'static str, String)>,
+    ) {
+        let (ns, ew) = match recorded {
+            Outcome::Played(s) if row.ns_score.is_some() => (Some(s), None),
+            Outcome::Played(s) => (None, Some(-s)),
+            Outcome::Split { ns, ew } => (Some(ns), Some(ew)),
+            Outcome::Adjusted { .. } => (None, None),
+        };
+        let board = row.board;
+        for (field, side, score, ns_view) in [
+            ("ns_score", "NS", ns, ns),
+            ("ew_score", "EW", ew, ew.map(|e| -e)),
+        ] {
+            if let (Some(score), Some(ns_view)) = (score, ns_view)
+                && !self.legal.contains(vulnerability, ns_view)
+            {
+                warnings.push((
+                    field,
+                    format!(
+                        "{side} {score:+} is not a score any contract makes on board {board} (vulnerable: \
+                         {vulnerability}); it is scored as given, as an assigned score"
+                    ),
+                ));
+            }
         }
     }
+}
+
+/// An artificial adjusted score: percentages of the top, with no table score beside them.
+fn adjusted_outcome(
+    row: &TypedRow<'_>,
+    (ns_percent, ew_percent): (u8, u8),
+) -> Result<Outcome, FieldProblem> {
+    if !row.contract.trim().is_empty() {
+        return Err(problem(
+            "adjusted",
+            "a row has either a contract or an adjusted score, not both",
+        ));
+    }
+    if row.ns_score.is_some() || row.ew_score.is_some() {
+        return Err(problem(
+            "adjusted",
+            "an artificial adjusted score has no table score; give a split score in ns_score and ew_score instead",
+        ));
+    }
+    if ns_percent > 100 || ew_percent > 100 {
+        return Err(problem("adjusted", "a percentage is 0 to 100"));
+    }
+    Ok(Outcome::Adjusted {
+        ns_percent,
+        ew_percent,
+    })
+}
+
+/// The largest score, for either side, that any contract scores (Law 77, as
+/// [`simpairs_scoring::contract::legal_ns_scores`] computes it: 7NTXX vulnerable down 13, 7600).
+pub fn highest_possible_score() -> i32 {
+    static HIGHEST: std::sync::LazyLock<i32> = std::sync::LazyLock::new(|| {
+        [(false, false), (true, false), (false, true), (true, true)]
+            .into_iter()
+            .flat_map(|(ns, ew)| {
+                simpairs_scoring::contract::legal_ns_scores(Vulnerability { ns, ew })
+            })
+            .map(i32::abs)
+            .max()
+            .unwrap_or(0)
+    });
+    *HIGHEST
+}
+
+/// Whether a score is a possible bridge score: a multiple of 10 no larger than any contract scores.
+/// It need not be makeable at a given vulnerability (an assigned score need not be).
+pub fn is_possible_score(score: i32) -> bool {
+    score % 10 == 0
+        && score
+            .checked_abs()
+            .is_some_and(|a| a <= highest_possible_score())
+}
+
+fn check_possible(score: i32, field: &'static str) -> Result<(), FieldProblem> {
+    if is_possible_score(score) {
+        return Ok(());
+    }
+    let high = highest_possible_score();
+    Err(problem(
+        field,
+        format!(
+            "{score} is not a possible bridge score: scores are multiples of 10 from -{high} to {high}"
+        ),
+    ))
+}
+
+/// The recorded scores as an outcome: one score (NS, or EW's negated), or a split score when both are
+/// given and are not each other's negation. Each must be a possible bridge score.
+fn recorded_outcome(ns: Option<i32>, ew: Option<i32>) -> Result<Option<Outcome>, FieldProblem> {
+    if let Some(ns) = ns {
+        check_possible(ns, "ns_score")?;
+    }
+    if let Some(ew) = ew {
+        check_possible(ew, "ew_score")?;
+    }
+    Ok(match (ns, ew) {
+        (None, None) => None,
+        (Some(ns), None) => Some(Outcome::Played(ns)),
+        (None, Some(ew)) => Some(Outcome::Played(-ew)),
+        (Some(ns), Some(ew)) if ew == -ns => Some(Outcome::Played(ns)),
+        (Some(ns), Some(ew)) => Some(Outcome::Split { ns, ew }),
+    })
+}
+
+/// A contract played, as the row gives it, and what it scores for NS.
+struct Played {
+    contract: Contract,
+    declarer: Option<Seat>,
+    tricks: Option<u8>,
+    ns: i32,
+}
+
+impl Played {
+    /// Warns of each recorded score that disagrees with the contract: the recorded score is what the
+    /// director ruled (SPEC section 3), so it is the one scored.
+    fn disagreements(&self, row: &TypedRow<'_>, warnings: &mut Vec<(&'static str, String)>) {
+        let played = result_notation(self.contract, self.declarer, self.tricks);
+        for (field, side, recorded, computed) in [
+            ("ns_score", "NS", row.ns_score, self.ns),
+            ("ew_score", "EW", row.ew_score, -self.ns),
+        ] {
+            if let Some(recorded) = recorded
+                && recorded != computed
+            {
+                warnings.push((
+                    field,
+                    format!(
+                        "{field} {recorded} disagrees with {played}, which scores {computed} for {side}; the \
+                         recorded score is used"
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// A contract, its result against the contract and its declarer in bridge notation: `4S+1 by N`,
+/// `3NTX-2 by E`, `2H= by S`, `PASS`.
+pub fn result_notation(contract: Contract, declarer: Option<Seat>, tricks: Option<u8>) -> String {
+    let Contract::Bid { level, .. } = contract else {
+        return contract.to_string();
+    };
+    let result = match tricks.map(|t| i32::from(t) - i32::from(level) - 6) {
+        None => String::new(),
+        Some(0) => "=".to_string(),
+        Some(d) => format!("{d:+}"),
+    };
+    match declarer {
+        Some(d) => format!("{contract}{result} by {d}"),
+        None => format!("{contract}{result}"),
+    }
+}
+
+/// The contract of a row, checked and scored; `None` when the row gives none.
+fn contract_result(
+    row: &TypedRow<'_>,
+    vulnerability: Vulnerability,
+) -> Result<Option<Played>, FieldProblem> {
+    let contract_text = row.contract.trim();
+    let declarer_text = row.declarer.trim();
+    if contract_text.is_empty() {
+        if !declarer_text.is_empty() || row.tricks.is_some() {
+            return Err(problem(
+                "contract",
+                "declarer and tricks are given but the contract is missing",
+            ));
+        }
+        return Ok(None);
+    }
+    let contract: Contract = contract_text
+        .parse()
+        .map_err(|e: simpairs_scoring::Error| problem("contract", e.to_string()))?;
+    if contract == Contract::PassedOut {
+        return Ok(Some(Played {
+            contract,
+            declarer: None,
+            tricks: None,
+            ns: 0,
+        }));
+    }
+    if declarer_text.is_empty() {
+        return Err(problem(
+            "declarer",
+            format!("contract {contract} needs a declarer"),
+        ));
+    }
+    let declarer: Seat = declarer_text
+        .parse()
+        .map_err(|e: simpairs_scoring::Error| problem("declarer", e.to_string()))?;
+    let Some(tricks) = row.tricks else {
+        return Err(problem(
+            "tricks",
+            format!("contract {contract} needs the tricks taken"),
+        ));
+    };
+    let tricks = match u8::try_from(tricks) {
+        Ok(t) if t <= 13 => t,
+        _ => {
+            return Err(problem(
+                "tricks",
+                format!("impossible number of tricks {tricks}: declarer takes 0 to 13"),
+            ));
+        }
+    };
+    let ns = ns_score(contract, declarer, tricks, vulnerability)
+        .map_err(|e| problem("tricks", e.to_string()))?;
+    Ok(Some(Played {
+        contract,
+        declarer: Some(declarer),
+        tricks: Some(tricks),
+        ns,
+    }))
 }
 
 fn movement_name(m: Movement) -> &'static str {
@@ -724,6 +866,153 @@ mod tests {
         }
     }
 
+    /// The bounds of a possible score follow from Law 77 as `contract.rs` computes it: 7NTXX made
+    /// vulnerable is the most a declarer scores, 7NTXX vulnerable down 13 the most a defender does.
+    #[test]
+    fn possible_scores_are_the_law_77_range_in_tens() {
+        assert_eq!(highest_possible_score(), 7600);
+        let vul = Vulnerability { ns: true, ew: true };
+        let grand: Contract = "7NTXX".parse().unwrap();
+        assert_eq!(ns_score(grand, Seat::North, 13, vul).unwrap(), 2980);
+        assert_eq!(ns_score(grand, Seat::North, 0, vul).unwrap(), -7600);
+        for (score, possible) in [
+            (7600, true),
+            (-7600, true),
+            (50, true),
+            (0, true),
+            (7610, false),
+            (-7610, false),
+            (425, false),
+            (5, false),
+        ] {
+            assert_eq!(is_possible_score(score), possible, "{score}");
+        }
+    }
+
+    fn split<'a>(board: &'a str, ns: &'a str, ew: &'a str) -> TextRow<'a> {
+        TextRow {
+            board,
+            ns_pair: "6",
+            ew_pair: "1",
+            ns_score: ns,
+            ew_score: ew,
+            ..TextRow::default()
+        }
+    }
+
+    /// Seed 002 slides 21-22: table 6 on board 4 (all vulnerable) is given NS -150 and EW +50. No
+    /// contract makes +50 for EW at that vulnerability: it is scored, with a warning.
+    #[test]
+    fn an_assigned_score_need_only_be_possible() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        assert_eq!(b.push(&split("4", "-150", "50"), 7), Ok(Added::Result(0)));
+        assert_eq!(
+            b.field.result(0).outcome,
+            Outcome::Split { ns: -150, ew: 50 }
+        );
+        assert_eq!(b.warnings.len(), 1, "{:?}", b.warnings);
+        let w = &b.warnings[0];
+        assert_eq!((w.line, w.field), (7, "ew_score"));
+        assert!(
+            w.message.contains("50") && w.message.contains("All"),
+            "{}",
+            w.message
+        );
+        // A score alone that no contract makes at the board's vulnerability: scored, with a warning.
+        assert_eq!(
+            b.push(&row("4", "", "", "", "420"), 8),
+            Ok(Added::Result(1))
+        );
+        assert_eq!(b.field.result(1).outcome, Outcome::Played(420));
+        assert_eq!(b.warnings.len(), 2);
+        assert_eq!((b.warnings[1].line, b.warnings[1].field), (8, "ns_score"));
+        // Makeable scores bring no warning.
+        assert_eq!(
+            b.push(&row("5", "", "", "", "-100"), 9),
+            Ok(Added::Result(2))
+        );
+        assert_eq!(b.warnings.len(), 2);
+        // What is not a bridge score at all is refused.
+        for (ns, ew, field) in [
+            ("425", "", "ns_score"),
+            ("7610", "", "ns_score"),
+            ("-150", "55", "ew_score"),
+            ("", "-9000", "ew_score"),
+        ] {
+            let err = b.push(&split("4", ns, ew), 10).unwrap_err();
+            assert_eq!(err.field, field, "{ns}/{ew}: {}", err.message);
+            assert!(err.message.contains("7600"), "{}", err.message);
+        }
+        assert_eq!(b.field.len(), 3, "refused rows add nothing");
+        assert_eq!(b.warnings.len(), 2, "refused rows warn of nothing");
+    }
+
+    /// A contract with a score that disagrees: the recorded score is what the director ruled.
+    #[test]
+    fn the_recorded_score_stands() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        assert_eq!(
+            b.push(&row("1", "3NT", "N", "8", "100"), 14),
+            Ok(Added::Result(0))
+        );
+        assert_eq!(b.field.result(0).outcome, Outcome::Played(100));
+        let w = &b.warnings[0];
+        assert_eq!((w.line, w.field), (14, "ns_score"));
+        assert_eq!(
+            w.message,
+            "ns_score 100 disagrees with 3NT-1 by N, which scores -50 for NS; the recorded score is used"
+        );
+        // A passed-out board with a score (the CRLF report's row read right).
+        assert_eq!(
+            b.push(&row("22", "PASS", "", "", "110"), 15),
+            Ok(Added::Result(1))
+        );
+        assert_eq!(b.field.result(1).outcome, Outcome::Played(110));
+        assert!(
+            b.warnings[1].message.contains("PASS"),
+            "{}",
+            b.warnings[1].message
+        );
+        // Both sides recorded, EW against the contract: a split score, warned of on the EW side.
+        let mut both = row("2", "4S", "E", "10", "-420");
+        both.ew_score = "500";
+        assert_eq!(b.push(&both, 16), Ok(Added::Result(2)));
+        assert_eq!(
+            b.field.result(2).outcome,
+            Outcome::Split { ns: -420, ew: 500 }
+        );
+        assert_eq!(b.warnings.len(), 3, "{:?}", b.warnings);
+        assert_eq!(b.warnings[2].field, "ew_score");
+        // Agreeing figures bring nothing.
+        assert_eq!(
+            b.push(&row("3", "3NT", "S", "9", "400"), 17),
+            Ok(Added::Result(3))
+        );
+        assert_eq!(b.warnings.len(), 3);
+        // The same rules for rows whose numbers are already numbers.
+        let typed = TypedRow {
+            board: 1,
+            club: "",
+            section: "",
+            ns_pair: "9",
+            ew_pair: "9",
+            contract: "3NT",
+            declarer: "N",
+            tricks: Some(8),
+            ns_score: Some(100),
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: "",
+            movement: Movement::Mitchell,
+        };
+        assert_eq!(b.push_typed(&typed, 99), Ok(Added::Result(4)));
+        assert_eq!(b.field.result(4).outcome, Outcome::Played(100));
+        assert_eq!((b.warnings[3].line, b.warnings[3].field), (99, "ns_score"));
+    }
+
     #[test]
     fn rows_are_checked_field_by_field() {
         let legal = LegalScores::new();
@@ -736,10 +1025,8 @@ mod tests {
             (row("1", "8NT", "S", "10", ""), "contract"),
             (row("1", "3NT", "S", "14", ""), "tricks"),
             (row("1", "3NT", "Q", "9", ""), "declarer"),
-            (row("1", "3NT", "S", "9", "420"), "ns_score"),
             (row("x", "3NT", "S", "9", ""), "board"),
             (row("1", "", "", "", "425"), "ns_score"),
-            (row("4", "", "", "", "420"), "ns_score"), // 420 is not possible when NS are vulnerable
             (row("1", "", "", "", ""), "contract"),
         ];
         for (r, field) in cases {

@@ -14,8 +14,11 @@
 //!
 //! - `res` is the result against the contract (`=`, `+2`, `-1`): tricks = level + 6 + `res`.
 //! - `mp_ns`/`mp_ew` are matchpoints x10 on the 2/1 (double) scale; `-9999` marks a sit-out or phantom
-//!   table (no result); `cont="N P"` is a board not played; `score="Adj"` is an artificial score whose
-//!   percentages are read from its matchpoints and the board's top.
+//!   table, or a board not played at that table (no result, no contract). `cont="N P"` with a score
+//!   (`0`) and matchpoints is a hand passed out ("passed in"), which Scorer matchpoints with the rest of
+//!   the board (scorer-to-usebio's commit ea4fb1d reads it so; see its `pairs-with-np-passed.xml`).
+//!   `score="Adj"` is an artificial score whose percentages are read from its matchpoints and the
+//!   board's top.
 //! - Pairs with `dir="H"` are Howell pairs (one number, one pair); `N`/`E` are Mitchell pairs.
 //! - Per pair, `match_points="374/624"` is the total and the most possible, `raw_score` the percentage
 //!   and, in handicapped sections, `res` the percentage after the handicap.
@@ -33,7 +36,6 @@ use crate::import::{
 };
 use crate::row::is_not_played;
 use crate::text::{non_empty, parse_decimal};
-use crate::usebio::method_from;
 use crate::xml::{self, Node, Walker};
 
 /// Scorer's matchpoints are written x10.
@@ -236,7 +238,9 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             "the session has no results to score",
         ));
     }
-    event.method = event.event_type.as_deref().and_then(method_from);
+    if let Some(scoring_type) = event.event_type.clone() {
+        crate::method::set(&mut event, crate::method::scorer(&scoring_type));
+    }
 
     // Howell or Mitchell, section by section: Scorer marks Howell pairs `dir="H"`.
     let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
@@ -337,6 +341,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         absent_pairs,
         deals: Vec::new(),
         details: built.details,
+        warnings: built.warnings,
         official: Official {
             lines: built.official,
             pairs: official_pairs,
@@ -451,6 +456,27 @@ fn tricks_of(contract: &str, res: &str) -> std::result::Result<Option<u8>, Strin
         .ok_or_else(|| format!("{contract} {res} is {tricks} tricks: declarer takes 0 to 13"))
 }
 
+/// The contract, declarer, tricks and score the field builder reads of a result that was `played`
+/// (none for an artificial score or a table without a result).
+fn played_fields<'a>(
+    r: &ResultAcc<'a>,
+    played: bool,
+    passed_out: bool,
+    tricks: Option<u8>,
+) -> [Cow<'a, str>; 4] {
+    let none = || Cow::Borrowed("");
+    match (played, passed_out) {
+        (false, _) => [none(), none(), none(), none()],
+        (true, true) => [Cow::Borrowed("PASS"), none(), none(), r.cow("score")],
+        (true, false) => [
+            r.cow("cont"),
+            r.cow("dec"),
+            Cow::Owned(tricks.map(|t| t.to_string()).unwrap_or_default()),
+            r.cow("score"),
+        ],
+    }
+}
+
 /// A `<result>` as a traveller line (its movement is set once the whole file is read); `top` is its
 /// board's top (x10), needed for an artificial score.
 fn raw_line<'a>(
@@ -469,9 +495,12 @@ fn raw_line<'a>(
             message,
         })
     };
-    let cont = r.get("cont");
     let (mp_ns, mp_ew) = (r.get("mp_ns"), r.get("mp_ew"));
-    let not_played = mp_ns == NO_RESULT || mp_ew == NO_RESULT || is_not_played(cont);
+    let not_played = mp_ns == NO_RESULT || mp_ew == NO_RESULT;
+    // Scorer writes a hand passed out as `cont="N P"` with its score (0) and matchpoints; a table that
+    // did not play the board is a -9999 line, with no contract.
+    let passed_out = !not_played && is_not_played(r.get("cont"));
+    let cont = if passed_out { "PASS" } else { r.get("cont") };
     let mut official = OfficialLine::default();
     if !not_played {
         for (name, text, slot) in [
@@ -530,21 +559,8 @@ fn raw_line<'a>(
         table: r.get("tab").parse().ok(),
         round: r.get("rnd").parse().ok(),
     };
-    let (contract, declarer, tricks_text, ns_score) = if adjusted_score || not_played {
-        (
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-            Cow::Borrowed(""),
-        )
-    } else {
-        (
-            r.cow("cont"),
-            r.cow("dec"),
-            Cow::Owned(tricks.map(|t| t.to_string()).unwrap_or_default()),
-            r.cow("score"),
-        )
-    };
+    let [contract, declarer, tricks_text, ns_score] =
+        played_fields(r, !(adjusted_score || not_played), passed_out, tricks);
     RawLine {
         club: Cow::Borrowed(""),
         section: Cow::Owned(r.section.clone()),
@@ -563,6 +579,7 @@ fn raw_line<'a>(
         not_played,
         details,
         official,
+        origin: 0,
         at: r.at.clone(),
     }
 }
@@ -619,7 +636,7 @@ mod tests {
 
     #[test]
     fn bad_results_are_located() {
-        let bad = SMALL.replace("res=\"+2\" score=\"480\"", "res=\"+2\" score=\"450\"");
+        let bad = SMALL.replace("res=\"+2\" score=\"480\"", "res=\"+2\" score=\"455\"");
         let err = read("s.xml", bad.as_bytes()).unwrap_err();
         let p = &err.problems()[0];
         assert_eq!(
@@ -627,9 +644,60 @@ mod tests {
             Some("board_results/brsection[1]/result[1]/@score")
         );
         assert_eq!(p.at.line, 5);
+        // A score that disagrees with its contract stands, with a warning located the same way.
+        let ruled = SMALL.replace("res=\"+2\" score=\"480\"", "res=\"+2\" score=\"450\"");
+        let got = read("s.xml", ruled.as_bytes()).unwrap();
+        assert_eq!(
+            got.field.result(0).outcome,
+            simpairs_scoring::Outcome::Played(450)
+        );
+        let w = &got.warnings[0];
+        assert_eq!(
+            (w.at.line, w.at.field.as_deref()),
+            (5, Some("board_results/brsection[1]/result[1]/@score"))
+        );
+        assert!(
+            w.message.contains("4S+2 by N, which scores 480"),
+            "{}",
+            w.message
+        );
         let bad = SMALL.replace("res=\"+2\"", "res=\"+9\"");
         let err = read("s.xml", bad.as_bytes()).unwrap_err();
         assert!(err.to_string().contains("@res"), "{err}");
+    }
+
+    /// A board passed out at one table (Scorer's `cont="N P"`) and played at two others: three results,
+    /// matchpointed together (top 4 on the double scale); a -9999 line stays not played.
+    #[test]
+    fn a_hand_passed_out_is_a_result() {
+        let session = r#"<session club="C" scoring_type="MP" event_name="E">
+  <board_results><brsection id="A">
+    <result tab="1" bd="1" rnd="1" ns="1" ew="1" dec="N" cont="N P" lead="" res=" " score="0" mp_ns="20" mp_ew="20"/>
+    <result tab="2" bd="1" rnd="1" ns="2" ew="2" dec="S" cont="2 S" lead="" res="=" score="110" mp_ns="40" mp_ew="0"/>
+    <result tab="3" bd="1" rnd="1" ns="3" ew="3" dec="N" cont="3 S" lead="" res="-1" score="-50" mp_ns="0" mp_ew="40"/>
+    <result tab="4" bd="1" rnd="1" ns="4" ew="4" dec="" cont="" lead="" res="" mp_ns="-9999" mp_ew="-9999"/>
+  </brsection></board_results>
+</session>"#;
+        let got = read("p.xml", session.as_bytes()).unwrap();
+        assert_eq!((got.field.len(), got.not_played), (3, 1));
+        assert_eq!(
+            got.field.result(0).outcome,
+            simpairs_scoring::Outcome::Played(0)
+        );
+        assert_eq!(got.details(0).unwrap().contract.as_deref(), Some("PASS"));
+        assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+        let scoring =
+            simpairs_scoring::score(&got.field, &simpairs_scoring::Options::default()).unwrap();
+        let board = scoring.board(1).unwrap();
+        assert_eq!(scoring.top(board), Value::from_integer(4));
+        // As Scorer gave them (x10): 20/20, 40/0, 0/40.
+        for (row, ns) in [(0, 2), (1, 4), (2, 0)] {
+            assert_eq!(
+                scoring.result_values(row).0,
+                Value::from_integer(ns),
+                "row {row}"
+            );
+        }
     }
 
     #[test]

@@ -9,15 +9,17 @@
 //!   and `DIRECTION`s decide, then the travellers themselves.
 //! - Pair numbers may be written `1NS`, `1 NS` or `1`; `SCORE` holds a score, an artificial adjusted
 //!   score `A6040` (NS% then EW%), `AVE`/`AVE+`/`AVE-`, or `NP` (not played).
-//! - `EVENT_TYPE` (`MP_PAIRS`, `PAIRS`, `BUTLER_PAIRS`, cross-IMP types) or `BOARD_SCORING_METHOD` /
-//!   `SCORING_METHOD` say how the event is scored. Team and individual events are refused.
+//! - `EVENT_TYPE` (`MP_PAIRS`, `PAIRS`, `BUTLER_PAIRS`, `CROSS_IMP`, ...) with `BOARD_SCORING_METHOD` /
+//!   `SCORING_METHOD` say how the event is scored, the most specific word winning (`crate::method`
+//!   lists every event type of USEBIO 1.2 and 1.3). Team and individual events are refused; a method
+//!   simpairs cannot score (aggregate, Swiss pairs) is reported, never replaced by a guess.
 //! - The official values are kept: per line `NS/EW_MATCH_POINTS` or `NS/EW_BUTLER_POINTS` (or
 //!   cross-IMPs), per board `BOARD_AVERAGE` (the Butler datum), per pair `TOTAL_SCORE`, `PERCENTAGE`,
 //!   `PLACE`, `BOARDS_PLAYED`; and the hand records of `HANDSET`.
 
 use std::borrow::Cow;
 
-use simpairs_scoring::{Contract, Direction, Method, Seat, Value};
+use simpairs_scoring::{Contract, Direction, Seat, Value};
 
 use crate::build::{self, At, FIELDS, Naming, RawLine, field_index};
 use crate::error::{Error, Location, Problem, Problems, Result};
@@ -131,8 +133,6 @@ struct Reader<'a, 'l> {
     board: Option<usize>,
     /// The traveller lines read, checked as they closed.
     sink: build::Sink<'a, 'l>,
-    /// The board (index in `boards`) of each line of `sink`.
-    line_boards: Vec<usize>,
     /// Sections whose pair numbers carry a direction (`1NS`).
     suffixed: Vec<bool>,
     line: Option<LineAcc<'a>>,
@@ -161,32 +161,37 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     let legal = simpairs_scoring::LegalScores::new();
-    let mut reader = Reader {
-        file,
-        walker: Walker::new(file, &text),
-        event: EventInfo::default(),
-        events_seen: 0,
-        sessions: 0,
-        sections: vec![SectionCtx::default()],
-        section: 0,
-        pairs: Vec::new(),
-        pair: None,
-        player: None,
-        boards: Vec::new(),
-        board: None,
-        sink: build::Sink::new(file, NAMING, &legal),
-        line_boards: Vec::new(),
-        suffixed: Vec::new(),
-        line: None,
-        deals: Vec::new(),
-        deal: None,
-        hand: None,
-        contact_scorer: None,
-        contact_name: None,
-        scoring_method: None,
-    };
+    let mut reader = Reader::new(file, &text, &legal);
     reader.walk()?;
     reader.finish()
+}
+
+impl<'a, 'l> Reader<'a, 'l> {
+    fn new(file: &'a str, text: &'a str, legal: &'l simpairs_scoring::LegalScores) -> Self {
+        Reader {
+            file,
+            walker: Walker::new(file, text),
+            event: EventInfo::default(),
+            events_seen: 0,
+            sessions: 0,
+            sections: vec![SectionCtx::default()],
+            section: 0,
+            pairs: Vec::new(),
+            pair: None,
+            player: None,
+            boards: Vec::new(),
+            board: None,
+            sink: build::Sink::new(file, NAMING, legal),
+            suffixed: Vec::new(),
+            line: None,
+            deals: Vec::new(),
+            deal: None,
+            hand: None,
+            contact_scorer: None,
+            contact_name: None,
+            scoring_method: None,
+        }
+    }
 }
 
 impl<'a> Reader<'a, '_> {
@@ -263,14 +268,15 @@ impl<'a> Reader<'a, '_> {
                     ));
                 }
                 self.event.event_type = xml::attribute(start, "EVENT_TYPE");
-                if let Some(t) = &self.event.event_type {
-                    let upper = t.to_ascii_uppercase();
-                    if upper.contains("TEAM") || upper.contains("INDIVIDUAL") {
-                        return Err(self.walker.error(
-                            None,
-                            format!("the event is of type {t}: simpairs scores pairs events only"),
-                        ));
-                    }
+                if let Some(t) = &self.event.event_type
+                    && let Some(what) = crate::method::usebio_not_pairs(t)
+                {
+                    return Err(self.walker.error(
+                        None,
+                        format!(
+                            "the event is of type {t} ({what}): simpairs scores pairs events only"
+                        ),
+                    ));
                 }
             }
             "MATCH" => {
@@ -415,7 +421,6 @@ impl<'a> Reader<'a, '_> {
                         || build::split_pair_number(&acc.ew).1.is_some();
                     let checkable = !self.boards[board].number.trim().is_empty();
                     let raw = self.raw_line(acc);
-                    self.line_boards.push(board);
                     self.sink.push(raw, checkable);
                 }
             }
@@ -657,11 +662,12 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         self.event.scorer = self.contact_scorer.take().or(self.contact_name.take());
-        self.event.method = self
-            .scoring_method
-            .as_deref()
-            .and_then(method_from)
-            .or_else(|| self.event.event_type.as_deref().and_then(method_from));
+        let named = crate::method::usebio(
+            self.event.event_type.as_deref(),
+            self.scoring_method.as_deref(),
+        )
+        .unwrap_or_else(|what| crate::method::Named::Unscorable(what.to_string()));
+        crate::method::set(&mut self.event, named);
         self.check_sessions();
 
         // The movement of each section: numbers with a direction (`1NS`) are a Mitchell; otherwise the
@@ -673,9 +679,8 @@ impl<'a> Reader<'a, '_> {
                 self.sink
                     .lines
                     .iter()
-                    .zip(&self.line_boards)
-                    .filter(|(_, b)| self.boards[**b].section == k)
-                    .map(|(l, b)| (&*self.boards[*b].number, &*l.ns, &*l.ew))
+                    .filter(|l| self.boards[l.origin].section == k)
+                    .map(|l| (&*self.boards[l.origin].number, &*l.ns, &*l.ew))
             };
             let pairs = || self.pairs.iter().filter(|p| p.section == k);
             let suffixed = self.suffixed[k]
@@ -717,8 +722,8 @@ impl<'a> Reader<'a, '_> {
 
         // Now that the movement and the sections' names are known, complete every line.
         let mut raw = std::mem::take(&mut self.sink.lines);
-        for (line, &b) in raw.iter_mut().zip(&self.line_boards) {
-            let board = &self.boards[b];
+        for line in &mut raw {
+            let board = &self.boards[line.origin];
             let section = &self.sections[board.section];
             line.howell = howell_of[board.section];
             if !section.name.is_empty() {
@@ -801,6 +806,7 @@ impl<'a> Reader<'a, '_> {
             absent_pairs,
             deals: self.deals,
             details: built.details,
+            warnings: built.warnings,
             official: Official {
                 lines: built.official,
                 pairs: official_pairs,
@@ -834,7 +840,6 @@ impl<'a> Reader<'a, '_> {
         }
     }
 
-    /// The traveller line as text for the field builder.
     /// The traveller line as text for the field builder (its movement, section and club are set when the
     /// whole file has been read).
     fn raw_line(&mut self, acc: LineAcc<'a>) -> RawLine<'a> {
@@ -848,62 +853,15 @@ impl<'a> Reader<'a, '_> {
                 s.club.clone(),
             )
         };
-        let mut at = acc.at;
+        let mut at = acc.at.clone();
         at.field_lines[field_index("board")] = u32::try_from(board_line).unwrap_or(0);
-        let (ns, ns_dir) = build::split_pair_number(&acc.ns);
-        let (ew, ew_dir) = build::split_pair_number(&acc.ew);
-        if ns_dir == Some(Direction::EW) || ew_dir == Some(Direction::NS) {
-            let (field, text) = if ns_dir == Some(Direction::EW) {
-                ("NS_PAIR_NUMBER", &acc.ns)
-            } else {
-                ("EW_PAIR_NUMBER", &acc.ew)
-            };
-            let line = at.field_lines[field_index(if field.starts_with("NS") {
-                "ns_pair"
-            } else {
-                "ew_pair"
-            })];
-            self.problem(
-                if line > 0 { u64::from(line) } else { at.line },
-                format!("{}/{field}", at.path),
-                format!("{field} is {text:?}: the pair number names the other direction"),
-            );
-        }
-        let ns = sub_cow(&acc.ns, ns);
-        let ew = sub_cow(&acc.ew, ew);
-
-        // SCORE: a score, an adjusted score (A6040, AVE+) or NP.
-        let score = acc.score.trim();
-        let numeric = score.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
-        let mut not_played = false;
-        let (mut ns_score, mut adjusted) = (Cow::Borrowed(""), Cow::Borrowed(""));
-        if score.is_empty() {
-            ns_score = acc.ns_score.clone();
-        } else if numeric {
-            ns_score = acc.score.clone();
-        } else if is_not_played(score) {
-            not_played = true;
-        } else {
-            adjusted = acc.score.clone();
-        }
-        let contract_text = acc.contract.trim();
-        let mut details = LineDetails {
-            contract: non_empty(contract_text).map(|c| match c.parse::<Contract>() {
-                Ok(parsed) => parsed.to_string(),
-                Err(_) => c,
-            }),
-            declarer: acc.declarer.parse().ok(),
-            tricks: acc.tricks.trim().parse().ok(),
-            lead: non_empty(&acc.lead),
-            table: acc.table.trim().parse().ok(),
-            round: acc.round.trim().parse().ok(),
-        };
-        if details.contract.as_deref() == Some("PASS") {
-            details.tricks = None;
-            details.declarer = None;
-        }
+        let (ns, ew) = self.pair_numbers(&acc, &at);
+        let score = ScoreText::of(&acc);
+        let details = line_details(&acc, score.passed_out);
         // An adjusted score stands alone: a contract written beside it is kept as a detail only.
-        let (contract, declarer, tricks) = if adjusted.is_empty() {
+        let (contract, declarer, tricks) = if score.passed_out {
+            (Cow::Borrowed("PASS"), Cow::Borrowed(""), Cow::Borrowed(""))
+        } else if score.adjusted.is_empty() {
             (acc.contract, acc.declarer, acc.tricks)
         } else {
             (Cow::Borrowed(""), Cow::Borrowed(""), Cow::Borrowed(""))
@@ -913,33 +871,47 @@ impl<'a> Reader<'a, '_> {
             ew: self.official_value(&acc.official_ew, &at.path),
         };
         RawLine {
-            club: if club.is_empty() {
-                Cow::Borrowed("")
-            } else {
-                Cow::Owned(club)
-            },
-            section: if section.is_empty() {
-                Cow::Borrowed("")
-            } else {
-                Cow::Owned(section)
-            },
+            club: owned_unless_empty(club),
+            section: owned_unless_empty(section),
             board: board_number,
             ns,
             ew,
             contract,
             declarer,
             tricks,
-            ns_score,
+            ns_score: score.ns_score,
             ew_score: acc.ew_score,
-            adjusted,
+            adjusted: score.adjusted,
             arrow_switch: acc.arrow_switch,
             group: acc.group,
             howell: false,
-            not_played,
+            not_played: score.not_played,
             details,
             official,
+            origin: acc.board,
             at,
         }
+    }
+
+    /// The pair numbers without the direction they may carry (`1NS`); a direction naming the other
+    /// side is a problem.
+    fn pair_numbers(&mut self, acc: &LineAcc<'a>, at: &At) -> (Cow<'a, str>, Cow<'a, str>) {
+        let (ns, ns_dir) = build::split_pair_number(&acc.ns);
+        let (ew, ew_dir) = build::split_pair_number(&acc.ew);
+        if ns_dir == Some(Direction::EW) || ew_dir == Some(Direction::NS) {
+            let (field, name, text) = if ns_dir == Some(Direction::EW) {
+                ("ns_pair", "NS_PAIR_NUMBER", &acc.ns)
+            } else {
+                ("ew_pair", "EW_PAIR_NUMBER", &acc.ew)
+            };
+            let line = at.field_lines[field_index(field)];
+            self.problem(
+                if line > 0 { u64::from(line) } else { at.line },
+                format!("{}/{name}", at.path),
+                format!("{name} is {text:?}: the pair number names the other direction"),
+            );
+        }
+        (sub_cow(&acc.ns, ns), sub_cow(&acc.ew, ew))
     }
 
     fn official_value(
@@ -976,6 +948,78 @@ fn official_name(name: &str) -> &'static str {
     }
 }
 
+/// What a line's `SCORE` (or `NS_SCORE`) says.
+struct ScoreText<'a> {
+    ns_score: Cow<'a, str>,
+    /// An artificial adjusted score (`A6040`, `AVE+`).
+    adjusted: Cow<'a, str>,
+    /// `SCORE` is `NP`: the board was not played at this table.
+    not_played: bool,
+    /// `CONTRACT` is `NP` beside a numeric `SCORE`: scorer-to-usebio's converter writes a hand Scorer
+    /// recorded as passed out ("N P") so, and the line has its matchpoints.
+    passed_out: bool,
+}
+
+impl<'a> ScoreText<'a> {
+    /// `SCORE` holds a score, an adjusted score (A6040, AVE+) or NP.
+    fn of(acc: &LineAcc<'a>) -> ScoreText<'a> {
+        let score = acc.score.trim();
+        let numeric = score.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        let mut out = ScoreText {
+            ns_score: Cow::Borrowed(""),
+            adjusted: Cow::Borrowed(""),
+            not_played: false,
+            passed_out: false,
+        };
+        if score.is_empty() {
+            out.ns_score = acc.ns_score.clone();
+        } else if numeric {
+            out.ns_score = acc.score.clone();
+            out.passed_out = is_not_played(&acc.contract);
+        } else if is_not_played(score) {
+            out.not_played = true;
+        } else {
+            out.adjusted = acc.score.clone();
+        }
+        out
+    }
+}
+
+/// What a line says beyond its result: the contract as written, lead, table and round.
+fn line_details(acc: &LineAcc<'_>, passed_out: bool) -> LineDetails {
+    let contract_text = if passed_out {
+        "PASS"
+    } else {
+        acc.contract.trim()
+    };
+    let mut details = LineDetails {
+        contract: non_empty(contract_text).map(|c| match c.parse::<Contract>() {
+            Ok(parsed) => parsed.to_string(),
+            Err(_) => c,
+        }),
+        declarer: acc.declarer.parse().ok(),
+        tricks: acc.tricks.trim().parse().ok(),
+        lead: non_empty(&acc.lead),
+        table: acc.table.trim().parse().ok(),
+        round: acc.round.trim().parse().ok(),
+    };
+    // Tricks and a declarer mean nothing without a contract played (the converter of Scorer files
+    // writes TRICKS 0 beside an adjusted score).
+    if matches!(details.contract.as_deref(), Some("PASS") | None) {
+        details.tricks = None;
+        details.declarer = None;
+    }
+    details
+}
+
+fn owned_unless_empty<'a>(text: String) -> Cow<'a, str> {
+    if text.is_empty() {
+        Cow::Borrowed("")
+    } else {
+        Cow::Owned(text)
+    }
+}
+
 /// `part` (a slice of `whole`'s text) as a `Cow` borrowing like `whole`.
 fn sub_cow<'a>(whole: &Cow<'a, str>, part: &str) -> Cow<'a, str> {
     match whole {
@@ -1004,25 +1048,10 @@ fn direction_from(text: &str) -> Option<Direction> {
     }
 }
 
-/// The scoring method an event type or scoring-method name stands for.
-pub(crate) fn method_from(text: &str) -> Option<Method> {
-    let t = text.trim().to_ascii_uppercase();
-    if t.contains("BUTLER") {
-        Some(Method::Butler)
-    } else if t.contains("CROSS") {
-        Some(Method::CrossImps)
-    } else if t.contains("IMP") {
-        Some(Method::Butler)
-    } else if t.contains("MP") || t.contains("MATCH") || t.contains("PERCENT") || t == "PAIRS" {
-        Some(Method::Matchpoints)
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use simpairs_scoring::Method;
 
     const SMALL: &str = r#"<?xml version="1.0"?>
 <USEBIO Version="1.2">
@@ -1086,7 +1115,7 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_located_by_element() {
-        let bad = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>430</SCORE>");
+        let bad = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>435</SCORE>");
         let err = read("bad.xml", bad.as_bytes()).unwrap_err();
         let p = &err.problems()[0];
         assert_eq!(
@@ -1094,12 +1123,51 @@ mod tests {
             Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE")
         );
         assert_eq!(p.at.line, 15);
+        // A score that disagrees with its contract stands, with a warning located the same way.
+        let ruled = SMALL.replace("<SCORE>420</SCORE>", "<SCORE>430</SCORE>");
+        let got = read("ruled.xml", ruled.as_bytes()).unwrap();
+        let w = &got.warnings[0];
+        assert_eq!(
+            (w.at.line, w.at.field.as_deref()),
+            (15, Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE"))
+        );
         let bad = SMALL.replace("<CONTRACT>4S</CONTRACT>", "<CONTRACT>9S</CONTRACT>");
         let err = read("bad.xml", bad.as_bytes()).unwrap_err();
         assert_eq!(
             err.problems()[0].at.field.as_deref(),
             Some("EVENT/BOARD[1]/TRAVELLER_LINE[1]/CONTRACT")
         );
+    }
+
+    /// Each line kept after a refused one still belongs to its own board: lines refused on the way
+    /// (here the first of board 1) must not shift the lines after them onto the board before.
+    #[test]
+    fn a_refused_line_leaves_the_next_lines_on_their_boards() {
+        let board = |n: u32, first: &str| {
+            format!(
+                "<BOARD><BOARD_NUMBER>{n}</BOARD_NUMBER>\
+                 <TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1</EW_PAIR_NUMBER><SCORE>{first}</SCORE></TRAVELLER_LINE>\
+                 <TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER><SCORE>100</SCORE></TRAVELLER_LINE></BOARD>"
+            )
+        };
+        let text = format!(
+            "<USEBIO><EVENT EVENT_TYPE=\"MP_PAIRS\"><WINNER_TYPE>2</WINNER_TYPE>{}{}{}</EVENT></USEBIO>",
+            board(1, "425"),
+            board(2, "110"),
+            board(3, "110")
+        );
+        let legal = simpairs_scoring::LegalScores::new();
+        let mut reader = Reader::new("l.xml", &text, &legal);
+        reader.walk().unwrap();
+        assert_eq!(reader.sink.lines.len(), 5, "the refused line is not kept");
+        for (k, line) in reader.sink.lines.iter().enumerate() {
+            let number = &reader.boards[line.origin].number;
+            assert!(
+                line.at.path.starts_with(&format!("EVENT/BOARD[{number}]/")),
+                "line {k} at {} is read as board {number}",
+                line.at.path
+            );
+        }
     }
 
     #[test]
@@ -1142,14 +1210,24 @@ mod tests {
         assert!(err.to_string().contains("no TRAVELLER_LINE"), "{err}");
     }
 
+    /// Compscore writes a cross-IMP event as `EVENT_TYPE="CROSS_IMP"` with `<SCORING_METHOD>IMPS`:
+    /// the specific event type wins over the generic method name.
     #[test]
-    fn methods() {
-        assert_eq!(method_from("MP_PAIRS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("PAIRS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("BUTLER_PAIRS"), Some(Method::Butler));
-        assert_eq!(method_from("IMPS"), Some(Method::Butler));
-        assert_eq!(method_from("CROSS_IMPS"), Some(Method::CrossImps));
-        assert_eq!(method_from("MATCH_POINTS"), Some(Method::Matchpoints));
-        assert_eq!(method_from("AGGREGATE"), None);
+    fn compscore_cross_imps_are_cross_imps() {
+        let text = SMALL
+            .replace("EVENT_TYPE=\"MP_PAIRS\"", "EVENT_TYPE=\"CROSS_IMP\"")
+            .replace(
+                "<WINNER_TYPE>2</WINNER_TYPE>",
+                "<WINNER_TYPE>2</WINNER_TYPE><SCORING_METHOD>IMPS</SCORING_METHOD>",
+            );
+        let got = read("x.xml", text.as_bytes()).unwrap();
+        assert_eq!(got.event.method, Some(Method::CrossImps));
+        let aggregate = SMALL.replace("EVENT_TYPE=\"MP_PAIRS\"", "EVENT_TYPE=\"AGGREGATE\"");
+        let got = read("a.xml", aggregate.as_bytes()).unwrap();
+        assert_eq!(got.event.method, None);
+        assert_eq!(
+            got.event.unscorable_method.as_deref(),
+            Some("aggregate scoring (total points)")
+        );
     }
 }

@@ -97,15 +97,25 @@ pub(crate) fn root_name(file: &str, bytes: &[u8]) -> Result<Option<String>> {
                 if at + 1024 >= text.len() && bytes.len() > HEAD {
                     return Ok(None);
                 }
+                let message = if ends_inside_tag(text.as_bytes(), at) {
+                    format!("the file ends inside a tag: it is cut short ({e})")
+                } else {
+                    format!("the XML is not well-formed: {e}")
+                };
                 return Err(Error::at(
                     file,
                     text::line_of(text.as_bytes(), at),
                     None,
-                    format!("the XML is not well-formed: {e}"),
+                    message,
                 ));
             }
         }
     }
+}
+
+/// Whether the document ends inside the tag an error was found in: nothing after the error closes it.
+fn ends_inside_tag(input: &[u8], error_at: usize) -> bool {
+    memchr::memchr(b'>', input.get(error_at..).unwrap_or_default()).is_none()
 }
 
 /// `part` as a slice of `input` with `input`'s lifetime, if it lies inside it.
@@ -326,7 +336,8 @@ impl<'a> Walker<'a> {
                     let at = self.reader.error_position() as usize;
                     let line = self.lines.line_at(at);
                     let path = self.path();
-                    let cut = self.reader.buffer_position() as usize >= self.input.len();
+                    let cut = self.reader.buffer_position() as usize >= self.input.len()
+                        || ends_inside_tag(self.input.as_bytes(), at);
                     let message = if cut {
                         format!("the file ends inside a tag: it is cut short ({e})")
                     } else {

@@ -91,6 +91,91 @@ fn scorer_three_quarter_howell_agrees_but_for_its_display_factoring() {
     official_file("scorer-to-usebio/three_quarter_howell_with_phantom.xml");
 }
 
+/// Three sections matchpointed as one field (Scorer's `field_scoring="true"`), two of whose lines
+/// carry a director's ruling: their recorded scores disagree with their contracts and are the ones
+/// scored, as Scorer scored them. Every line's matchpoints are the file's, but for board 17, whose
+/// artificial score leaves the others factored (Neuberg): Scorer writes those values truncated to
+/// tenths. The pairs'
+/// totals are not compared: they are not the sums of the file's own traveller values (pair A 1 NS:
+/// 863 against 864.5) and its places are per section.
+#[test]
+fn three_sections_agree_line_by_line_with_their_rulings_scored_as_recorded() {
+    for file in [
+        "scorer-to-usebio/multi-section-multi-movement-pairs.xml",
+        "scorer-to-usebio/converted/multi-section-multi-movement-pairs.xml",
+    ] {
+        let imported = read_native(file);
+        let scoring = score(&imported.field, &options(Method::Matchpoints)).unwrap();
+        let lines = native_lines(&imported, &scoring);
+        assert_eq!(lines.len(), imported.field.len(), "{file}");
+        let tenths = |v: simpairs_scoring::Value| {
+            (v * simpairs_scoring::Value::from_integer(10)).trunc()
+                / simpairs_scoring::Value::from_integer(10)
+        };
+        let mut factored = 0;
+        for l in &lines {
+            let expected = if l.board == 17 {
+                factored += 1;
+                (tenths(l.ours_ns), tenths(l.ours_ew))
+            } else {
+                (l.ours_ns, l.ours_ew)
+            };
+            assert_eq!(
+                (l.official_ns, l.official_ew),
+                (Some(expected.0), Some(expected.1)),
+                "{file} {}",
+                l.name()
+            );
+        }
+        assert_eq!(factored, 33, "{file}: board 17's lines");
+    }
+}
+
+/// A hand passed out (`cont="N P"` with a score of 0 and matchpoints) is a result of its board: the
+/// other results of the board are matchpointed against it, as Scorer did.
+#[test]
+fn scorer_passed_out_hand_agrees() {
+    official_file("scorer-to-usebio/pairs-with-np-passed.xml");
+}
+
+#[test]
+fn converted_usebio_passed_out_hand_agrees() {
+    official_file("scorer-to-usebio/converted/pairs-with-np-passed.xml");
+}
+
+/// The two rulings of the three-section session are read as warnings naming their lines, and
+/// nothing else is: not in the Scorer file, not in its USEBIO conversion (written on one line,
+/// where a line's problem once leaked into the reading of the lines after it).
+#[test]
+fn the_three_section_session_reads_with_two_warnings() {
+    for (file, lines) in [
+        (
+            "scorer-to-usebio/multi-section-multi-movement-pairs.xml",
+            [484, 765],
+        ),
+        (
+            "scorer-to-usebio/converted/multi-section-multi-movement-pairs.xml",
+            [1, 1],
+        ),
+    ] {
+        let imported = read_native(file);
+        assert_eq!(imported.field.len() + imported.not_played, 858, "{file}");
+        let w = &imported.warnings;
+        assert_eq!(w.len(), 2, "{file}: {w:#?}");
+        assert_eq!([w[0].at.line, w[1].at.line], lines, "{file}");
+        assert!(
+            w[0].message.contains("-250") && w[0].message.contains("scores 500 for NS"),
+            "{file}: {}",
+            w[0].message
+        );
+        assert!(
+            w[1].message.contains("-170") && w[1].message.contains("scores -1200 for NS"),
+            "{file}: {}",
+            w[1].message
+        );
+    }
+}
+
 #[test]
 fn converted_usebio_mitchell_agrees() {
     official_file("scorer-to-usebio/converted/pairs.xml");
@@ -110,13 +195,14 @@ struct Expected {
     pairs: usize,
     named_pairs: usize,
     deals: usize,
-    movement: Movement,
+    /// `None` when sections differ (a Mitchell and a Howell in one session).
+    movement: Option<Movement>,
     club: Option<&'static str>,
     event: &'static str,
     date: Option<&'static str>,
 }
 
-const EXPECTED: [Expected; 11] = [
+const EXPECTED: [Expected; 15] = [
     Expected {
         file: "cobalt/mp_pairs_mitchell_03.xml",
         format: Format::Usebio,
@@ -125,7 +211,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 13,
         named_pairs: 13,
         deals: 21,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("NSBC@Lindfield"),
         event: "EL Thu 10.00am Rookie (21-Jul-22)",
         date: Some("21/07/2022"),
@@ -138,7 +224,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 42,
         named_pairs: 42,
         deals: 27,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: None,
         event: "EL Thu 1.00pm Open (28-Jul-22)",
         date: None,
@@ -151,7 +237,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 8,
         named_pairs: 8,
         deals: 35,
-        movement: Movement::Howell,
+        movement: Some(Movement::Howell),
         club: None,
         event: "Monday Afternoon - Butler",
         date: Some("09/03/2026"),
@@ -164,7 +250,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 26,
         named_pairs: 26,
         deals: 0,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("Palmerston North Bridge Club"),
         event: "Monday Afternoon November Pairs",
         date: Some("16/11/2015"),
@@ -177,7 +263,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 11,
         named_pairs: 11,
         deals: 0,
-        movement: Movement::Howell,
+        movement: Some(Movement::Howell),
         club: Some("Palmerston North Bridge Club"),
         event: "Monday Summer Bridge Dec 2015",
         date: Some("28/12/2015"),
@@ -190,7 +276,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 18,
         named_pairs: 18,
         deals: 0,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("Palmerston North Bridge Club"),
         event: "Whitehead Trophy Handicap Pairs",
         date: Some("17/09/2015"),
@@ -203,7 +289,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 26,
         named_pairs: 26,
         deals: 0,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("Palmerston North Bridge Club"),
         event: "Monday Afternoon November Pairs",
         date: Some("16/11/2015"),
@@ -216,10 +302,62 @@ const EXPECTED: [Expected; 11] = [
         pairs: 11,
         named_pairs: 11,
         deals: 0,
-        movement: Movement::Howell,
+        movement: Some(Movement::Howell),
         club: Some("Palmerston North Bridge Club"),
         event: "Monday Summer Bridge Dec 2015",
         date: Some("28/12/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/multi-section-multi-movement-pairs.xml",
+        format: Format::Scorer,
+        results: 858,
+        not_played: 0,
+        pairs: 66,
+        named_pairs: 66,
+        deals: 0,
+        movement: None,
+        club: Some("Palmerston North Bridge Club"),
+        event: "PN Christmas Cheer",
+        date: Some("5/12/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/pairs-with-np-passed.xml",
+        format: Format::Scorer,
+        results: 338,
+        not_played: 0,
+        pairs: 26,
+        named_pairs: 26,
+        deals: 0,
+        movement: Some(Movement::Mitchell),
+        club: Some("South Wairarapa Bridge Club"),
+        event: "Gladstone Pairs",
+        date: Some("12/09/2016"),
+    },
+    Expected {
+        file: "scorer-to-usebio/converted/multi-section-multi-movement-pairs.xml",
+        format: Format::Usebio,
+        results: 858,
+        not_played: 0,
+        pairs: 66,
+        named_pairs: 66,
+        deals: 0,
+        movement: None,
+        club: Some("Palmerston North Bridge Club"),
+        event: "PN Christmas Cheer",
+        date: Some("5/12/2015"),
+    },
+    Expected {
+        file: "scorer-to-usebio/converted/pairs-with-np-passed.xml",
+        format: Format::Usebio,
+        results: 338,
+        not_played: 0,
+        pairs: 26,
+        named_pairs: 26,
+        deals: 0,
+        movement: Some(Movement::Mitchell),
+        club: Some("South Wairarapa Bridge Club"),
+        event: "Gladstone Pairs",
+        date: Some("12/09/2016"),
     },
     Expected {
         file: "rchillyard-Bridge/newtonbridge_20160120_1.pbn",
@@ -229,7 +367,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 20,
         named_pairs: 0,
         deals: 30,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("Newton Bridge Club"),
         event: "Wednesday Morning STaC Game",
         date: Some("2016.01.20"),
@@ -242,7 +380,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 32,
         named_pairs: 0,
         deals: 32,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: Some("Westwood Duplicate Bridge Club"),
         event: "Silver Points Pairs",
         date: Some("2019.06.25"),
@@ -255,7 +393,7 @@ const EXPECTED: [Expected; 11] = [
         pairs: 18,
         named_pairs: 18,
         deals: 0,
-        movement: Movement::Mitchell,
+        movement: Some(Movement::Mitchell),
         club: None,
         event: "Newton November 19th 2024",
         date: None,
@@ -286,7 +424,7 @@ fn every_real_file_reads_whole_in_its_native_format() {
             .count();
         assert_eq!(named, e.named_pairs, "{f}: pairs with names");
         assert_eq!(imported.deals.len(), e.deals, "{f}: deals");
-        assert_eq!(imported.event.movement, Some(e.movement), "{f}: movement");
+        assert_eq!(imported.event.movement, e.movement, "{f}: movement");
         if e.club.is_some() {
             assert_eq!(imported.event.club_name.as_deref(), e.club, "{f}: club");
         }
@@ -300,15 +438,17 @@ fn every_real_file_reads_whole_in_its_native_format() {
             "{f}: a source line for every result"
         );
         // Every field pair's directions follow the movement.
-        let howell = e.movement == Movement::Howell;
-        assert!(
-            imported
-                .field
-                .pairs()
-                .iter()
-                .all(|p| p.direction.is_none() == howell),
-            "{f}"
-        );
+        if let Some(movement) = e.movement {
+            let howell = movement == Movement::Howell;
+            assert!(
+                imported
+                    .field
+                    .pairs()
+                    .iter()
+                    .all(|p| p.direction.is_none() == howell),
+                "{f}"
+            );
+        }
         // The file scores, and every board's matchpoints add up (double scale: n(n-1) when unfactored).
         let scoring = score(
             &imported.field,
@@ -460,4 +600,37 @@ fn hillyard_csv_reads_with_its_names() {
             .iter()
             .all(|s| s.percent_hundredths.is_some())
     );
+}
+
+/// A line that is refused (a score no contract can make, a declarer that is no seat) is reported
+/// alone: it changes nothing in how the lines after it are read. Each line that starts a board of
+/// the converted session (one line of XML: every problem is on line 1) is spoiled in turn, and the
+/// file read as USEBIO must report exactly that line, and nothing else.
+#[test]
+fn a_refused_line_never_changes_how_the_next_is_read() {
+    let file = "scorer-to-usebio/converted/pairs.xml";
+    let text = std::fs::read_to_string(common::native(file)).unwrap();
+    let firsts: Vec<usize> = text
+        .match_indices("</BOARD_NUMBER><TRAVELLER_LINE>")
+        .map(|(at, _)| at)
+        .collect();
+    assert_eq!(firsts.len(), 26);
+    for (k, &board_at) in firsts.iter().enumerate() {
+        for (element, bad) in [("SCORE", "425"), ("PLAYED_BY", "Q")] {
+            let open = format!("<{element}>");
+            let start = board_at + text[board_at..].find(&open).unwrap() + open.len();
+            let end = start + text[start..].find('<').unwrap();
+            let spoiled = format!("{}{bad}{}", &text[..start], &text[end..]);
+            let err = simpairs_formats::read(file, spoiled.as_bytes(), None)
+                .expect_err("a spoiled line refuses the file");
+            let problems = err.problems();
+            assert_eq!(problems.len(), 1, "board {}: {err}", k + 1);
+            let field = problems[0].at.field.as_deref().unwrap_or("");
+            assert!(
+                field.starts_with(&format!("EVENT/BOARD[{}]/TRAVELLER_LINE[1]/", k + 1)),
+                "board {}: {err}",
+                k + 1
+            );
+        }
+    }
 }

@@ -103,9 +103,11 @@ pub enum Error {
         end: u64,
     },
 
-    /// Bytes on disk that are not a valid record, in a place that cannot be a torn tail.
+    /// Bytes on disk that are not a valid record, in a place that cannot be a torn tail: before
+    /// the last durable append, in a segment that a later one follows, or with valid records
+    /// after them.
     #[error(
-        "stream \"{stream}\" partition {partition} is damaged: the record with offset {offset} at byte {position} of {} is unreadable ({reason}); the log was not changed, restore the file from a backup or cut it at byte {position} by hand",
+        "stream \"{stream}\" partition {partition} is damaged: the record with offset {offset} at byte {position} of {} is unreadable ({reason}); nothing was read past it or appended, and the log was not changed. Restore the file from a backup (`simpairs log check` lists every damaged partition); cutting it at byte {position} would lose the records from offset {offset} on",
         file.display()
     )]
     Corrupt {
@@ -123,7 +125,48 @@ pub enum Error {
         reason: String,
     },
 
-    /// A metadata file (stream description or committed positions) that cannot be parsed.
+    /// Records the partition held durably (or that a consumer group had already read) are no
+    /// longer there: a segment file was deleted, or cut short. A crash never does this: the
+    /// files must be restored from a backup.
+    #[error(
+        "stream \"{stream}\" partition {partition} has lost records: offset {expected_offset} should be in segment file {}, but {found}; {evidence}. Nothing was read past offset {expected_offset} or appended, and the log was not changed. These records had been stored durably, so this is not the torn end of an interrupted write and `simpairs log repair` will not cut it: restore the partition directory {} from a backup (`simpairs log check` lists everything that is missing)",
+        segment.display(),
+        segment.parent().unwrap_or(segment).display()
+    )]
+    Lost {
+        /// The stream.
+        stream: String,
+        /// The partition.
+        partition: u32,
+        /// The segment file that should hold `expected_offset` (it may be missing).
+        segment: PathBuf,
+        /// The first offset that should be there and is not.
+        expected_offset: u64,
+        /// What is there instead, in words ("that file is missing", "the file ends at byte 242").
+        found: String,
+        /// How the log knows the records existed, in words ("the checkpoint file says ...",
+        /// "consumer group \"aggregator\" had already read ...").
+        evidence: String,
+    },
+
+    /// A partition of a stream that keeps checkpoints has lost its checkpoint file, so the log
+    /// can no longer tell a cut tail from the end of the partition.
+    #[error(
+        "stream \"{stream}\" partition {partition} has no checkpoint file ({}), which every partition of this stream keeps; without it the log cannot tell whether records at its end were lost. Restore the partition directory {} from a backup; if you are sure its segment files are whole, `simpairs log repair --rebuild-checkpoints` writes a new checkpoint at their end",
+        path.display(),
+        path.parent().unwrap_or(path).display()
+    )]
+    MissingCheckpoint {
+        /// The stream.
+        stream: String,
+        /// The partition.
+        partition: u32,
+        /// Where the checkpoint file should be.
+        path: PathBuf,
+    },
+
+    /// A metadata file (stream description, committed positions or checkpoint) that cannot be
+    /// parsed.
     #[error("{}, line {line}: {reason}", path.display())]
     BadMetadata {
         /// The file.

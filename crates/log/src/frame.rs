@@ -17,6 +17,11 @@ const MIN_LEN: u32 = (FRAME_OVERHEAD - LEN_FIELD) as u32;
 /// Largest value the length field can hold.
 const MAX_LEN: u64 = (FRAME_OVERHEAD - LEN_FIELD + MAX_RECORD_BYTES) as u64;
 
+/// The stored checksum of a frame that starts at `frame[0]` (written by [`encode`]).
+pub(crate) fn stored_crc(frame: &[u8]) -> Option<u32> {
+    (frame.len() >= 8).then(|| u32_at(frame, 4))
+}
+
 /// Appends one framed record to `out`.
 ///
 /// The caller has checked `key.len() + value.len() <= MAX_RECORD_BYTES`.
@@ -61,6 +66,8 @@ pub(crate) struct Header {
     /// How many more records of the same append call follow this one (0 = last of its batch).
     pub batch_rest: u32,
     pub key_len: usize,
+    /// The stored checksum (it identifies the record in a partition's checkpoint).
+    pub crc: u32,
 }
 
 impl Header {
@@ -188,6 +195,7 @@ pub(crate) fn check(buf: &[u8]) -> Check {
         timestamp_ms: u64_at(frame, 16) as i64,
         batch_rest: u32_at(frame, 24),
         key_len: key_len as usize,
+        crc: stored,
     })
 }
 

@@ -34,10 +34,23 @@
 //!   Readers never see a partial record or a partial batch; they take no lock, except a shared
 //!   one to examine bytes that may be the torn end of an interrupted append.
 //! - **Crash safety.** A writer killed at any instant (even `SIGKILL`) leaves at most a torn
-//!   batch at the end of the last segment. The next writer cuts it (with a `tracing` warning
-//!   naming the file and byte position) before appending; readers ignore it meanwhile.
-//!   Damage anywhere else — a record that fails its checksum with valid records after it — is
-//!   reported as [`Error::Corrupt`] naming file, offset and byte position, and nothing is cut.
+//!   batch at the end of the last segment, after the partition's checkpoint. The next writer cuts
+//!   it (with a `tracing` warning naming the file and byte position) before appending; readers
+//!   ignore it meanwhile; [`repair`] cuts it too and says what it cut.
+//! - **Loss is loud.** Each partition keeps a *checkpoint* (where its last durable batch ends,
+//!   moved after every append's `fsync`) and *seals* (the size and end of every segment left for
+//!   a new one); consumer groups' committed positions say what was read. Whenever a process
+//!   first uses a partition, and whenever a reader reaches its end, what the files hold is
+//!   checked against them: a missing first, middle or last segment, a segment cut short, a tail
+//!   cut or altered before the checkpoint's end (a flipped byte there is damage, never a torn
+//!   write), or a partition ending before a committed position is [`Error::Lost`] or
+//!   [`Error::Corrupt`] — for reads, consumers, [`Log::end_offset`] and appends alike, naming
+//!   stream, partition, file and offsets. Nothing is cut or appended then: never a shorter stream
+//!   returned as if whole, never an offset given twice. Damage inside an older segment whose size
+//!   is intact is reported by every read that reaches it and by [`check`]. See
+//!   `docs/decisions/log-integrity.md` for what is and is not detected, and for streams written
+//!   before checkpoints existed (format 1: still read and appended to, checked as far as their
+//!   files allow until their first append or [`repair`] gives them a checkpoint).
 //! - **One consumer per group.** A consumer holds its group's lock file for its lifetime; a
 //!   second consumer of the same group, in any process, fails with [`Error::GroupBusy`].
 //! - **No compaction, no retention.** [`StreamConfig::compacted`] and [`StreamConfig::retention`]
@@ -49,9 +62,11 @@
 //! # Layout on disk
 //! ```text
 //! <dir>/.lock                                   creating streams is serialized on this
-//! <dir>/<stream>/stream.meta                    partition count and config (text); written last
+//! <dir>/<stream>/stream.meta                    format, partition count and config (text); written last
 //! <dir>/<stream>/<partition>/lock               appends to the partition are serialized on this
 //! <dir>/<stream>/<partition>/<base offset, 20 digits>.log   segment files
+//! <dir>/<stream>/<partition>/checkpoint         the last durable batch (two text slots, below)
+//! <dir>/<stream>/<partition>/seals              one text line per segment left for a new one
 //! <dir>/_groups/<group>/positions               committed positions of a consumer group (text)
 //! <dir>/_groups/<group>/lock                    held by the group's one active consumer
 //! ```
@@ -79,6 +94,19 @@
 //! its predecessor's, and the record ending its batch (`batch_rest == 0`) is complete too. Key
 //! plus value may be at most [`MAX_RECORD_BYTES`].
 //!
+//! The checkpoint file holds two 256-byte text lines; after each append's `fsync` the writer
+//! overwrites the older one in place (one small write, no rename), so a crash or a concurrent
+//! reader always finds one whole line, and the newest whole line never claims more than was
+//! durable:
+//! ```text
+//! simpairs-log checkpoint 1 seq=42 next=60 segment=54 segments=7 end=342 last=285 last_crc=1a2b3c4d crc=89abcdef
+//! ```
+//! (`next`: the offset after the last durable record; `segment`: the base offset of the segment
+//! holding it; `segments`: segment files up to that one; `end`: where its batch ends in that
+//! file; `last`/`last_crc`: the position and stored checksum of that record; `crc`: CRC-32 of
+//! the line before ` crc=`.) The seals file gets one line, flushed, each time a writer starts a
+//! new segment: `simpairs-log seal 1 segment=54 end=642 next=63 crc=89abcdef`.
+//!
 //! # Finding records
 //! Each process keeps, per segment, a sparse in-memory index (an entry every 4 KiB) built as
 //! records are first read, so a read seeks close to its offset instead of rescanning the
@@ -94,6 +122,9 @@
 //! - `embedded`: the embedded log — streams and their metadata; `embedded::segment` reads frames
 //!   and tells a torn tail from damage; `embedded::writer` and `embedded::reader` hold each
 //!   partition's appending and reading state; `embedded::group` is the consumer;
+//!   `embedded::checkpoint` and `embedded::seals` record what was durable, and
+//!   `embedded::integrity` holds the files against them; `embedded::inspect` is [`check`] and
+//!   `embedded::repair` is [`repair`];
 //! - `partitioner`: Kafka-compatible key hashing;
 //! - `error`: the crate's [`Error`].
 //!
@@ -125,6 +156,9 @@
 //! // ... once the effect of these records is durable:
 //! consumer.commit(&[records[1].next_position()])?;
 //! assert_eq!(consumer.committed("results", partition)?, Some(offset + 2));
+//!
+//! // Nothing lost or damaged (what `simpairs log check` reports).
+//! assert!(simpairs_log::check(tmp.path())?.is_whole());
 //! # Ok(())
 //! # }
 //! ```
@@ -136,7 +170,11 @@ mod partitioner;
 
 use std::time::Duration;
 
-pub use embedded::{DEFAULT_SEGMENT_BYTES, EmbeddedLog, Options};
+pub use embedded::{
+    DEFAULT_SEGMENT_BYTES, Durable, EmbeddedLog, GroupPosition, Options, PartitionRepair,
+    PartitionReport, RepairOptions, RepairReport, Report, SegmentReport, StreamReport, TornTail,
+    check, repair,
+};
 pub use error::{Error, Result};
 pub use partitioner::partition_for_key;
 

@@ -6,7 +6,7 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 
-use common::{assert_dense, log_with_stream, open_log, read_all, segment_files};
+use common::{as_interrupted, assert_dense, log_with_stream, open_log, read_all, segment_files};
 use simpairs_log::{Error, Log, Produce};
 
 /// Bytes of one record with a 1-byte key and a 20-byte value.
@@ -103,9 +103,10 @@ fn garbage_after_the_last_record_is_cut_by_the_next_append() {
 fn a_record_cut_short_loses_its_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "s", 1, 1 << 20);
-    append_batches(&log, &[3, 4, 3]);
+    append_batches(&log, &[3, 4]);
+    as_interrupted(dir.path(), "s", 0, || append_batches(&log, &[3]));
     let segment = only_segment(dir.path());
-    truncate_by(&segment, 5); // inside the last record of the last batch
+    truncate_by(&segment, 5); // inside the last record of the interrupted batch
 
     let fresh = open_log(dir.path(), 1 << 20);
     assert_eq!(
@@ -133,9 +134,10 @@ fn a_record_cut_short_loses_its_whole_batch() {
 fn whole_records_of_an_unfinished_batch_are_cut_too() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "s", 1, 1 << 20);
-    append_batches(&log, &[2, 5]);
+    append_batches(&log, &[2]);
+    as_interrupted(dir.path(), "s", 0, || append_batches(&log, &[5]));
     let segment = only_segment(dir.path());
-    truncate_by(&segment, 2 * FRAME); // three of the five records of the last batch remain
+    truncate_by(&segment, 2 * FRAME); // three of the five records of the interrupted batch remain
 
     assert_eq!(values(&open_log(dir.path(), 1 << 20)), expected(2));
     let writer = open_log(dir.path(), 1 << 20);
@@ -174,7 +176,7 @@ fn damage_in_the_middle_is_an_error_naming_file_offset_and_position() {
     );
     assert!(message.starts_with(&head), "{message}");
     assert!(
-        message.contains(&format!("yet a valid record follows at byte {}", 4 * FRAME)),
+        message.contains("so this is damage, not the torn end of an interrupted append"),
         "{message}"
     );
 
@@ -226,6 +228,36 @@ fn damage_at_the_end_of_an_earlier_segment_is_an_error() {
     assert_eq!(files.len(), 3);
     truncate_by(&files[1], 3);
 
+    // Seen from the segment's size and its seal (what it held when the next one was started)
+    // by every reader and writer, without reading it.
+    let log = open_log(dir.path(), 150);
+    for err in [
+        log.read("s", 0, 0, 100).unwrap_err(),
+        log.end_offset("s", 0).unwrap_err(),
+        log.append("s", &[Produce::new(b"k", b"x", 0)]).unwrap_err(),
+    ] {
+        let message = err.to_string();
+        assert!(
+            matches!(
+                err,
+                Error::Lost {
+                    expected_offset: 2,
+                    ..
+                }
+            ),
+            "{message}"
+        );
+        assert!(
+            message.contains("the file ends at byte 111, before byte 114 where it ended when the next segment was started"),
+            "{message}"
+        );
+        assert!(
+            message.contains(&files[1].display().to_string()),
+            "{message}"
+        );
+    }
+    // Without its seal (a segment written before seals existed), reading it tells.
+    fs::remove_file(dir.path().join("s").join("0").join("seals")).unwrap();
     let err = open_log(dir.path(), 150).read("s", 0, 0, 100).unwrap_err();
     let message = err.to_string();
     assert!(matches!(err, Error::Corrupt { offset: 3, .. }), "{message}");
@@ -248,10 +280,10 @@ fn a_missing_segment_is_an_error() {
     fs::remove_file(&files[1]).unwrap();
     let err = open_log(dir.path(), 150).read("s", 0, 0, 100).unwrap_err();
     assert!(
-        err.to_string()
-            .contains("the segment before it ends at offset 2 but this one starts at offset 4"),
+        matches!(&err, Error::Lost { expected_offset: 2, segment, .. } if segment.ends_with("00000000000000000002.log")),
         "{err}"
     );
+    assert!(err.to_string().contains("offsets 2 to 3 are gone"), "{err}");
 }
 
 #[test]

@@ -389,7 +389,16 @@ fn check_results(
         problems.sort_by_key(|p| p.sequence().unwrap_or(-1));
         return Err(problems);
     }
-    let warnings = Vec::new();
+    let mut warnings: Vec<LineWarning> = builder
+        .warnings
+        .into_iter()
+        .map(|w| LineWarning {
+            sequence: i32::try_from(w.line).unwrap_or(i32::MAX),
+            field: w.field,
+            message: w.message,
+        })
+        .collect();
+    warnings.sort_by_key(|w| w.sequence);
     Ok((by_table, builder.field, warnings))
 }
 

@@ -48,7 +48,7 @@ pub enum Error {
     /// A file could not be read or written.
     #[error("{0}")]
     Io(String),
-    #[error("log: {0}")]
+    #[error(transparent)]
     Log(#[from] simpairs_log::Error),
     #[error("event: {0}")]
     Events(#[from] simpairs_events::Error),

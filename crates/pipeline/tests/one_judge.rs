@@ -247,7 +247,16 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
         None,
     );
     let imported = match (scored, published) {
-        (Ok(imported), Ok(_)) => imported,
+        (Ok(imported), Ok(published)) => {
+            assert_eq!(
+                published.warnings.len(),
+                imported.warnings.len(),
+                "publish and score warn of the same lines: {:?} {:?}",
+                published.warnings,
+                imported.warnings
+            );
+            imported
+        }
         (Err(_), Err(_)) => return,
         (Ok(_), Err(e)) => panic!(
             "score reads the file but publish refuses it: {e}\n{}",

@@ -85,7 +85,10 @@ pub fn rules(file: &str) -> FileRules {
             pair: standard_pair,
             exceptions: &[],
         },
-        "scorer-to-usebio/pairs.xml" | "scorer-to-usebio/handicap_pairs.xml" => FileRules {
+        "scorer-to-usebio/pairs.xml"
+        | "scorer-to-usebio/handicap_pairs.xml"
+        | "scorer-to-usebio/multi-section-multi-movement-pairs.xml"
+        | "scorer-to-usebio/pairs-with-np-passed.xml" => FileRules {
             method: Method::Matchpoints,
             line: exact_line,
             pair: scorer_pair,
@@ -95,11 +98,18 @@ pub fn rules(file: &str) -> FileRules {
                 &[]
             },
         },
-        "scorer-to-usebio/converted/pairs.xml" => FileRules {
+        "scorer-to-usebio/converted/pairs.xml"
+        | "scorer-to-usebio/converted/pairs-with-np-passed.xml" => FileRules {
             method: Method::Matchpoints,
             line: exact_line,
             pair: converted_pair,
             exceptions: &[(CONVERTED_TOTAL, 26)],
+        },
+        "scorer-to-usebio/converted/multi-section-multi-movement-pairs.xml" => FileRules {
+            method: Method::Matchpoints,
+            line: exact_line,
+            pair: converted_pair,
+            exceptions: &[(CONVERTED_TOTAL, 66)],
         },
         "scorer-to-usebio/three_quarter_howell_with_phantom.xml" => FileRules {
             method: Method::Matchpoints,

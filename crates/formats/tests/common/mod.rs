@@ -27,7 +27,7 @@ pub fn fixture(rel: &str) -> (PathBuf, PathBuf) {
 }
 
 /// Every real file, in its native format.
-pub const NATIVE_FILES: [&str; 11] = [
+pub const NATIVE_FILES: [&str; 15] = [
     "cobalt/mp_pairs_mitchell_03.xml",
     "cobalt/mp_pairs_mitchell_02.xml",
     "cobalt/butler_howell.xml",
@@ -36,6 +36,10 @@ pub const NATIVE_FILES: [&str; 11] = [
     "scorer-to-usebio/handicap_pairs.xml",
     "scorer-to-usebio/converted/pairs.xml",
     "scorer-to-usebio/converted/three_quarter_howell_with_phantom.xml",
+    "scorer-to-usebio/multi-section-multi-movement-pairs.xml",
+    "scorer-to-usebio/pairs-with-np-passed.xml",
+    "scorer-to-usebio/converted/multi-section-multi-movement-pairs.xml",
+    "scorer-to-usebio/converted/pairs-with-np-passed.xml",
     "rchillyard-Bridge/newtonbridge_20160120_1.pbn",
     "rchillyard-Bridge/westwood_20190625_1.pbn",
     "rchillyard-Bridge/Newton Scoring 20241119.csv",

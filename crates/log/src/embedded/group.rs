@@ -66,7 +66,7 @@ impl GroupConsumer {
             }
             Err(TryLockError::Error(e)) => return Err(Error::io("lock", lock_path)(e)),
         }
-        let positions_path = dir.join(POSITIONS_FILE);
+        let positions_path = positions_path(&dir);
         let committed = read_positions(&positions_path)?;
         let mut assigned = Vec::new();
         let mut seen = Vec::new();
@@ -214,8 +214,13 @@ fn positions_text(committed: &BTreeMap<(String, u32), u64>) -> String {
     text
 }
 
+/// The positions file of a group directory.
+pub(super) fn positions_path(group_dir: &Path) -> PathBuf {
+    group_dir.join(POSITIONS_FILE)
+}
+
 /// Reads a positions file; empty if there is none.
-fn read_positions(path: &Path) -> Result<BTreeMap<(String, u32), u64>> {
+pub(super) fn read_positions(path: &Path) -> Result<BTreeMap<(String, u32), u64>> {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),

@@ -1,7 +1,12 @@
 //! The embedded log: streams in a directory, shared safely between threads and processes.
 
+mod checkpoint;
 mod group;
+mod inspect;
+mod integrity;
 mod reader;
+mod repair;
+mod seals;
 mod segment;
 mod writer;
 
@@ -15,7 +20,11 @@ use std::time::Duration;
 
 use tracing::{debug, instrument};
 
+pub use self::inspect::{
+    Durable, GroupPosition, PartitionReport, Report, SegmentReport, StreamReport, TornTail, check,
+};
 use self::reader::Reader;
+pub use self::repair::{PartitionRepair, RepairOptions, RepairReport, repair};
 use self::writer::Writer;
 use crate::{
     Consumer, Error, Log, MAX_RECORD_BYTES, Produce, Record, Result, StreamConfig,
@@ -32,8 +41,13 @@ const MAX_NAME_LEN: usize = 200;
 const GROUPS_DIR: &str = "_groups";
 /// Stream description file, in the stream directory.
 const STREAM_META: &str = "stream.meta";
-/// First line of a stream description file.
-const STREAM_META_HEADER: &str = "simpairs-log stream 1";
+/// First line of the description of a stream whose partitions keep a checkpoint file (written
+/// since issue 18). Older programs refuse to open such a stream, which is what we want: they
+/// would append without moving the checkpoint and cut a damaged tail as if it were torn.
+const STREAM_META_HEADER: &str = "simpairs-log stream 2";
+/// First line of the description of a stream written before checkpoints existed; it is read as
+/// before, and its partitions are checked as far as they can be without a checkpoint.
+const STREAM_META_HEADER_V1: &str = "simpairs-log stream 1";
 /// Lock file name, in the log directory, a partition directory and a group directory.
 const LOCK_FILE: &str = "lock";
 /// Lock file serializing stream creation, in the log directory.
@@ -135,19 +149,19 @@ impl Inner {
         }
         check_name("stream", name)?;
         let stream_dir = self.dir.join(name);
-        let config = read_stream_meta(&stream_dir.join(STREAM_META))?.ok_or_else(|| {
+        let meta = read_stream_meta(&stream_dir.join(STREAM_META))?.ok_or_else(|| {
             Error::UnknownStream {
                 stream: name.to_owned(),
             }
         })?;
-        Ok(self.remember(name, config))
+        Ok(self.remember(name, meta))
     }
 
     /// Adds a stream known to exist to the streams in use (or returns the one already there).
-    fn remember(&self, name: &str, config: StreamConfig) -> Arc<Stream> {
+    fn remember(&self, name: &str, meta: StreamMeta) -> Arc<Stream> {
         lock(&self.streams)
             .entry(name.to_owned())
-            .or_insert_with(|| Arc::new(Stream::new(&self.dir, name, config)))
+            .or_insert_with(|| Arc::new(Stream::new(&self.dir, name, meta)))
             .clone()
     }
 }
@@ -160,21 +174,17 @@ struct Stream {
 }
 
 impl Stream {
-    fn new(dir: &Path, name: &str, config: StreamConfig) -> Self {
-        let parts = (0..config.partitions)
+    fn new(dir: &Path, name: &str, meta: StreamMeta) -> Self {
+        let parts = (0..meta.config.partitions)
             .map(|partition| Partition {
-                info: PartInfo {
-                    stream: name.to_owned(),
-                    partition,
-                    dir: dir.join(name).join(partition.to_string()),
-                },
+                info: PartInfo::new(dir, name, partition, meta.checkpoints),
                 writer: Mutex::default(),
                 reader: Mutex::default(),
             })
             .collect();
         Stream {
             name: name.to_owned(),
-            config,
+            config: meta.config,
             parts,
         }
     }
@@ -209,9 +219,23 @@ struct PartInfo {
     stream: String,
     partition: u32,
     dir: PathBuf,
+    /// The consumer groups' directory of the log (their committed positions say what must exist).
+    groups_dir: PathBuf,
+    /// The stream was created with checkpoints: a partition without one has lost it.
+    checkpoints: bool,
 }
 
 impl PartInfo {
+    fn new(log_dir: &Path, stream: &str, partition: u32, checkpoints: bool) -> Self {
+        PartInfo {
+            stream: stream.to_owned(),
+            partition,
+            dir: log_dir.join(stream).join(partition.to_string()),
+            groups_dir: log_dir.join(GROUPS_DIR),
+            checkpoints,
+        }
+    }
+
     fn lock_path(&self) -> PathBuf {
         self.dir.join(LOCK_FILE)
     }
@@ -288,16 +312,18 @@ impl Log for EmbeddedLog {
         let stream_dir = dir.join(name);
         let meta_path = stream_dir.join(STREAM_META);
         if let Some(on_disk) = read_stream_meta(&meta_path)? {
-            existing(&on_disk)?;
+            existing(&on_disk.config)?;
             self.inner.remember(name, on_disk);
             return Ok(());
         }
+        let fsync = self.inner.options.fsync;
         for partition in 0..config.partitions {
             let part_dir = stream_dir.join(partition.to_string());
             fs::create_dir_all(&part_dir)
                 .map_err(Error::io("create the partition directory", &part_dir))?;
+            // Before the description, so that a stream that exists has all its checkpoints.
+            checkpoint::create(&part_dir, &checkpoint::Checkpoint::default(), fsync)?;
         }
-        let fsync = self.inner.options.fsync;
         if fsync {
             for partition in 0..config.partitions {
                 sync_dir(&stream_dir.join(partition.to_string()))?;
@@ -307,7 +333,11 @@ impl Log for EmbeddedLog {
         if fsync {
             sync_dir(dir)?;
         }
-        self.inner.remember(name, config.clone());
+        let meta = StreamMeta {
+            config: config.clone(),
+            checkpoints: true,
+        };
+        self.inner.remember(name, meta);
         debug!("created the stream");
         Ok(())
     }
@@ -420,8 +450,17 @@ fn stream_meta_text(config: &StreamConfig) -> String {
     )
 }
 
+/// What a stream description file says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StreamMeta {
+    config: StreamConfig,
+    /// Its partitions keep checkpoints (version 2), rather than having been written before
+    /// checkpoints existed (version 1).
+    checkpoints: bool,
+}
+
 /// Reads a stream description file; `None` if there is none.
-fn read_stream_meta(path: &Path) -> Result<Option<StreamConfig>> {
+fn read_stream_meta(path: &Path) -> Result<Option<StreamMeta>> {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -433,15 +472,18 @@ fn read_stream_meta(path: &Path) -> Result<Option<StreamConfig>> {
         reason,
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    match lines.next() {
-        Some((_, STREAM_META_HEADER)) => {}
+    let checkpoints = match lines.next() {
+        Some((_, STREAM_META_HEADER)) => true,
+        Some((_, STREAM_META_HEADER_V1)) => false,
         _ => {
             return Err(bad(
                 1,
-                format!("the file should start with \"{STREAM_META_HEADER}\""),
+                format!(
+                    "the file should start with \"{STREAM_META_HEADER}\" (or \"{STREAM_META_HEADER_V1}\", written by older versions)"
+                ),
             ));
         }
-    }
+    };
     let (mut partitions, mut compacted, mut retention) = (None, None, None);
     for (n, line) in lines {
         let Some((key, value)) = line.split_once(' ') else {
@@ -485,10 +527,13 @@ fn read_stream_meta(path: &Path) -> Result<Option<StreamConfig>> {
             "a stream needs at least one partition".to_owned(),
         ));
     }
-    Ok(Some(StreamConfig {
-        partitions,
-        compacted: compacted.ok_or_else(|| missing("whether the stream is compacted"))?,
-        retention: retention.ok_or_else(|| missing("the retention"))?,
+    Ok(Some(StreamMeta {
+        config: StreamConfig {
+            partitions,
+            compacted: compacted.ok_or_else(|| missing("whether the stream is compacted"))?,
+            retention: retention.ok_or_else(|| missing("the retention"))?,
+        },
+        checkpoints,
     }))
 }
 
@@ -569,9 +614,19 @@ mod tests {
             },
         ] {
             write_atomically(&path, stream_meta_text(&config).as_bytes(), true).unwrap();
-            assert_eq!(read_stream_meta(&path).unwrap(), Some(config));
+            let meta = read_stream_meta(&path).unwrap().unwrap();
+            assert_eq!(meta.config, config);
+            assert!(meta.checkpoints);
         }
-        fs::write(&path, "simpairs-log stream 1\npartitions x\n").unwrap();
+        fs::write(
+            &path,
+            "simpairs-log stream 1\npartitions 2\ncompacted false\nretention_ms none\n",
+        )
+        .unwrap();
+        let old = read_stream_meta(&path).unwrap().unwrap();
+        assert_eq!(old.config, StreamConfig::with_partitions(2));
+        assert!(!old.checkpoints, "a version 1 stream has no checkpoints");
+        fs::write(&path, "simpairs-log stream 2\npartitions x\n").unwrap();
         let err = read_stream_meta(&path).unwrap_err().to_string();
         assert!(
             err.ends_with("line 2: \"x\" is not a partition count"),

@@ -8,6 +8,8 @@ use std::time::SystemTime;
 use tracing::debug;
 
 use super::PartInfo;
+use super::checkpoint::{self, Checkpoint};
+use super::integrity::{self, Expect};
 use super::segment::{self, FIRST_CHUNK, Place, Problem, ScanEnd, Visit, segment_name};
 use crate::frame::Header;
 use crate::{Error, Record, Result};
@@ -28,6 +30,19 @@ pub(super) struct Reader {
     buf: Vec<u8>,
     /// The partition's lock file, opened when a suspect tail must be examined.
     lock: Option<File>,
+    /// What the partition must hold; `None` until the directory is first listed.
+    expect: Option<Expect>,
+    /// The partition's checkpoint file, kept open once found.
+    checkpoint_file: Option<File>,
+}
+
+/// The error for a reader used before its partition was listed (a bug, reported rather than
+/// panicking).
+fn not_opened(part: &PartInfo) -> Error {
+    Error::InvalidArgument(format!(
+        "stream \"{}\" partition {} was read before its files were listed",
+        part.stream, part.partition
+    ))
 }
 
 /// What is known about one segment.
@@ -121,7 +136,7 @@ impl Reader {
     }
 
     /// Collects visible records from `from` into `out` (up to `max` in all), learning about
-    /// records and segments appended meanwhile.
+    /// records and segments appended meanwhile, and refusing to go on where records were lost.
     fn advance(
         &mut self,
         part: &PartInfo,
@@ -130,17 +145,14 @@ impl Reader {
         out: &mut Vec<Record>,
     ) -> Result<()> {
         if self.segments.is_empty() {
-            self.segments = segment::list_segments(&part.dir)?
-                .into_iter()
-                .map(|base| Seg::new(base, part.dir.join(segment_name(base))))
-                .collect();
-            let known = self.segments.len();
-            for seg in self.segments.iter_mut().take(known.saturating_sub(1)) {
-                seg.sealed = true;
-            }
+            self.open_partition(part)?;
             if self.segments.is_empty() {
                 return Ok(());
             }
+        } else if from >= self.end_offset() {
+            // At the end (a poll for new records, `end_offset`): what is found will be held
+            // against the newest checkpoint, read before the files.
+            self.refresh_checkpoint(part)?;
         }
         let mut si = match self.segments.partition_point(|s| s.base <= from) {
             0 => return Ok(()), // before the first segment: reported by the caller
@@ -152,43 +164,89 @@ impl Reader {
             }
             let seg = &self.segments[si];
             if let Some(next) = self.segments.get(si + 1) {
-                if next.base != seg.next_offset {
-                    return Err(Place {
-                        stream: &part.stream,
-                        partition: part.partition,
-                        path: &next.path,
-                    }
-                    .corrupt(
-                        seg.next_offset,
-                        0,
-                        format_args!(
-                            "the segment before it ends at offset {} but this one starts at offset {}",
-                            seg.next_offset, next.base
-                        ),
-                    ));
-                }
+                integrity::check_seam(part, seg.base, seg.next_offset, next.base)?;
                 si += 1;
                 continue;
             }
-            // The last known segment is exhausted: has a writer started the next one? Not if
-            // this one holds no record yet: writers only start a segment after a non-empty one.
-            if seg.next_offset == seg.base {
-                return Ok(());
+            if !self.find_next_segment(part, si)? {
+                let seg = &self.segments[si];
+                let expect = self.expect.as_ref().ok_or_else(|| not_opened(part))?;
+                return integrity::check_end(
+                    part,
+                    expect,
+                    seg.base,
+                    seg.valid_end,
+                    seg.next_offset,
+                );
             }
-            let base = seg.next_offset;
-            let path = part.dir.join(segment_name(base));
-            match std::fs::metadata(&path) {
-                Ok(_) => {
-                    // A writer starts a segment at the offset after the last whole batch of
-                    // the previous one, which therefore holds nothing more.
-                    self.segments[si].sealed = true;
-                    self.segments[si].finished = true;
-                    self.segments.push(Seg::new(base, path));
-                    si += 1;
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-                Err(e) => return Err(Error::io("look for the segment file", path)(e)),
+            si += 1;
+        }
+    }
+
+    /// Lists the partition's segments and checks them against what it must hold.
+    fn open_partition(&mut self, part: &PartInfo) -> Result<()> {
+        // Committed positions are read once; the checkpoint before every listing.
+        let expect = match self.expect.take() {
+            Some(mut expect) => {
+                expect.checkpoint = integrity::load_checkpoint(part)?;
+                expect
             }
+            None => Expect::load(part)?,
+        };
+        let bases = segment::list_segments(&part.dir)?;
+        integrity::check_listing(part, &bases, &expect, &mut self.buf)?;
+        let known = bases.len();
+        self.segments = bases
+            .into_iter()
+            .enumerate()
+            .map(|(i, base)| {
+                let mut seg = Seg::new(base, part.dir.join(segment_name(base)));
+                seg.sealed = i + 1 < known;
+                seg
+            })
+            .collect();
+        self.expect = Some(expect);
+        Ok(())
+    }
+
+    /// Reads the partition's newest checkpoint (keeping its file open).
+    fn refresh_checkpoint(&mut self, part: &PartInfo) -> Result<()> {
+        let Some(expect) = self.expect.as_mut() else {
+            return Ok(());
+        };
+        let path = checkpoint::path(&part.dir);
+        if self.checkpoint_file.is_none() {
+            self.checkpoint_file = checkpoint::open(&path)?;
+        }
+        match &self.checkpoint_file {
+            Some(file) => expect.checkpoint = Some(checkpoint::read(file, &path)?),
+            None if part.checkpoints => return Err(integrity::missing_checkpoint(part)),
+            None => {}
+        }
+        Ok(())
+    }
+
+    /// Whether a writer has started the segment after `si`, the last known one (which is then
+    /// sealed and added).
+    fn find_next_segment(&mut self, part: &PartInfo, si: usize) -> Result<bool> {
+        let seg = &self.segments[si];
+        // Not if this one holds no record yet: writers only start a segment after a non-empty one.
+        if seg.next_offset == seg.base {
+            return Ok(false);
+        }
+        let base = seg.next_offset;
+        let path = part.dir.join(segment_name(base));
+        match std::fs::metadata(&path) {
+            Ok(_) => {
+                // A writer starts a segment at the offset after the last whole batch of the
+                // previous one, which therefore holds nothing more.
+                self.segments[si].sealed = true;
+                self.segments[si].finished = true;
+                self.segments.push(Seg::new(base, path));
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(Error::io("look for the segment file", path)(e)),
         }
     }
 
@@ -207,6 +265,8 @@ impl Reader {
             open,
             buf,
             lock,
+            expect,
+            ..
         } = self;
         let seg = &mut segments[si];
         if seg.finished && from >= seg.next_offset {
@@ -215,11 +275,14 @@ impl Reader {
         let file = match open {
             Some((base, file)) if *base == seg.base => file,
             _ => {
-                let file =
-                    File::open(&seg.path).map_err(Error::io("open the segment file", &seg.path))?;
+                let file = integrity::open_segment(part, &seg.path, seg.base)?;
                 &open.insert((seg.base, file)).1
             }
         };
+        let durable = expect
+            .as_ref()
+            .and_then(|e| e.durable_in(seg.base))
+            .copied();
         if let Some(torn) = seg.torn
             && from >= seg.next_offset
         {
@@ -250,6 +313,7 @@ impl Reader {
             from,
             max,
             first_chunk,
+            durable,
         };
         let (pos, offset) = pass.seg.seek(from);
         let (invalid, file_len) = match pass.run(pos, offset, out, false)? {
@@ -257,19 +321,33 @@ impl Reader {
             PassEnd::Suspect { invalid, file_len } => (invalid, file_len),
         };
         // Something other than a complete batch follows the visible part: an append in
-        // progress, the torn end of an interrupted one, or damage. Look again while holding the
-        // partition lock, when no append can be in progress. If an append is in progress, wait
-        // for it only when the bytes fail their checksum or have not changed since the last
-        // look; otherwise report what is visible now.
+        // progress, the torn end of an interrupted one, or damage.
         let lock_file = match lock {
             Some(file) => &*file,
             None => &*lock.insert(part.open_lock_file()?),
         };
+        pass.run_locked(lock_file, out, invalid, file_len)
+    }
+}
+
+impl Pass<'_> {
+    /// Looks again at the bytes after the visible part while holding the partition lock, when
+    /// no append can be in progress. If an append is in progress, waits for it only when the
+    /// bytes fail their checksum or have not changed since the last look; otherwise reports
+    /// what is visible now. Returns `true` if the output is full.
+    fn run_locked(
+        &mut self,
+        lock_file: &File,
+        out: &mut Vec<Record>,
+        invalid: bool,
+        file_len: u64,
+    ) -> Result<bool> {
+        let part = self.part;
         match lock_file.try_lock_shared() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                if !invalid && pass.seg.stalled_len != Some(file_len) {
-                    pass.seg.stalled_len = Some(file_len);
+                if !invalid && self.seg.stalled_len != Some(file_len) {
+                    self.seg.stalled_len = Some(file_len);
                     return Ok(false);
                 }
                 lock_file
@@ -279,8 +357,14 @@ impl Reader {
             Err(TryLockError::Error(e)) => return Err(Error::io("lock", part.lock_path())(e)),
         }
         let _unlock = Unlock(lock_file);
-        let (pos, offset) = (pass.seg.valid_end, pass.seg.next_offset);
-        match pass.run(pos, offset, out, true)? {
+        // No append is in progress: the newest checkpoint says what is durable, and nothing
+        // before its end may be taken for a torn tail.
+        let base = self.seg.base;
+        self.durable = integrity::load_checkpoint(part)?
+            .filter(|cp| !cp.is_empty() && cp.segment == base)
+            .or(self.durable);
+        let (pos, offset) = (self.seg.valid_end, self.seg.next_offset);
+        match self.run(pos, offset, out, true)? {
             PassEnd::Done(full) => Ok(full),
             PassEnd::Suspect { .. } => Ok(false),
         }
@@ -310,6 +394,8 @@ struct Pass<'a> {
     from: u64,
     max: usize,
     first_chunk: usize,
+    /// The checkpoint, if its last durable batch is in this segment.
+    durable: Option<Checkpoint>,
 }
 
 impl Pass<'_> {
@@ -342,63 +428,97 @@ impl Pass<'_> {
             self.first_chunk,
             &mut visitor,
         )?;
-        let seg = &mut *self.seg;
         match outcome {
             ScanEnd::Stopped => Ok(PassEnd::Done(true)),
-            ScanEnd::Clean { end } => {
-                if end < seg.valid_end {
-                    return Err(place.corrupt(
-                        seg.next_offset,
-                        end,
-                        format_args!(
-                            "the file now ends at byte {end}, before the end of records already read (byte {})",
-                            seg.valid_end
-                        ),
-                    ));
-                }
-                seg.finished = seg.sealed;
-                Ok(PassEnd::Done(out.len() >= self.max))
-            }
+            ScanEnd::Clean { end } => self.clean_end(end, out.len()),
             ScanEnd::Trailing {
                 bad_pos,
                 bad_offset,
                 problem,
-            } => {
-                if bad_pos < seg.valid_end {
-                    return Err(place.corrupt(bad_offset, bad_pos, &problem));
-                }
-                if seg.sealed {
-                    return Err(place.corrupt(
-                        bad_offset,
-                        bad_pos,
-                        format_args!("{problem}, although a later segment exists"),
-                    ));
-                }
-                let state = FileState::of(self.file).map_err(place.io("read the size of"))?;
-                let file_len = state.len;
-                if seg.torn == Some(state) {
-                    return Ok(PassEnd::Done(false));
-                }
-                if !locked {
-                    return Ok(PassEnd::Suspect {
-                        invalid: matches!(problem, Problem::Invalid(_)),
-                        file_len,
-                    });
-                }
-                segment::check_torn_tail(
-                    self.file, place, bad_pos, bad_offset, &problem, file_len,
-                )?;
-                debug!(
-                    stream = %self.part.stream,
-                    partition = self.part.partition,
-                    file = %place.path.display(),
-                    position = seg.valid_end,
-                    "ignoring the torn end of an interrupted append until the next append cuts it: {problem}"
-                );
-                seg.torn = Some(state);
-                Ok(PassEnd::Done(false))
-            }
+            } => self.trailing(bad_pos, bad_offset, &problem, locked),
         }
+    }
+
+    /// The segment ends with a whole batch at byte `end`: unless that is before what was read
+    /// already or what the checkpoint says is durable.
+    fn clean_end(&mut self, end: u64, collected: usize) -> Result<PassEnd> {
+        let seg = &mut *self.seg;
+        let path = self.place.path;
+        if end < seg.valid_end {
+            return Err(integrity::lost(
+                self.part,
+                path.to_path_buf(),
+                seg.next_offset,
+                format!("the file now ends at byte {end}"),
+                format!(
+                    "this process had already read its records up to byte {}",
+                    seg.valid_end
+                ),
+            ));
+        }
+        if let Some(cp) = self.durable.filter(|cp| end < cp.end) {
+            return Err(integrity::not_torn(
+                self.part,
+                path,
+                &cp,
+                end,
+                seg.next_offset,
+                &Problem::Unfinished,
+                end,
+            ));
+        }
+        seg.finished = seg.sealed;
+        Ok(PassEnd::Done(collected >= self.max))
+    }
+
+    /// Bytes that are not a whole batch follow the last one, at `bad_pos`: damage if before
+    /// what was read or what is durable, or in a sealed segment; otherwise a torn tail (under
+    /// the lock) or something to look at under the lock.
+    fn trailing(
+        &mut self,
+        bad_pos: u64,
+        bad_offset: u64,
+        problem: &Problem,
+        locked: bool,
+    ) -> Result<PassEnd> {
+        let place = self.place;
+        let seg = &mut *self.seg;
+        if bad_pos < seg.valid_end {
+            return Err(place.corrupt(bad_offset, bad_pos, problem));
+        }
+        if seg.sealed {
+            return Err(place.corrupt(
+                bad_offset,
+                bad_pos,
+                format_args!("{problem}, although a later segment exists"),
+            ));
+        }
+        let state = FileState::of(self.file).map_err(place.io("read the size of"))?;
+        let file_len = state.len;
+        if let Some(cp) = self.durable.filter(|cp| bad_pos < cp.end) {
+            return Err(integrity::not_torn(
+                self.part, place.path, &cp, bad_pos, bad_offset, problem, file_len,
+            ));
+        }
+        if seg.torn == Some(state) {
+            return Ok(PassEnd::Done(false));
+        }
+        if !locked {
+            return Ok(PassEnd::Suspect {
+                invalid: matches!(problem, Problem::Invalid(_)),
+                file_len,
+            });
+        }
+        segment::check_torn_tail(self.file, place, bad_pos, bad_offset, problem, file_len)?;
+        debug!(
+            stream = %self.part.stream,
+            partition = self.part.partition,
+            file = %place.path.display(),
+            position = seg.valid_end,
+            "ignoring the torn end of an interrupted append until the next append cuts it: {problem}"
+        );
+        seg.torn = Some(state);
+        Ok(PassEnd::Done(false))
     }
 }
 

@@ -187,6 +187,60 @@ pub(super) trait Visit {
     fn batch_end(&mut self, end: u64, next_offset: u64) -> bool;
 }
 
+/// Follows a [`scan`]: where the last complete batch ends, its last record, how many records
+/// the complete batches hold.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Tally {
+    /// End of the last complete batch (the scan's start before any).
+    pub end: u64,
+    /// The offset after it.
+    pub next_offset: u64,
+    /// Records in complete batches.
+    pub records: u64,
+    /// Byte position and stored checksum of the last record of the last complete batch.
+    pub last: Option<(u64, u32)>,
+    /// Records seen of the batch in progress, and its latest record.
+    pending: u64,
+    pending_last: Option<(u64, u32)>,
+}
+
+impl Tally {
+    /// A tally of a scan starting at byte `pos`, where offset `offset` starts.
+    pub fn new(pos: u64, offset: u64) -> Self {
+        Tally {
+            end: pos,
+            next_offset: offset,
+            records: 0,
+            last: None,
+            pending: 0,
+            pending_last: None,
+        }
+    }
+
+    /// Forgets the records of an unfinished batch, before scanning again from [`Tally::end`].
+    pub fn resume(&mut self) {
+        self.pending = 0;
+        self.pending_last = None;
+    }
+}
+
+impl Visit for Tally {
+    fn record(&mut self, pos: u64, header: &Header, _frame: &[u8]) -> bool {
+        self.pending += 1;
+        self.pending_last = Some((pos, header.crc));
+        true
+    }
+
+    fn batch_end(&mut self, end: u64, next_offset: u64) -> bool {
+        self.end = end;
+        self.next_offset = next_offset;
+        self.records += self.pending;
+        self.pending = 0;
+        self.last = self.pending_last;
+        true
+    }
+}
+
 /// How a [`scan`] ended.
 #[derive(Debug)]
 pub(super) enum ScanEnd {
@@ -408,6 +462,80 @@ fn read_full_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Frames of a few records, to be damaged.
+    fn frames(count: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        for offset in 0..count {
+            let rest = (count - 1 - offset) as u32 % 3;
+            frame::encode(
+                &mut out,
+                offset,
+                7,
+                rest,
+                b"key",
+                &vec![offset as u8; offset as usize * 5],
+            );
+        }
+        out
+    }
+
+    /// Cases of the property: `SIMPAIRS_FUZZ_CASES`, or 512.
+    fn cases() -> u32 {
+        std::env::var("SIMPAIRS_FUZZ_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(512)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+        /// The frame reader over arbitrary bytes, or valid frames cut, lengthened or altered:
+        /// it never panics, and what it accepts is in sequence and ends where it says.
+        #[test]
+        fn the_reader_never_panics_on_any_bytes(
+            count in 0u64..12,
+            cut in any::<prop::sample::Index>(),
+            flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..4),
+            extra in prop::collection::vec(any::<u8>(), 0..200),
+            arbitrary in any::<bool>(),
+            chunk in 36usize..300,
+        ) {
+            let mut bytes = if arbitrary { extra.clone() } else { frames(count) };
+            if !arbitrary {
+                let keep = cut.index(bytes.len() + 1);
+                bytes.truncate(keep.max(bytes.len() / 2));
+                bytes.extend_from_slice(&extra);
+            }
+            for (at, mask) in &flips {
+                if !bytes.is_empty() {
+                    let i = at.index(bytes.len());
+                    bytes[i] ^= mask;
+                }
+            }
+            let mut file = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut file, &bytes).unwrap();
+            let place = Place { stream: "s", partition: 0, path: Path::new("x.log") };
+            let mut tally = Tally::new(0, 0);
+            let mut buf = Vec::new();
+            match scan(&file, &mut buf, place, 0, 0, chunk, &mut tally) {
+                Ok(ScanEnd::Clean { end }) => {
+                    prop_assert_eq!(end, bytes.len() as u64);
+                    prop_assert_eq!(tally.end, end);
+                }
+                Ok(ScanEnd::Trailing { bad_pos, bad_offset, problem }) => {
+                    prop_assert!(bad_pos >= tally.end && bad_pos <= bytes.len() as u64);
+                    prop_assert!(bad_offset >= tally.next_offset);
+                    let _ = check_torn_tail(&file, place, bad_pos, bad_offset, &problem, bytes.len() as u64);
+                }
+                Ok(ScanEnd::Stopped) => prop_assert!(false, "the tally never stops a scan"),
+                Err(e) => prop_assert!(matches!(e, Error::Corrupt { .. }), "{e}"),
+            }
+            prop_assert_eq!(tally.records, tally.next_offset);
+        }
+    }
 
     #[test]
     fn names_round_trip() {

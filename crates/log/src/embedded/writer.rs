@@ -1,15 +1,19 @@
-//! Appending to one partition: lock, catch up with other processes, cut a torn tail, write.
+//! Appending to one partition: lock, catch up with other processes, check that nothing durable
+//! is gone, cut a torn tail, write, and move the checkpoint.
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use tracing::{debug, warn};
 
-use super::segment::{self, Place, ScanEnd, Visit, segment_name};
+use super::checkpoint::{self, Checkpoint, Mark};
+use super::integrity::{self, Expect};
+use super::seals::{self, Seal};
+use super::segment::{self, Place, ScanEnd, Tally, segment_name};
 use super::{Options, PartInfo, sync_dir};
-use crate::frame::{self, Header};
+use crate::frame;
 use crate::{Error, Produce, Result};
 
 /// Capacity above which the encoding buffer is given back after a batch.
@@ -24,6 +28,12 @@ const RECOVERY_CHUNK: usize = 1 << 20;
 pub(super) struct Writer {
     /// The partition's lock file, opened on first use.
     lock: Option<File>,
+    /// The partition's checkpoint file, opened on first use (created by the first append to a
+    /// partition written before checkpoints existed).
+    checkpoint: Option<File>,
+    /// The checkpoint this process wrote last: while no other process has appended since, it
+    /// is what the file holds, and need not be read again.
+    written: Option<Checkpoint>,
     /// The segment being appended to, as of the last append; `None` before the first append and
     /// after a failed one, which makes the next append recover from the files.
     active: Option<Active>,
@@ -42,6 +52,8 @@ struct Active {
     size: u64,
     /// Offset of the next record.
     next_offset: u64,
+    /// Segment files up to and including this one.
+    segments: u64,
 }
 
 impl Writer {
@@ -52,57 +64,123 @@ impl Writer {
         options: &Options,
         records: &[&Produce<'_>],
     ) -> Result<u64> {
-        let Writer {
-            lock,
-            active,
-            buf,
-            scan_buf,
-        } = self;
-        let lock = match lock {
+        let lock = match &mut self.lock {
             Some(file) => file,
-            None => lock.insert(part.open_lock_file()?),
+            lock => lock.insert(part.open_lock_file()?),
         };
         let lock_path = part.lock_path();
         lock.lock().map_err(Error::io("lock", &lock_path))?;
-        let result = (|| {
-            // Taken out, and put back only if everything works: after any failure the next
-            // append starts from what is on disk.
-            let mut act = match active.take() {
-                Some(mut act) => {
-                    catch_up(&mut act, part, options, scan_buf)?;
-                    act
-                }
-                None => recover(part, options, scan_buf)?,
-            };
-            let first = append_batch(&mut act, part, options, buf, records)?;
-            *active = Some(act);
-            Ok(first)
-        })();
-        let unlocked = lock.unlock().map_err(Error::io("unlock", &lock_path));
-        if buf.capacity() > KEEP_BUFFER_BYTES {
-            *buf = Vec::new();
+        let result = self.append_locked(part, options, records);
+        let unlocked = self
+            .lock
+            .as_ref()
+            .map_or(Ok(()), |lock| lock.unlock())
+            .map_err(Error::io("unlock", &lock_path));
+        if self.buf.capacity() > KEEP_BUFFER_BYTES {
+            self.buf = Vec::new();
         }
-        if scan_buf.capacity() > KEEP_SCAN_BUFFER_BYTES {
-            *scan_buf = Vec::new();
+        if self.scan_buf.capacity() > KEEP_SCAN_BUFFER_BYTES {
+            self.scan_buf = Vec::new();
         }
         let first = result?;
         unlocked?;
         Ok(first)
     }
+
+    /// [`Writer::append`] once the lock is held.
+    fn append_locked(
+        &mut self,
+        part: &PartInfo,
+        options: &Options,
+        records: &[&Produce<'_>],
+    ) -> Result<u64> {
+        let cp_path = checkpoint::path(&part.dir);
+        // Taken out, and put back only if everything works: after any failure the next append
+        // starts from what is on disk.
+        let active = self.active.take();
+        let untouched = match &active {
+            Some(act) => untouched_since(act, part)?,
+            None => false,
+        };
+        let cp = match self.written.take() {
+            Some(cp) if untouched => Some(cp),
+            _ => self.read_checkpoint(part, &cp_path)?,
+        };
+        let mut act = match active {
+            Some(act) if untouched => act,
+            Some(mut act) => {
+                let expect = Expect {
+                    checkpoint: cp,
+                    committed: None,
+                };
+                catch_up(&mut act, part, options, &mut self.scan_buf, &expect)?;
+                integrity::check_end(part, &expect, act.base, act.size, act.next_offset)?;
+                act
+            }
+            None => recover(part, options, &mut self.scan_buf, cp)?,
+        };
+        let (first, mark) = append_batch(&mut act, part, options, &mut self.buf, records)?;
+        let next = cp.unwrap_or_default().after(mark);
+        match &self.checkpoint {
+            Some(file) => checkpoint::write(file, &cp_path, &next)?,
+            None => {
+                checkpoint::create(&part.dir, &next, options.fsync)?;
+                self.checkpoint = checkpoint::open(&cp_path)?;
+            }
+        }
+        self.written = Some(next);
+        self.active = Some(act);
+        Ok(first)
+    }
+
+    /// The partition's newest checkpoint, opening its file on first use; `None` for a partition
+    /// written before checkpoints existed.
+    fn read_checkpoint(&mut self, part: &PartInfo, path: &Path) -> Result<Option<Checkpoint>> {
+        if self.checkpoint.is_none() {
+            self.checkpoint = checkpoint::open(path)?;
+        }
+        match &self.checkpoint {
+            Some(file) => Ok(Some(checkpoint::read(file, path)?)),
+            None if part.checkpoints => Err(integrity::missing_checkpoint(part)),
+            None => Ok(None),
+        }
+    }
 }
 
-/// Encodes and writes one batch to the active segment (rolling first if it is full).
+/// Whether nothing was appended to the partition since this process's last append: the active
+/// segment has the size it left, and no later segment was started.
+fn untouched_since(act: &Active, part: &PartInfo) -> Result<bool> {
+    let len = act
+        .file
+        .metadata()
+        .map_err(Error::io("read the size of", &act.path))?
+        .len();
+    if len != act.size {
+        return Ok(false);
+    }
+    let next = part.dir.join(segment_name(act.next_offset));
+    match std::fs::symlink_metadata(&next) {
+        Ok(_) => Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+        Err(e) => Err(Error::io("look for the segment file", next)(e)),
+    }
+}
+
+/// Encodes and writes one batch to the active segment (rolling first if it is full); returns
+/// its first offset and what the checkpoint is to say once it is durable.
 fn append_batch(
     act: &mut Active,
     part: &PartInfo,
     options: &Options,
     buf: &mut Vec<u8>,
     records: &[&Produce<'_>],
-) -> Result<u64> {
+) -> Result<(u64, Mark)> {
     let first = act.next_offset;
     let count = records.len();
     buf.clear();
+    let mut last_start = 0;
     for (i, record) in records.iter().enumerate() {
+        last_start = buf.len();
         frame::encode(
             buf,
             first + i as u64,
@@ -123,13 +201,26 @@ fn append_batch(
             .sync_data()
             .map_err(Error::io("flush to disk", &act.path))?;
     }
-    act.size += buf.len() as u64;
-    act.next_offset += count as u64;
-    Ok(first)
+    let mark = Mark {
+        next: first + count as u64,
+        segment: act.base,
+        segments: act.segments,
+        end: act.size + buf.len() as u64,
+        last: act.size + last_start as u64,
+        last_crc: frame::stored_crc(&buf[last_start..]).unwrap_or_default(),
+    };
+    act.size = mark.end;
+    act.next_offset = mark.next;
+    Ok((first, mark))
 }
 
-/// Starts a new segment at the next offset.
+/// Starts a new segment at the next offset, sealing the current one first.
 fn roll(act: &mut Active, part: &PartInfo, options: &Options) -> Result<()> {
+    let seal = Seal {
+        end: act.size,
+        next: act.next_offset,
+    };
+    seals::append(&part.dir, act.base, seal, options.fsync)?;
     let base = act.next_offset;
     let path = part.dir.join(segment_name(base));
     let file = OpenOptions::new()
@@ -148,14 +239,33 @@ fn roll(act: &mut Active, part: &PartInfo, options: &Options) -> Result<()> {
         file,
         size: 0,
         next_offset: base,
+        segments: act.segments + 1,
     };
     Ok(())
 }
 
-/// Finds the last segment and its end, cutting a torn tail; creates the first segment of an
-/// empty partition.
-fn recover(part: &PartInfo, options: &Options, scan_buf: &mut Vec<u8>) -> Result<Active> {
+/// Finds the last segment and its end, checking the partition against its checkpoint and the
+/// consumer groups' positions and cutting a torn tail; creates the first segment of an empty
+/// partition.
+fn recover(
+    part: &PartInfo,
+    options: &Options,
+    scan_buf: &mut Vec<u8>,
+    cp: Option<Checkpoint>,
+) -> Result<Active> {
+    let expect = Expect {
+        checkpoint: cp,
+        committed: integrity::committed_positions(part)?
+            .into_iter()
+            .max_by_key(|c| c.next_offset),
+    };
     let bases = segment::list_segments(&part.dir)?;
+    integrity::check_listing(part, &bases, &expect, scan_buf)?;
+    if cp.is_none() {
+        // Written before checkpoints existed: read it whole once, since nothing else can tell a
+        // missing middle segment; the checkpoint written after this append spares later writers.
+        integrity::walk_sealed(part, &bases, scan_buf)?;
+    }
     let base = bases.last().copied().unwrap_or(0);
     let path = part.dir.join(segment_name(base));
     let file = OpenOptions::new()
@@ -167,15 +277,18 @@ fn recover(part: &PartInfo, options: &Options, scan_buf: &mut Vec<u8>) -> Result
     if bases.is_empty() && options.fsync {
         sync_dir(&part.dir)?;
     }
-    let (size, next_offset) = scan_to_end(&file, &path, part, options, scan_buf, 0, base)?;
-    debug!(stream = %part.stream, partition = part.partition, file = %path.display(), next_offset, "ready to append");
-    Ok(Active {
+    let mut act = Active {
         base,
         path,
         file,
-        size,
-        next_offset,
-    })
+        size: 0,
+        next_offset: base,
+        segments: bases.len().max(1) as u64,
+    };
+    scan_to_end(&mut act, part, options, scan_buf, &expect)?;
+    integrity::check_end(part, &expect, act.base, act.size, act.next_offset)?;
+    debug!(stream = %part.stream, partition = part.partition, file = %act.path.display(), next_offset = act.next_offset, "ready to append");
+    Ok(act)
 }
 
 /// Takes in what other processes appended since this one last held the lock.
@@ -184,6 +297,7 @@ fn catch_up(
     part: &PartInfo,
     options: &Options,
     scan_buf: &mut Vec<u8>,
+    expect: &Expect,
 ) -> Result<()> {
     let len = act
         .file
@@ -191,30 +305,19 @@ fn catch_up(
         .map_err(Error::io("read the size of", &act.path))?
         .len();
     if len < act.size {
-        let place = Place {
-            stream: &part.stream,
-            partition: part.partition,
-            path: &act.path,
-        };
-        return Err(place.corrupt(
+        return Err(integrity::lost(
+            part,
+            act.path.clone(),
             act.next_offset,
-            len,
-            format_args!(
-                "the file was cut to {len} bytes by something else although it held {} bytes of records",
+            format!("the file was cut to {len} bytes by something other than this log"),
+            format!(
+                "this process had appended or read its records up to byte {}",
                 act.size
             ),
         ));
     }
     if len > act.size {
-        (act.size, act.next_offset) = scan_to_end(
-            &act.file,
-            &act.path,
-            part,
-            options,
-            scan_buf,
-            act.size,
-            act.next_offset,
-        )?;
+        scan_to_end(act, part, options, scan_buf, expect)?;
     }
     // Another process may have started new segments.
     while act.base != act.next_offset {
@@ -224,91 +327,82 @@ fn catch_up(
             Err(e) if e.kind() == io::ErrorKind::NotFound => break,
             Err(e) => return Err(Error::io("open the segment file", path)(e)),
         };
-        let base = act.next_offset;
-        let (size, next_offset) = scan_to_end(&file, &path, part, options, scan_buf, 0, base)?;
         *act = Active {
-            base,
+            base: act.next_offset,
             path,
             file,
-            size,
-            next_offset,
+            size: 0,
+            next_offset: act.next_offset,
+            segments: act.segments + 1,
         };
+        scan_to_end(act, part, options, scan_buf, expect)?;
     }
     Ok(())
 }
 
-/// Remembers the end of the last complete batch.
-struct LastBatch {
-    end: u64,
-    next_offset: u64,
-}
-
-impl Visit for LastBatch {
-    fn record(&mut self, _pos: u64, _header: &Header, _frame: &[u8]) -> bool {
-        true
-    }
-
-    fn batch_end(&mut self, end: u64, next_offset: u64) -> bool {
-        self.end = end;
-        self.next_offset = next_offset;
-        true
-    }
-}
-
-/// Scans a segment from a batch boundary to its end and returns the end of its last complete
-/// batch and the next offset, cutting a torn tail off the file. Must hold the partition lock.
+/// Scans the active segment from its known end to the end of the file, taking in complete
+/// batches and cutting a torn tail off the file, but only after the checkpoint's end: bytes
+/// before it that are not whole batches are loss or damage. Must hold the partition lock.
 fn scan_to_end(
-    file: &File,
-    path: &std::path::Path,
+    act: &mut Active,
     part: &PartInfo,
     options: &Options,
     scan_buf: &mut Vec<u8>,
-    start_pos: u64,
-    start_offset: u64,
-) -> Result<(u64, u64)> {
+    expect: &Expect,
+) -> Result<()> {
     let place = Place {
         stream: &part.stream,
         partition: part.partition,
-        path,
+        path: &act.path,
     };
-    let mut last = LastBatch {
-        end: start_pos,
-        next_offset: start_offset,
-    };
+    let mut tally = Tally::new(act.size, act.next_offset);
     let outcome = segment::scan(
-        file,
+        &act.file,
         scan_buf,
         place,
-        start_pos,
-        start_offset,
+        act.size,
+        act.next_offset,
         RECOVERY_CHUNK,
-        &mut last,
+        &mut tally,
     )?;
-    if let ScanEnd::Trailing {
+    (act.size, act.next_offset) = (tally.end, tally.next_offset);
+    let ScanEnd::Trailing {
         bad_pos,
         bad_offset,
         problem,
     } = outcome
-    {
-        let file_len = file
-            .metadata()
-            .map_err(Error::io("read the size of", path))?
-            .len();
-        segment::check_torn_tail(file, place, bad_pos, bad_offset, &problem, file_len)?;
-        warn!(
-            stream = %part.stream,
-            partition = part.partition,
-            file = %path.display(),
-            position = last.end,
-            cut_bytes = file_len - last.end,
-            next_offset = last.next_offset,
-            "cutting the torn end of an interrupted append: {problem}"
-        );
-        file.set_len(last.end)
-            .map_err(Error::io("cut the torn end of", path))?;
-        if options.fsync {
-            file.sync_data().map_err(Error::io("flush to disk", path))?;
-        }
+    else {
+        return Ok(());
+    };
+    let file_len = act
+        .file
+        .metadata()
+        .map_err(Error::io("read the size of", &act.path))?
+        .len();
+    if let Some(cp) = expect.durable_in(act.base).filter(|cp| bad_pos < cp.end) {
+        return Err(integrity::not_torn(
+            part, &act.path, cp, bad_pos, bad_offset, &problem, file_len,
+        ));
     }
-    Ok((last.end, last.next_offset))
+    segment::check_torn_tail(&act.file, place, bad_pos, bad_offset, &problem, file_len)?;
+    warn!(
+        stream = %part.stream,
+        partition = part.partition,
+        file = %act.path.display(),
+        position = act.size,
+        cut_bytes = file_len - act.size,
+        next_offset = act.next_offset,
+        "cutting the torn end of an interrupted append: {problem}"
+    );
+    cut(&act.file, &act.path, act.size, options.fsync)
+}
+
+/// Cuts a segment file at byte `len`.
+pub(super) fn cut(file: &File, path: &Path, len: u64, fsync: bool) -> Result<()> {
+    file.set_len(len)
+        .map_err(Error::io("cut the torn end of", path))?;
+    if fsync {
+        file.sync_data().map_err(Error::io("flush to disk", path))?;
+    }
+    Ok(())
 }

@@ -93,3 +93,20 @@ pub fn segment_files(dir: &Path, stream: &str, partition: u32) -> Vec<std::path:
     files.sort();
     files
 }
+
+/// The checkpoint file of a partition.
+pub fn checkpoint_path(dir: &Path, stream: &str, partition: u32) -> std::path::PathBuf {
+    dir.join(stream)
+        .join(partition.to_string())
+        .join("checkpoint")
+}
+
+/// Runs `append` as if it had been interrupted after writing its records but before moving the
+/// partition's checkpoint (which is put back as it was): what a crash leaves, and the only
+/// bytes the log may cut as a torn tail.
+pub fn as_interrupted(dir: &Path, stream: &str, partition: u32, append: impl FnOnce()) {
+    let path = checkpoint_path(dir, stream, partition);
+    let before = std::fs::read(&path).expect("read the checkpoint");
+    append();
+    std::fs::write(&path, before).expect("put the checkpoint back");
+}
