@@ -127,7 +127,8 @@ async fn main() -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("usage: page_times LOG_DIR [EVENT] [REQUESTS]"))?;
     let log: Arc<dyn simpairs_log::Log> =
         Arc::new(simpairs_log::EmbeddedLog::open(std::path::Path::new(&dir))?);
-    let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.next().as_deref())?;
+    let event = args.next().filter(|e| !e.is_empty());
+    let event = simpairs_pipeline::declare::pick_event(log.as_ref(), event.as_deref())?;
     let requests: usize = args.next().map_or(Ok(200), |n| n.parse())?;
     let started = Instant::now();
     let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), &event)?;
