@@ -337,3 +337,91 @@ async fn players_of_real_files_are_found_by_national_id_and_name() {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("National, combined") && html.contains("Club, "));
 }
+
+/// Seals and appends a submission as a club program would, without publish's own checks.
+fn append(e: &common::Event, club: &str, key: &[u8], csv: &str, source: &str) {
+    let codec = simpairs_events::Codec::new().unwrap();
+    let imported = simpairs_formats::import::read(source, csv.as_bytes(), None).unwrap();
+    let submission = simpairs_pipeline::publish::submission_events(&e.id, club, &imported).unwrap();
+    let sealed = simpairs_pipeline::publish::seal(
+        &codec,
+        &e.id,
+        club,
+        key,
+        submission.events,
+        Some(source.into()),
+    );
+    simpairs_pipeline::publish::append_submission(e.log.as_ref(), &codec, &e.id, &sealed).unwrap();
+}
+
+#[tokio::test]
+async fn the_directors_page_says_what_became_of_every_submission() {
+    let e = common::declared("director", "Director", &common::settings(43, 3, 3));
+    for i in 0..3 {
+        e.publish(i);
+    }
+    // A correction of the first club; an upload for the second signed with another key; the
+    // third club's results for a board the event does not have.
+    let (index, csv) = &e.sim.correction;
+    e.publish_csv(&e.sim.clubs[*index].id, csv);
+    let victim = &e.sim.clubs[1];
+    append(
+        &e,
+        &victim.id,
+        b"not the club's key at all, 32 b.",
+        &victim.csv,
+        "forged.csv",
+    );
+    let third = &e.sim.clubs[2];
+    append(
+        &e,
+        &third.id,
+        &simpairs_sim::club_key(&third.id),
+        "board,ns_pair,ew_pair,ns_score\n99,1,1,420\n",
+        "board99.csv",
+    );
+    e.aggregate();
+    let site = e.site();
+    let listing = site.director().unwrap();
+    let refused = listing
+        .listing
+        .submissions
+        .iter()
+        .find(|s| s.source.as_deref() == Some("board99.csv"))
+        .unwrap_or_else(|| panic!("{:#?}", listing.listing));
+    assert_eq!(
+        refused.state,
+        simpairs_pipeline::submissions::State::SetAside
+    );
+    let forged = listing
+        .listing
+        .dead_letters
+        .first()
+        .unwrap_or_else(|| panic!("{:#?}", listing.listing));
+    let (_, _, html) = common::get(&site, "/director").await;
+    assert!(
+        html.contains("5 submissions")
+            && html.contains("1 superseded")
+            && html.contains("1 set aside"),
+        "{html}"
+    );
+    assert!(html.contains("superseded</strong> by"));
+    let text = |t: &str| {
+        simpairs_pipeline::views::text::display_text(t, simpairs_pipeline::views::text::MAX_TEXT)
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    assert!(
+        html.contains(&text(refused.reason.as_deref().unwrap())),
+        "the reason it was set aside"
+    );
+    assert!(
+        html.contains(&text(&forged.reason)),
+        "the forged record's reason: {}",
+        forged.reason
+    );
+    let (_, _, only) = common::get(&site, "/director?state=set-aside").await;
+    assert!(only.contains("board99.csv") && !only.contains(">applied<"));
+}
