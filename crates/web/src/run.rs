@@ -53,7 +53,7 @@ fn start_projection(
     publish: bool,
     stop: &Arc<AtomicBool>,
     mut on_generation: impl FnMut(i64) + Send + 'static,
-) -> (std::thread::JoinHandle<()>, std::thread::JoinHandle<()>) {
+) -> [std::thread::JoinHandle<()>; 3] {
     let (wake, woken) = std::sync::mpsc::channel::<()>();
     let worker = {
         let (site, stop, event, log) = (site.clone(), stop.clone(), event.to_string(), log.clone());
@@ -79,7 +79,6 @@ fn start_projection(
     let refresher = {
         let (site, stop) = (site.clone(), stop.clone());
         std::thread::spawn(move || {
-            let mut warned = false;
             while !stop.load(Ordering::Relaxed) {
                 match woken.recv_timeout(REFRESH) {
                     Ok(()) | Err(RecvTimeoutError::Timeout) => site.refresh(),
@@ -89,17 +88,26 @@ fn start_projection(
                     }
                 }
                 crate::deals::analyse_new(&site);
-                // The director's listing replays the results stream: on this thread, not a page's.
-                if let Err(e) = site.refresh_director(log.as_ref()) {
-                    if !warned {
-                        tracing::warn!("the director's listing cannot be read: {e}");
-                    }
-                    warned = true;
-                }
             }
         })
     };
-    (worker, refresher)
+    // The director's listing replays the results stream (seconds on a national event): on a
+    // thread of its own, so that it never holds up the live updates or a page.
+    let director = {
+        let (site, stop) = (site.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut warned = false;
+            while !stop.load(Ordering::Relaxed) {
+                if let Err(e) = site.refresh_director(log.as_ref())
+                    && !std::mem::replace(&mut warned, true)
+                {
+                    tracing::warn!("the director's listing cannot be read: {e}");
+                }
+                std::thread::sleep(REFRESH);
+            }
+        })
+    };
+    [worker, refresher, director]
 }
 
 /// Resolves when the server should stop: `stop` set, or the projection failed `grace` ago.
@@ -156,8 +164,7 @@ pub fn run_site(
             addr: config.listen,
             source,
         })?;
-    let (worker, refresher) =
-        start_projection(log, event, &site, config.publish, &stop, on_generation);
+    let threads = start_projection(log, event, &site, config.publish, &stop, on_generation);
     let app = App::new(site.clone(), config.server.max_live);
     let stop_live = app.stop_live.clone();
     let router = crate::router(app).layer(TimeoutLayer::with_status_code(
@@ -185,8 +192,9 @@ pub fn run_site(
         .await;
     });
     stop.store(true, Ordering::Relaxed);
-    let _ = worker.join();
-    let _ = refresher.join();
+    for t in threads {
+        let _ = t.join();
+    }
     match site.health.state() {
         State::Failed(why) => Err(Error::ProjectionStopped(why)),
         _ => Ok(()),
