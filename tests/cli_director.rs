@@ -77,7 +77,17 @@ fn event(dir: &Path) -> (String, String) {
     let first = seal_offset(&publish(dir, "A", "a.csv"));
     let second = seal_offset(&publish(dir, "B", "b.csv"));
     publish(dir, "A", "a2.csv");
-    ok(dir, &["aggregate", "--log", "log", "--until-idle"]);
+    ok(
+        dir,
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
     (first, second)
 }
 

@@ -25,12 +25,15 @@ fn serve_exits_non_zero_on_a_damaged_log() {
         .map(|c| ClubLine {
             club_id: c.id.clone(),
             name: c.name.clone(),
-            key: Some(simpairs_sim::club_key(&c.id)),
+            public_key: Some(simpairs_sim::club_key(&c.id).public()),
         })
         .collect();
     declare(
         log.as_ref(),
-        Declaration::matchpoints("E", "Damaged", 3, clubs, 1),
+        Declaration::matchpoints("E", "Damaged", 3, clubs, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .unwrap();
     for c in &sim.clubs {
@@ -45,7 +48,8 @@ fn serve_exits_non_zero_on_a_damaged_log() {
         )
         .unwrap();
     }
-    let mut aggregator = Aggregator::open(log.clone(), "E").unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), "E", simpairs_sim::aggregator_key()).unwrap();
     let options = AggregateOptions {
         until_idle: true,
         ..Default::default()

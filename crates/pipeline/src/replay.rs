@@ -88,18 +88,7 @@ pub fn replay(
 ) -> Result<(EventState, Replayed)> {
     let codec = Codec::new()?;
     let mut state = EventState::new();
-    let declarations = stream_name(event_id, Stream::Declarations);
-    let end = log.end_offset(&declarations, 0)?;
-    crate::read_range(log, &declarations, 0, 0, end, |r| {
-        if let Ok(Event::EventDeclared(d)) = codec.decode(&r.value) {
-            state.handle_declaration(d);
-        }
-    })?;
-    if state.declared().is_none() {
-        return Err(Error::Usage(format!(
-            "event {event_id} is not declared in this log"
-        )));
-    }
+    state.set_roster(crate::publish::roster(log, &codec, event_id)?);
     let results = stream_name(event_id, Stream::Results);
     let mut replayed = Replayed::default();
     let partitions = log.partitions(&results)?;
@@ -128,7 +117,13 @@ pub fn replay(
             }
             replayed.records += 1;
             let decoded = crate::state::decode(&codec, &r.value);
-            state.stage(&mut batch, decoded, r.offset as i64, offsets.len());
+            state.stage_at(
+                &mut batch,
+                decoded,
+                partition,
+                r.offset as i64,
+                offsets.len(),
+            );
             offsets.push(r.offset);
             if offsets.len() == crate::state::REBUILD_BATCH {
                 let finished = state.finish(std::mem::replace(&mut batch, Batch::new(&codec)));

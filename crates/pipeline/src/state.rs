@@ -15,19 +15,19 @@
 //! the records one at a time; a record of a submission that is waiting to be checked first
 //! finishes the ones staged before it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{
-    AppliedResult, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
+    AppliedResult, EventAmended, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
 };
 use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
-use crate::limits::Limits;
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
+use crate::roster::{Roster, SignerProblem};
 
 /// A result's identity within the event: the club and the table (section, board, pairs).
 pub type ResultId = (String, ResultKey);
@@ -57,10 +57,8 @@ pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static s
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
-    declared: Option<EventDeclared>,
-    /// Each declared club's place in the declaration's list (a national event declares thousands,
-    /// and every seal looks its club up).
-    club_index: HashMap<String, usize>,
+    /// The event as declared and amended: clubs, keys, boards, limits, hand records.
+    roster: Option<Roster>,
     pending: HashMap<(String, String), Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
@@ -76,10 +74,12 @@ pub struct EventState {
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
     applied_count: i64,
-    /// The declared boards, for the checks.
-    boards: Arc<BTreeSet<i32>>,
-    /// The event's limits.
-    limits: Limits,
+    /// The deal of each board as the event knows it: the organiser's hand records, else the
+    /// first applied club's.
+    deals: Arc<BTreeMap<i32, String>>,
+    /// The partition the records being staged come from (a key's revocation is an offset of a
+    /// partition).
+    partition: u32,
     /// Every sealed submission judged, and what became of it.
     judged: HashMap<(String, String), Judged>,
 }
@@ -156,6 +156,7 @@ fn submission_of(record: &Skimmed) -> Option<(&str, &str)> {
         Event::ResultsRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::ResultWithdrawn(r) => Some((&r.club_id, &r.submission_id)),
         Event::PairEntered(r) => Some((&r.club_id, &r.submission_id)),
+        Event::DealRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::SubmissionSealed(r) => Some((&r.club_id, &r.submission_id)),
         _ => None,
     }
@@ -190,7 +191,17 @@ impl EventState {
 
     /// The declaration, once read.
     pub fn declared(&self) -> Option<&EventDeclared> {
-        self.declared.as_ref()
+        self.roster.as_ref().map(|r| &r.declared)
+    }
+
+    /// The event as declared and amended, once read.
+    pub fn roster(&self) -> Option<&Roster> {
+        self.roster.as_ref()
+    }
+
+    /// The deal of each board as the event knows it.
+    pub fn deals(&self) -> &BTreeMap<i32, String> {
+        &self.deals
     }
 
     /// The results in force, in identity order (club, then table): (club, result).
@@ -242,26 +253,48 @@ impl EventState {
 
     /// Handles a record of the declarations stream.
     pub fn handle_declaration(&mut self, declared: EventDeclared) -> Vec<Effect> {
-        match &self.declared {
-            None => {
-                // The first declaration of a club counts, as a search of the list would find it.
-                self.club_index = HashMap::with_capacity(declared.clubs.len());
-                for (i, c) in declared.clubs.iter().enumerate() {
-                    self.club_index.entry(c.club_id.clone()).or_insert(i);
+        match &self.roster {
+            None => match Roster::new(declared) {
+                Ok(roster) => {
+                    self.set_roster(roster);
+                    Vec::new()
                 }
-                self.boards = Arc::new(declared.boards.iter().copied().collect());
-                self.declared = Some(declared);
-                Vec::new()
-            }
-            Some(d) if *d == declared => Vec::new(),
-            Some(d) if d.event_id == declared.event_id => vec![Effect::DeadLetter {
-                reason: format!(
-                    "event {} is already declared; a declaration cannot be changed once clubs publish",
-                    d.event_id
-                ),
-            }],
+                Err(e) => vec![dead(e.to_string())],
+            },
+            Some(r) if r.declared == declared => Vec::new(),
+            Some(r) if r.declared.event_id == declared.event_id => vec![dead(format!(
+                "event {} is already declared; a declaration cannot be changed once clubs publish",
+                r.declared.event_id
+            ))],
             Some(_) => Vec::new(),
         }
+    }
+
+    /// Handles an amendment of the declarations stream (applied once it verifies and is the next).
+    pub fn handle_amendment(&mut self, codec: &Codec, amended: &EventAmended) -> Vec<Effect> {
+        let Some(roster) = &mut self.roster else {
+            return vec![dead(
+                "an amendment arrived before the event was declared".into(),
+            )];
+        };
+        match roster.amend(codec, amended) {
+            Ok(()) => {
+                let roster = roster.clone();
+                self.set_roster(roster);
+                Vec::new()
+            }
+            Err(reason) => vec![dead(reason)],
+        }
+    }
+
+    /// Takes the roster as the declarations stream tells it now (read by [`Roster::load`]).
+    pub fn set_roster(&mut self, roster: Roster) {
+        let mut deals = (*self.deals).clone();
+        for (board, deal) in &roster.hands {
+            deals.insert(*board, deal.clone());
+        }
+        self.deals = Arc::new(deals);
+        self.roster = Some(roster);
     }
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
@@ -296,6 +329,19 @@ impl EventState {
         offset: i64,
         index: usize,
     ) {
+        self.stage_at(batch, decoded, 0, offset, index);
+    }
+
+    /// [`EventState::stage`] for a record of `partition` (the embedded log has one).
+    pub fn stage_at(
+        &mut self,
+        batch: &mut Batch<'_>,
+        decoded: Result<(Skimmed, Vec<u8>), String>,
+        partition: u32,
+        offset: i64,
+        index: usize,
+    ) {
+        self.partition = partition;
         let effects = match decoded {
             Ok((record, message)) => {
                 // A record of a submission waiting to be checked is handled once it is checked, as
@@ -341,12 +387,16 @@ impl EventState {
         }
         let ready = std::mem::take(&mut batch.ready);
         batch.completing.clear();
-        let (boards, limits) = (self.boards.clone(), self.limits);
+        let Some(roster) = &self.roster else {
+            return;
+        };
+        let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
         let codec = batch.codec;
         let check = |r: Ready| {
             let context = Context {
                 boards: &boards,
                 limits: &limits,
+                deals: &deals,
             };
             let verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
             (r, verdict)
@@ -360,6 +410,10 @@ impl EventState {
         };
         tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
         for (ready, verdict) in decided {
+            // Deals learnt from a submission applied earlier in the batch are checked again here,
+            // as they would be one submission at a time.
+            let verdict =
+                verdict.and_then(|a| crate::judge::check_deals_again(&ready.seal, a, &self.deals));
             let effect = match verdict {
                 Err(rejection) => self.set_aside(&ready.seal, ready.offset, rejection),
                 Ok(accepted) => self.accept(batch, &ready.seal, ready.offset, accepted),
@@ -384,6 +438,17 @@ impl EventState {
             warnings: accepted.warnings,
         };
         self.note(seal, offset, verdict);
+        // The first club to apply a board's deal sets it, where the organiser declared none.
+        if accepted
+            .deals
+            .iter()
+            .any(|(board, _)| !self.deals.contains_key(board))
+        {
+            let deals = Arc::make_mut(&mut self.deals);
+            for (board, deal) in accepted.deals {
+                deals.entry(board).or_insert(deal);
+            }
+        }
         let applied = self.apply(key, offset, accepted.applied, &accepted.by_table);
         // The field built by the checks is the club's field only when the club's results in
         // force are exactly this submission's.
@@ -450,7 +515,7 @@ impl EventState {
         message: Vec<u8>,
         offset: i64,
     ) -> Vec<Effect> {
-        let Some(declared) = &self.declared else {
+        let Some(declared) = self.declared() else {
             return vec![dead(format!(
                 "{} for event {} arrived before the event was declared",
                 event.event_type(),
@@ -488,6 +553,12 @@ impl EventState {
                 p.sequence,
                 Part::Pair(p),
             ),
+            Event::DealRecorded(d) => (
+                d.club_id.clone(),
+                d.submission_id.clone(),
+                d.sequence,
+                Part::Deal(d),
+            ),
             Event::SubmissionSealed(seal) => return self.handle_seal(batch, index, seal, offset),
             other => {
                 return vec![dead(format!(
@@ -501,7 +572,7 @@ impl EventState {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
         }
-        let limits = self.limits;
+        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
         let pending = self.pending.entry(key.clone()).or_default();
         match pending.covering(sequence) {
             Some((first, bytes)) if first == sequence && bytes == datum(&message) => {
@@ -537,7 +608,7 @@ impl EventState {
         batch: ResultsHeader,
         message: Vec<u8>,
     ) -> Vec<Effect> {
-        let Some(declared) = &self.declared else {
+        let Some(declared) = self.declared() else {
             return vec![dead(format!(
                 "ResultsRecorded for event {} arrived before the event was declared",
                 batch.event_id
@@ -559,7 +630,7 @@ impl EventState {
                 key.0, key.1
             ))];
         }
-        let limits = self.limits;
+        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
         let pending = self.pending.entry(key.clone()).or_default();
         let first = batch.first_sequence;
         match pending.covering(first) {
@@ -607,15 +678,18 @@ impl EventState {
         let key = (seal.club_id.clone(), seal.submission_id.clone());
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
-        let declared = self.declared.as_ref().expect("checked by the caller");
-        if let Err(rejection) = self.check_seal(declared, &seal) {
+        let Some(roster) = &self.roster else {
+            return vec![dead("a seal arrived before the event was declared".into())];
+        };
+        if let Err(rejection) = self.check_seal(roster, &seal, offset) {
             return vec![dead(rejection.to_string())];
         }
+        let limits = roster.limits;
         if self.settled(&key) {
             // A redelivered seal of a submission already judged changes nothing.
             return Vec::new();
         }
-        if let Err(exceeded) = self.limits.check_count(seal.count) {
+        if let Err(exceeded) = limits.check_count(seal.count) {
             // Not worth gathering: its records are dropped as they come.
             let rejection = Rejection::Invalid {
                 club: seal.club_id.clone(),
@@ -636,33 +710,43 @@ impl EventState {
         Vec::new()
     }
 
-    /// Who sealed: a declared club, with its declared key, and a signature that verifies.
+    /// Who sealed: a declared club, with a key declared for it and not revoked at this offset,
+    /// and a signature that verifies with it.
     fn check_seal(
         &self,
-        declared: &EventDeclared,
+        roster: &Roster,
         seal: &SubmissionSealed,
+        offset: i64,
     ) -> Result<(), Rejection> {
         let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
-        let Some(entry) = self
-            .club_index
-            .get(&seal.club_id)
-            .and_then(|&i| declared.clubs.get(i))
-        else {
-            return Err(Rejection::UnknownClub {
-                club,
-                event: declared.event_id.clone(),
-                submission,
-            });
+        let offset = u64::try_from(offset).unwrap_or(0);
+        let key = match roster.signer(seal, self.partition, offset) {
+            Ok(key) => key,
+            Err(SignerProblem::UnknownClub) => {
+                return Err(Rejection::UnknownClub {
+                    club,
+                    event: roster.event_id().to_string(),
+                    submission,
+                });
+            }
+            Err(SignerProblem::UnknownKey { declared }) => {
+                return Err(Rejection::WrongKey {
+                    club,
+                    submission,
+                    used: seal.key_id.clone(),
+                    declared: declared.join(", "),
+                });
+            }
+            Err(SignerProblem::Revoked { from_offset }) => {
+                return Err(Rejection::Revoked {
+                    club,
+                    submission,
+                    key: seal.key_id.clone(),
+                    from_offset,
+                });
+            }
         };
-        if entry.key_id != seal.key_id {
-            return Err(Rejection::WrongKey {
-                club,
-                submission,
-                used: seal.key_id.clone(),
-                declared: entry.key_id.clone(),
-            });
-        }
-        if !simpairs_events::verify_seal(&entry.hmac_key, seal) {
+        if !simpairs_events::verify_seal(&key, seal) {
             return Err(Rejection::Forged { club, submission });
         }
         Ok(())

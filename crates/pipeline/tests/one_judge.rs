@@ -230,11 +230,14 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "Club one".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     declare(
         log.as_ref(),
-        Declaration::matchpoints(event, "judge", 8, vec![club], 1),
+        Declaration::matchpoints(event, "judge", 8, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .expect("declared");
     let published = simpairs_pipeline::publish::publish_file(
@@ -267,7 +270,8 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
             shown(&bytes)
         ),
     };
-    let mut aggregator = Aggregator::open(log.clone(), event).expect("opens");
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).expect("opens");
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -349,11 +353,14 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "Club one".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     declare(
         log.as_ref(),
-        Declaration::matchpoints("crlf", "crlf", 27, vec![club], 1),
+        Declaration::matchpoints("crlf", "crlf", 27, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .unwrap();
     simpairs_pipeline::publish::publish_file(
@@ -366,7 +373,8 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
         None,
     )
     .expect("published");
-    let mut aggregator = Aggregator::open(log.clone(), "crlf").unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), "crlf", simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()

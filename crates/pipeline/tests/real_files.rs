@@ -83,19 +83,23 @@ fn check(name: &str, bytes: &[u8]) {
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "A real club".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     let declaration = Declaration {
         scoring,
         factoring: Factoring::Neuberg,
         boards,
-        ..Declaration::matchpoints("real", "real", 1, vec![club], 1)
+        ..Declaration::matchpoints("real", "real", 1, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        )
     };
     declare(log.as_ref(), declaration).unwrap();
     let key = common::key_of(CLUB);
     simpairs_pipeline::publish::publish_file(log.as_ref(), "real", CLUB, &key, name, bytes, None)
         .unwrap_or_else(|e| panic!("{name}: publish refuses it: {e}"));
-    let mut aggregator = Aggregator::open(log.clone(), "real").unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), "real", simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()

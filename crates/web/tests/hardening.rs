@@ -209,9 +209,13 @@ fn projection_with_a_huge_name() -> simpairs_pipeline::project::Projection {
             club_id: "C".into(),
             name: huge.clone(),
             key_id: "k".into(),
-            hmac_key: vec![0; 32],
+            public_key: vec![0; 32],
         }],
         declared_at_ms: 0,
+        aggregator_keys: Vec::new(),
+        organiser_key: None,
+        limits: None,
+        conventions: None,
     }));
     let table = |ns: &str, score: i32| AppliedResult {
         section: "A".into(),
@@ -227,6 +231,7 @@ fn projection_with_a_huge_name() -> simpairs_pipeline::project::Projection {
         adjusted: None,
         arrow_switch: false,
         group: None,
+        lead: Some(huge.clone().into()),
     };
     let pair = |n: &str, d| AppliedPair {
         section: "A".into(),

@@ -259,12 +259,15 @@ fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
         .map(|c| ClubLine {
             club_id: c.to_string(),
             name: format!("Club {c}"),
-            key: Some(simpairs_sim::club_key(c)),
+            public_key: Some(simpairs_sim::club_key(c).public()),
         })
         .collect();
     declare(
         log.as_ref(),
-        Declaration::matchpoints("real", "Two real clubs", 27, lines, 1),
+        Declaration::matchpoints("real", "Two real clubs", 27, lines, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .unwrap();
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -282,8 +285,12 @@ fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
         )
         .unwrap();
     }
-    let mut aggregator =
-        simpairs_pipeline::aggregate::Aggregator::open(log.clone(), "real").unwrap();
+    let mut aggregator = simpairs_pipeline::aggregate::Aggregator::open(
+        log.clone(),
+        "real",
+        simpairs_sim::aggregator_key(),
+    )
+    .unwrap();
     let options = simpairs_pipeline::aggregate::AggregateOptions {
         until_idle: true,
         ..Default::default()
@@ -339,7 +346,13 @@ async fn players_of_real_files_are_found_by_national_id_and_name() {
 }
 
 /// Seals and appends a submission as a club program would, without publish's own checks.
-fn append(e: &common::Event, club: &str, key: &[u8], csv: &str, source: &str) {
+fn append(
+    e: &common::Event,
+    club: &str,
+    key: &simpairs_events::PrivateKey,
+    csv: &str,
+    source: &str,
+) {
     let codec = simpairs_events::Codec::new().unwrap();
     let imported = simpairs_formats::import::read(source, csv.as_bytes(), None).unwrap();
     let submission = simpairs_pipeline::publish::submission_events(&e.id, club, &imported).unwrap();
@@ -350,6 +363,7 @@ fn append(e: &common::Event, club: &str, key: &[u8], csv: &str, source: &str) {
         key,
         submission.events,
         Some(source.into()),
+        Vec::new(),
     );
     simpairs_pipeline::publish::append_submission(e.log.as_ref(), &codec, &e.id, &sealed).unwrap();
 }
@@ -368,7 +382,7 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     append(
         &e,
         &victim.id,
-        b"not the club's key at all, 32 b.",
+        &simpairs_sim::club_key("someone else"),
         &victim.csv,
         "forged.csv",
     );

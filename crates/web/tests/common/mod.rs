@@ -56,14 +56,14 @@ pub fn declared_as(
         .map(|c| ClubLine {
             club_id: c.id.clone(),
             name: club_name(c),
-            key: Some(simpairs_sim::club_key(&c.id)),
+            public_key: Some(simpairs_sim::club_key(&c.id).public()),
         })
         .collect();
-    declare(
-        log.as_ref(),
-        Declaration::matchpoints(id, name, sim.boards, clubs, 1),
-    )
-    .unwrap();
+    let declaration = Declaration::matchpoints(id, name, sim.boards, clubs, 1).with_keys(
+        simpairs_sim::aggregator_key().public(),
+        simpairs_sim::organiser_key().public(),
+    );
+    declare(log.as_ref(), declaration).unwrap();
     Event {
         dir,
         log,
@@ -97,7 +97,8 @@ impl Event {
 
     /// Runs an aggregator until the log is drained.
     pub fn aggregate(&self) {
-        let mut aggregator = Aggregator::open(self.log.clone(), &self.id).unwrap();
+        let mut aggregator =
+            Aggregator::open(self.log.clone(), &self.id, simpairs_sim::aggregator_key()).unwrap();
         let options = AggregateOptions {
             until_idle: true,
             ..Default::default()
@@ -195,7 +196,8 @@ pub fn serve(event: &Event, config: simpairs_web::Config) -> Served {
     let aggregator = {
         let (log, id, stop) = (event.log.clone(), event.id.clone(), stop.clone());
         std::thread::spawn(move || {
-            let mut aggregator = Aggregator::open(log, &id).unwrap();
+            let mut aggregator =
+                Aggregator::open(log, &id, simpairs_sim::aggregator_key()).unwrap();
             aggregator
                 .run(&AggregateOptions::default(), &stop, |_| {})
                 .unwrap();
