@@ -39,6 +39,8 @@ pub struct Par {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
     pub board: i32,
+    /// The deal as the log gave it (PBN).
+    pub pbn: String,
     pub dealer: Seat,
     pub vulnerability: Vulnerability,
     /// Each seat's cards (N, E, S, W) by suit (spades, hearts, diamonds, clubs), highest first,
@@ -145,8 +147,12 @@ fn par_contract(p: &dds_bridge::ParContract) -> String {
 
 /// The tricks table and par of a whole deal. DDS takes a fraction of a second for a deal; call
 /// it off the async workers.
-fn solve(deal: FullDeal, dealer: Seat, vulnerability: Vulnerability) -> ([[u8; 4]; 5], Par) {
-    let mut solver = dds_bridge::Solver::default();
+fn solve(
+    solver: &mut dds_bridge::Solver,
+    deal: FullDeal,
+    dealer: Seat,
+    vulnerability: Vulnerability,
+) -> ([[u8; 4]; 5], Par) {
     let table = solver.solve_deal(deal);
     let tricks =
         DD_STRAINS.map(|strain| SEATS.map(|seat| u8::from(table[strain].get(dd_seat(seat)))));
@@ -175,6 +181,23 @@ pub fn analyse(
     dealer: Option<Seat>,
     vulnerability: Option<Vulnerability>,
 ) -> Result<Analysis, DealError> {
+    analyse_with(
+        &mut dds_bridge::Solver::default(),
+        board,
+        pbn,
+        dealer,
+        vulnerability,
+    )
+}
+
+/// [`analyse`] with a solver of the caller's (its memory is set up once for many deals).
+fn analyse_with(
+    solver: &mut dds_bridge::Solver,
+    board: i32,
+    pbn: &str,
+    dealer: Option<Seat>,
+    vulnerability: Option<Vulnerability>,
+) -> Result<Analysis, DealError> {
     let number = u32::try_from(board).unwrap_or(1);
     let dealer = dealer.unwrap_or_else(|| simpairs_scoring::contract::dealer_of_board(number));
     let vulnerability = vulnerability.unwrap_or_else(|| Vulnerability::of_board(number));
@@ -183,13 +206,14 @@ pub fn analyse(
     let whole = FullDeal::from_str(pbn.trim()).ok();
     let (tricks, par) = match whole {
         Some(deal) => {
-            let (t, p) = solve(deal, dealer, vulnerability);
+            let (t, p) = solve(solver, deal, dealer, vulnerability);
             (Some(t), Some(p))
         }
         None => (None, None),
     };
     Ok(Analysis {
         board,
+        pbn: pbn.to_string(),
         dealer,
         vulnerability,
         hands,
@@ -228,9 +252,24 @@ impl Deals {
     }
 }
 
-/// Analyses the boards whose deals became known since the last call. Deals do not travel in
-/// the log yet, so there is nothing to analyse until they do; [`Deals::insert`] takes them.
-pub fn analyse_new(_site: &crate::Site) {}
+impl Deals {
+    /// Analyses each deal of `deals` (board to PBN) not analysed yet or changed since (the
+    /// organiser's hand records replace a club's). A deal that cannot be read is left out, with
+    /// a warning: the board page then says the hand record is not published.
+    pub fn update(&self, deals: &std::collections::BTreeMap<i32, String>) {
+        let mut solver: Option<dds_bridge::Solver> = None;
+        for (&board, pbn) in deals {
+            if self.get(board).is_some_and(|a| a.pbn == *pbn) {
+                continue;
+            }
+            let solver = solver.get_or_insert_with(dds_bridge::Solver::default);
+            match analyse_with(solver, board, pbn, None, None) {
+                Ok(a) => self.insert(a),
+                Err(e) => tracing::warn!("{e}"),
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

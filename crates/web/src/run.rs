@@ -87,21 +87,26 @@ fn start_projection(
                         break;
                     }
                 }
-                crate::deals::analyse_new(&site);
             }
         })
     };
-    // The director's listing replays the results stream (seconds on a national event): on a
-    // thread of its own, so that it never holds up the live updates or a page.
+    // The director's listing and the boards' deals replay the results stream (seconds on a
+    // national event), and the deals' analysis takes a fraction of a second a board: on a
+    // thread of their own, so that they never hold up the live updates or a page.
     let director = {
         let (site, stop) = (site.clone(), stop.clone());
         std::thread::spawn(move || {
             let mut warned = false;
             while !stop.load(Ordering::Relaxed) {
-                if let Err(e) = site.refresh_director(log.as_ref())
+                let read = site
+                    .refresh_director(log.as_ref())
+                    .and_then(|()| site.refresh_deals(log.as_ref()));
+                if let Err(e) = read
                     && !std::mem::replace(&mut warned, true)
                 {
-                    tracing::warn!("the director's listing cannot be read: {e}");
+                    tracing::warn!(
+                        "the director's listing or the hand records cannot be read: {e}"
+                    );
                 }
                 std::thread::sleep(REFRESH);
             }

@@ -44,6 +44,8 @@ pub struct Site {
     pending: Arc<Mutex<Pending>>,
     /// The director's listing of submissions, as last read from the log.
     director: Arc<Mutex<Option<Arc<Director>>>>,
+    /// The projection's submissions when the deals were last read from the log.
+    deals_seen: Arc<Mutex<Option<(usize, i64)>>>,
     /// The server's connection counts.
     pub connections: Arc<crate::server::ServerStats>,
 }
@@ -80,6 +82,7 @@ impl Site {
             deals: Arc::default(),
             pending: Arc::default(),
             director: Arc::default(),
+            deals_seen: Arc::default(),
             connections: Arc::default(),
         }
     }
@@ -90,6 +93,28 @@ impl Site {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// Reads the boards' deals from the log (the organiser's hand records, else the first club's
+    /// that applied) and analyses those not analysed yet, when the projection saw new
+    /// submissions since the last reading and that was at least [`DIRECTOR_EVERY`] ago. (The
+    /// projection does not keep the deals: they come from replaying the results stream.)
+    pub fn refresh_deals(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
+        let (event, seen) = {
+            let p = self.projection();
+            (p.event_id.clone(), p.submissions())
+        };
+        let now = simpairs_pipeline::now_ms();
+        let last = *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((count, at)) = last
+            && (count == seen || now - at < DIRECTOR_EVERY.as_millis() as i64)
+        {
+            return Ok(());
+        }
+        let (state, _) = simpairs_pipeline::replay::replay(log, &event, None)?;
+        self.deals.update(state.deals());
+        *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some((seen, now));
+        Ok(())
     }
 
     /// Reads the submissions again if the projection saw new ones or new dead letters since the

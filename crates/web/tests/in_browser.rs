@@ -75,23 +75,31 @@ async fn a_player_finds_their_results_live_on_a_phone_and_a_desktop() {
         &event,
         simpairs_web::Config::new("127.0.0.1:0".parse().unwrap()),
     );
-    for board in 1..=i32::from(BOARDS) {
-        let deal = common::random_deal(SEED, board);
-        served
-            .site
-            .deals
-            .insert(simpairs_web::deals::analyse(board, &deal, None, None).unwrap());
-    }
+    // Two real clubs' files, with their hand records, for the way from a ranking to a hand.
+    let real = common::real_clubs("browser-real");
+    let real_served = common::serve(
+        &real,
+        simpairs_web::Config::new("127.0.0.1:0".parse().unwrap()),
+    );
     served.wait_for_clubs(CLUBS - 1);
+    real_served.wait_for_clubs(2);
+    real_served.wait_for_deal(1);
     let driver = browser::start_driver(&tools);
     let profile = tempfile::tempdir().unwrap();
     let c = browser::session(&tools, &driver, profile.path(), 1280, 900).await;
 
     keyboard_first(&c, &served).await;
-    walk_from_search_to_hand(&c, &served).await;
+    search_by_part_of_a_name(&c, &served).await;
+    from_a_ranking_to_a_hand(&c, &real_served).await;
     a_club_arrives_while_the_scorecard_is_open(&c, &served, &event).await;
     for (name, path) in page_types(&served) {
         check_page(&c, &served.url, name, &path, &axe_source).await;
+    }
+    for (name, path) in [
+        ("board-hand", "/board/1?club=LINDFIELD"),
+        ("scorecard-real", "/pair/LINDFIELD/1?dir=NS"),
+    ] {
+        check_page(&c, &real_served.url, name, path, &axe_source).await;
     }
     c.close().await.unwrap();
 }
@@ -135,9 +143,8 @@ async fn keyboard_first(c: &Client, served: &common::Served) {
     assert!(reached, "the search box is reached by Tab");
 }
 
-/// Search a player by part of a surname (without its accent), then ranking -> scorecard ->
-/// board -> hand.
-async fn walk_from_search_to_hand(c: &Client, served: &common::Served) {
+/// Search a player by part of a surname (without its accent).
+async fn search_by_part_of_a_name(c: &Client, served: &common::Served) {
     c.goto(&served.url).await.unwrap();
     assert!(
         c.title().await.unwrap().contains("Simulated national"),
@@ -165,7 +172,11 @@ async fn walk_from_search_to_hand(c: &Client, served: &common::Served) {
         results.contains(&first_player),
         "searching {part:?} finds {first_player}:\n{results}"
     );
+}
 
+/// On two real clubs' event: ranking -> scorecard -> board -> the hand record, with its
+/// double-dummy table and par.
+async fn from_a_ranking_to_a_hand(c: &Client, served: &common::Served) {
     c.goto(&format!("{}/rankings?list=ns", served.url))
         .await
         .unwrap();
@@ -195,6 +206,7 @@ async fn walk_from_search_to_hand(c: &Client, served: &common::Served) {
     assert!(hand.contains("North") && hand.contains("West"), "{hand}");
     let dd = text(c, "table.dd").await;
     assert!(dd.contains("Declarer"), "{dd}");
+    assert!(text(c, "main").await.contains("Par: "));
 }
 
 fn deunicode_lower(s: &str) -> String {

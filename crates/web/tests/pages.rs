@@ -273,7 +273,10 @@ fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/realdata/native/cobalt");
     for (club, file) in clubs.iter().zip(files) {
-        let bytes = std::fs::read(fixtures.join(file)).unwrap();
+        let bytes = common::without_hand_records_but_the_first(
+            club == &clubs[0],
+            std::fs::read(fixtures.join(file)).unwrap(),
+        );
         simpairs_pipeline::publish::publish_file(
             log.as_ref(),
             "real",
@@ -301,7 +304,41 @@ fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
     let site = simpairs_web::Site::loaded(
         simpairs_pipeline::project::Projection::load(log.as_ref(), "real").unwrap(),
     );
+    site.refresh_deals(log.as_ref()).unwrap();
+    assert_eq!(site.projection().submissions(), 2, "both clubs applied");
     (dir, site)
+}
+
+#[tokio::test]
+async fn a_real_clubs_hand_records_reach_the_board_page_with_double_dummy_and_par() {
+    let (_dir, site) = real_event();
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/realdata/native/cobalt/mp_pairs_mitchell_02.xml"),
+    )
+    .unwrap();
+    let imported = simpairs_formats::import::read("f.xml", &bytes, None).unwrap();
+    let deal = imported.deals.iter().find(|d| d.board == 5).unwrap();
+    let north = deal.hands[0].as_ref().unwrap();
+    let (_, _, html) = common::get(&site, "/board/5").await;
+    assert!(
+        html.contains("Hand record")
+            && html.contains("Double-dummy tricks")
+            && html.contains("Par: "),
+        "{html}"
+    );
+    let spades = if north.spades.is_empty() {
+        "—".to_string()
+    } else {
+        north.spades.replace('T', "10")
+    };
+    assert!(html.contains(&spades), "North's spades {spades}");
+    // Analysed once per board, from the deal the log holds.
+    let a = site.deals.get(5).unwrap();
+    assert_eq!(a.pbn, deal.to_pbn());
+    // The leads the club recorded are on the traveller.
+    let (_, _, traveller) = common::get(&site, "/board/5?club=LINDFIELD").await;
+    assert!(traveller.contains(">Lead<"), "the lead column is shown");
 }
 
 #[tokio::test]

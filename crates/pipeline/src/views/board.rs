@@ -82,10 +82,9 @@ pub struct BoardView {
     pub imps: bool,
 }
 
-/// The opening lead of a result, when the club gave it.
-pub fn lead_of(_r: &AppliedResult) -> Option<String> {
-    // The applied results do not carry the lead yet (it travels in `ResultRecorded` only).
-    None
+/// The opening lead of a result, when the club gave it, cut for display.
+pub fn lead_of(r: &AppliedResult) -> Option<String> {
+    r.lead.as_deref().map(crate::views::text::display_name)
 }
 
 fn side_ref(club: &str, r: &AppliedResult, ns: bool) -> PairRef {

@@ -112,6 +112,7 @@ impl Event {
     pub fn site(&self) -> Site {
         let site = Site::loaded(Projection::load(self.log.as_ref(), &self.id).unwrap());
         site.refresh_director(self.log.as_ref()).unwrap();
+        site.refresh_deals(self.log.as_ref()).unwrap();
         site
     }
 }
@@ -144,32 +145,57 @@ pub async fn get(site: &Site, uri: &str) -> (StatusCode, HeaderMap, String) {
     (status, headers, String::from_utf8(bytes.to_vec()).unwrap())
 }
 
-/// A whole deal for a board, dealt at random from `seed`, in PBN (`N:... E... S... W...`).
-/// (The simulated event has results, not deals; the hand-record pages are tested on these.)
-pub fn random_deal(seed: u64, board: i32) -> String {
-    let mut rng = fastrand::Rng::with_seed(seed ^ (board as u64).wrapping_mul(0x9e37_79b9));
-    let mut deck: Vec<(usize, char)> = (0..4)
-        .flat_map(|suit| "AKQJT98765432".chars().map(move |c| (suit, c)))
-        .collect();
-    rng.shuffle(&mut deck);
-    let hands: Vec<String> = deck
-        .chunks(13)
-        .map(|hand| {
-            (0..4)
-                .map(|suit| {
-                    let mut cards: Vec<char> = hand
-                        .iter()
-                        .filter(|(s, _)| *s == suit)
-                        .map(|(_, c)| *c)
-                        .collect();
-                    cards.sort_by_key(|c| "AKQJT98765432".find(*c));
-                    cards.into_iter().collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join(".")
+/// Two real clubs' USEBIO files (Compscore3: players' names, national IDs, leads and hand
+/// records) published as the two clubs of one event, and aggregated.
+pub fn real_clubs(id: &str) -> Event {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn simpairs_log::Log> =
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let clubs = ["LINDFIELD", "LINDFIELD-2"];
+    let lines = clubs
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.to_string(),
+            name: format!("Lindfield {c}"),
+            public_key: Some(simpairs_sim::club_key(c).public()),
         })
         .collect();
-    format!("N:{}", hands.join(" "))
+    let declaration = Declaration::matchpoints(id, "Two real clubs", 27, lines, 1).with_keys(
+        simpairs_sim::aggregator_key().public(),
+        simpairs_sim::organiser_key().public(),
+    );
+    declare(log.as_ref(), declaration).unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/realdata/native/cobalt");
+    let sim = simpairs_sim::national_event(&settings(1, 0, 27));
+    let e = Event {
+        dir,
+        log,
+        id: id.to_string(),
+        sim,
+        seed: 1,
+    };
+    for (club, file) in clubs
+        .iter()
+        .zip(["mp_pairs_mitchell_02.xml", "mp_pairs_mitchell_03.xml"])
+    {
+        let bytes = without_hand_records_but_the_first(
+            club == &clubs[0],
+            std::fs::read(fixtures.join(file)).unwrap(),
+        );
+        simpairs_pipeline::publish::publish_file(
+            e.log.as_ref(),
+            id,
+            club,
+            &simpairs_sim::club_key(club),
+            file,
+            &bytes,
+            None,
+        )
+        .unwrap();
+    }
+    e.aggregate();
+    e
 }
 
 /// A site served live over `event`'s log: the aggregator and the site's projection follow the
@@ -231,6 +257,18 @@ pub fn serve(event: &Event, config: simpairs_web::Config) -> Served {
 }
 
 impl Served {
+    /// Waits until the site has analysed the deal of `board`, up to 60 s.
+    pub fn wait_for_deal(&self, board: i32) {
+        let started = std::time::Instant::now();
+        while self.site.deals.get(board).is_none() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "no hand record of board {board}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
     /// Whether the site shows `clubs` clubs in, nationally ranked. (The projection's lock is
     /// taken and let go before the catalog's, as the site does.)
     fn shows(&self, clubs: usize) -> bool {
@@ -250,9 +288,27 @@ impl Served {
         while !self.shows(clubs) {
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(30),
-                "the site did not show {clubs} clubs"
+                "the site did not show {clubs} clubs: {:?}, {} clubs, generation {}",
+                self.site.health.state(),
+                self.site.catalog().clubs().len(),
+                self.site.projection().generation()
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
+    }
+}
+
+/// The file as published, or without its hand records: the two sessions were dealt differently,
+/// and a club whose deals differ from the event's is set aside.
+pub fn without_hand_records_but_the_first(first: bool, bytes: Vec<u8>) -> Vec<u8> {
+    if first {
+        return bytes;
+    }
+    let text = String::from_utf8(bytes).unwrap();
+    match (text.find("<HANDSET>"), text.rfind("</HANDSET>")) {
+        (Some(a), Some(b)) => {
+            format!("{}{}", &text[..a], &text[b + "</HANDSET>".len()..]).into_bytes()
+        }
+        _ => text.into_bytes(),
     }
 }
