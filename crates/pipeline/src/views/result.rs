@@ -120,6 +120,7 @@ mod tests {
             adjusted: None,
             arrow_switch: false,
             group: None,
+            lead: None,
         }
     }
 
