@@ -3,7 +3,9 @@
 //! double-dummy solver, through the `dds-bridge` crate) and kept.
 //!
 //! A deal arrives as PBN `[Deal]` text (`N:AKQ.JT9.876.5432 ...`, hands clockwise from the seat
-//! named first). A deal with a hand missing is shown without analysis.
+//! named first), as the event's state keeps it (the organiser's hand records, else the first
+//! club's deal); [`crate::Site::refresh_deals`] reads them. A deal with a hand missing is shown
+//! without analysis.
 
 use std::collections::HashMap;
 use std::str::FromStr;

@@ -220,13 +220,16 @@ async fn a_club_arrives_while_the_scorecard_is_open(
     served: &common::Served,
     event: &common::Event,
 ) {
-    let (club, pair, section) = {
+    // A phone, so that the page is long enough to scroll.
+    c.set_window_size(390, 700).await.unwrap();
+    let (club, pair, section, dir) = {
         let p = served.site.projection();
         let first = p.leaderboard("combined", 0, 1).1.remove(0);
-        (first.club_id, first.pair, first.section)
+        let dir = simpairs_pipeline::state::direction_key(first.direction);
+        (first.club_id, first.pair, first.section, dir)
     };
     c.goto(&format!(
-        "{}/pair/{club}/{pair}?section={section}",
+        "{}/pair/{club}/{pair}?section={section}&dir={dir}",
         served.url
     ))
     .await
@@ -239,6 +242,21 @@ async fn a_club_arrives_while_the_scorecard_is_open(
     c.execute("window.__notReloaded = true; return true;", vec![])
         .await
         .unwrap();
+    // The reader has scrolled down; the update keeps them there.
+    let scrolled = c
+        .execute("window.scrollTo(0, 300); return window.scrollY;", vec![])
+        .await
+        .unwrap();
+    let card_top =
+        "return Math.round(document.querySelector('table.card').getBoundingClientRect().top);";
+    let top_before = c.execute(card_top, vec![]).await.unwrap();
+    let places = "return Array.from(document.querySelectorAll('[data-place-key]')).map(e => [e.dataset.label, Number(e.dataset.rank)]);";
+    let before_places = c.execute(places, vec![]).await.unwrap();
+    assert_eq!(
+        before_places.as_array().map(Vec::len),
+        Some(3),
+        "a scorecard with its three places"
+    );
     // Let the page's live stream open before the club arrives.
     tokio::time::sleep(Duration::from_millis(500)).await;
     event.publish(CLUBS - 1);
@@ -274,6 +292,45 @@ async fn a_club_arrives_while_the_scorecard_is_open(
         said.contains(&format!("Club {late} arrived")),
         "the page says what changed: {said:?}"
     );
+    // Each place that changed is told as a move, and none that did not.
+    let after_places = c.execute(places, vec![]).await.unwrap();
+    let (before, after) = (
+        before_places.as_array().unwrap(),
+        after_places.as_array().unwrap(),
+    );
+    for (b, a) in before.iter().zip(after) {
+        let (from, to) = (b[1].as_i64().unwrap() as i32, a[1].as_i64().unwrap() as i32);
+        let told = format!(
+            "you moved from {} to {} ({})",
+            ordinal(from),
+            ordinal(to),
+            a[0].as_str().unwrap()
+        );
+        assert_eq!(said.contains(&told), from != to, "{told:?} in {said:?}");
+    }
+    // What the reader was looking at stays where it was on the screen (the page scrolls with
+    // the announcement added above it).
+    let top_after = c.execute(card_top, vec![]).await.unwrap();
+    assert!(
+        scrolled.as_f64().unwrap_or(0.0) > 0.0,
+        "the page scrolled: {scrolled}"
+    );
+    let moved = (top_after.as_f64().unwrap() - top_before.as_f64().unwrap()).abs();
+    assert!(
+        moved <= 2.0,
+        "the scorecard moved on the screen from {top_before} to {top_after}"
+    );
+}
+
+fn ordinal(n: i32) -> String {
+    let suffix = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// One page at 1280 px and at 390 px: no sideways scroll on the phone, no serious accessibility
