@@ -279,13 +279,14 @@ impl TestLog {
         rows
     }
 
-    /// The reasons of the dead letters written so far.
+    /// The reasons of the dead letters written so far (the aggregator's seals over them aside).
     pub fn dead_letters(&self) -> Vec<String> {
         let codec = Codec::new().unwrap();
         self.records(Stream::DeadLetter)
             .iter()
-            .map(|r| match codec.decode(&r.value).unwrap() {
-                Event::DeadLettered(d) => d.reason,
+            .filter_map(|r| match codec.decode(&r.value).unwrap() {
+                Event::DeadLettered(d) => Some(d.reason),
+                Event::OutputSealed(_) => None,
                 other => panic!("{other:?}"),
             })
             .collect()

@@ -59,6 +59,12 @@ use crate::{Error, Result, now_ms, stream_name};
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub const GROUP: &str = "simpairs-aggregator";
 
+/// A record decoded, with its signer checked when it is a seal.
+type Decoded = (
+    Result<(Skimmed, Vec<u8>), String>,
+    Option<Result<(), crate::judge::Rejection>>,
+);
+
 /// Records decoded at a time while the ones before are handled (see [`Aggregator::run`]): a few
 /// tens of milliseconds of decoding.
 const DECODE_CHUNK: usize = 8192;
@@ -239,7 +245,7 @@ impl Aggregator {
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
             let mut batch = Batch::new(codec);
-            let mut index = 0;
+            let (mut index, mut chunk) = (0, Vec::with_capacity(DECODE_CHUNK));
             crate::read_range(
                 self.log.as_ref(),
                 &results,
@@ -247,15 +253,19 @@ impl Aggregator {
                 0,
                 committed,
                 |record| {
-                    let decoded = crate::state::decode(codec, &record.value);
-                    state.stage_at(&mut batch, decoded, partition, record.offset as i64, index);
-                    index += 1;
-                    if index == crate::state::REBUILD_BATCH {
+                    chunk.push(record.clone());
+                    if chunk.len() < DECODE_CHUNK {
+                        return;
+                    }
+                    crate::state::stage_all(state, &mut batch, &chunk, index);
+                    index += std::mem::take(&mut chunk).len();
+                    if index >= crate::state::REBUILD_BATCH {
                         drop(state.finish(std::mem::replace(&mut batch, Batch::new(codec))));
                         index = 0;
                     }
                 },
             )?;
+            crate::state::stage_all(&mut self.state, &mut batch, &chunk, index);
             drop(self.state.finish(batch));
             rebuilt |= committed > 0;
         }
@@ -283,6 +293,7 @@ impl Aggregator {
             // within a chunk) while the records before are handled, so that handling does not
             // wait for the whole batch and the second core is not idle while it runs. The
             // submissions the batch completes are then checked in parallel (`finish`).
+            let roster = self.state.roster_shared();
             let (state, codec) = (&mut self.state, &self.codec);
             let records = records.as_slice();
             let mut batch = Batch::new(codec);
@@ -291,9 +302,21 @@ impl Aggregator {
                 scope.spawn(move || {
                     use rayon::prelude::*;
                     for chunk in records.chunks(DECODE_CHUNK) {
-                        let decoded: Vec<Result<(Skimmed, Vec<u8>), String>> = chunk
+                        // Seals' signatures are checked here too, in parallel.
+                        let decoded: Vec<Decoded> = chunk
                             .par_iter()
-                            .map(|r| crate::state::decode(codec, &r.value))
+                            .map(|r| {
+                                let decoded = crate::state::decode(codec, &r.value);
+                                let checked = roster.as_deref().and_then(|roster| {
+                                    crate::state::precheck(
+                                        roster,
+                                        &decoded,
+                                        r.partition,
+                                        r.offset as i64,
+                                    )
+                                });
+                                (decoded, checked)
+                            })
                             .collect();
                         if decoded_tx.send(decoded).is_err() {
                             return;
@@ -302,7 +325,10 @@ impl Aggregator {
                 });
                 let mut index = 0;
                 for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
-                    for (record, decoded) in chunk.iter().zip(decoded) {
+                    for (record, (decoded, checked)) in chunk.iter().zip(decoded) {
+                        if let Some(checked) = checked {
+                            batch.prechecked.insert(index, checked);
+                        }
                         state.stage_at(
                             &mut batch,
                             decoded,

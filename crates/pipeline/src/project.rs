@@ -75,7 +75,7 @@ pub struct Projection {
     dead_letter_sources: BTreeSet<(String, i32, i64)>,
     /// Records the projection set aside: unsigned or forged derived records, records that do
     /// not fit the event, amendments that do not verify.
-    pub rejected: usize,
+    rejected: usize,
     /// The event as declared and amended.
     roster: Option<crate::roster::Roster>,
     /// Holds derived records until a declared aggregator's seal vouches for them.
@@ -235,6 +235,17 @@ impl Projection {
     /// How many submissions were applied (each counted once).
     pub fn submissions(&self) -> usize {
         self.applied.len()
+    }
+
+    /// Records the projection set aside: unsigned or forged derived records, records that do not
+    /// fit the event, amendments that do not verify.
+    pub fn rejected(&self) -> usize {
+        self.rejected + self.verifier.set_aside
+    }
+
+    /// Derived records read but not vouched for by a seal yet (not shown).
+    pub fn unverified(&self) -> usize {
+        self.verifier.waiting()
     }
 
     /// Shows new national standings; returns the ones they replace.

@@ -305,6 +305,11 @@ pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()
             declared.join(", ")
         )));
     }
+    if let Some((_, _, from)) = entry.revoked.iter().find(|(k, _, _)| *k == id) {
+        return Err(Error::Usage(format!(
+            "this key ({id}) of club {club} was revoked by the organiser (from offset {from} of the results stream); sign with the club's new key"
+        )));
+    }
     Ok(())
 }
 

@@ -58,7 +58,7 @@ pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static s
 #[derive(Debug, Default)]
 pub struct EventState {
     /// The event as declared and amended: clubs, keys, boards, limits, hand records.
-    roster: Option<Roster>,
+    roster: Option<Arc<Roster>>,
     pending: HashMap<(String, String), Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
@@ -107,6 +107,8 @@ pub struct Batch<'c> {
     completing: std::collections::HashSet<u64>,
     effects: Vec<(usize, Effect)>,
     fields: HashMap<String, Field>,
+    /// Seals whose signer was checked as the batch was read, by batch index.
+    pub prechecked: HashMap<usize, Result<(), Rejection>>,
 }
 
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
@@ -122,6 +124,7 @@ impl<'c> Batch<'c> {
             completing: Default::default(),
             effects: Vec::new(),
             fields: HashMap::new(),
+            prechecked: HashMap::new(),
         }
     }
 }
@@ -172,6 +175,8 @@ pub struct Judged {
     pub source: Option<String>,
     /// Sequences the seal covers.
     pub count: i64,
+    /// What the club's reading of its file warned of, as its seal carries it.
+    pub warnings: Vec<simpairs_events::types::SealWarning>,
     pub verdict: Verdict,
 }
 
@@ -196,7 +201,12 @@ impl EventState {
 
     /// The event as declared and amended, once read.
     pub fn roster(&self) -> Option<&Roster> {
-        self.roster.as_ref()
+        self.roster.as_deref()
+    }
+
+    /// The roster, shared (for the readers that check seals in parallel).
+    pub fn roster_shared(&self) -> Option<Arc<Roster>> {
+        self.roster.clone()
     }
 
     /// The deal of each board as the event knows it.
@@ -272,14 +282,14 @@ impl EventState {
 
     /// Handles an amendment of the declarations stream (applied once it verifies and is the next).
     pub fn handle_amendment(&mut self, codec: &Codec, amended: &EventAmended) -> Vec<Effect> {
-        let Some(roster) = &mut self.roster else {
+        let Some(roster) = &self.roster else {
             return vec![dead(
                 "an amendment arrived before the event was declared".into(),
             )];
         };
+        let mut roster = (**roster).clone();
         match roster.amend(codec, amended) {
             Ok(()) => {
-                let roster = roster.clone();
                 self.set_roster(roster);
                 Vec::new()
             }
@@ -294,7 +304,7 @@ impl EventState {
             deals.insert(*board, deal.clone());
         }
         self.deals = Arc::new(deals);
-        self.roster = Some(roster);
+        self.roster = Some(Arc::new(roster));
     }
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
@@ -485,6 +495,7 @@ impl EventState {
                 sealed_at_ms: seal.sealed_at_ms,
                 source: seal.source.clone(),
                 count: seal.count,
+                warnings: seal.warnings.clone(),
                 verdict,
             },
         );
@@ -681,7 +692,12 @@ impl EventState {
         let Some(roster) = &self.roster else {
             return vec![dead("a seal arrived before the event was declared".into())];
         };
-        if let Err(rejection) = self.check_seal(roster, &seal, offset) {
+        // Checked beforehand, in parallel with the batch's other seals, when the reader could.
+        let checked = match batch.prechecked.remove(&index) {
+            Some(checked) => checked,
+            None => check_signer(roster, &seal, self.partition, offset),
+        };
+        if let Err(rejection) = checked {
             return vec![dead(rejection.to_string())];
         }
         let limits = roster.limits;
@@ -708,48 +724,6 @@ impl EventState {
         }
         self.drain(batch, index, &key.0);
         Vec::new()
-    }
-
-    /// Who sealed: a declared club, with a key declared for it and not revoked at this offset,
-    /// and a signature that verifies with it.
-    fn check_seal(
-        &self,
-        roster: &Roster,
-        seal: &SubmissionSealed,
-        offset: i64,
-    ) -> Result<(), Rejection> {
-        let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
-        let offset = u64::try_from(offset).unwrap_or(0);
-        let key = match roster.signer(seal, self.partition, offset) {
-            Ok(key) => key,
-            Err(SignerProblem::UnknownClub) => {
-                return Err(Rejection::UnknownClub {
-                    club,
-                    event: roster.event_id().to_string(),
-                    submission,
-                });
-            }
-            Err(SignerProblem::UnknownKey { declared }) => {
-                return Err(Rejection::WrongKey {
-                    club,
-                    submission,
-                    used: seal.key_id.clone(),
-                    declared: declared.join(", "),
-                });
-            }
-            Err(SignerProblem::Revoked { from_offset }) => {
-                return Err(Rejection::Revoked {
-                    club,
-                    submission,
-                    key: seal.key_id.clone(),
-                    from_offset,
-                });
-            }
-        };
-        if !simpairs_events::verify_seal(&key, seal) {
-            return Err(Rejection::Forged { club, submission });
-        }
-        Ok(())
     }
 
     /// Completes the club's sealed submissions in the order of their seals, as far as their records
@@ -832,6 +806,100 @@ pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Skimmed, Vec<u8>), Strin
         .skim(message)
         .map_err(|e| format!("cannot read the message: {e}"))?;
     Ok((record, message.to_vec()))
+}
+
+/// Who sealed: a declared club, with a key declared for it and not revoked at `offset` of
+/// `partition`, and a signature that verifies with it. Pure, so that the seals of a batch are
+/// checked in parallel as the batch is read ([`precheck`]).
+pub fn check_signer(
+    roster: &Roster,
+    seal: &SubmissionSealed,
+    partition: u32,
+    offset: i64,
+) -> Result<(), Rejection> {
+    let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
+    let offset = u64::try_from(offset).unwrap_or(0);
+    let key = match roster.signer(seal, partition, offset) {
+        Ok(key) => key,
+        Err(SignerProblem::UnknownClub) => {
+            return Err(Rejection::UnknownClub {
+                club,
+                event: roster.event_id().to_string(),
+                submission,
+            });
+        }
+        Err(SignerProblem::UnknownKey { declared }) => {
+            return Err(Rejection::WrongKey {
+                club,
+                submission,
+                used: seal.key_id.clone(),
+                declared: declared.join(", "),
+            });
+        }
+        Err(SignerProblem::Revoked { from_offset }) => {
+            return Err(Rejection::Revoked {
+                club,
+                submission,
+                key: seal.key_id.clone(),
+                from_offset,
+            });
+        }
+    };
+    if !simpairs_events::verify_seal(&key, seal) {
+        return Err(Rejection::Forged { club, submission });
+    }
+    Ok(())
+}
+
+/// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
+pub fn precheck(
+    roster: &Roster,
+    decoded: &Result<(Skimmed, Vec<u8>), String>,
+    partition: u32,
+    offset: i64,
+) -> Option<Result<(), Rejection>> {
+    match decoded {
+        Ok((Skimmed::Event(event), _)) => match event.as_ref() {
+            Event::SubmissionSealed(seal) => Some(check_signer(roster, seal, partition, offset)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Decodes records and checks their seals' signers in parallel, then stages them in log order:
+/// for a whole log read at once (a rebuild, a replay).
+pub fn stage_all(
+    state: &mut EventState,
+    batch: &mut Batch<'_>,
+    records: &[simpairs_log::Record],
+    first_index: usize,
+) {
+    use rayon::prelude::*;
+    let codec = batch.codec;
+    let roster = state.roster.clone();
+    let decoded: Vec<_> = records
+        .par_iter()
+        .map(|r| {
+            let decoded = decode(codec, &r.value);
+            let checked = roster
+                .as_deref()
+                .and_then(|roster| precheck(roster, &decoded, r.partition, r.offset as i64));
+            (decoded, checked)
+        })
+        .collect();
+    for (i, (record, (decoded, checked))) in records.iter().zip(decoded).enumerate() {
+        if let Some(checked) = checked {
+            batch.prechecked.insert(first_index + i, checked);
+        }
+        state.stage_at(
+            batch,
+            decoded,
+            record.partition,
+            record.offset as i64,
+            first_index + i,
+        );
+    }
 }
 
 fn dead(reason: String) -> Effect {

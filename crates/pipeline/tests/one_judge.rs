@@ -215,11 +215,11 @@ fn club_file(seed: u64, shape: &Shape) -> (String, Vec<u8>) {
     ("club.xml".into(), xml)
 }
 
-/// `score --json`'s report of a field.
-fn report(field: &simpairs_scoring::Field) -> Vec<u8> {
-    let scoring = simpairs_scoring::score(field, &Options::default()).expect("scores");
+/// `score --json`'s report of a file (with its names and warnings).
+fn report(imported: &simpairs_formats::Imported) -> Vec<u8> {
+    let scoring = simpairs_scoring::score(&imported.field, &Options::default()).expect("scores");
     let mut out = Vec::new();
-    simpairs_formats::report::write_json(&mut out, &scoring).expect("in memory");
+    simpairs_formats::report::write_imported_json(&mut out, imported, &scoring).expect("in memory");
     out
 }
 
@@ -291,8 +291,9 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
         "{:?}",
         replayed.dead_letters
     );
-    let replay = report(&simpairs_pipeline::replay::field_of(&state, None).unwrap());
-    let mut score = report(&imported.field);
+    let field = simpairs_pipeline::replay::field_of(&state, None).unwrap();
+    let replay = report(&simpairs_pipeline::replay::as_imported(&state, field));
+    let mut score = report(&imported);
     if !shape.club_column || shape.usebio {
         // The file names no club; the log knows who published it.
         score = String::from_utf8(score)
