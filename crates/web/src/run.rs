@@ -45,74 +45,94 @@ impl Config {
 /// standings may arrive after the generation that applied it).
 const REFRESH: Duration = Duration::from_millis(500);
 
-/// Starts the projection and its catalog on threads of their own.
+/// Starts the projection and what the site keeps beside it, each on a thread of its own.
 fn start_projection(
     log: Arc<dyn Log>,
     event: &str,
     site: &Site,
     publish: bool,
     stop: &Arc<AtomicBool>,
-    mut on_generation: impl FnMut(i64) + Send + 'static,
+    on_generation: impl FnMut(i64) + Send + 'static,
 ) -> [std::thread::JoinHandle<()>; 3] {
     let (wake, woken) = std::sync::mpsc::channel::<()>();
-    let worker = {
-        let (site, stop, event, log) = (site.clone(), stop.clone(), event.to_string(), log.clone());
-        std::thread::spawn(move || {
-            let watched: Arc<dyn Log> = Arc::new(WatchedLog::new(log, site.health.clone(), &event));
-            let ran = simpairs_pipeline::project::run(
-                watched,
-                &event,
-                site.projection.clone(),
-                &stop,
-                publish,
-                |g| {
-                    on_generation(g);
-                    let _ = wake.send(());
-                },
-            );
-            if let Err(e) = ran {
-                tracing::error!(event = %event, "the projection stopped: {e}");
-                site.health.fail(e.to_string());
-            }
-        })
-    };
-    let refresher = {
-        let (site, stop) = (site.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                match woken.recv_timeout(REFRESH) {
-                    Ok(()) | Err(RecvTimeoutError::Timeout) => site.refresh(),
-                    Err(RecvTimeoutError::Disconnected) => {
-                        site.refresh();
-                        break;
-                    }
+    [
+        spawn_projection(log.clone(), event, site, publish, stop, on_generation, wake),
+        spawn_catalog(site, stop, woken),
+        spawn_director(log, site, stop),
+    ]
+}
+
+/// The projection: follows the log; a new generation wakes the catalog; an error marks the site
+/// failed.
+fn spawn_projection(
+    log: Arc<dyn Log>,
+    event: &str,
+    site: &Site,
+    publish: bool,
+    stop: &Arc<AtomicBool>,
+    mut on_generation: impl FnMut(i64) + Send + 'static,
+    wake: std::sync::mpsc::Sender<()>,
+) -> std::thread::JoinHandle<()> {
+    let (site, stop, event) = (site.clone(), stop.clone(), event.to_string());
+    std::thread::spawn(move || {
+        let watched: Arc<dyn Log> = Arc::new(WatchedLog::new(log, site.health.clone(), &event));
+        let on_update = |g| {
+            on_generation(g);
+            let _ = wake.send(());
+        };
+        let projection = site.projection.clone();
+        if let Err(e) =
+            simpairs_pipeline::project::run(watched, &event, projection, &stop, publish, on_update)
+        {
+            tracing::error!(event = %event, "the projection stopped: {e}");
+            site.health.fail(e.to_string());
+        }
+    })
+}
+
+/// The catalog: brought up to date after each generation, and every [`REFRESH`].
+fn spawn_catalog(
+    site: &Site,
+    stop: &Arc<AtomicBool>,
+    woken: std::sync::mpsc::Receiver<()>,
+) -> std::thread::JoinHandle<()> {
+    let (site, stop) = (site.clone(), stop.clone());
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            match woken.recv_timeout(REFRESH) {
+                Ok(()) | Err(RecvTimeoutError::Timeout) => site.refresh(),
+                Err(RecvTimeoutError::Disconnected) => {
+                    site.refresh();
+                    break;
                 }
             }
-        })
-    };
-    // The director's listing and the boards' deals replay the results stream (seconds on a
-    // national event), and the deals' analysis takes a fraction of a second a board: on a
-    // thread of their own, so that they never hold up the live updates or a page.
-    let director = {
-        let (site, stop) = (site.clone(), stop.clone());
-        std::thread::spawn(move || {
-            let mut warned = false;
-            while !stop.load(Ordering::Relaxed) {
-                let read = site
-                    .refresh_director(log.as_ref())
-                    .and_then(|()| site.refresh_deals(log.as_ref()));
-                if let Err(e) = read
-                    && !std::mem::replace(&mut warned, true)
-                {
-                    tracing::warn!(
-                        "the director's listing or the hand records cannot be read: {e}"
-                    );
-                }
-                std::thread::sleep(REFRESH);
+        }
+    })
+}
+
+/// The director's listing and the boards' deals: they replay the results stream (seconds on a
+/// national event), and a deal's analysis takes a fraction of a second, so they have a thread
+/// of their own and never hold up the live updates or a page.
+fn spawn_director(
+    log: Arc<dyn Log>,
+    site: &Site,
+    stop: &Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    let (site, stop) = (site.clone(), stop.clone());
+    std::thread::spawn(move || {
+        let mut warned = false;
+        while !stop.load(Ordering::Relaxed) {
+            let read = site
+                .refresh_director(log.as_ref())
+                .and_then(|()| site.refresh_deals(log.as_ref()));
+            if let Err(e) = read
+                && !std::mem::replace(&mut warned, true)
+            {
+                tracing::warn!("the director's listing or the hand records cannot be read: {e}");
             }
-        })
-    };
-    [worker, refresher, director]
+            std::thread::sleep(REFRESH);
+        }
+    })
 }
 
 /// Resolves when the server should stop: `stop` set, or the projection failed `grace` ago.
