@@ -37,6 +37,8 @@ pub struct Args {
     /// Stop once every club is in and the leaderboard shows it (instead of serving until Ctrl-C).
     #[arg(long)]
     pub exit_when_done: bool,
+    #[command(flatten)]
+    pub web: super::serve::WebArgs,
 }
 
 /// Marks a directory as a demo's log, so that the next demo may clear it.
@@ -138,8 +140,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let (url_tx, url_rx) = std::sync::mpsc::channel::<SocketAddr>();
     let server = {
-        let (log, stop, event_id, listen) =
-            (log.clone(), stop.clone(), event_id.clone(), args.listen);
+        let (log, stop, event_id, listen, web) = (
+            log.clone(),
+            stop.clone(),
+            event_id.clone(),
+            args.listen,
+            args.web.clone(),
+        );
         let (shown, latency_ms, published_at) =
             (shown.clone(), latency_ms.clone(), published_at.clone());
         std::thread::spawn(move || -> anyhow::Result<()> {
@@ -150,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     latency_ms.store(t.elapsed().as_millis() as u64, Ordering::Relaxed);
                 }
             };
-            serve_demo(log, &event_id, listen, stop, on_generation, url_tx)
+            serve_demo(log, &event_id, listen, &web, stop, on_generation, url_tx)
         })
     };
     let url = url_rx
@@ -201,7 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(Instant::now());
-        publish(club, &club.csv, &demo_key(args.seed, &club.id), "on time")?;
+        let named = simpairs_sim::names::with_names(club, args.seed);
+        publish(club, &named, &demo_key(args.seed, &club.id), "on time")?;
         bar.inc(1);
         status(&bar);
         std::thread::sleep(pause);
@@ -228,7 +236,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(Instant::now());
-        publish(late, &late.csv, &demo_key(args.seed, &late.id), "late")?;
+        let named = simpairs_sim::names::with_names(late, args.seed);
+        publish(late, &named, &demo_key(args.seed, &late.id), "late")?;
         bar.inc(1);
         say(
             &bar,
@@ -300,6 +309,7 @@ fn serve_demo(
     log: Arc<dyn simpairs_log::Log>,
     event_id: &str,
     listen: SocketAddr,
+    web: &super::serve::WebArgs,
     stop: Arc<std::sync::atomic::AtomicBool>,
     on_generation: impl FnMut(i64) + Send + 'static,
     url: std::sync::mpsc::Sender<SocketAddr>,
@@ -312,8 +322,7 @@ fn serve_demo(
     super::serve::serve_with(
         log,
         event_id,
-        address,
-        true,
+        web.config(address, true),
         stop,
         on_generation,
         move |addr| {

@@ -1,12 +1,10 @@
-//! `simpairs serve`: the projection role, serving the live leaderboard over HTTP.
+//! `simpairs serve`: the projection role, serving the results website (`simpairs-web`) over HTTP.
 
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
+use std::time::Duration;
 
-use anyhow::Context;
 use simpairs_pipeline::LogLocation;
-use simpairs_pipeline::project::Projection;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -20,75 +18,63 @@ pub struct Args {
     /// Do not write LeaderboardPublished events (a read-only replica).
     #[arg(long)]
     pub no_publish: bool,
+    #[command(flatten)]
+    pub web: WebArgs,
 }
 
-/// Starts the projection of `event` on a thread and serves it at `listen` until `stop` is set.
-pub fn serve(
-    log: Arc<dyn simpairs_log::Log>,
-    event: &str,
-    listen: SocketAddr,
-    publish: bool,
-    stop: Arc<std::sync::atomic::AtomicBool>,
-    on_ready: impl FnOnce(SocketAddr),
-) -> anyhow::Result<()> {
-    serve_with(log, event, listen, publish, stop, |_| {}, on_ready)
+/// The web server's bounds.
+#[derive(clap::Args, Debug, Clone)]
+pub struct WebArgs {
+    /// Connections served at once (more wait in the kernel's queue); keep it under the process's
+    /// file descriptor limit.
+    #[arg(long, default_value_t = 512, env = "SIMPAIRS_MAX_CONNECTIONS")]
+    pub max_connections: usize,
+    /// Time a client has to send its request's headers, and a kept-alive connection may stay idle.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration, env = "SIMPAIRS_HEADER_TIMEOUT")]
+    pub header_timeout: Duration,
+    /// Live-update streams open at once.
+    #[arg(long, default_value_t = 256, env = "SIMPAIRS_MAX_LIVE")]
+    pub max_live: usize,
 }
 
-/// [`serve`], telling `on_generation` about each new national generation shown.
+impl WebArgs {
+    /// The site's settings for `listen`.
+    pub fn config(&self, listen: SocketAddr, publish: bool) -> simpairs_web::Config {
+        let mut config = simpairs_web::Config::new(listen);
+        config.publish = publish;
+        config.server.max_connections = self.max_connections.max(1);
+        config.server.header_read_timeout = self.header_timeout;
+        config.server.max_live = self.max_live.min(self.max_connections);
+        config
+    }
+}
+
+/// Serves the site of `event` until `stop` is set; an error if the projection stopped on one.
 pub fn serve_with(
     log: Arc<dyn simpairs_log::Log>,
     event: &str,
-    listen: SocketAddr,
-    publish: bool,
+    config: simpairs_web::Config,
     stop: Arc<std::sync::atomic::AtomicBool>,
     on_generation: impl FnMut(i64) + Send + 'static,
     on_ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
-    let projection = Arc::new(RwLock::new(Projection::new(event)));
-    let worker = {
-        let (log, projection, stop, event) = (
-            log.clone(),
-            projection.clone(),
-            stop.clone(),
-            event.to_string(),
-        );
-        std::thread::spawn(move || {
-            simpairs_pipeline::project::run(log, &event, projection, &stop, publish, on_generation)
-        })
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .with_context(|| format!("cannot listen on {listen}"))?;
-        on_ready(listener.local_addr()?);
-        let app = simpairs_pipeline::http::router(projection);
-        let stop_wait = stop.clone();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                while !stop_wait.load(Ordering::Relaxed) {
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                }
-            })
-            .await
-            .context("the web server stopped")
-    });
-    stop.store(true, Ordering::Relaxed);
-    match worker.join() {
-        Ok(r) => r?,
-        Err(_) => anyhow::bail!("the projection thread failed"),
-    }
-    served
+    simpairs_web::run(log, event, config, stop, on_generation, on_ready)?;
+    Ok(())
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let stop = super::stop_on_signal();
-    serve(log, &event, args.listen, !args.no_publish, stop, |addr| {
-        println!("leaderboard of {event}: http://{addr}/");
-    })
+    let config = args.web.config(args.listen, !args.no_publish);
+    serve_with(
+        log,
+        &event,
+        config,
+        stop,
+        |_| {},
+        |addr| {
+            println!("results of {event}: http://{addr}/");
+        },
+    )
 }

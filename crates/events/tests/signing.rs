@@ -168,7 +168,8 @@ fn forged_or_altered_seals_fail() {
     let public = key.public();
     assert!(verify_seal(&public, &seal));
     assert!(!verify_seal(&other, &seal), "another club's key");
-    let altered: [(&str, fn(&mut SubmissionSealed)); 9] = [
+    type Alter = fn(&mut SubmissionSealed);
+    let altered: [(&str, Alter); 9] = [
         ("flipped signature bit", |s| s.signature[31] ^= 1),
         ("truncated signature", |s| s.signature.truncate(16)),
         ("unsigned", |s| s.signature.clear()),

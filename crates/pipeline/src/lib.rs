@@ -15,16 +15,17 @@
 //! - [`publish`]: the club node: a results file becomes a signed submission.
 //! - [`declare`]: the organiser: an event, its boards, scoring and clubs with their keys.
 //! - [`aggregate`]: the aggregator role.
-//! - [`project`]: the projection's views; [`http`] serves them.
+//! - [`project`]: the projection's views (the `simpairs-web` crate serves them).
 //! - [`replay`]: rebuilding a field from the log, as of any offset or time; [`history`]: the
 //!   replay index, every generation kept on disk so that any moment is read, not judged again.
+//! - [`views`]: the data the results website shows (search, rankings, scorecards, travellers),
+//!   computed from the projection.
 
 pub mod aggregate;
 pub mod deals;
 pub mod declare;
 pub mod field;
 pub mod history;
-pub mod http;
 pub mod judge;
 pub mod keys;
 pub mod limits;
@@ -38,6 +39,7 @@ pub mod roster;
 pub mod state;
 pub mod streams;
 pub mod submissions;
+pub mod views;
 
 pub use streams::{LogLocation, stream_name};
 

@@ -37,7 +37,9 @@ pub type PairRef = (String, String, String, &'static str);
 use crate::state::direction_key;
 use simpairs_scoring::PairId;
 
+mod access;
 mod trust;
+pub use access::PairNames;
 pub use trust::Read;
 
 /// The projection's views of one event.

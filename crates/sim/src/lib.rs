@@ -9,7 +9,7 @@
 //!
 //! ## Layout
 //! Everything is in this file: [`national_event`] builds a [`SimEvent`]; [`BoardPlan`] is one board's
-//! distribution of results.
+//! distribution of results. [`names`] gives the players' names for the demo.
 //!
 //! ## Example
 //! ```
@@ -17,6 +17,8 @@
 //! assert_eq!(event.clubs.len(), 5);
 //! assert!(event.clubs[0].csv.starts_with("board,club,section,ns_pair,ew_pair,contract,declarer,tricks"));
 //! ```
+
+pub mod names;
 
 use std::fmt::Write as _;
 

@@ -1,0 +1,175 @@
+//! The JSON API (the shapes of the projection's former service, kept for the clients that read
+//! them), with `/api/status` saying whether the results are live, still being read, or stopped
+//! by an error.
+//!
+//! | path | what |
+//! |---|---|
+//! | `/api/status` | event, generation, clubs, results, submissions, dead letters, state |
+//! | `/api/leaderboard?list=combined\|ns\|ew&offset=&limit=` | a page of a national list |
+//! | `/api/clubs`, `/api/clubs/{club}` | the clubs; one club's own standings |
+//! | `/api/pair?club=&section=&pair=&direction=` | a pair's scorecard |
+//! | `/api/boards/{board}?scope=` | a board's scores (national, or a club's) |
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use simpairs_events::types::PairStanding;
+use simpairs_pipeline::views::text;
+
+use crate::health::State as Health;
+use crate::params::Params;
+use crate::site::Site;
+
+/// The most rows `/api/leaderboard` gives at once.
+const MAX_ROWS: usize = 10_000;
+
+#[derive(Serialize)]
+struct Status {
+    event: String,
+    name: String,
+    generation: i64,
+    clubs: usize,
+    results: usize,
+    submissions: usize,
+    dead_letters: usize,
+    updated_ms: i64,
+    /// `live`, `reading` (catching up with the log) or `failed`.
+    state: &'static str,
+    /// Why the results stopped updating, when they did.
+    error: Option<String>,
+}
+
+pub async fn status(State(site): State<Site>) -> Response {
+    let (state, error) = match site.health.state() {
+        Health::Live => ("live", None),
+        Health::Reading => ("reading", None),
+        Health::Failed(e) => ("failed", Some(e)),
+    };
+    let code = if error.is_some() {
+        StatusCode::SERVICE_UNAVAILABLE
+    } else {
+        StatusCode::OK
+    };
+    let p = site.projection();
+    let body = Status {
+        event: p.event_id.clone(),
+        name: text::display_name(&p.name),
+        generation: p.generation(),
+        clubs: p.clubs.len(),
+        results: p.result_count(),
+        submissions: p.submissions(),
+        dead_letters: p.dead_letters,
+        updated_ms: p.updated_ms,
+        state,
+        error,
+    };
+    (code, Json(body)).into_response()
+}
+
+#[derive(Serialize)]
+struct Leaderboard<'a> {
+    generation: i64,
+    list: &'a str,
+    total: usize,
+    offset: usize,
+    rows: Vec<PairStanding>,
+}
+
+fn bad(what: &'static str) -> Response {
+    (StatusCode::BAD_REQUEST, what).into_response()
+}
+
+pub async fn leaderboard(State(site): State<Site>, params: Params) -> Response {
+    let Ok(list) = params.choice("list", &["combined", "ns", "ew"], "combined, ns or ew") else {
+        return bad("list is combined, ns or ew");
+    };
+    let (Ok(offset), Ok(limit)) = (
+        params.number("offset", usize::MAX / 2),
+        params.number("limit", MAX_ROWS),
+    ) else {
+        return bad("offset and limit are whole numbers");
+    };
+    let list = list.unwrap_or("combined");
+    let (offset, limit) = (offset.unwrap_or(0), limit.unwrap_or(100));
+    let p = site.projection();
+    let (total, rows) = p.leaderboard(list, offset, limit);
+    Json(Leaderboard {
+        generation: p.generation(),
+        list,
+        total,
+        offset,
+        rows,
+    })
+    .into_response()
+}
+
+pub async fn clubs(State(site): State<Site>) -> Json<BTreeMap<String, serde_json::Value>> {
+    let p = site.projection();
+    Json(
+        p.club_names
+            .iter()
+            .map(|(id, name)| {
+                let pairs = p.clubs.get(id).map_or(0, |s| s.standings.len());
+                let entry = serde_json::json!({ "name": text::display_name(name), "pairs": pairs, "in": p.clubs.contains_key(id) });
+                (id.clone(), entry)
+            })
+            .collect(),
+    )
+}
+
+pub async fn club(State(site): State<Site>, Path(club): Path<String>) -> Response {
+    let p = site.projection();
+    match p.clubs.get(&club) {
+        Some(s) => Json(s.clone()).into_response(),
+        None => (StatusCode::NOT_FOUND, "no results from this club yet").into_response(),
+    }
+}
+
+pub async fn pair(State(site): State<Site>, params: Params) -> Response {
+    let (Ok(Some(club)), Ok(section), Ok(Some(number)), Ok(direction)) = (
+        params.text("club"),
+        params.text("section"),
+        params.text("pair"),
+        params.choice("direction", &["NS", "EW"], "NS or EW"),
+    ) else {
+        return bad("club and pair are needed; direction is NS or EW");
+    };
+    let pair = (
+        club.to_string(),
+        section.unwrap_or("").to_string(),
+        number.to_string(),
+        direction.unwrap_or(""),
+    );
+    let p = site.projection();
+    match p.scorecard(&pair) {
+        Some(mut card) => {
+            // Names are cut for display here too: a response never carries a 20 MB name.
+            card.players = card.players.iter().map(|n| text::display_name(n)).collect();
+            card.club_name = text::display_name(&card.club_name);
+            Json(card).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "no such pair").into_response(),
+    }
+}
+
+pub async fn board(
+    State(site): State<Site>,
+    Path(board): Path<String>,
+    params: Params,
+) -> Response {
+    let (Ok(board), Ok(scope)) = (board.parse::<i32>(), params.text("scope")) else {
+        return bad("a board is a number");
+    };
+    let p = site.projection();
+    match p
+        .board_scores
+        .get(&(scope.unwrap_or("").to_string(), board))
+    {
+        Some(b) => Json(b.clone()).into_response(),
+        None => (StatusCode::NOT_FOUND, "this board has no scores yet").into_response(),
+    }
+}

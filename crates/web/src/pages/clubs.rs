@@ -1,0 +1,156 @@
+//! The clubs: every club of the event with whether its results are in and when, and each club's
+//! own page: its ranking (club top), North-South and East-West apart, each pair's national place
+//! beside its club place, and its travellers.
+
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use simpairs_pipeline::project::Projection;
+use simpairs_pipeline::views::rankings::{List, Row, club_ranking};
+use simpairs_pipeline::views::{Catalog, club_name, is_imps, text};
+
+use crate::pages::fmt;
+use crate::pages::layout::{Frame, page, pager};
+use crate::params::{MAX_LIMIT, Params, enc};
+use crate::site::Site;
+
+/// Clubs listed per page.
+const PAGE: usize = 100;
+
+pub async fn clubs(State(site): State<Site>, params: Params) -> Response {
+    let (offset, limit) = match (
+        params.number("offset", usize::MAX / 2),
+        params.number("limit", MAX_LIMIT),
+    ) {
+        (Ok(o), Ok(l)) => (o.unwrap_or(0), l.unwrap_or(PAGE).max(1)),
+        (Err(bad), _) | (_, Err(bad)) => return crate::pages::errors::bad_param(&site, bad),
+    };
+    let p = site.projection();
+    let catalog = site.catalog();
+    let f = Frame::of(&site, &p, &catalog);
+    // Declared clubs by name, then any club with results that the declaration does not name.
+    let mut all: Vec<(String, &str)> = p
+        .club_names
+        .iter()
+        .map(|(id, n)| (text::display_name(n), id.as_str()))
+        .collect();
+    all.extend(
+        catalog
+            .clubs()
+            .keys()
+            .filter(|c| !p.club_names.contains_key(*c))
+            .map(|c| (c.clone(), c.as_str())),
+    );
+    all.sort();
+    let total = all.len();
+    let body = html! {
+        div data-live="clubs" {
+            table {
+                caption { "Clubs " (offset.min(total) + 1) " to " ((offset + limit).min(total)) " of " (total) ", by name" }
+                thead { tr {
+                    th.l scope="col" { "Club" }
+                    th.l.wide scope="col" { "Number" }
+                    th.l scope="col" { "Results" }
+                    th.wide scope="col" { "Pairs" }
+                } }
+                tbody {
+                    @for (name, id) in all.iter().skip(offset).take(limit) {
+                        @let info = catalog.clubs().get(*id);
+                        tr {
+                            td.l.names { a href=(fmt::club_url(id)) { (name) } }
+                            td.l.wide { (text::display_name(id)) }
+                            td.l { @match info {
+                                Some(i) => { "in at " (fmt::time(i.first_ms)) @if i.submissions > 1 { ", corrected at " (fmt::time(i.last_ms)) } },
+                                None => "not yet",
+                            } }
+                            td.num.wide { @if let Some(i) = info { (i.pairs) } }
+                        }
+                    }
+                }
+            }
+            (pager(&format!("/clubs?limit={limit}&"), offset, limit, total))
+        }
+    };
+    page(&f, "Clubs", None, body).into_response()
+}
+
+pub async fn club(State(site): State<Site>, Path(club): Path<String>) -> Response {
+    let p = site.projection();
+    let catalog = site.catalog();
+    if !simpairs_pipeline::views::resolve::is_club(&p, &club) {
+        drop((p, catalog));
+        return crate::pages::errors::not_found(
+            &site,
+            "No such club",
+            html! {
+                "This event has no club with that number. The " a href="/clubs" { "list of clubs" } " has them all."
+            },
+        );
+    }
+    let f = Frame::of(&site, &p, &catalog);
+    let name = club_name(&p, &club);
+    let body = html! {
+        p.meta { "Club number " (text::display_name(&club)) "." }
+        div data-live="club" { (club_body(&p, &catalog, &club)) }
+    };
+    page(&f, &name, None, body).into_response()
+}
+
+fn club_body(p: &Projection, catalog: &Catalog, club: &str) -> Markup {
+    let lists = club_ranking(p, catalog, club);
+    html! {
+        @if lists.is_empty() {
+            p { "This club's results are not in yet." }
+        } @else {
+            ul.links {
+                @for list in [List::Ns, List::Ew, List::Combined] {
+                    li { a href={ "/rankings?list=" (list.key()) "&club=" (enc(club)) } { "This club's pairs in the national " (list.title()) " ranking" } }
+                }
+            }
+            @for (direction, rows) in &lists {
+                (club_table(p, direction, rows))
+            }
+            h2 { "This club's travellers" }
+            ul.boards aria-label="Boards at this club" {
+                @for b in &p.boards { li { a href=(fmt::board_url(*b, Some(club), true)) { (b) } } }
+            }
+        }
+    }
+}
+
+fn direction_title(d: &str) -> &'static str {
+    match d {
+        "NS" => "North-South",
+        "EW" => "East-West",
+        _ => "All pairs",
+    }
+}
+
+fn club_table(p: &Projection, direction: &str, rows: &[Row]) -> Markup {
+    let imps = is_imps(p);
+    html! {
+        table {
+            caption { (direction_title(direction)) ": the club's own ranking (club top)" }
+            thead { tr {
+                th scope="col" { "Place" }
+                th.l scope="col" { "Pair" }
+                th.wide scope="col" { "Boards" }
+                th.wide[!imps] scope="col" { @if imps { "IMPs" } @else { "Total" } }
+                @if !imps { th scope="col" { "%" } }
+                th scope="col" { "National place" }
+            } }
+            tbody {
+                @for r in rows {
+                    tr {
+                        td.num { (fmt::place(r.place)) }
+                        td.l.names { a href=(fmt::pair_url(&r.pair)) { (fmt::pair_label(&r.pair, &r.players)) } " " span.meta { (fmt::pair_number(&r.pair)) } }
+                        td.num.wide { (r.boards) }
+                        td.num.wide[!imps] { (simpairs_pipeline::views::value::show_hundredths(r.total_hundredths)) }
+                        @if !imps { td.num { (fmt::pct(r.percent_hundredths)) } }
+                        td.num { @if let Some(n) = r.other { (fmt::place(n)) } }
+                    }
+                }
+            }
+        }
+    }
+}

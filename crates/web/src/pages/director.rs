@@ -1,0 +1,175 @@
+//! The director's page: every submission of the event with what became of it (applied,
+//! superseded by a later one, set aside) and why, its warnings, every record set aside on its own
+//! (dead letters), and the clubs not in yet. The listing is read from the log by the judge itself
+//! (`simpairs_pipeline::submissions`) on the site's own thread, at most every few seconds.
+
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use simpairs_pipeline::project::Projection;
+use simpairs_pipeline::submissions::{State as Fate, SubmissionView, Submissions};
+use simpairs_pipeline::views::text::{MAX_TEXT, display_name, display_text};
+use simpairs_pipeline::views::{Catalog, club_name};
+
+use crate::pages::fmt;
+use crate::pages::layout::{Frame, page, pager};
+use crate::params::{MAX_LIMIT, Params};
+use crate::site::Site;
+
+/// Submissions listed per page.
+const PAGE: usize = 200;
+
+/// Which submissions to list.
+fn wanted(params: &Params) -> Result<Option<Fate>, crate::params::BadParam> {
+    let state = params.choice(
+        "state",
+        &["applied", "superseded", "set-aside"],
+        "applied, superseded or set-aside",
+    )?;
+    Ok(state.map(|s| match s {
+        "applied" => Fate::Applied,
+        "superseded" => Fate::Superseded,
+        _ => Fate::SetAside,
+    }))
+}
+
+pub async fn director(State(site): State<Site>, params: Params) -> Response {
+    let (filter, offset, limit) = match (
+        wanted(&params),
+        params.number("offset", usize::MAX / 2),
+        params.number("limit", MAX_LIMIT),
+    ) {
+        (Ok(f), Ok(o), Ok(l)) => (f, o.unwrap_or(0), l.unwrap_or(PAGE).max(1)),
+        (Err(bad), _, _) | (_, Err(bad), _) | (_, _, Err(bad)) => {
+            return crate::pages::errors::bad_param(&site, bad);
+        }
+    };
+    let listing = site.director();
+    let p = site.projection();
+    let catalog = site.catalog();
+    let f = Frame::of(&site, &p, &catalog);
+    let body = html! {
+        div data-live="director" {
+            @match &listing {
+                None => p.note { "The list of submissions is being read from the log; it appears here in a few seconds." },
+                Some(d) => {
+                    p.meta { "Read from the log at " (fmt::time(d.read_at_ms)) "." }
+                    (summary(&d.listing))
+                    (submissions(&p, &d.listing, filter.as_ref(), offset, limit))
+                    (dead_letters(&d.listing))
+                },
+            }
+            (missing(&p, &catalog))
+        }
+    };
+    page(&f, "Director's page", None, body).into_response()
+}
+
+fn count(s: &Submissions, fate: &Fate) -> usize {
+    s.submissions.iter().filter(|v| v.state == *fate).count()
+}
+
+fn summary(s: &Submissions) -> Markup {
+    html! {
+        ul.links aria-label="Submissions by state" {
+            li { a href="/director" { (s.submissions.len()) " submissions" } }
+            li { a href="/director?state=applied" { (count(s, &Fate::Applied)) " applied" } }
+            li { a href="/director?state=superseded" { (count(s, &Fate::Superseded)) " superseded" } }
+            li { a href="/director?state=set-aside" { (count(s, &Fate::SetAside)) " set aside" } }
+            li { a href="#dead-letters" { (s.dead_letters.len()) " records set aside on their own" } }
+        }
+    }
+}
+
+fn fate(v: &SubmissionView) -> Markup {
+    html! {
+        strong { (v.state.words()) }
+        @if let Some(by) = &v.superseded_by { " by " (display_name(by)) }
+        @if let Some(why) = &v.reason { br; (display_text(why, MAX_TEXT)) }
+        @if !v.warnings.is_empty() {
+            ul { @for w in v.warnings.iter().take(10) { li { (display_text(w, MAX_TEXT)) } }
+                 @if v.warnings.len() > 10 { li { "and " (v.warnings.len() - 10) " more warnings" } } }
+        }
+    }
+}
+
+fn submissions(
+    p: &Projection,
+    s: &Submissions,
+    filter: Option<&Fate>,
+    offset: usize,
+    limit: usize,
+) -> Markup {
+    let shown: Vec<&SubmissionView> = s
+        .submissions
+        .iter()
+        .rev()
+        .filter(|v| filter.is_none_or(|f| v.state == *f))
+        .collect();
+    let base = match filter {
+        None => format!("/director?limit={limit}&"),
+        Some(f) => format!(
+            "/director?state={}&limit={limit}&",
+            f.words().replace(' ', "-")
+        ),
+    };
+    html! {
+        h2 { "Submissions" }
+        @if shown.is_empty() { p { "None." } } @else {
+            table {
+                caption { "Submissions, latest first: " (offset.min(shown.len()) + 1) " to " ((offset + limit).min(shown.len())) " of " (shown.len()) }
+                thead { tr {
+                    th.l scope="col" { "Sealed" }
+                    th.l scope="col" { "Club" }
+                    th.l.wide scope="col" { "File" }
+                    th.wide scope="col" { "Records" }
+                    th.l scope="col" { "What became of it" }
+                } }
+                tbody {
+                    @for v in shown.iter().skip(offset).take(limit) {
+                        tr {
+                            td.l { (fmt::time(v.sealed_at_ms)) span.fold { "offset " (v.offset) } }
+                            td.l.names { a href=(fmt::club_url(&v.club)) { (club_name(p, &v.club)) } }
+                            td.l.wide.names { (v.source.as_deref().map(display_name).unwrap_or_default()) " (offset " (v.offset) ")" }
+                            td.num.wide { (v.records) }
+                            td.l { (fate(v)) }
+                        }
+                    }
+                }
+            }
+            (pager(&base, offset, limit, shown.len()))
+        }
+    }
+}
+
+fn dead_letters(s: &Submissions) -> Markup {
+    html! {
+        h2 #dead-letters { "Records set aside on their own" }
+        @if s.dead_letters.is_empty() { p { "None." } } @else {
+            table {
+                caption { "Dead letters: records of the results stream set aside, with the reason" }
+                thead { tr { th scope="col" { "Offset" } th.l scope="col" { "Why" } } }
+                tbody {
+                    @for d in s.dead_letters.iter().take(MAX_LIMIT) {
+                        tr { td.num { (d.offset) } td.l.names { (display_text(&d.reason, MAX_TEXT)) } }
+                    }
+                }
+            }
+            @if s.dead_letters.len() > MAX_LIMIT { p.meta { "The first " (MAX_LIMIT) " of " (s.dead_letters.len()) "; " code { "simpairs submissions" } " lists them all." } }
+        }
+    }
+}
+
+fn missing(p: &Projection, catalog: &Catalog) -> Markup {
+    let missing: Vec<&String> = p
+        .club_names
+        .keys()
+        .filter(|c| !catalog.clubs().contains_key(*c))
+        .collect();
+    html! {
+        h2 { "Clubs not in yet" }
+        @if missing.is_empty() { p { "Every declared club is in." } } @else {
+            ul { @for c in missing.iter().take(MAX_LIMIT) { li { (club_name(p, c)) " (" (display_name(c)) ")" } } }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Pages for what cannot be shown: an unknown address, a parameter that is not what a page
+//! expects. They say what to do next and never repeat what the link carried.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+
+use crate::pages::layout::{Frame, page};
+use crate::params::BadParam;
+use crate::site::Site;
+
+fn frame(site: &Site) -> Frame {
+    let p = site.projection();
+    let catalog = site.catalog();
+    Frame::of(site, &p, &catalog)
+}
+
+fn ways_on() -> Markup {
+    html! {
+        ul.links {
+            li { a href="/" { "Event home" } }
+            li { a href="/rankings" { "Rankings" } }
+            li { a href="/clubs" { "Clubs" } }
+            li { a href="/search" { "Search" } }
+        }
+    }
+}
+
+/// A 404 page with `message` (text the server wrote, not the client's) and ways on.
+pub fn not_found(site: &Site, title: &str, message: Markup) -> Response {
+    let f = frame(site);
+    let body = html! { p { (message) } (ways_on()) };
+    (StatusCode::NOT_FOUND, page(&f, title, None, body)).into_response()
+}
+
+/// A 400 page naming the parameter that is wrong.
+pub fn bad_param(site: &Site, bad: BadParam) -> Response {
+    let f = frame(site);
+    let body = html! {
+        p { "This link's " code { (bad.name) } " is not one this page understands: it should be " (bad.expected) "." }
+        (ways_on())
+    };
+    (
+        StatusCode::BAD_REQUEST,
+        page(&f, "Link not understood", None, body),
+    )
+        .into_response()
+}
+
+/// Any address the site does not have.
+pub async fn fallback(axum::extract::State(site): axum::extract::State<Site>) -> Response {
+    not_found(
+        &site,
+        "Page not found",
+        html! { "There is no such page on this results site." },
+    )
+}

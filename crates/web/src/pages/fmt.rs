@@ -1,0 +1,136 @@
+//! Small pieces of text every page writes the same way: places, percentages, scores, names,
+//! times, links.
+
+use maud::{Markup, html};
+use simpairs_events::types::Player;
+use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::views::value::show_hundredths;
+use simpairs_pipeline::views::{Place, Value};
+
+use crate::params::enc;
+
+/// `14th`, `1st`, `22nd`.
+pub fn ordinal(n: i32) -> String {
+    let suffix = match (n % 100, n % 10) {
+        (11..=13, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// A place: `3` or `3=`.
+pub fn place(p: Place) -> String {
+    p.to_string()
+}
+
+/// A percentage in hundredths: `55.21`; empty when there is none.
+pub fn pct(h: Option<i64>) -> String {
+    h.map(show_hundredths).unwrap_or_default()
+}
+
+/// A value's matchpoints: `12.50`.
+pub fn mp(v: &Value) -> String {
+    show_hundredths(v.value_hundredths())
+}
+
+/// A score: `420`, `-50`, or a dash when the line gives none.
+pub fn score(s: Option<i32>) -> String {
+    s.map_or_else(|| "—".to_string(), |s| s.to_string())
+}
+
+/// Players' names joined: `Ann Lee & Bob Smith`; `None` when the club gave none.
+pub fn names(players: &[Player]) -> Option<String> {
+    let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+    (!names.is_empty()).then(|| names.join(" & "))
+}
+
+/// A pair's number with its direction: `7 NS`, `3` (Howell).
+pub fn pair_number(pair: &PairRef) -> String {
+    if pair.3.is_empty() {
+        pair.2.clone()
+    } else {
+        format!("{} {}", pair.2, pair.3)
+    }
+}
+
+/// A pair as a link line: names when known, else `Pair 7 NS`.
+pub fn pair_label(pair: &PairRef, players: &[Player]) -> String {
+    names(players).unwrap_or_else(|| format!("Pair {}", pair_number(pair)))
+}
+
+/// The link to a pair's scorecard.
+pub fn pair_url(pair: &PairRef) -> String {
+    let mut url = format!(
+        "/pair/{}/{}?section={}",
+        enc(&pair.0),
+        enc(&pair.2),
+        enc(&pair.1)
+    );
+    if !pair.3.is_empty() {
+        url.push_str("&dir=");
+        url.push_str(pair.3);
+    }
+    url
+}
+
+/// The link to a club's page.
+pub fn club_url(club: &str) -> String {
+    format!("/club/{}", enc(club))
+}
+
+/// The link to a board: nationally, or in a club's field; `club` narrows the traveller.
+pub fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> String {
+    match (club, club_scope) {
+        (Some(c), true) => format!("/board/{board}?scope=club&club={}", enc(c)),
+        (Some(c), false) => format!("/board/{board}?club={}", enc(c)),
+        (None, _) => format!("/board/{board}"),
+    }
+}
+
+/// A time (ms since the epoch) as `20:41 UTC`, in a `<time>` the page's script shows in the
+/// reader's own time.
+pub fn time(ms: i64) -> Markup {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    let iso = humantime::format_rfc3339_seconds(at).to_string();
+    let hm = iso.get(11..16).unwrap_or("").to_string();
+    html! { time datetime=(iso) data-local="" title=(iso) { (hm) " UTC" } }
+}
+
+/// Suit symbols with their names for screen readers.
+pub fn suit(index: usize) -> Markup {
+    let (symbol, name, red) = match index {
+        0 => ("♠", "spades", false),
+        1 => ("♥", "hearts", true),
+        2 => ("♦", "diamonds", true),
+        _ => ("♣", "clubs", false),
+    };
+    html! { span.suit-r[red] aria-hidden="true" { (symbol) } span.vh { (name) } }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111]
+            .map(ordinal)
+            .to_vec();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+                "111th"
+            ]
+        );
+    }
+
+    #[test]
+    fn links_encode_what_clubs_wrote() {
+        let pair = ("C<1>".to_string(), "A B".to_string(), "7".to_string(), "NS");
+        assert_eq!(pair_url(&pair), "/pair/C%3C1%3E/7?section=A%20B&dir=NS");
+    }
+}

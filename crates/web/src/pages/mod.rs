@@ -1,0 +1,13 @@
+//! The pages, one module per route, laid out with maud (escaping by default: every text from a
+//! club's file goes into a page as text, never as markup) in one frame ([`layout`]).
+
+pub mod board;
+pub mod clubs;
+pub mod director;
+pub mod errors;
+pub mod fmt;
+pub mod home;
+pub mod layout;
+pub mod pair;
+pub mod rankings;
+pub mod search;

@@ -1,0 +1,217 @@
+//! The state every page reads: the projection, the catalog kept beside it, the projection's
+//! health, the double-dummy analyses of the boards, and the channel that tells open pages what
+//! changed.
+
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
+
+use serde::Serialize;
+use simpairs_pipeline::project::Projection;
+use simpairs_pipeline::views::Catalog;
+use tokio::sync::broadcast;
+
+use crate::health::Health;
+
+/// What open pages hear when the results change.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Update {
+    /// The national generation now shown.
+    pub generation: i64,
+    /// Clubs that arrived or sent a correction.
+    pub clubs: Vec<ClubArrived>,
+}
+
+/// A club that arrived, as an open page announces it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClubArrived {
+    pub club: String,
+    pub name: String,
+    pub correction: bool,
+}
+
+/// How many updates a slow page may fall behind before it is told to catch up by reloading its
+/// parts (it then skips to the latest).
+const UPDATES_KEPT: usize = 64;
+
+/// The site's shared state; cheap to clone.
+#[derive(Clone)]
+pub struct Site {
+    pub projection: Arc<RwLock<Projection>>,
+    pub catalog: Arc<RwLock<Catalog>>,
+    pub health: Arc<Health>,
+    pub updates: broadcast::Sender<Update>,
+    pub deals: Arc<crate::deals::Deals>,
+    /// Arrivals not announced yet: they wait until the national ranking includes them.
+    pending: Arc<Mutex<Pending>>,
+    /// The director's listing of submissions, as last read from the log.
+    director: Arc<Mutex<Option<Arc<Director>>>>,
+    /// The projection's submissions when the deals were last read from the log.
+    deals_seen: Arc<Mutex<Option<(usize, i64)>>>,
+    /// The server's connection counts.
+    pub connections: Arc<crate::server::ServerStats>,
+}
+
+/// Every submission and dead letter of the event, read from the log by the judge
+/// (`simpairs_pipeline::submissions`), with when it was read.
+#[derive(Debug)]
+pub struct Director {
+    pub listing: simpairs_pipeline::submissions::Submissions,
+    pub read_at_ms: i64,
+    /// The projection's submissions and dead letters when it was read.
+    pub seen: (usize, usize),
+}
+
+/// The least time between two readings of the submissions (each replays the results stream).
+const DIRECTOR_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+#[derive(Default)]
+struct Pending {
+    clubs: Vec<ClubArrived>,
+    announced_generation: i64,
+    /// The latest updates sent, oldest first: a page whose stream opens late hears what it missed.
+    recent: std::collections::VecDeque<Update>,
+}
+
+impl Site {
+    /// A site over a projection, with an empty catalog (see [`Site::refresh`]).
+    pub fn new(projection: Arc<RwLock<Projection>>) -> Site {
+        Site {
+            projection,
+            catalog: Arc::default(),
+            health: Arc::default(),
+            updates: broadcast::channel(UPDATES_KEPT).0,
+            deals: Arc::default(),
+            pending: Arc::default(),
+            director: Arc::default(),
+            deals_seen: Arc::default(),
+            connections: Arc::default(),
+        }
+    }
+
+    /// The director's listing as last read, if it was.
+    pub fn director(&self) -> Option<Arc<Director>> {
+        self.director
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Reads the boards' deals from the log (the organiser's hand records, else the first club's
+    /// that applied) and analyses those not analysed yet, when the projection saw new
+    /// submissions since the last reading and that was at least [`DIRECTOR_EVERY`] ago. (The
+    /// projection does not keep the deals: they come from replaying the results stream.)
+    pub fn refresh_deals(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
+        let (event, seen) = {
+            let p = self.projection();
+            (p.event_id.clone(), p.submissions())
+        };
+        let now = simpairs_pipeline::now_ms();
+        let last = *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((count, at)) = last
+            && (count == seen || now - at < DIRECTOR_EVERY.as_millis() as i64)
+        {
+            return Ok(());
+        }
+        let (state, _) = simpairs_pipeline::replay::replay(log, &event, None)?;
+        self.deals.update(state.deals());
+        *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some((seen, now));
+        Ok(())
+    }
+
+    /// Reads the submissions again if the projection saw new ones or new dead letters since the
+    /// last reading, and that was at least [`DIRECTOR_EVERY`] ago (or never).
+    pub fn refresh_director(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
+        let (event, seen) = {
+            let p = self.projection();
+            (p.event_id.clone(), (p.submissions(), p.dead_letters))
+        };
+        let now = simpairs_pipeline::now_ms();
+        if let Some(last) = self.director() {
+            let recent = now - last.read_at_ms < DIRECTOR_EVERY.as_millis() as i64;
+            if last.seen == seen || recent {
+                return Ok(());
+            }
+        }
+        let listing = simpairs_pipeline::submissions::list(log, &event, None)?;
+        let read = Director {
+            listing,
+            read_at_ms: now,
+            seen,
+        };
+        *self.director.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(read));
+        Ok(())
+    }
+
+    /// A site over a projection loaded whole (tests, reports): catalog built, marked caught up.
+    pub fn loaded(projection: Projection) -> Site {
+        let site = Site::new(Arc::new(RwLock::new(projection)));
+        site.health.set_caught_up();
+        site.refresh();
+        site
+    }
+
+    pub fn projection(&self) -> RwLockReadGuard<'_, Projection> {
+        self.projection.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn catalog(&self) -> RwLockReadGuard<'_, Catalog> {
+        self.catalog.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Brings the catalog up to date with the projection and tells open pages what arrived, once
+    /// the national ranking includes it (a page reloaded earlier would show the old places).
+    pub fn refresh(&self) {
+        let at = self.health.latest_record_ms();
+        let at = if at > 0 {
+            at
+        } else {
+            simpairs_pipeline::now_ms()
+        };
+        let (arrived, generation, ranked) = {
+            let p = self.projection();
+            let mut catalog = self.catalog.write().unwrap_or_else(|e| e.into_inner());
+            let arrived: Vec<ClubArrived> = catalog
+                .refresh(&p, at)
+                .into_iter()
+                .map(|a| ClubArrived {
+                    name: simpairs_pipeline::views::club_name(&p, &a.club),
+                    club: a.club,
+                    correction: a.correction,
+                })
+                .collect();
+            let ranked = p.generation() >= p.submissions() as i64;
+            (arrived, p.generation(), ranked)
+        };
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        pending.clubs.extend(arrived);
+        if !ranked || (pending.clubs.is_empty() && pending.announced_generation == generation) {
+            return;
+        }
+        pending.announced_generation = generation;
+        let clubs = std::mem::take(&mut pending.clubs);
+        let update = Update { generation, clubs };
+        if pending.recent.len() == UPDATES_KEPT {
+            pending.recent.pop_front();
+        }
+        pending.recent.push_back(update.clone());
+        // Nobody listening is not an error.
+        let _ = self.updates.send(update);
+    }
+
+    /// What a page showing generation `since` missed, as one update: the clubs that arrived since
+    /// (all of them if the updates kept do not reach back that far) and the generation now.
+    pub fn since(&self, since: i64) -> Update {
+        let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        let clubs = pending
+            .recent
+            .iter()
+            .filter(|u| u.generation > since)
+            .flat_map(|u| u.clubs.iter().cloned())
+            .collect();
+        let generation = pending
+            .recent
+            .back()
+            .map_or(since, |u| u.generation)
+            .max(since);
+        Update { generation, clubs }
+    }
+}

@@ -1,0 +1,478 @@
+//! The pages as a player reads them, through the router: the numbers on each page agree with the
+//! engine's (a scorecard adds up to the pair's standing, a line's percentage is its board's),
+//! a pair is found from its club and number alone, rankings page and jump to a pair, a club's
+//! own ranking keeps North-South and East-West apart, the traveller has every table; and on an
+//! event of real club files, players are found by national ID and by name.
+
+mod common;
+
+use axum::http::StatusCode;
+use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::views::rankings::List;
+use simpairs_pipeline::views::scorecard::scorecard;
+use simpairs_pipeline::views::value::show_hundredths;
+
+fn event() -> (common::Event, simpairs_web::Site) {
+    let e = common::published("pages", "Pages", &common::settings(41, 10, 8));
+    let site = e.site();
+    (e, site)
+}
+
+fn first_ns(site: &simpairs_web::Site) -> PairRef {
+    let p = site.projection();
+    let s = p.leaderboard("ns", 0, 1).1.remove(0);
+    (s.club_id, s.section, s.pair, "NS")
+}
+
+#[tokio::test]
+async fn a_scorecard_adds_up_to_the_standing_and_each_line_is_its_boards() {
+    let (_e, site) = event();
+    let p = site.projection();
+    let catalog = site.catalog();
+    for list in ["ns", "ew"] {
+        for standing in p.leaderboard(list, 0, 25).1 {
+            let pair = (
+                standing.club_id.clone(),
+                standing.section.clone(),
+                standing.pair.clone(),
+                simpairs_pipeline::state::direction_key(standing.direction),
+            );
+            let card = scorecard(&p, &catalog, &pair).unwrap();
+            assert_eq!(card.lines.len() as i32, standing.boards, "{pair:?}");
+            let last = card.lines.last().unwrap();
+            let running = last.running_national.unwrap();
+            let published = standing.percent_hundredths.unwrap();
+            assert!(
+                (running - published).abs() <= 1,
+                "{pair:?}: running {running}, standing {published}"
+            );
+            let total: f64 = card
+                .lines
+                .iter()
+                .map(|l| l.national.unwrap().value_f64())
+                .sum();
+            assert!(
+                (total - standing.total).abs() < 0.006,
+                "{pair:?}: {total} vs {}",
+                standing.total
+            );
+            // Each plain line's percentage is its score's in the board's frequency table.
+            for l in card.lines.iter().filter(|l| l.marks.is_plain()) {
+                let board = &p.board_scores[&(String::new(), l.board)];
+                let score = if l.sat == "NS" {
+                    l.score.unwrap()
+                } else {
+                    -l.score.unwrap()
+                };
+                let entry = board.table.iter().find(|e| e.ns_score == score).unwrap();
+                let value = if l.sat == "NS" {
+                    entry.ns_value
+                } else {
+                    entry.ew_value
+                };
+                assert_eq!(
+                    l.national.unwrap().value,
+                    value,
+                    "{pair:?} board {}",
+                    l.board
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_scorecard_page_names_every_ranking_and_shows_percentages() {
+    let (_e, site) = event();
+    let pair = first_ns(&site);
+    let url = format!("/pair/{}/{}?section={}&dir=NS", pair.0, pair.2, pair.1);
+    let (status, _, html) = common::get(&site, &url).await;
+    assert_eq!(status, StatusCode::OK);
+    for label in [
+        "National, combined",
+        "National, North-South",
+        "Club, North-South",
+        "Running %",
+        "National %",
+        "Club %",
+    ] {
+        assert!(html.contains(label), "{label} missing");
+    }
+    let card = {
+        let p = site.projection();
+        scorecard(&p, &site.catalog(), &pair).unwrap()
+    };
+    // Results written as on a traveller, opponents by name.
+    let line = card
+        .lines
+        .iter()
+        .find(|l| l.marks.is_plain() && l.result.is_some())
+        .unwrap();
+    assert!(html.contains(line.result.as_deref().unwrap()));
+    let pct = show_hundredths(line.national.unwrap().percent_hundredths().unwrap());
+    assert!(html.contains(&pct), "{pct}");
+    let opponents = simpairs_sim::names::pair_names(41, &pair.0, &line.opponents.2, "EW");
+    assert!(
+        html.contains(&opponents.replace('&', "&amp;").replace('\'', "&#39;"))
+            || html.contains(&opponents.replace('&', "&amp;")),
+        "{opponents}"
+    );
+}
+
+#[tokio::test]
+async fn a_pair_is_found_from_its_club_and_number_alone() {
+    let (_e, site) = event();
+    let pair = first_ns(&site);
+    // Mitchell clubs number NS and EW pairs alike: the number alone offers the choice.
+    let (status, _, html) = common::get(&site, &format!("/pair/{}/{}", pair.0, pair.2)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("which is yours") && html.contains("dir=NS") && html.contains("dir=EW"),
+        "{html}"
+    );
+    let (status, _, html) =
+        common::get(&site, &format!("/pair/{}/{}?dir=ns", pair.0, pair.2)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Places in each ranking"));
+    // The former address works too.
+    let (status, _, _) = common::get(
+        &site,
+        &format!(
+            "/pair?club={}&pair={}&section={}&direction=NS",
+            pair.0, pair.2, pair.1
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // No such pair: not a bare 404, the club's pairs to choose from.
+    let (status, _, html) = common::get(&site, &format!("/pair/{}/999", pair.0)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        html.contains("has no pair with that number")
+            && html.contains(&format!("/pair/{}/{}", pair.0, pair.2))
+    );
+}
+
+#[tokio::test]
+async fn rankings_page_and_jump_to_a_pair() {
+    let (_e, site) = event();
+    let total = site.projection().leaderboard("combined", 0, 0).0;
+    let (_, _, first) = common::get(&site, "/rankings?list=combined&limit=20").await;
+    assert!(
+        first.contains(&format!("of {total}"))
+            && first.contains("rel=\"next\"")
+            && first.contains(">Last<")
+    );
+    assert!(!first.contains("rel=\"prev\""));
+    // Jump: the page holding the pair, its row marked.
+    let (pair, at) = {
+        let p = site.projection();
+        let s = p.leaderboard("combined", 0, usize::MAX).1.remove(total - 3);
+        (
+            (
+                s.club_id,
+                s.section,
+                s.pair,
+                simpairs_pipeline::state::direction_key(s.direction),
+            ),
+            total - 3,
+        )
+    };
+    let url = format!(
+        "/rankings?list=combined&limit=20&me_club={}&me_section={}&me_pair={}&me_dir={}",
+        pair.0, pair.1, pair.2, pair.3
+    );
+    let (_, _, html) = common::get(&site, &url).await;
+    assert!(html.contains("id=\"me\""), "the row is marked");
+    let page_start = at / 20 * 20 + 1;
+    assert!(
+        html.contains(&format!("places {page_start} to")),
+        "the page holding the pair"
+    );
+    assert!(html.contains("rel=\"prev\""));
+    // Every row names both players and shows the club place beside the national one.
+    assert!(html.contains("club place"));
+    let p = site.projection();
+    let catalog = site.catalog();
+    let page = simpairs_pipeline::views::rankings::national_page(&p, List::Combined, None, 0, 20);
+    assert!(
+        page.rows
+            .iter()
+            .all(|r| r.players.len() == 2 && r.other.is_some())
+    );
+    drop((p, catalog));
+}
+
+#[tokio::test]
+async fn a_clubs_own_ranking_keeps_its_directions_apart() {
+    let (e, site) = event();
+    let mitchell = e.sim.clubs.iter().find(|c| !c.howell).unwrap();
+    let (_, _, html) = common::get(&site, &format!("/club/{}", mitchell.id)).await;
+    assert!(
+        html.contains("North-South: the club&#39;s own ranking")
+            || html.contains("North-South: the club's own ranking")
+    );
+    assert!(html.contains("East-West: the club"));
+    assert_eq!(html.matches("<table").count(), 2, "one table per direction");
+}
+
+#[tokio::test]
+async fn a_traveller_has_every_table_and_labels_adjusted_lines() {
+    let (_e, site) = event();
+    let (results, adjusted_clubs) = {
+        let p = site.projection();
+        let b = &p.board_scores[&(String::new(), 1)];
+        let adjusted: Vec<String> = b.specials.iter().map(|s| s.club_id.clone()).collect();
+        (b.results_count as usize, adjusted)
+    };
+    let (_, _, html) = common::get(&site, "/board/1?limit=500").await;
+    assert!(
+        html.contains(&format!("1 to {results} of {results}")),
+        "every table of every club"
+    );
+    let traveller = html.split("<h2>Traveller</h2>").nth(1).unwrap();
+    assert_eq!(
+        traveller.matches("<tr>").count(),
+        results + 1,
+        "a row per table, and the header"
+    );
+    for club in adjusted_clubs {
+        let (_, _, html) = common::get(&site, &format!("/board/1?club={club}")).await;
+        assert!(
+            html.contains("adjusted"),
+            "{club}'s adjusted line is labelled"
+        );
+    }
+}
+
+/// Two real clubs' USEBIO files (Compscore3, with players' names and national IDs) as the two
+/// clubs of one event.
+fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
+    use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+    let dir = tempfile::tempdir().unwrap();
+    let log: std::sync::Arc<dyn simpairs_log::Log> =
+        std::sync::Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let files = ["mp_pairs_mitchell_02.xml", "mp_pairs_mitchell_03.xml"];
+    let clubs = ["LINDFIELD", "LINDFIELD-2"];
+    let lines = clubs
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.to_string(),
+            name: format!("Club {c}"),
+            public_key: Some(simpairs_sim::club_key(c).public()),
+        })
+        .collect();
+    declare(
+        log.as_ref(),
+        Declaration::matchpoints("real", "Two real clubs", 27, lines, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
+    )
+    .unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/realdata/native/cobalt");
+    for (club, file) in clubs.iter().zip(files) {
+        let bytes = common::without_hand_records_but_the_first(
+            club == &clubs[0],
+            std::fs::read(fixtures.join(file)).unwrap(),
+        );
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            "real",
+            club,
+            &simpairs_sim::club_key(club),
+            file,
+            &bytes,
+            None,
+        )
+        .unwrap();
+    }
+    let mut aggregator = simpairs_pipeline::aggregate::Aggregator::open(
+        log.clone(),
+        "real",
+        simpairs_sim::aggregator_key(),
+    )
+    .unwrap();
+    let options = simpairs_pipeline::aggregate::AggregateOptions {
+        until_idle: true,
+        ..Default::default()
+    };
+    aggregator
+        .run(&options, &std::sync::atomic::AtomicBool::new(false), |_| {})
+        .unwrap();
+    let site = simpairs_web::Site::loaded(
+        simpairs_pipeline::project::Projection::load(log.as_ref(), "real").unwrap(),
+    );
+    site.refresh_deals(log.as_ref()).unwrap();
+    assert_eq!(site.projection().submissions(), 2, "both clubs applied");
+    (dir, site)
+}
+
+#[tokio::test]
+async fn a_real_clubs_hand_records_reach_the_board_page_with_double_dummy_and_par() {
+    let (_dir, site) = real_event();
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/realdata/native/cobalt/mp_pairs_mitchell_02.xml"),
+    )
+    .unwrap();
+    let imported = simpairs_formats::import::read("f.xml", &bytes, None).unwrap();
+    let deal = imported.deals.iter().find(|d| d.board == 5).unwrap();
+    let north = deal.hands[0].as_ref().unwrap();
+    let (_, _, html) = common::get(&site, "/board/5").await;
+    assert!(
+        html.contains("Hand record")
+            && html.contains("Double-dummy tricks")
+            && html.contains("Par: "),
+        "{html}"
+    );
+    let spades = if north.spades.is_empty() {
+        "—".to_string()
+    } else {
+        north.spades.replace('T', "10")
+    };
+    assert!(html.contains(&spades), "North's spades {spades}");
+    // Analysed once per board, from the deal the log holds.
+    let a = site.deals.get(5).unwrap();
+    assert_eq!(a.pbn, deal.to_pbn());
+    // The leads the club recorded are on the traveller.
+    let (_, _, traveller) = common::get(&site, "/board/5?club=LINDFIELD").await;
+    assert!(traveller.contains(">Lead<"), "the lead column is shown");
+}
+
+#[tokio::test]
+async fn players_of_real_files_are_found_by_national_id_and_name() {
+    let (_dir, site) = real_event();
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/realdata/native/cobalt/mp_pairs_mitchell_02.xml"),
+    )
+    .unwrap();
+    let imported = simpairs_formats::import::read("f.xml", &bytes, None).unwrap();
+    let info = imported
+        .pairs
+        .iter()
+        .find(|p| p.players.iter().any(|pl| pl.national_id.is_some()))
+        .unwrap();
+    let player = info
+        .players
+        .iter()
+        .find(|pl| pl.national_id.is_some())
+        .unwrap();
+    let id = player.national_id.clone().unwrap();
+    let (_, _, html) = common::get(&site, &format!("/search?q={id}")).await;
+    assert!(
+        html.contains(&format!("/pair/LINDFIELD/{}", info.label)),
+        "national ID {id} finds pair {}:\n{html}",
+        info.label
+    );
+    let lower = player.name.to_lowercase();
+    let (_, _, html) = common::get(&site, &format!("/search?q={}", lower.replace(' ', "+"))).await;
+    assert!(
+        html.contains(&player.name),
+        "{} is found in lower case",
+        player.name
+    );
+    // Both clubs in one national field: a pair's scorecard shows both fields.
+    let dir = info.direction.map_or("", |d| d.as_str());
+    let (status, _, html) =
+        common::get(&site, &format!("/pair/LINDFIELD/{}?dir={dir}", info.label)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("National, combined") && html.contains("Club, "));
+}
+
+/// Seals and appends a submission as a club program would, without publish's own checks.
+fn append(
+    e: &common::Event,
+    club: &str,
+    key: &simpairs_events::PrivateKey,
+    csv: &str,
+    source: &str,
+) {
+    let codec = simpairs_events::Codec::new().unwrap();
+    let imported = simpairs_formats::import::read(source, csv.as_bytes(), None).unwrap();
+    let submission = simpairs_pipeline::publish::submission_events(&e.id, club, &imported).unwrap();
+    let sealed = simpairs_pipeline::publish::seal(
+        &codec,
+        &e.id,
+        club,
+        key,
+        submission.events,
+        Some(source.into()),
+        Vec::new(),
+    );
+    simpairs_pipeline::publish::append_submission(e.log.as_ref(), &codec, &e.id, &sealed).unwrap();
+}
+
+#[tokio::test]
+async fn the_directors_page_says_what_became_of_every_submission() {
+    let e = common::declared("director", "Director", &common::settings(43, 3, 3));
+    for i in 0..3 {
+        e.publish(i);
+    }
+    // A correction of the first club; an upload for the second signed with another key; the
+    // third club's results for a board the event does not have.
+    let (index, csv) = &e.sim.correction;
+    e.publish_csv(&e.sim.clubs[*index].id, csv);
+    let victim = &e.sim.clubs[1];
+    append(
+        &e,
+        &victim.id,
+        &simpairs_sim::club_key("someone else"),
+        &victim.csv,
+        "forged.csv",
+    );
+    let third = &e.sim.clubs[2];
+    append(
+        &e,
+        &third.id,
+        &simpairs_sim::club_key(&third.id),
+        "board,ns_pair,ew_pair,ns_score\n99,1,1,420\n",
+        "board99.csv",
+    );
+    e.aggregate();
+    let site = e.site();
+    let listing = site.director().unwrap();
+    let refused = listing
+        .listing
+        .submissions
+        .iter()
+        .find(|s| s.source.as_deref() == Some("board99.csv"))
+        .unwrap_or_else(|| panic!("{:#?}", listing.listing));
+    assert_eq!(
+        refused.state,
+        simpairs_pipeline::submissions::State::SetAside
+    );
+    let forged = listing
+        .listing
+        .dead_letters
+        .first()
+        .unwrap_or_else(|| panic!("{:#?}", listing.listing));
+    let (_, _, html) = common::get(&site, "/director").await;
+    assert!(
+        html.contains("5 submissions")
+            && html.contains("1 superseded")
+            && html.contains("1 set aside"),
+        "{html}"
+    );
+    assert!(html.contains("superseded</strong> by"));
+    let text = |t: &str| {
+        simpairs_pipeline::views::text::display_text(t, simpairs_pipeline::views::text::MAX_TEXT)
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    assert!(
+        html.contains(&text(refused.reason.as_deref().unwrap())),
+        "the reason it was set aside"
+    );
+    assert!(
+        html.contains(&text(&forged.reason)),
+        "the forged record's reason: {}",
+        forged.reason
+    );
+    let (_, _, only) = common::get(&site, "/director?state=set-aside").await;
+    assert!(only.contains("board99.csv") && !only.contains(">applied<"));
+}
