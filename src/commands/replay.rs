@@ -6,6 +6,7 @@ use simpairs_pipeline::replay::{AsOf, field_of, replay};
 use super::ScoringFlags;
 
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = super::CONVENTIONS_HELP)]
 pub struct Args {
     #[arg(long, env = "SIMPAIRS_LOG")]
     pub log: LogLocation,
@@ -31,9 +32,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (state, replayed) = replay(log.as_ref(), &event, args.as_of)?;
     let declared = state.declared().expect("replay checks the declaration");
     let declared_options = simpairs_pipeline::options_of(declared);
-    let options = args
-        .scoring
-        .options(declared_options.method, declared_options.factoring);
+    // The flags override what the event declared, conventions included.
+    let options = args.scoring.options_with(
+        declared_options.method,
+        declared_options.factoring,
+        declared_options.conventions,
+    );
     let field = field_of(&state, args.club.as_deref())?;
     let scoring = simpairs_scoring::score(&field, &options)?;
     let stdout = std::io::stdout().lock();

@@ -1031,6 +1031,26 @@ impl<'f> Scoring<'f> {
         board.top / Value::from_integer(self.scale_divisor())
     }
 
+    /// This scoring printed under other conventions: for choices that change only how figures are
+    /// printed (`short-lines`, `lines`, `totals`, `scale-totals`); the values scored are this
+    /// scoring's, so choices that change them (`missing`, `artificial`, `datum`, `trim-from`) need a
+    /// scoring of their own.
+    pub fn with_conventions(&self, conventions: crate::Conventions) -> Scoring<'f> {
+        Scoring {
+            field: self.field,
+            options: Options {
+                conventions,
+                ..self.options
+            },
+            boards: self.boards.clone(),
+            board_index: self.board_index.clone(),
+            positions: self.positions.clone(),
+            standings: self.standings.clone(),
+            rank_order: self.rank_order.clone(),
+            target: self.target,
+        }
+    }
+
     /// What the traveller line of `row` shows under the conventions (presentation scale): the
     /// values of [`Scoring::result_values`], unfactored on a board played fewer times when the
     /// conventions say `short-lines=raw`, then cut as `lines` says. Under the seeds' conventions it is
@@ -1061,7 +1081,13 @@ impl<'f> Scoring<'f> {
             };
         }
         let d = Value::from_integer(self.scale_divisor());
-        (c.lines.apply(ns / d), c.lines.apply(ew / d))
+        let (ns, ew) = (ns / d, ew / d);
+        // `lines` is how matchpoints are printed; IMPs are printed as they are (Compscore prints
+        // its cross-IMPs to 0.01 and its matchpoints to 0.1: cobalt cross_imp_howell.xml).
+        match self.options.method {
+            Method::Matchpoints => (c.lines.apply(ns), c.lines.apply(ew)),
+            _ => (ns, ew),
+        }
     }
 
     /// The top a board's traveller shows (presentation scale): the board's own when the conventions
@@ -1078,7 +1104,8 @@ impl<'f> Scoring<'f> {
     }
 
     /// Each pair's total as the conventions print it, in hundredths (indexed by pair id): exact,
-    /// scaled to the most boards any pair played when `scale-totals=yes`, cut as `totals` says, then
+    /// scaled to the most boards any pair of its list (NS, EW or Howell) played when
+    /// `scale-totals=yes`, cut as `totals` says, then
     /// rounded to hundredths with halves away from zero. Under the seeds' conventions it is each
     /// [`Standing::total_hundredths`].
     pub fn shown_total_hundredths(&self) -> Vec<i64> {
@@ -1088,7 +1115,19 @@ impl<'f> Scoring<'f> {
         }
         let pairs: Vec<PairId> = (0..self.field.pairs().len() as PairId).collect();
         let exact = self.exact_totals(&pairs, &[]);
-        let most = self.standings.iter().map(|s| s.boards).max().unwrap_or(0);
+        // The most boards played in each list (NS, EW, Howell): a Mitchell's NS and EW pairs are two
+        // competitions, and may play different numbers of boards (cobalt mp_pairs_mitchell_03: every
+        // NS pair 18 boards, every EW pair 21, none scaled).
+        let list = |pair: PairId| match self.field.pairs()[pair as usize].direction {
+            Some(crate::Direction::NS) => 0,
+            Some(crate::Direction::EW) => 1,
+            None => 2,
+        };
+        let mut most = [0u32; 3];
+        for s in &self.standings {
+            let l = list(s.pair);
+            most[l] = most[l].max(s.boards);
+        }
         let divisor = BigInt::from(self.scale_divisor());
         self.standings
             .iter()
@@ -1098,6 +1137,7 @@ impl<'f> Scoring<'f> {
                 };
                 let mut t = BigRational::new(total.numer().clone(), total.denom() * &divisor);
                 if c.scale_totals && s.boards > 0 {
+                    let most = most[list(s.pair)];
                     t = t * BigRational::new(BigInt::from(most), BigInt::from(s.boards));
                 }
                 let t = crate::conventions::apply_big(c.totals, t);
