@@ -245,11 +245,17 @@ fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
 /// An adjusted score as written: `60/40`, or a director's award in IMPs, `0/1.2 IMP`.
 fn adjusted_text(field: &simpairs_scoring::Field, row: usize, outcome: Outcome) -> String {
     match (field.imp_award(row), outcome) {
-        (Some((ns, ew)), _) => format!(
-            "{}/{} IMP",
-            crate::text::format_exact(ns),
-            crate::text::format_exact(ew)
-        ),
+        (Some((ns, ew)), _) => {
+            // As a director writes it: 1.2, not 1.20.
+            let short = |v: Value| {
+                let text = crate::text::format_exact(v);
+                match text.contains('.') {
+                    true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+                    false => text,
+                }
+            };
+            format!("{}/{} IMP", short(ns), short(ew))
+        }
         (
             None,
             Outcome::Adjusted {
