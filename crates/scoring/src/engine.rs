@@ -1138,7 +1138,7 @@ impl<'f> Scoring<'f> {
                 let mut t = BigRational::new(total.numer().clone(), total.denom() * &divisor);
                 if c.scale_totals && s.boards > 0 {
                     let most = most[list(s.pair)];
-                    t = t * BigRational::new(BigInt::from(most), BigInt::from(s.boards));
+                    t *= BigRational::new(BigInt::from(most), BigInt::from(s.boards));
                 }
                 let t = crate::conventions::apply_big(c.totals, t);
                 crate::value::big_hundredths(&t)
