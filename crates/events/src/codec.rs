@@ -3,15 +3,13 @@
 use std::fmt;
 
 use apache_avro::reader::datum::GenericDatumReader;
-use apache_avro::types::Value;
 use apache_avro::writer::datum::GenericDatumWriter;
-use serde::de::DeserializeOwned;
 
-use crate::direct;
 use crate::error::{Error, Result, detail};
 use crate::event::{Event, EventType};
-use crate::positional::{self, Positional, Write};
 use crate::schemas::{Registry, SchemaInfo};
+use crate::skim;
+use crate::wire::{self, ReadError, Wire};
 
 /// The two bytes every message starts with (Avro single-object encoding, format version 1).
 pub const MARKER: [u8; 2] = [0xC3, 0x01];
@@ -83,7 +81,16 @@ pub enum Skimmed {
 /// Writes the current schema of one record type.
 struct Writer {
     header: [u8; HEADER_LEN],
-    datum: GenericDatumWriter<'static>,
+    path: WritePath,
+}
+
+/// How the current version of a record type is written.
+enum WritePath {
+    /// By the codec `build.rs` generated from this very schema (`wire.rs`).
+    Generated,
+    /// By apache-avro, through the type's serde impl (if the generated codec's fingerprint
+    /// differed from the registry's: a bug the tests catch).
+    Named(GenericDatumWriter<'static>),
 }
 
 /// Reads one version of one record type.
@@ -95,10 +102,11 @@ struct Reader {
 /// How a version is read. (apache-avro's `read_deser` cannot resolve schemas yet: it panics
 /// when given a reader schema, so an older version goes through `Value`.)
 enum ReadPath {
-    /// The schema-specific reader of [`direct`], for the version it was written for.
-    Specific(SpecificReader),
-    /// Current version: decoded straight into the Rust struct.
-    Direct(GenericDatumReader<'static>),
+    /// By the codec `build.rs` generated from this very schema (`wire.rs`).
+    Generated,
+    /// By apache-avro straight into the Rust struct (a current version without a generated
+    /// codec of the same fingerprint: a bug the tests catch).
+    Named(GenericDatumReader<'static>),
     /// Older version: decoded to a `Value`, resolved to the current schema, converted.
     Resolving(GenericDatumReader<'static>),
 }
@@ -115,41 +123,6 @@ pub struct Codec {
     writers: Vec<Writer>,
     /// Parallel to `registry.schemas` (current versions first).
     readers: Vec<Reader>,
-    /// At `EventType::index()`: the schema-specific writer of [`direct`], where the current
-    /// schema is the one it was written for.
-    direct_writers: Vec<Option<DirectWriter>>,
-}
-
-/// A schema-specific writer of [`direct`]: appends an event's datum (`false` for an event of
-/// another type).
-type DirectWriter = fn(&Event, &mut Vec<u8>) -> bool;
-
-/// The schema-specific writer of a current schema, if [`direct`] has one for exactly that version.
-fn direct_writer(info: &SchemaInfo) -> Option<DirectWriter> {
-    match (info.event_type(), info.fingerprint()) {
-        (EventType::SubmissionApplied, direct::SUBMISSION_APPLIED) => Some(|event, out| {
-            let Event::SubmissionApplied(e) = event else {
-                return false;
-            };
-            direct::write_submission_applied(e, out);
-            true
-        }),
-        (EventType::BoardScored, direct::BOARD_SCORED) => Some(|event, out| {
-            let Event::BoardScored(e) = event else {
-                return false;
-            };
-            direct::write_board_scored(e, out);
-            true
-        }),
-        (EventType::StandingsComputed, direct::STANDINGS_COMPUTED) => Some(|event, out| {
-            let Event::StandingsComputed(e) = event else {
-                return false;
-            };
-            direct::write_standings_computed(e, out);
-            true
-        }),
-        _ => None,
-    }
 }
 
 impl fmt::Debug for Codec {
@@ -168,54 +141,15 @@ impl fmt::Debug for Codec {
     }
 }
 
-/// `$call(args..., Event::X)` for the record type `X` named by an [`EventType`]; the
-/// variant constructor fixes the generic record type of `$call`.
-macro_rules! by_type {
-    ($event_type:expr, $call:ident($($arg:expr),*)) => {
-        match $event_type {
-            EventType::EventDeclared => $call($($arg,)* Event::EventDeclared),
-            EventType::ResultRecorded => $call($($arg,)* Event::ResultRecorded),
-            EventType::ResultsRecorded => $call($($arg,)* Event::ResultsRecorded),
-            EventType::ResultWithdrawn => $call($($arg,)* Event::ResultWithdrawn),
-            EventType::PairEntered => $call($($arg,)* Event::PairEntered),
-            EventType::SubmissionSealed => $call($($arg,)* Event::SubmissionSealed),
-            EventType::SubmissionApplied => $call($($arg,)* Event::SubmissionApplied),
-            EventType::BoardScored => $call($($arg,)* Event::BoardScored),
-            EventType::StandingsComputed => $call($($arg,)* Event::StandingsComputed),
-            EventType::LeaderboardPublished => $call($($arg,)* Event::LeaderboardPublished),
-            EventType::DeadLettered => $call($($arg,)* Event::DeadLettered),
-        }
-    };
-}
-
-/// Decodes a datum written with the current schema straight into its record, by position.
-fn read_direct<T: Positional>(
-    reader: &GenericDatumReader<'_>,
-    datum: &mut &[u8],
-    wrap: fn(T) -> Event,
-) -> apache_avro::AvroResult<Event> {
-    reader
-        .read_deser::<positional::Read<T>>(datum)
-        .map(|read| wrap(read.0))
-}
-
-/// Converts a value already resolved to the current schema into its record.
-fn from_resolved<T: DeserializeOwned>(
-    value: &Value,
-    wrap: fn(T) -> Event,
-) -> apache_avro::AvroResult<Event> {
-    apache_avro::from_value::<T>(value).map(wrap)
-}
-
-/// The error of a schema-specific reader, as the codec reports it.
-fn read_error(info: &SchemaInfo, e: direct::ReadError) -> Error {
+/// The error of a generated reader, as the codec reports it.
+fn read_error(info: &SchemaInfo, e: ReadError) -> Error {
     match e {
-        direct::ReadError::Malformed(detail) => Error::Malformed {
+        ReadError::Malformed(detail) => Error::Malformed {
             event_type: info.event_type(),
             version: info.version(),
             detail,
         },
-        direct::ReadError::TrailingBytes(count) => Error::TrailingBytes {
+        ReadError::TrailingBytes(count) => Error::TrailingBytes {
             event_type: info.event_type(),
             version: info.version(),
             count,
@@ -223,26 +157,55 @@ fn read_error(info: &SchemaInfo, e: direct::ReadError) -> Error {
     }
 }
 
-/// A schema-specific reader of [`direct`]: a datum to its event.
-type SpecificReader = fn(&[u8]) -> std::result::Result<Event, direct::ReadError>;
+/// Whether `info` is the schema the generated codec of its record type was generated from.
+fn generated_for(info: &SchemaInfo) -> bool {
+    wire::generated_fingerprint(info.event_type()) == info.fingerprint()
+}
 
-/// The schema-specific reader of a schema version, if [`direct`] has one for exactly that
-/// version (by fingerprint).
-fn specific_reader(info: &SchemaInfo) -> Option<SpecificReader> {
-    match (info.event_type(), info.fingerprint()) {
-        (EventType::ResultsRecorded, direct::RESULTS_RECORDED) => {
-            Some(|datum| direct::read_results_recorded(datum).map(Event::ResultsRecorded))
-        }
-        (EventType::SubmissionApplied, direct::SUBMISSION_APPLIED) => {
-            Some(|datum| direct::read_submission_applied(datum).map(Event::SubmissionApplied))
-        }
-        (EventType::BoardScored, direct::BOARD_SCORED) => {
-            Some(|datum| direct::read_board_scored(datum).map(Event::BoardScored))
-        }
-        (EventType::StandingsComputed, direct::STANDINGS_COMPUTED) => {
-            Some(|datum| direct::read_standings_computed(datum).map(Event::StandingsComputed))
-        }
-        _ => None,
+/// The writer of a current schema.
+fn writer(info: &'static SchemaInfo) -> Result<Writer> {
+    let mut header = [0; HEADER_LEN];
+    header[..MARKER.len()].copy_from_slice(&MARKER);
+    header[MARKER.len()..].copy_from_slice(&info.fingerprint().to_le_bytes());
+    let path = if generated_for(info) {
+        WritePath::Generated
+    } else {
+        WritePath::Named(
+            GenericDatumWriter::builder(info.schema())
+                .build()
+                .map_err(|e| built(info, e))?,
+        )
+    };
+    Ok(Writer { header, path })
+}
+
+/// The reader of a schema version.
+fn reader(registry: &'static Registry, info: &'static SchemaInfo) -> Result<Reader> {
+    let path = if generated_for(info) {
+        ReadPath::Generated
+    } else if info.is_current() {
+        ReadPath::Named(
+            GenericDatumReader::builder(info.schema())
+                .build()
+                .map_err(|e| built(info, e))?,
+        )
+    } else {
+        let current = registry.current(info.event_type());
+        ReadPath::Resolving(
+            GenericDatumReader::builder(info.schema())
+                .reader_schema(current.schema())
+                .build()
+                .map_err(|e| built(info, e))?,
+        )
+    };
+    Ok(Reader { info, path })
+}
+
+/// apache-avro could not build a reader or writer of `info`.
+fn built(info: &'static SchemaInfo, e: apache_avro::Error) -> Error {
+    Error::Schema {
+        path: info.path(),
+        detail: e.to_string(),
     }
 }
 
@@ -251,51 +214,19 @@ impl Codec {
     /// (a bug the crate's tests catch).
     pub fn new() -> Result<Codec> {
         let registry = Registry::get()?;
-        let built = |info: &'static SchemaInfo, e: apache_avro::Error| Error::Schema {
-            path: info.path(),
-            detail: e.to_string(),
-        };
-        let mut writers = Vec::with_capacity(EventType::ALL.len());
-        for &event_type in &EventType::ALL {
-            let info = registry.current(event_type);
-            let mut header = [0; HEADER_LEN];
-            header[..MARKER.len()].copy_from_slice(&MARKER);
-            header[MARKER.len()..].copy_from_slice(&info.fingerprint().to_le_bytes());
-            let datum = GenericDatumWriter::builder(info.schema())
-                .build()
-                .map_err(|e| built(info, e))?;
-            writers.push(Writer { header, datum });
-        }
-        let mut readers = Vec::with_capacity(registry.schemas.len());
-        for info in &registry.schemas {
-            let path = if let Some(read) = specific_reader(info) {
-                ReadPath::Specific(read)
-            } else if info.is_current() {
-                ReadPath::Direct(
-                    GenericDatumReader::builder(info.schema())
-                        .build()
-                        .map_err(|e| built(info, e))?,
-                )
-            } else {
-                let current = registry.current(info.event_type());
-                ReadPath::Resolving(
-                    GenericDatumReader::builder(info.schema())
-                        .reader_schema(current.schema())
-                        .build()
-                        .map_err(|e| built(info, e))?,
-                )
-            };
-            readers.push(Reader { info, path });
-        }
-        let direct_writers = EventType::ALL
+        let writers = EventType::ALL
             .iter()
-            .map(|&t| direct_writer(registry.current(t)))
-            .collect();
+            .map(|&event_type| writer(registry.current(event_type)))
+            .collect::<Result<_>>()?;
+        let readers = registry
+            .schemas
+            .iter()
+            .map(|info| reader(registry, info))
+            .collect::<Result<_>>()?;
         Ok(Codec {
             registry,
             writers,
             readers,
-            direct_writers,
         })
     }
 
@@ -319,8 +250,8 @@ impl Codec {
     /// `event` as a message: [`MARKER`], the current schema's fingerprint, then the datum.
     ///
     /// # Panics
-    /// Never for events built from this crate's types: each type matches its schema, which
-    /// the golden-byte tests check for every type.
+    /// Never for events built from this crate's types: each type is generated from its
+    /// schema, and the golden-byte tests check every type.
     pub fn encode(&self, event: &Event) -> Vec<u8> {
         let mut message = Vec::with_capacity(128);
         self.encode_into(event, &mut message);
@@ -342,24 +273,17 @@ impl Codec {
         // About 30 bytes a result.
         let mut message = Vec::with_capacity(HEADER_LEN + 64 + 32 * applied.results.len());
         message.extend_from_slice(&writer.header);
-        self.submission_applied_into(applied, &mut message);
+        match &writer.path {
+            WritePath::Generated => applied.write(&mut wire::Out(&mut message)),
+            WritePath::Named(named) => {
+                if let Err(e) = named.write_ser(&mut message, applied) {
+                    panic!(
+                        "SubmissionApplied does not match its schema (a bug in simpairs-events): {e}"
+                    );
+                }
+            }
+        }
         message
-    }
-
-    /// Appends the datum of a `SubmissionApplied` to `out`.
-    fn submission_applied_into(
-        &self,
-        applied: &crate::types::SubmissionApplied,
-        out: &mut Vec<u8>,
-    ) {
-        if self.direct_writers[EventType::SubmissionApplied.index()].is_some() {
-            direct::write_submission_applied(applied, out);
-            return;
-        }
-        let writer = &self.writers[EventType::SubmissionApplied.index()].datum;
-        if let Err(e) = writer.write_ser(out, &Write(applied)) {
-            panic!("SubmissionApplied does not match its schema (a bug in simpairs-events): {e}");
-        }
     }
 
     /// The canonical datum bytes of `event` (current schema, no header): what
@@ -372,32 +296,18 @@ impl Codec {
 
     /// Appends the datum of `event` to `out`.
     pub fn datum_into(&self, event: &Event, out: &mut Vec<u8>) {
-        if let Some(write) = self.direct_writers[event.event_type().index()]
-            && write(event, out)
-        {
-            return;
-        }
-        let writer = &self.writers[event.event_type().index()].datum;
-        let start = out.len();
-        let written = match event {
-            Event::EventDeclared(r) => writer.write_ser(out, &Write(r)),
-            Event::ResultRecorded(r) => writer.write_ser(out, &Write(r)),
-            Event::ResultsRecorded(r) => writer.write_ser(out, &Write(r)),
-            Event::ResultWithdrawn(r) => writer.write_ser(out, &Write(r)),
-            Event::PairEntered(r) => writer.write_ser(out, &Write(r)),
-            Event::SubmissionSealed(r) => writer.write_ser(out, &Write(r)),
-            Event::SubmissionApplied(r) => writer.write_ser(out, &Write(r)),
-            Event::BoardScored(r) => writer.write_ser(out, &Write(r)),
-            Event::StandingsComputed(r) => writer.write_ser(out, &Write(r)),
-            Event::LeaderboardPublished(r) => writer.write_ser(out, &Write(r)),
-            Event::DeadLettered(r) => writer.write_ser(out, &Write(r)),
-        };
-        if let Err(e) = written {
-            out.truncate(start);
-            panic!(
-                "{} does not match its schema (a bug in simpairs-events): {e}",
-                event.event_type()
-            );
+        match &self.writers[event.event_type().index()].path {
+            WritePath::Generated => wire::write_event(event, out),
+            WritePath::Named(named) => {
+                let start = out.len();
+                if let Err(e) = wire::write_named(named, event, out) {
+                    out.truncate(start);
+                    panic!(
+                        "{} does not match its schema (a bug in simpairs-events): {e}",
+                        event.event_type()
+                    );
+                }
+            }
         }
     }
 
@@ -413,11 +323,13 @@ impl Codec {
         let info = reader.info;
         let mut rest = datum;
         let decoded = match &reader.path {
-            ReadPath::Specific(read) => return read(datum).map_err(|e| read_error(info, e)),
-            ReadPath::Direct(direct) => by_type!(info.event_type(), read_direct(direct, &mut rest)),
+            ReadPath::Generated => {
+                return wire::read_event(info.event_type(), datum).map_err(|e| read_error(info, e));
+            }
+            ReadPath::Named(named) => wire::read_named(named, info.event_type(), &mut rest),
             ReadPath::Resolving(resolving) => resolving
                 .read_value(&mut rest)
-                .and_then(|value| by_type!(info.event_type(), from_resolved(&value))),
+                .and_then(|value| wire::from_value(info.event_type(), &value)),
         };
         let event = decoded.map_err(|e| Error::Malformed {
             event_type: info.event_type(),
@@ -441,8 +353,8 @@ impl Codec {
     pub fn skim(&self, message: &[u8]) -> Result<Skimmed> {
         let (fingerprint, datum) = split_message(message)?;
         let reader = self.reader(fingerprint)?;
-        if reader.info.fingerprint() == direct::RESULTS_RECORDED {
-            return direct::skim_results_recorded(datum)
+        if reader.generated_results() {
+            return skim::skim_results_recorded(datum)
                 .map(Skimmed::Results)
                 .map_err(|e| read_error(reader.info, e));
         }
@@ -462,9 +374,8 @@ impl Codec {
     ) -> Result<()> {
         let (fingerprint, datum) = split_message(message)?;
         let reader = self.reader(fingerprint)?;
-        if reader.info.fingerprint() == direct::RESULTS_RECORDED {
-            return direct::read_lines_as_applied(datum, out)
-                .map_err(|e| read_error(reader.info, e));
+        if reader.generated_results() {
+            return skim::read_lines_as_applied(datum, out).map_err(|e| read_error(reader.info, e));
         }
         match self.decode(message)? {
             Event::ResultsRecorded(batch) => {
@@ -488,83 +399,46 @@ impl Codec {
     }
 }
 
+impl Reader {
+    /// Whether this reads `ResultsRecorded` with the generated codec (which [`skim`] goes with).
+    fn generated_results(&self) -> bool {
+        self.info.event_type() == EventType::ResultsRecorded
+            && matches!(self.path, ReadPath::Generated)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    //! The positional path against apache-avro's own named-field path.
-
-    use proptest::prelude::*;
-    use serde::Serialize;
+    //! The codec's paths: generated wherever a schema has a generated codec.
 
     use super::*;
     use crate::test_samples as common;
 
-    /// The datum apache-avro writes from the derived (named-field) serde impl.
-    fn datum_named(codec: &Codec, event: &Event) -> Vec<u8> {
-        fn write<T: Serialize>(writer: &GenericDatumWriter<'_>, record: &T) -> Vec<u8> {
-            writer.write_ser_to_vec(record).expect("named encoding")
-        }
-        let writer = &codec.writers[event.event_type().index()].datum;
-        match event {
-            Event::EventDeclared(r) => write(writer, r),
-            Event::ResultRecorded(r) => write(writer, r),
-            Event::ResultsRecorded(r) => write(writer, r),
-            Event::ResultWithdrawn(r) => write(writer, r),
-            Event::PairEntered(r) => write(writer, r),
-            Event::SubmissionSealed(r) => write(writer, r),
-            Event::SubmissionApplied(r) => write(writer, r),
-            Event::BoardScored(r) => write(writer, r),
-            Event::StandingsComputed(r) => write(writer, r),
-            Event::LeaderboardPublished(r) => write(writer, r),
-            Event::DeadLettered(r) => write(writer, r),
-        }
-    }
-
-    /// Decodes a current-version datum with the derived (named-field) serde impl.
-    fn decode_named(codec: &Codec, event_type: EventType, datum: &[u8]) -> Event {
-        fn read<T: DeserializeOwned>(
-            reader: &GenericDatumReader<'_>,
-            mut datum: &[u8],
-            wrap: fn(T) -> Event,
-        ) -> apache_avro::AvroResult<Event> {
-            let event = reader.read_deser::<T>(&mut datum).map(wrap)?;
-            assert!(datum.is_empty(), "named decoding left bytes over");
-            Ok(event)
-        }
-        let reader = GenericDatumReader::builder(codec.current_schema(event_type).schema())
-            .build()
-            .expect("the schema builds a reader");
-        by_type!(event_type, read(&reader, datum)).expect("named decoding")
-    }
-
-    fn assert_paths_agree(codec: &Codec, event: &Event) {
-        let positional = codec.datum(event);
-        let named = datum_named(codec, event);
-        assert_eq!(
-            positional,
-            named,
-            "{}: the positional field order differs from the schema's",
-            event.event_type()
-        );
-        assert_eq!(&decode_named(codec, event.event_type(), &positional), event);
-    }
-
     #[test]
-    fn positional_and_named_encodings_agree_for_every_type() {
+    fn every_schema_with_a_generated_codec_uses_it() {
         let codec = Codec::new().unwrap();
-        for event in common::samples() {
-            assert_paths_agree(&codec, &event);
+        for reader in &codec.readers {
+            let expected = reader.info.is_current();
+            assert_eq!(
+                matches!(reader.path, ReadPath::Generated),
+                expected,
+                "{}",
+                reader.info.path()
+            );
         }
-    }
-
-    proptest! {
-        #[test]
-        fn positional_and_named_encodings_agree_for_random_results(
-            single in common::arb::result_recorded(),
-            batch in common::arb::results_recorded(),
-        ) {
-            let codec = Codec::new().unwrap();
-            assert_paths_agree(&codec, &Event::ResultRecorded(single));
-            assert_paths_agree(&codec, &Event::ResultsRecorded(batch));
+        for writer in &codec.writers {
+            assert!(matches!(writer.path, WritePath::Generated));
         }
+        assert!(
+            codec
+                .reader(
+                    codec
+                        .current_schema(EventType::ResultsRecorded)
+                        .fingerprint()
+                )
+                .unwrap()
+                .generated_results()
+        );
+        assert_eq!(common::samples().len(), EventType::ALL.len());
     }
 }

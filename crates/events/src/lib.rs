@@ -59,38 +59,49 @@
 //! self-describing without a schema-registry server, and the partition key travels beside
 //! it (Kafka key, embedded-log key), not inside it.
 //!
-//! The codec parses each schema file once per process and builds apache-avro's datum
-//! writers and readers once per [`Codec`]. It hands records to apache-avro field by field
-//! *in schema order* (as tuples) rather than by field name, which apache-avro checks
-//! against the `.avsc` schema just the same but without a hash lookup per field: this
-//! halves the cost of a `ResultRecorded`. Tests check that the result is byte-identical
-//! to apache-avro's named-field encoding.
-//!
-//! The records that carry every result of a national event by the million have codecs of
-//! their own (`direct.rs`) that walk the schema's field list without serde, at a fifth to a
-//! tenth of the CPU: `ResultsRecorded` (read, and skimmed: [`Codec::skim`],
-//! [`Codec::applied_lines`]), `SubmissionApplied`, and the per-club `BoardScored` and
-//! `StandingsComputed` (read and written). They are used only for the schema versions
-//! they were written for (the codec compares fingerprints when it is built) and are held to
-//! apache-avro by property tests: the same bytes written, the same records read, an error
-//! wherever apache-avro errs. The short text fields of a result are [`Text`]s, kept inline
-//! without a heap allocation.
+//! The codec parses each schema file once per process. It reads and writes the current
+//! version of every record type with code that `build.rs` generated from that very file
+//! (`wire.rs`): a reader, a skipper and a writer per record and enum that walk the fields in
+//! schema order without serde (zig-zag varints, strings, unions, arrays in blocks), at a third
+//! (decoding) to a seventh (encoding) of the CPU of apache-avro's serde path. The codec uses them only for the schema
+//! they were generated from (it compares fingerprints when it is built); apache-avro reads
+//! every older version, resolving it to the current schema, and is the reference the tests hold
+//! the generated code to: the same bytes written, the same records read, an error wherever
+//! apache-avro errs, on random records of every type and on damaged, cut, lengthened and
+//! arbitrary bytes. The results' batches can also be skimmed ([`Codec::skim`]: header read,
+//! lines checked, not built) and read straight into the results a submission applies
+//! ([`Codec::applied_lines`]); those two readers are written by hand (`skim.rs`) on the
+//! generated ones. The short text fields of a result are [`Text`]s, kept inline without a heap
+//! allocation.
 //!
 //! # How schemas evolve
 //!
 //! Each record type has one current schema, `schemas/<Type>.avsc`, whose top-level record
-//! carries `"version": N`. To change a schema:
+//! carries `"version": N`. The Rust types, their codecs, [`Event`] and [`EventType`] are
+//! generated from the current files by `build.rs`; nothing of a schema is kept by hand
+//! anywhere else. What Avro does not say (the stream, the partition key, `Text` for a short
+//! string, extra derives) is said by custom attributes in the file, listed in
+//! `schemas/README.md`; they are not part of the canonical form, so they change no
+//! fingerprint. To add a field (or make another change Avro schema resolution can read old
+//! data with: add fields *with defaults*, an optional field being `["null", T]` with
+//! `"default": null`; remove fields; widen `int` to `long`; add enum symbols):
 //!
 //! 1. copy the current file to `schemas/v<N>/<Type>.avsc` (it stays, unchanged, forever:
-//!    logs hold messages written with it);
-//! 2. edit `schemas/<Type>.avsc`, set `"version": N+1`, and only make changes Avro schema
-//!    resolution can read old data with: add fields *with defaults* (an optional field is
-//!    `["null", T]` with `"default": null`), remove fields, widen `int` to `long`, add
-//!    enum symbols (the registry refuses a version the current one cannot fully read);
-//! 3. add the old file to the registry list in `src/schemas.rs`, update the Rust struct
-//!    and its field list in `src/positional.rs` (and in `src/direct.rs` for the records it
-//!    codes, with their fingerprints), regenerate the golden files and add one of the old
-//!    version (`tests/golden/v<N>/<Type>.bin`).
+//!    logs hold messages written with it; being there registers it);
+//! 2. edit `schemas/<Type>.avsc`: the field, with its `doc`, and `"version": N+1` (a named
+//!    type defined in several files, such as `ResultKey`, is edited in each, and each of
+//!    those record types gets a new version the same way);
+//! 3. build: the compiler lists the struct literals (samples, other crates) that need the
+//!    new field;
+//! 4. regenerate the golden files (`tests/golden.rs` says how) and add one of the old version
+//!    (`tests/golden/v<N>/<Type>.bin`, written independently of the codec) with a test that
+//!    it decodes (`tests/evolution.rs`).
+//!
+//! To add a record type: write `schemas/<Type>.avsc` (namespace `simpairs`, `"version": 1`,
+//! `"stream"`, `"key"`, docs, every named type it uses defined in it), then add its sample to
+//! `tests/common/mod.rs` and a golden test to `tests/golden.rs`, and regenerate the golden
+//! files. Its `Event` variant, `EventType`, stream, key, codec, registration and property
+//! tests follow from the file.
 //!
 //! The codec always writes the current version. Reading, it looks the fingerprint up:
 //! current-version data decodes straight into the struct, older data is resolved to the
@@ -100,23 +111,27 @@
 //!
 //! Named types (`Movement`, `Fraction`, `PairStanding`, ...) are defined inside every file
 //! that uses them: each file is self-contained, so its canonical form — and fingerprint —
-//! covers every type it uses. A test checks that the copies agree.
+//! covers every type it uses. The copies must agree, custom attributes included (the build
+//! and a test check).
 //!
 //! # Layout
 //!
-//! * [`types`]: the records, one struct per Avro record (all re-exported at the root);
-//! * [`Event`], [`EventType`], [`Stream`] (`event.rs`): the sum of the records, routing
-//!   and partition keys;
-//! * [`Codec`], [`split_message`] (`codec.rs`): the wire format, with the positional
-//!   record path in `positional.rs` and the results' own codecs in `direct.rs`;
+//! * [`types`]: the records, one struct per Avro record, generated (all re-exported at the
+//!   root), with a few hand-written methods;
+//! * [`Event`], [`EventType`], [`Stream`] (`event.rs`): the sum of the records, generated,
+//!   with the streams and partition keys;
+//! * [`Codec`], [`split_message`] (`codec.rs`): the wire format, with the generated codecs
+//!   and their runtime in `wire.rs` and the results' own readers in `skim.rs`;
 //!   [`SchemaInfo`] (`schemas.rs`): the schema registry;
 //! * [`submission_digest`], [`seal_signature`], [`verify_seal`] (`signing.rs`): signing;
-//! * [`Error`]: what can go wrong decoding.
+//! * [`Error`]: what can go wrong decoding;
+//! * `build.rs`, `build/`: the generator (`docs/decisions/wire-generated.md` says why and how).
 //!
 //! Tests: `tests/golden.rs` (committed golden bytes per record type; how to regenerate
 //! them is in that file), `tests/evolution.rs` (version 1 bytes read by the version 2
 //! reader), `tests/schemas.rs` (the files: docs, registry, shared types, fingerprints),
-//! `tests/round_trip.rs`, `tests/decode_robustness.rs` (no input panics), `tests/signing.rs`.
+//! `tests/round_trip.rs`, `tests/decode_robustness.rs` (no input panics), `tests/signing.rs`;
+//! `src/wire/tests.rs` (every generated codec against apache-avro).
 //!
 //! # Example
 //!
@@ -153,13 +168,13 @@
 //! ```
 
 mod codec;
-mod direct;
 mod error;
 mod event;
-mod positional;
 mod schemas;
 mod signing;
+mod skim;
 pub mod types;
+mod wire;
 
 pub use codec::{Codec, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
 pub use error::{Error, Result};

@@ -1,10 +1,11 @@
 //! The schema files, embedded at build time and parsed once per process.
 //!
 //! `schemas/<Type>.avsc` is the current version of each record type; older versions that
-//! may still be found in logs live in `schemas/v<N>/<Type>.avsc`. Each file is
-//! self-contained (it defines every named type it uses), and its top-level record carries
-//! a `"version"` attribute. Custom attributes and docs are not part of the Parsing
-//! Canonical Form, so they never change a fingerprint.
+//! may still be found in logs live in `schemas/v<N>/<Type>.avsc`. `build.rs` finds them all
+//! and lists them (`FILES`, in `OUT_DIR`): a file copied into `v<N>/` is registered by being
+//! there. Each file is self-contained (it defines every named type it uses), and its
+//! top-level record carries a `"version"` attribute. Custom attributes and docs are not part
+//! of the Parsing Canonical Form, so they never change a fingerprint.
 
 use std::sync::OnceLock;
 
@@ -26,32 +27,7 @@ struct SchemaFile {
     json: &'static str,
 }
 
-macro_rules! schema_file {
-    ($path:literal) => {
-        SchemaFile {
-            path: concat!("schemas/", $path),
-            json: include_str!(concat!("../../../schemas/", $path)),
-        }
-    };
-}
-
-/// Every schema the codec knows: current versions first (in [`EventType::ALL`] order),
-/// then older versions kept so that old logs stay readable.
-const FILES: &[SchemaFile] = &[
-    schema_file!("EventDeclared.avsc"),
-    schema_file!("ResultRecorded.avsc"),
-    schema_file!("ResultsRecorded.avsc"),
-    schema_file!("ResultWithdrawn.avsc"),
-    schema_file!("PairEntered.avsc"),
-    schema_file!("SubmissionSealed.avsc"),
-    schema_file!("SubmissionApplied.avsc"),
-    schema_file!("BoardScored.avsc"),
-    schema_file!("StandingsComputed.avsc"),
-    schema_file!("LeaderboardPublished.avsc"),
-    schema_file!("DeadLettered.avsc"),
-    // Older versions.
-    schema_file!("v1/ResultRecorded.avsc"),
-];
+include!(concat!(env!("OUT_DIR"), "/files.rs"));
 
 /// A schema of the registry: one version of one record type.
 #[derive(Debug)]

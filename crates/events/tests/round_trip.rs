@@ -114,7 +114,7 @@ fn trailing_and_missing_bytes_are_errors() {
 #[test]
 fn malformed_errors_name_the_record_and_version() {
     let codec = Codec::new().unwrap();
-    let message = codec.encode(&common::samples()[1]);
+    let message = codec.encode(&common::result_recorded().into());
     let err = codec.decode(&message[..HEADER_LEN + 3]).unwrap_err();
     let text = err.to_string();
     assert!(

@@ -261,3 +261,39 @@ fn fingerprints_follow_the_avro_specification() {
         );
     }
 }
+
+/// Every published schema version's fingerprint, by record type and version: the bytes logs
+/// hold start with these, so no edit of a file (docs, custom attributes, a copy into `v<N>/`)
+/// may change one. A version newer than this table is pinned by its golden bytes (their
+/// header is the fingerprint) until it is added here.
+const PUBLISHED: [(&str, u32, u64); 12] = [
+    ("EventDeclared", 1, 0xac27_f1dd_d4f7_3012),
+    ("ResultRecorded", 1, 0x4f02_2374_d936_e9dd),
+    ("ResultRecorded", 2, 0xf97d_387d_ffbc_50c4),
+    ("ResultsRecorded", 1, 0xae6d_179e_3837_7241),
+    ("ResultWithdrawn", 1, 0x5d73_082a_82b1_5975),
+    ("PairEntered", 1, 0x0670_20b3_43bb_7a15),
+    ("SubmissionSealed", 1, 0xd749_b772_d1d6_6a91),
+    ("SubmissionApplied", 1, 0x8c34_6e9e_41e6_a841),
+    ("BoardScored", 1, 0x4640_0c83_bb02_cfbc),
+    ("StandingsComputed", 1, 0xc8e6_5ca3_1d4f_2b54),
+    ("LeaderboardPublished", 1, 0x3428_0fbf_7632_a162),
+    ("DeadLettered", 1, 0x7287_9079_e298_3a26),
+];
+
+#[test]
+fn published_fingerprints_never_change() {
+    let codec = Codec::new().unwrap();
+    for (name, version, fingerprint) in PUBLISHED {
+        let info = codec
+            .schemas()
+            .find(|s| s.event_type().name() == name && s.version() == version)
+            .unwrap_or_else(|| panic!("{name} version {version} is no longer registered"));
+        assert_eq!(
+            info.fingerprint(),
+            fingerprint,
+            "{}: the fingerprint of {name} version {version} changed: logs hold messages written with it",
+            info.path()
+        );
+    }
+}

@@ -348,19 +348,19 @@ pub fn results_recorded() -> ResultsRecorded {
     }
 }
 
-/// One sample per record type, in `EventType::ALL` order.
+/// One sample per record type, in `EventType::ALL` order (by stream, then by name).
 pub fn samples() -> Vec<Event> {
     vec![
         event_declared().into(),
-        result_recorded().into(),
-        results_recorded().into(),
-        result_withdrawn().into(),
         pair_entered().into(),
+        result_recorded().into(),
+        result_withdrawn().into(),
+        results_recorded().into(),
         submission_sealed().into(),
-        submission_applied().into(),
         board_scored().into(),
-        standings_computed().into(),
+        submission_applied().into(),
         leaderboard_published().into(),
+        standings_computed().into(),
         dead_lettered().into(),
     ]
 }
