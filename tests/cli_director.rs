@@ -193,3 +193,28 @@ fn a_file_the_aggregator_would_refuse_is_refused_at_publish() {
         "nothing more was published"
     );
 }
+
+/// `replay` takes the conventions as `score` does: a preset, and each choice as a flag of its own.
+#[test]
+fn replay_scores_by_the_conventions_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    let conventions = |extra: &[&str]| -> serde_json::Value {
+        let args: Vec<&str> = ["replay", "--log", "log", "--json"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        let v: serde_json::Value = serde_json::from_str(&ok(dir.path(), &args)).unwrap();
+        v["scoring"]["conventions"].clone()
+    };
+    assert_eq!(
+        conventions(&[]),
+        serde_json::Value::Null,
+        "the seeds by default"
+    );
+    assert_eq!(conventions(&["--conventions", "nz-scorer"]), "nz-scorer");
+    assert_eq!(
+        conventions(&["--lines", "truncate-0.1", "--datum", "median"]),
+        "seeds,lines=truncate-0.1,datum=median"
+    );
+}

@@ -679,7 +679,14 @@ fn traveller_line<'s, W: Write>(
 ) -> io::Result<()> {
     let r = scoring.field().result(row);
     let (ns_v, ew_v): (Value, Value) = scoring.line_values(row);
-    let (a, b) = table_scores(r.outcome);
+    let (a, b) = match scoring.field().imp_award(row) {
+        // A director's award in IMPs, as written beside the adjusted score.
+        Some(_) => {
+            let text = adjusted_text(scoring.field(), row, r.outcome);
+            (text, String::new())
+        }
+        None => table_scores(r.outcome),
+    };
     let played = match details {
         Some(imported) => {
             let d = imported.details(row);
