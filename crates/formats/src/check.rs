@@ -139,9 +139,10 @@ fn compare(imported: &Imported, scoring: &Scoring<'_>, p: Precision) -> Vec<Comp
     let mut out = Vec::new();
     for (row, official) in &imported.official.lines {
         let row = *row as usize;
+        // Ours as the conventions print them, compared at the file's precision.
         let (ns, ew) = scoring.line_values(row);
-        let (ns, ew) = (at(ns, p.lines), at(ew, p.lines));
-        let agrees = official.ns.is_none_or(|o| o == ns) && official.ew.is_none_or(|o| o == ew);
+        let agrees = official.ns.is_none_or(|o| o == at(ns, p.lines))
+            && official.ew.is_none_or(|o| o == at(ew, p.lines));
         let text = |v: Option<Value>| v.map_or("-".into(), show);
         out.push(Compared {
             item: Item::Line(row),
