@@ -77,7 +77,17 @@ fn event(dir: &Path) -> (String, String) {
     let first = seal_offset(&publish(dir, "A", "a.csv"));
     let second = seal_offset(&publish(dir, "B", "b.csv"));
     publish(dir, "A", "a2.csv");
-    ok(dir, &["aggregate", "--log", "log", "--until-idle"]);
+    ok(
+        dir,
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
     (first, second)
 }
 
@@ -217,4 +227,225 @@ fn replay_scores_by_the_conventions_asked_for() {
         conventions(&["--lines", "truncate-0.1", "--datum", "median"]),
         "seeds,lines=truncate-0.1,datum=median"
     );
+}
+
+#[test]
+fn a_changed_score_applies_with_a_warning_the_director_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    // Table 2 of board 1: 4S made exactly is 420, the director ruled 450.
+    std::fs::write(
+        dir.path().join("a3.csv"),
+        "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n\
+1,1,1,4S,N,10,\n1,2,2,4S,N,10,450\n2,1,2,3NT,S,9,\n2,2,1,2H,E,8,\n",
+    )
+    .unwrap();
+    let out = simpairs(
+        dir.path(),
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "A",
+            "--key",
+            "keys/A.key",
+            "a3.csv",
+        ],
+    );
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: a3.csv:3: ns_score") && stderr.contains("450"),
+        "{stderr}"
+    );
+    ok(
+        dir.path(),
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
+    let text = ok(dir.path(), &["submissions", "--log", "log"]);
+    assert!(text.contains("warning: a3.csv:3: ns_score"), "{text}");
+    // The recorded score stands: NS 2 scores 450 on board 1.
+    let json = ok(dir.path(), &["replay", "--log", "log", "--json"]);
+    assert!(json.contains("\"ns_score\":450"), "{json}");
+}
+
+#[test]
+fn an_event_is_declared_once_and_no_key_file_is_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    let keys: Vec<(String, Vec<u8>)> = ["A", "B", "aggregator", "organiser"]
+        .iter()
+        .map(|k| {
+            let path = dir.path().join(format!("keys/{k}.key"));
+            (k.to_string(), std::fs::read(&path).unwrap())
+        })
+        .collect();
+    let out = simpairs(
+        dir.path(),
+        &[
+            "event",
+            "declare",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--boards",
+            "1-2",
+            "--clubs",
+            "clubs.csv",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("event E is already declared"), "{stderr}");
+    // Another event with the same keys directory: refused, the keys stay as they were.
+    let out = simpairs(
+        dir.path(),
+        &[
+            "event",
+            "declare",
+            "--log",
+            "log",
+            "--event",
+            "F",
+            "--boards",
+            "1-2",
+            "--clubs",
+            "clubs.csv",
+        ],
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("never writes over a key file"), "{stderr}");
+    for (k, bytes) in keys {
+        assert_eq!(
+            std::fs::read(dir.path().join(format!("keys/{k}.key"))).unwrap(),
+            bytes,
+            "{k}"
+        );
+    }
+    // Clubs are added by the organiser's signed amendment.
+    std::fs::write(dir.path().join("more.csv"), "club,name\nC,Club C\n").unwrap();
+    ok(
+        dir.path(),
+        &[
+            "event",
+            "amend",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--organiser-key",
+            "keys/organiser.key",
+            "--add-clubs",
+            "more.csv",
+        ],
+    );
+    std::fs::write(dir.path().join("c.csv"), CLUB_B).unwrap();
+    publish(dir.path(), "C", "c.csv");
+    ok(
+        dir.path(),
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
+    let json = ok(dir.path(), &["replay", "--log", "log", "--json"]);
+    assert_eq!(pairs_of(&json), ["A", "B", "C"]);
+}
+
+#[test]
+fn a_revoked_key_signs_nothing_after_its_revocation_and_a_new_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    ok(dir.path(), &["club", "keygen", "--out", "b2.key"]);
+    let old = key_id_of_private(&dir.path().join("keys/B.key"));
+    ok(
+        dir.path(),
+        &[
+            "event",
+            "amend",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--organiser-key",
+            "keys/organiser.key",
+            "--revoke",
+            &format!("B={old}"),
+            "--add-key",
+            "B=b2.pub",
+        ],
+    );
+    std::fs::write(dir.path().join("b2.csv"), CLUB_A).unwrap();
+    // With the revoked key: refused at publish already.
+    let out = simpairs(
+        dir.path(),
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "B",
+            "--key",
+            "keys/B.key",
+            "b2.csv",
+        ],
+    );
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("revoked"));
+    ok(
+        dir.path(),
+        &[
+            "club", "publish", "--log", "log", "--event", "E", "--club", "B", "--key", "b2.key",
+            "b2.csv",
+        ],
+    );
+    ok(
+        dir.path(),
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
+    let json = ok(dir.path(), &["submissions", "--log", "log", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let last = v["submissions"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["club"].as_str(), last["state"].as_str()),
+        (Some("B"), Some("applied"))
+    );
+}
+
+fn key_id_of_private(path: &Path) -> String {
+    simpairs_pipeline::keys::read_private(path)
+        .unwrap()
+        .public()
+        .id()
 }

@@ -26,6 +26,8 @@ fn sasl_flags_without_a_sasl_protocol_are_refused() {
         "--log",
         "kafka://127.0.0.1:1",
         "--until-idle",
+        "--key",
+        "aggregator.key",
         "--kafka-sasl-username",
         "federation",
     ]);

@@ -24,10 +24,15 @@ pub struct Args {
     /// faster, smaller ones hold less in memory.
     #[arg(long, env = "SIMPAIRS_BATCH", default_value_t = AggregateOptions::default().batch)]
     pub batch: usize,
+    /// The aggregator's private key file (aggregator.key, made when the event was declared): it
+    /// signs what the aggregator derives, and readers accept nothing unsigned.
+    #[arg(long, env = "SIMPAIRS_AGGREGATOR_KEY")]
+    pub key: std::path::PathBuf,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log)?;
+    let key = simpairs_pipeline::keys::read_private(&args.key)?;
     let events: Vec<String> = match &args.event {
         Some(e) => vec![simpairs_pipeline::declare::pick_event(
             log.as_ref(),
@@ -66,9 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let handles: Vec<_> = events
             .iter()
             .map(|event| {
-                let (log, stop, options) = (log.clone(), stop.clone(), options.clone());
+                let (log, stop, options, key) = (log.clone(), stop.clone(), options.clone(), key.clone());
                 scope.spawn(move || -> anyhow::Result<()> {
-                    let mut aggregator = Aggregator::open(log, event)?;
+                    let mut aggregator = Aggregator::open(log, event, key)?;
                     aggregator.run(&options, &stop, |batch| {
                         eprintln!(
                             "{event}: generation {}: {} submission(s) applied, {} set aside; {} clubs, {} results ({} ms)",

@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use simpairs_events::types::{Factoring, Scoring};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
@@ -108,26 +107,20 @@ pub fn measure(
         .map(|c| ClubLine {
             club_id: c.id.clone(),
             name: c.name.clone(),
-            key: Some(club_key(&c.id)),
+            public_key: Some(club_key(&c.id).public()),
         })
         .collect();
     lines.extend(late.iter().map(|c| ClubLine {
         club_id: format!("L{}", c.id),
         name: c.name.clone(),
-        key: Some(club_key(&format!("L{}", c.id))),
+        public_key: Some(club_key(&format!("L{}", c.id)).public()),
     }));
     declare(
         log.as_ref(),
-        Declaration {
-            event_id: event_id.into(),
-            name: "bench".into(),
-            boards: (1..=i32::from(boards)).collect(),
-            scoring: Scoring::Matchpoints,
-            factoring: Factoring::Neuberg,
-            clubs: lines,
-            keys_dir: None,
-            partitions,
-        },
+        Declaration::matchpoints(event_id, "bench", boards, lines, partitions).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )?;
     let results: usize = event.clubs[..clubs].iter().map(|c| c.results).sum();
 
@@ -145,7 +138,7 @@ pub fn measure(
     }
     let publish = started.elapsed();
 
-    let mut aggregator = Aggregator::open(log.clone(), event_id)?;
+    let mut aggregator = Aggregator::open(log.clone(), event_id, simpairs_sim::aggregator_key())?;
     let started = Instant::now();
     // Until the last batch is committed: the wait that tells `until_idle` that nothing more is
     // coming (a poll's timeout) is not ingest.
@@ -168,7 +161,7 @@ pub fn measure(
     let live_aggregator = {
         let (log, stop, event_id) = (log.clone(), stop.clone(), event_id.to_string());
         std::thread::spawn(move || -> anyhow::Result<()> {
-            let mut a = Aggregator::open(log, &event_id)?;
+            let mut a = Aggregator::open(log, &event_id, simpairs_sim::aggregator_key())?;
             a.run(&AggregateOptions::default(), &stop, |_| {})?;
             Ok(())
         })

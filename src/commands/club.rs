@@ -1,15 +1,21 @@
-//! `simpairs club publish`: a club publishes its results file as a signed submission.
+//! `simpairs club publish|keygen`: a club publishes its results file as a signed submission, and
+//! makes its own key pair.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use simpairs_formats::import::Format;
 use simpairs_pipeline::LogLocation;
+use simpairs_pipeline::keys;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ClubCommand {
-    /// Publishes a results file (traveller CSV, USEBIO, PBN): checked whole, then sealed and signed.
+    /// Publishes a results file (traveller CSV, USEBIO, PBN, Scorer): checked whole and judged as
+    /// the aggregator will, then sealed and signed with the club's private key.
     Publish(PublishArgs),
+    /// Makes a key pair: the private key goes to a new file (mode 0600) that stays with the club;
+    /// the public key is printed (and written beside it as .pub) for the organiser.
+    Keygen(KeygenArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -21,7 +27,7 @@ pub struct PublishArgs {
     /// This club's id, as declared.
     #[arg(long, env = "SIMPAIRS_CLUB")]
     pub club: String,
-    /// File holding this club's key (hex), as the organiser handed it out.
+    /// This club's private key file (from `simpairs club keygen`, or as the organiser handed it).
     #[arg(long, env = "SIMPAIRS_CLUB_KEY")]
     pub key: PathBuf,
     /// The results file.
@@ -31,21 +37,57 @@ pub struct PublishArgs {
     pub format: Option<String>,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct KeygenArgs {
+    /// Where to write the private key (never over an existing file).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
 pub fn run(command: ClubCommand) -> anyhow::Result<()> {
-    let ClubCommand::Publish(args) = command;
-    let key_text = std::fs::read_to_string(&args.key)
-        .with_context(|| format!("cannot read the key file {}", args.key.display()))?;
-    let key = simpairs_pipeline::declare::parse_key(&key_text, &args.key.display().to_string())?;
+    match command {
+        ClubCommand::Publish(args) => publish(args),
+        ClubCommand::Keygen(args) => keygen(args),
+    }
+}
+
+fn keygen(args: KeygenArgs) -> anyhow::Result<()> {
+    let key = keys::generate()?;
+    keys::write_private(&key, &args.out)?;
+    let public_path = args.out.with_extension("pub");
+    keys::write_public(&key.public(), &public_path)?;
+    println!("{}", keys::public_text(&key.public()));
+    eprintln!(
+        "private key written to {} (keep it; there is no other copy), public key {} to {}: give the organiser the public key",
+        args.out.display(),
+        key.public().id(),
+        public_path.display()
+    );
+    Ok(())
+}
+
+fn publish(args: PublishArgs) -> anyhow::Result<()> {
+    let key = keys::read_private(&args.key)?;
     let format = match &args.format {
         Some(f) => Some(
             Format::from_name(f)
-                .with_context(|| format!("unknown format {f:?}: csv, usebio, pbn"))?,
+                .with_context(|| format!("unknown format {f:?}: csv, usebio, scorer, pbn"))?,
         ),
         None => None,
     };
     let name = args.file.display().to_string();
-    let bytes = super::read_file(&args.file).with_context(|| format!("cannot read {name}"))?;
     let log = super::open_log(&args.log)?;
+    // Over the event's limit, the file is refused before it is read.
+    let size = std::fs::metadata(&args.file)
+        .with_context(|| format!("cannot read {name}"))?
+        .len();
+    let codec = simpairs_events::Codec::new()?;
+    let roster = simpairs_pipeline::publish::roster(log.as_ref(), &codec, &args.event)?;
+    roster
+        .limits
+        .check_file(size)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}; nothing was published"))?;
+    let bytes = super::read_file(&args.file).with_context(|| format!("cannot read {name}"))?;
     let published = simpairs_pipeline::publish::publish_file(
         log.as_ref(),
         &args.event,

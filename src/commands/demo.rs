@@ -68,12 +68,12 @@ fn fresh_dir(args: &Args) -> anyhow::Result<PathBuf> {
 }
 
 /// The demo's club keys are derived from the seed, so that a demo can be rerun with the same files.
-fn demo_key(seed: u64, club: &str) -> Vec<u8> {
+fn demo_key(seed: u64, club: &str) -> simpairs_events::PrivateKey {
     let mut h = Sha256::new();
     h.update(b"simpairs demo key");
     h.update(seed.to_le_bytes());
     h.update(club.as_bytes());
-    h.finalize().to_vec()
+    simpairs_events::PrivateKey::from_secret(h.finalize().into())
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|c| ClubLine {
             club_id: c.id.clone(),
             name: c.name.clone(),
-            key: Some(demo_key(args.seed, &c.id)),
+            public_key: Some(demo_key(args.seed, &c.id).public()),
         })
         .collect();
     declare(
@@ -103,6 +103,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             event.boards,
             clubs,
             1,
+        )
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
         ),
     )?;
     let results_total: usize = event.clubs.iter().map(|c| c.results).sum();
@@ -125,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let (log, stop, applied, event_id) =
             (log.clone(), stop.clone(), applied.clone(), event_id.clone());
         std::thread::spawn(move || -> anyhow::Result<()> {
-            let mut aggregator = Aggregator::open(log, &event_id)?;
+            let mut aggregator = Aggregator::open(log, &event_id, simpairs_sim::aggregator_key())?;
             aggregator.run(&AggregateOptions::default(), &stop, |batch| {
                 applied.store(batch.generation, Ordering::Relaxed);
             })?;
@@ -162,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let bar = progress_bar(event.clubs.len() as u64);
     let publish = |club: &simpairs_sim::SimClub,
                    csv: &str,
-                   key: &[u8],
+                   key: &simpairs_events::PrivateKey,
                    what: &str|
      -> anyhow::Result<()> {
         let imported =
@@ -176,6 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             key,
             submission.events,
             Some(what.to_string()),
+            Vec::new(),
         );
         simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event_id, &sealed)?;
         Ok(())
@@ -207,7 +212,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         publish(
             victim,
             &victim.csv,
-            b"not the club's key at all, 32 b.",
+            &simpairs_events::PrivateKey::from_secret([0x5E; 32]),
             "forged",
         )?;
         say(

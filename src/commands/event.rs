@@ -1,22 +1,33 @@
-//! `simpairs event declare`: the organiser declares an event.
+//! `simpairs event declare|amend|hands`: the organiser declares an event and amends it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use simpairs_events::types::{Factoring, Scoring};
 use simpairs_pipeline::LogLocation;
-use simpairs_pipeline::declare::{Declaration, declare, parse_boards, read_clubs};
+use simpairs_pipeline::declare::{
+    Amendment, Declaration, Declared, amend, declare, parse_boards, read_clubs,
+};
+use simpairs_pipeline::keys;
+use simpairs_pipeline::limits::Limits;
 
 use super::{FactoringArg, ScoringArg};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum EventCommand {
-    /// Declares an event: its boards, scoring, factoring and the clubs that may publish (with their keys).
+    /// Declares an event: its boards, scoring, limits and the clubs that may publish (with their
+    /// public keys; key pairs are made for clubs without one). Refuses an event already declared.
     Declare(DeclareArgs),
+    /// Amends a declared event, signed with the organiser's key: adds clubs or club keys, revokes
+    /// keys.
+    Amend(AmendArgs),
+    /// Declares the boards' hand records (a PBN file's deals): a club whose deals differ is set
+    /// aside, naming the boards.
+    Hands(HandsArgs),
 }
 
 #[derive(clap::Args, Debug)]
 pub struct DeclareArgs {
-    /// The log: a directory (embedded log).
+    /// The log: a directory (embedded log) or kafka://host:port.
     #[arg(long, env = "SIMPAIRS_LOG")]
     pub log: LogLocation,
     /// Event id (letters, digits, '_', '-'); it names the event's streams.
@@ -32,28 +43,115 @@ pub struct DeclareArgs {
     pub scoring: ScoringArg,
     #[arg(long, value_enum, default_value = "neuberg")]
     pub factoring: FactoringArg,
-    /// Clubs file: CSV with columns club,name[,key] (key: hex HMAC key; fresh keys are drawn for clubs without one).
+    /// Clubs file: CSV with columns club,name[,public_key] (public_key as `simpairs club keygen`
+    /// prints it; key pairs are made for clubs without one).
     #[arg(long)]
     pub clubs: PathBuf,
-    /// Where fresh keys are written as <club>.key (default: a `keys` directory beside the clubs file).
+    /// Where private keys made here are written as <club>.key, aggregator.key and organiser.key
+    /// (default: a `keys` directory beside the clubs file). No key file is ever written over.
     #[arg(long)]
     pub keys_out: Option<PathBuf>,
+    /// The aggregator's public key file, when it made its own key pair (`simpairs club keygen`).
+    #[arg(long)]
+    pub aggregator_public_key: Option<PathBuf>,
+    /// The organiser's public key file, when you made your own key pair.
+    #[arg(long)]
+    pub organiser_public_key: Option<PathBuf>,
     /// Partitions of the results stream (Kafka; the embedded log uses 1).
     #[arg(long, default_value_t = 1)]
     pub partitions: u32,
+    #[command(flatten)]
+    pub limits: LimitFlags,
+}
+
+/// The event's limits (defaults far above a club's session, far below what would stall the event).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct LimitFlags {
+    /// Most results in one club's submission.
+    #[arg(long, default_value_t = Limits::default().results_per_submission)]
+    pub max_results: u32,
+    /// Most results of one board in one submission (tables that played it).
+    #[arg(long, default_value_t = Limits::default().tables_per_board)]
+    pub max_tables_per_board: u32,
+    /// Most pairs one submission enters.
+    #[arg(long, default_value_t = Limits::default().pairs_per_submission)]
+    pub max_pairs: u32,
+    /// Longest player name or national ID, in bytes.
+    #[arg(long, default_value_t = Limits::default().name_bytes)]
+    pub max_name_bytes: u32,
+    /// Longest other text of a result (section, pair number, contract, group), in bytes.
+    #[arg(long, default_value_t = Limits::default().field_bytes)]
+    pub max_field_bytes: u32,
+    /// Largest file a club may publish, in bytes.
+    #[arg(long, default_value_t = Limits::default().file_bytes)]
+    pub max_file_bytes: u64,
+}
+
+impl LimitFlags {
+    fn limits(self) -> Limits {
+        Limits {
+            results_per_submission: self.max_results,
+            tables_per_board: self.max_tables_per_board,
+            pairs_per_submission: self.max_pairs,
+            name_bytes: self.max_name_bytes,
+            field_bytes: self.max_field_bytes,
+            file_bytes: self.max_file_bytes,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AmendArgs {
+    #[arg(long, env = "SIMPAIRS_LOG")]
+    pub log: LogLocation,
+    #[arg(long, env = "SIMPAIRS_EVENT")]
+    pub event: String,
+    /// The organiser's private key file (organiser.key, made when the event was declared).
+    #[arg(long, env = "SIMPAIRS_ORGANISER_KEY")]
+    pub organiser_key: PathBuf,
+    /// Clubs to add: a clubs file as for `event declare`.
+    #[arg(long)]
+    pub add_clubs: Option<PathBuf>,
+    /// A further key a club may sign with: CLUB=PUBLIC_KEY_FILE (repeatable).
+    #[arg(long)]
+    pub add_key: Vec<String>,
+    /// A club's key no longer accepted from now on: CLUB=KEY_ID (repeatable).
+    #[arg(long)]
+    pub revoke: Vec<String>,
+    /// Where private keys made for added clubs are written.
+    #[arg(long)]
+    pub keys_out: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct HandsArgs {
+    #[arg(long, env = "SIMPAIRS_LOG")]
+    pub log: LogLocation,
+    #[arg(long, env = "SIMPAIRS_EVENT")]
+    pub event: String,
+    /// The organiser's private key file.
+    #[arg(long, env = "SIMPAIRS_ORGANISER_KEY")]
+    pub organiser_key: PathBuf,
+    /// A PBN file with the boards' deals ([Deal] tags), as the dealing program wrote it.
+    pub file: PathBuf,
 }
 
 pub fn run(command: EventCommand) -> anyhow::Result<()> {
-    let EventCommand::Declare(args) = command;
+    match command {
+        EventCommand::Declare(args) => run_declare(args),
+        EventCommand::Amend(args) => run_amend(args),
+        EventCommand::Hands(args) => run_hands(args),
+    }
+}
+
+fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
     let log = super::open_log(&args.log)?;
     let clubs = read_clubs(&args.clubs)?;
-    let keys_dir = args.keys_out.clone().unwrap_or_else(|| {
-        args.clubs
-            .parent()
-            .unwrap_or(std::path::Path::new("."))
-            .join("keys")
-    });
-    let fresh = clubs.iter().filter(|c| c.key.is_none()).count();
+    let keys_dir = args
+        .keys_out
+        .clone()
+        .unwrap_or_else(|| beside(&args.clubs, "keys"));
+    let public = |path: &Option<PathBuf>| path.as_deref().map(keys::read_public).transpose();
     let declared = declare(
         log.as_ref(),
         Declaration {
@@ -70,22 +168,120 @@ pub fn run(command: EventCommand) -> anyhow::Result<()> {
                 FactoringArg::Ratio => Factoring::Ratio,
             },
             clubs,
-            keys_dir: Some(keys_dir.clone()),
+            keys_dir: Some(keys_dir),
             partitions: args.partitions,
+            limits: args.limits.limits(),
+            conventions: None,
+            aggregator_keys: public(&args.aggregator_public_key)?.into_iter().collect(),
+            organiser_key: public(&args.organiser_public_key)?,
+        },
+    )?;
+    let e = &declared.event;
+    println!(
+        "event {} declared in {}: {} boards, {} clubs",
+        e.event_id,
+        args.log,
+        e.boards.len(),
+        e.clubs.len()
+    );
+    let l = args.limits.limits();
+    println!(
+        "limits: {} results and {} pairs a submission, {} tables a board, names of {} bytes, other texts of {} bytes, files of {} bytes",
+        l.results_per_submission,
+        l.pairs_per_submission,
+        l.tables_per_board,
+        l.name_bytes,
+        l.field_bytes,
+        l.file_bytes
+    );
+    print_key_files(&declared);
+    Ok(())
+}
+
+/// Says where private keys were written and what to do with them.
+fn print_key_files(declared: &Declared) {
+    if declared.key_files.is_empty() {
+        return;
+    }
+    println!("private keys written (mode 0600; keep them secret, there is no other copy):");
+    for path in &declared.key_files {
+        let whose = match path.file_stem().and_then(|s| s.to_str()) {
+            Some("aggregator") => "for the aggregator (simpairs aggregate --key)".to_string(),
+            Some("organiser") => {
+                "yours, to amend the event (simpairs event amend --organiser-key)".to_string()
+            }
+            Some(club) => format!("hand to club {club} (simpairs club publish --key)"),
+            None => String::new(),
+        };
+        println!("  {}  {whose}", path.display());
+    }
+}
+
+fn beside(file: &Path, dir: &str) -> PathBuf {
+    file.parent().unwrap_or(Path::new(".")).join(dir)
+}
+
+/// `CLUB=VALUE`.
+fn club_and(text: &str, flag: &str) -> anyhow::Result<(String, String)> {
+    let (club, value) = text
+        .split_once('=')
+        .ok_or_else(|| anyhow::anyhow!("{flag} {text:?}: expected CLUB=..."))?;
+    Ok((club.trim().to_string(), value.trim().to_string()))
+}
+
+fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
+    let log = super::open_log(&args.log)?;
+    let organiser = keys::read_private(&args.organiser_key)?;
+    let mut amendment = Amendment::default();
+    if let Some(path) = &args.add_clubs {
+        amendment.clubs = read_clubs(path)?;
+        amendment.keys_dir = Some(
+            args.keys_out
+                .clone()
+                .unwrap_or_else(|| beside(path, "keys")),
+        );
+    }
+    for text in &args.add_key {
+        let (club, file) = club_and(text, "--add-key")?;
+        amendment
+            .added_keys
+            .push((club, keys::read_public(Path::new(&file))?));
+    }
+    for text in &args.revoke {
+        amendment.revoked.push(club_and(text, "--revoke")?);
+    }
+    let declared = amend(log.as_ref(), &args.event, &organiser, amendment)?;
+    println!("event {} amended", args.event);
+    print_key_files(&declared);
+    Ok(())
+}
+
+fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
+    let log = super::open_log(&args.log)?;
+    let organiser = keys::read_private(&args.organiser_key)?;
+    let name = args.file.display().to_string();
+    let bytes = super::read_file(&args.file)?;
+    let imported = simpairs_formats::pbn::read_deals(&name, &bytes)?;
+    let hands: Vec<(i32, String)> = imported
+        .iter()
+        .map(|d| (i32::from(d.board), d.to_pbn()))
+        .collect();
+    if hands.is_empty() {
+        anyhow::bail!("{name} holds no [Deal]: nothing to declare");
+    }
+    let count = hands.len();
+    amend(
+        log.as_ref(),
+        &args.event,
+        &organiser,
+        Amendment {
+            hands,
+            ..Amendment::default()
         },
     )?;
     println!(
-        "event {} declared in {}: {} boards, {} clubs",
-        declared.event_id,
-        args.log,
-        declared.boards.len(),
-        declared.clubs.len()
+        "event {}: the hand records of {count} boards declared",
+        args.event
     );
-    if fresh > 0 {
-        println!(
-            "{fresh} fresh club keys written to {} (hand each club its <club>.key)",
-            keys_dir.display()
-        );
-    }
     Ok(())
 }

@@ -39,10 +39,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         declared_options.conventions,
     );
     let field = field_of(&state, args.club.as_deref())?;
-    let scoring = simpairs_scoring::score(&field, &options)?;
+    let imported = simpairs_pipeline::replay::as_imported(&state, field);
+    let scoring = simpairs_scoring::score(&imported.field, &options)?;
     let stdout = std::io::stdout().lock();
     let written = if args.json {
-        simpairs_formats::report::write_json(stdout, &scoring)
+        simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
     } else {
         let title = format!(
             "{event}{}: {} records replayed, {} set aside",
@@ -53,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             replayed.records,
             replayed.dead_letters.len()
         );
-        simpairs_formats::report::write_table(stdout, &scoring, &title, false)
+        simpairs_formats::report::write_imported_table(stdout, &imported, &scoring, &title, false)
     };
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -17,6 +17,20 @@ pub struct TestLog {
     _dir: Option<tempfile::TempDir>,
 }
 
+/// The file of the simulated events' aggregator key, written once per test process.
+pub fn aggregator_key_file() -> std::path::PathBuf {
+    static FILE: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("aggregator.key");
+        simpairs_pipeline::keys::write_private(&simpairs_sim::aggregator_key(), &path).unwrap();
+        (dir, path)
+    })
+    .1
+    .clone()
+}
+
 /// A fresh embedded log.
 pub fn embedded(event: &str) -> TestLog {
     let dir = tempfile::tempdir().unwrap();
@@ -75,10 +89,14 @@ impl TestLog {
                     .map(|c| ClubLine {
                         club_id: c.id.clone(),
                         name: c.name.clone(),
-                        key: Some(key_of(&c.id)),
+                        public_key: Some(key_of(&c.id).public()),
                     })
                     .collect(),
                 partitions,
+            )
+            .with_keys(
+                simpairs_sim::aggregator_key().public(),
+                simpairs_sim::organiser_key().public(),
             ),
         )
         .unwrap();
@@ -99,9 +117,12 @@ impl TestLog {
     }
 
     /// `simpairs aggregate --until-idle` as its own process, committing every `batch` records.
+    /// (Simulated events declare `simpairs_sim::aggregator_key`; its file is written once.)
     pub fn aggregator_batched(&self, instance: &str, batch: usize) -> Child {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_simpairs"));
         cmd.args(["aggregate", "--log", &self.location, "--event", &self.event])
+            .arg("--key")
+            .arg(aggregator_key_file())
             .args([
                 "--instance",
                 instance,
@@ -126,7 +147,9 @@ impl TestLog {
             &self.event,
             "--instance",
             instance,
-        ]);
+        ])
+        .arg("--key")
+        .arg(aggregator_key_file());
         if until_idle {
             cmd.arg("--until-idle");
         }
@@ -256,13 +279,14 @@ impl TestLog {
         rows
     }
 
-    /// The reasons of the dead letters written so far.
+    /// The reasons of the dead letters written so far (the aggregator's seals over them aside).
     pub fn dead_letters(&self) -> Vec<String> {
         let codec = Codec::new().unwrap();
         self.records(Stream::DeadLetter)
             .iter()
-            .map(|r| match codec.decode(&r.value).unwrap() {
-                Event::DeadLettered(d) => d.reason,
+            .filter_map(|r| match codec.decode(&r.value).unwrap() {
+                Event::DeadLettered(d) => Some(d.reason),
+                Event::OutputSealed(_) => None,
                 other => panic!("{other:?}"),
             })
             .collect()
@@ -384,9 +408,10 @@ pub fn send_forged_and_malformed(log: &TestLog, event: &simpairs_sim::SimEvent) 
         &codec,
         &log.event,
         &victim.id,
-        b"an attacker's key, 32 bytes long",
+        &simpairs_events::PrivateKey::from_secret([0xA7; 32]),
         records,
         None,
+        Vec::new(),
     );
     simpairs_pipeline::publish::append_submission(log.log.as_ref(), &codec, &log.event, &forged)
         .unwrap();

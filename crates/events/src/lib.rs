@@ -10,26 +10,31 @@
 //!
 //! | stream | event | written by | partition key |
 //! |---|---|---|---|
-//! | `declarations` | [`EventDeclared`]: boards, scoring, clubs and their keys | organiser | `event_id` |
+//! | `declarations` | [`EventDeclared`]: boards, scoring, limits, clubs' and aggregators' public keys | organiser | `event_id` |
+//! | `declarations` | [`EventAmended`]: clubs and keys added, keys revoked, hand records; signed | organiser | `event_id` |
 //! | `results` | [`ResultRecorded`]: one board at one table | club node | `event_id/board` |
 //! | `results` | [`ResultsRecorded`]: several tables of one board, batched | club node | `event_id/board` |
 //! | `results` | [`ResultWithdrawn`]: a result taken back | club node | `event_id/board` |
 //! | `results` | [`PairEntered`]: a pair and its players | club node | `event_id/club_id` |
+//! | `results` | [`DealRecorded`]: a board's hand record as the club's file has it | club node | `event_id/board` |
 //! | `results` | [`SubmissionSealed`]: count, digest, signature | club node | `event_id/club_id` |
 //! | `board-scores` | [`SubmissionApplied`]: what the aggregator accepted | aggregator | `event_id/club_id` |
 //! | `board-scores` | [`BoardScored`]: one board over one field | aggregator | `scope/board` |
-//! | `leaderboard` | [`StandingsComputed`]: every pair of one field | projection | `scope` |
+//! | `leaderboard` | [`StandingsComputed`]: every pair of one club's field | aggregator | `scope` |
 //! | `leaderboard` | [`LeaderboardPublished`]: the compact public feed | projection | `event_id` |
-//! | `dead-letter` | [`DeadLettered`]: input set aside, with the reason | any consumer | `event_id` |
+//! | `dead-letter` | [`DeadLettered`]: input set aside, with the reason | aggregator | `event_id` |
+//! | each derived stream | [`OutputSealed`]: hashes of the records an aggregator wrote, signed | aggregator | `event_id` |
 //!
 //! [`Event::stream`] and [`Event::partition_key`] give the last two columns; the key's
 //! ordering rationale is on [`Event::partition_key`].
 //!
 //! A club's upload is a *submission*: records with sequences `0..count`, then a
-//! [`SubmissionSealed`] whose digest covers them and whose HMAC-SHA256 signature proves
-//! the club sent it ([`submission_digest`], [`seal_signature`], [`verify_seal`]). The
-//! aggregator applies a submission only once it holds every sealed record and the
-//! signature verifies, so a leaderboard never shows half a club.
+//! [`SubmissionSealed`] whose digest covers them and whose Ed25519 signature with the
+//! club's private key proves the club sent it ([`submission_digest`], [`sign_seal`],
+//! [`verify_seal`]); the declaration holds only public keys. The aggregator applies a
+//! submission only once it holds every sealed record and the signature verifies, so a
+//! leaderboard never shows half a club. What the aggregator derives is vouched for the same
+//! way by [`OutputSealed`] records signed with its declared key ([`sign_output`]).
 //!
 //! [`ResultsRecorded`] is the batched form of [`ResultRecorded`]: one message for several
 //! results of one board from one submission (line `i` is sequence `first_sequence + i`;
@@ -123,7 +128,8 @@
 //! * [`Codec`], [`split_message`] (`codec.rs`): the wire format, with the generated codecs
 //!   and their runtime in `wire.rs` and the results' own readers in `skim.rs`;
 //!   [`SchemaInfo`] (`schemas.rs`): the schema registry;
-//! * [`submission_digest`], [`seal_signature`], [`verify_seal`] (`signing.rs`): signing;
+//! * [`PrivateKey`], [`PublicKey`], [`submission_digest`], [`sign_seal`], [`verify_seal`],
+//!   [`sign_output`], [`verify_output`] (`signing.rs`): signing;
 //! * [`Error`]: what can go wrong decoding;
 //! * `build.rs`, `build/`: the generator (`docs/decisions/wire-generated.md` says why and how).
 //!
@@ -181,8 +187,9 @@ pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
 pub use schemas::{NAMESPACE, SchemaInfo};
 pub use signing::{
-    DIGEST_LEN, SEAL_DOMAIN, hmac_sha256, seal_bytes, seal_signature, submission_digest,
-    verify_seal,
+    AMENDMENT_DOMAIN, DIGEST_LEN, KeyError, OUTPUT_DOMAIN, PrivateKey, PublicKey, SEAL_DOMAIN,
+    SIGNATURE_LEN, amendment_bytes, key_id, output_seal_bytes, record_hash, seal_bytes,
+    sign_output, sign_seal, submission_digest, verify_output, verify_seal,
 };
 pub use types::*;
 

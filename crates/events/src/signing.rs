@@ -1,33 +1,125 @@
-//! Submission digests and seal signatures (HMAC-SHA256 with the club's key).
+//! Signatures: Ed25519 key pairs, submission digests, and the canonical bytes each signed record
+//! covers.
 //!
-//! A club's submission is a run of records (`ResultRecorded`, `ResultWithdrawn`,
-//! `PairEntered`) with sequences `0..count`, closed by a `SubmissionSealed` that carries
+//! Whoever signs holds a private key; the event's declaration holds only public keys, so nothing
+//! anyone can read in the log lets them sign for someone else.
 //!
-//! * `digest` = [`submission_digest`] of the messages' datum bytes in sequence order, and
-//! * `signature` = [`seal_signature`] over the seal's identity, `count` and `digest`.
+//! * A club's submission is a run of records (`ResultRecorded`, `ResultsRecorded`,
+//!   `ResultWithdrawn`, `PairEntered`, `DealRecorded`) with sequences `0..count`, closed by a
+//!   `SubmissionSealed` whose `digest` is [`submission_digest`] of the records' datum bytes in
+//!   sequence order and whose `signature` is the club's Ed25519 signature of [`seal_bytes`].
+//!   A `ResultsRecorded` batch of `n` lines holds `n` sequences but is one message: its datum
+//!   enters the digest once, at its `first_sequence`.
+//! * An aggregator's derived records are vouched for by an `OutputSealed` listing their hashes
+//!   ([`record_hash`]), signed over [`output_seal_bytes`].
 //!
-//! A `ResultsRecorded` batch of `n` lines holds `n` sequences (`count` counts lines) but is
-//! one message: its datum enters the digest once, at its `first_sequence`. Without
-//! batches this is exactly "each record's datum, in sequence order".
-//!
-//! The consumer recomputes the digest from the datums it received (the message bytes
-//! after the 10-byte header, see [`crate::split_message`], never a re-encoding) and
-//! checks the signature with [`verify_seal`], in constant time. `key_id`, `sealed_at_ms`
-//! and `source` are not signed: `key_id` only selects the key (a wrong one fails to
-//! verify), the other two are informative.
+//! The consumer recomputes the digest from the datums it received (the message bytes after the
+//! 10-byte header, see [`crate::split_message`], never a re-encoding). `key_id` only selects the
+//! key (a wrong one fails to verify); `sealed_at_ms` and `source` of a seal are informative.
 
-use hmac::{Hmac, KeyInit, Mac};
+use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use crate::types::SubmissionSealed;
+use crate::types::{OutputSealed, SubmissionSealed};
 
-/// Length of a digest and of a signature, in bytes.
+/// Length of a digest and of a record hash, in bytes.
 pub const DIGEST_LEN: usize = 32;
 
-/// Domain-separation prefix of the canonical seal bytes (see [`seal_bytes`]).
-pub const SEAL_DOMAIN: &[u8] = b"simpairs/SubmissionSealed/v1\0";
+/// Length of a signature, in bytes.
+pub const SIGNATURE_LEN: usize = ed25519_dalek::SIGNATURE_LENGTH;
 
-type HmacSha256 = Hmac<Sha256>;
+/// Domain-separation prefix of the canonical seal bytes (see [`seal_bytes`]). Version 1 was
+/// HMAC-SHA256 with keys every club could read; its seals are refused.
+pub const SEAL_DOMAIN: &[u8] = b"simpairs/SubmissionSealed/v2\0";
+
+/// Domain-separation prefix of an aggregator's output seal (see [`output_seal_bytes`]).
+pub const OUTPUT_DOMAIN: &[u8] = b"simpairs/OutputSealed/v1\0";
+
+/// Domain-separation prefix of an organiser's amendment (the amendment's datum follows).
+pub const AMENDMENT_DOMAIN: &[u8] = b"simpairs/EventAmended/v1\0";
+
+/// A private signing key (its secret never printed).
+#[derive(Clone)]
+pub struct PrivateKey(SigningKey);
+
+impl std::fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PrivateKey({})", self.public().id())
+    }
+}
+
+/// A public key, as a declaration carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicKey(VerifyingKey);
+
+impl PrivateKey {
+    /// The key whose 32-byte secret is `secret` (drawn from a random source, or derived).
+    pub fn from_secret(secret: [u8; 32]) -> PrivateKey {
+        PrivateKey(SigningKey::from_bytes(&secret))
+    }
+
+    /// The 32-byte secret, to store.
+    pub fn secret(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+
+    pub fn public(&self) -> PublicKey {
+        PublicKey(self.0.verifying_key())
+    }
+
+    /// The Ed25519 signature of `message`.
+    pub fn sign(&self, message: &[u8]) -> [u8; SIGNATURE_LEN] {
+        self.0.sign(message).to_bytes()
+    }
+}
+
+/// Why bytes are not a public key.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    #[error("a public key is 32 bytes, not {0}")]
+    Length(usize),
+    #[error("those 32 bytes are not an Ed25519 public key")]
+    NotAKey,
+}
+
+impl PublicKey {
+    /// The key from its 32 bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, KeyError> {
+        let bytes: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| KeyError::Length(bytes.len()))?;
+        VerifyingKey::from_bytes(&bytes)
+            .map(PublicKey)
+            .map_err(|_| KeyError::NotAKey)
+    }
+
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0.to_bytes()
+    }
+
+    /// The key's id: `k` and the first 12 hex digits of the SHA-256 of its bytes.
+    pub fn id(&self) -> String {
+        key_id(self.0.as_bytes())
+    }
+
+    /// Whether `signature` is this key's signature of `message` (strict: no malleable
+    /// signatures, no weak keys).
+    #[must_use]
+    pub fn verify(&self, message: &[u8], signature: &[u8]) -> bool {
+        let Ok(bytes) = <[u8; SIGNATURE_LEN]>::try_from(signature) else {
+            return false;
+        };
+        let signature = ed25519_dalek::Signature::from_bytes(&bytes);
+        self.0.verify_strict(message, &signature).is_ok()
+    }
+}
+
+/// A key's id from its public bytes: `k` and the first 12 hex digits of their SHA-256.
+pub fn key_id(public: &[u8]) -> String {
+    let digest = Sha256::digest(public);
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("k{hex}")
+}
 
 /// Appends the length of `bytes` as a 4-byte little-endian integer, then `bytes`.
 ///
@@ -55,75 +147,80 @@ pub fn submission_digest<'a>(datums: impl IntoIterator<Item = &'a [u8]>) -> [u8;
     hasher.finalize().into()
 }
 
-/// The canonical bytes a seal signature covers:
+/// The canonical bytes a seal's signature covers:
 ///
 /// ```text
-/// SEAL_DOMAIN                         "simpairs/SubmissionSealed/v1\0" (29 bytes)
-/// u32 LE length ‖ event_id (UTF-8)
-/// u32 LE length ‖ club_id (UTF-8)
-/// u32 LE length ‖ submission_id (UTF-8)
+/// SEAL_DOMAIN                         "simpairs/SubmissionSealed/v2\0"
+/// u32 LE length ‖ event_id, club_id, submission_id (UTF-8, each)
 /// count as i64 LE (8 bytes)
-/// u32 LE length ‖ digest (32 bytes for a SHA-256 digest)
+/// u32 LE length ‖ digest
+/// warnings: their number as u32 LE, then each as line (i64 LE) ‖ prefixed field ‖ prefixed message
 /// ```
-pub fn seal_bytes(
-    event_id: &str,
-    club_id: &str,
-    submission_id: &str,
-    count: i64,
-    digest: &[u8],
-) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(
-        SEAL_DOMAIN.len() + 16 + event_id.len() + club_id.len() + submission_id.len() + 8 + 32,
-    );
+pub fn seal_bytes(seal: &SubmissionSealed) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(SEAL_DOMAIN.len() + 128);
     let mut out = |part: &[u8]| bytes.extend_from_slice(part);
     out(SEAL_DOMAIN);
-    put_prefixed(&mut out, event_id.as_bytes());
-    put_prefixed(&mut out, club_id.as_bytes());
-    put_prefixed(&mut out, submission_id.as_bytes());
-    out(&count.to_le_bytes());
-    put_prefixed(&mut out, digest);
+    put_prefixed(&mut out, seal.event_id.as_bytes());
+    put_prefixed(&mut out, seal.club_id.as_bytes());
+    put_prefixed(&mut out, seal.submission_id.as_bytes());
+    out(&seal.count.to_le_bytes());
+    put_prefixed(&mut out, &seal.digest);
+    let warnings = u32::try_from(seal.warnings.len()).unwrap_or(u32::MAX);
+    out(&warnings.to_le_bytes());
+    for w in &seal.warnings {
+        out(&w.line.to_le_bytes());
+        put_prefixed(&mut out, w.field.as_bytes());
+        put_prefixed(&mut out, w.message.as_bytes());
+    }
     bytes
 }
 
-fn mac(key: &[u8], message: &[u8]) -> HmacSha256 {
-    // HMAC accepts keys of any length (long keys are hashed, short ones padded).
-    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-    mac.update(message);
-    mac
+/// Signs a seal: sets its `key_id` and `signature`.
+pub fn sign_seal(key: &PrivateKey, seal: &mut SubmissionSealed) {
+    seal.key_id = key.public().id();
+    seal.signature = key.sign(&seal_bytes(seal)).to_vec();
 }
 
-/// HMAC-SHA256 with the club's `key` over [`seal_bytes`]`(event_id, club_id,
-/// submission_id, count, digest)`: the `signature` of a `SubmissionSealed`.
-pub fn seal_signature(
-    key: &[u8],
-    event_id: &str,
-    club_id: &str,
-    submission_id: &str,
-    count: i64,
-    digest: &[u8],
-) -> [u8; DIGEST_LEN] {
-    let bytes = seal_bytes(event_id, club_id, submission_id, count, digest);
-    mac(key, &bytes).finalize().into_bytes().into()
-}
-
-/// Whether `seal.signature` is the club's signature of `seal` under `key`, compared in
-/// constant time. Does not check the digest against the records: compare
-/// [`submission_digest`] of the received datums with `seal.digest` for that.
+/// Whether `seal.signature` is `key`'s signature of the seal. Does not check the digest against
+/// the records: compare [`submission_digest`] of the received datums with `seal.digest` for that.
 #[must_use]
-pub fn verify_seal(key: &[u8], seal: &SubmissionSealed) -> bool {
-    let bytes = seal_bytes(
-        &seal.event_id,
-        &seal.club_id,
-        &seal.submission_id,
-        seal.count,
-        &seal.digest,
-    );
-    mac(key, &bytes).verify_slice(&seal.signature).is_ok()
+pub fn verify_seal(key: &PublicKey, seal: &SubmissionSealed) -> bool {
+    key.verify(&seal_bytes(seal), &seal.signature)
 }
 
-/// HMAC-SHA256 of `message` under `key`, the primitive the seals use (exposed for test
-/// vectors and tools).
-pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; DIGEST_LEN] {
-    mac(key, message).finalize().into_bytes().into()
+/// The hash an output seal lists for a record: SHA-256 of its datum.
+pub fn record_hash(datum: &[u8]) -> [u8; DIGEST_LEN] {
+    Sha256::digest(datum).into()
+}
+
+/// The canonical bytes an output seal's signature covers: [`OUTPUT_DOMAIN`], then the prefixed
+/// event id and stream, the partition (i32 LE), the prefixed hashes and `sealed_at_ms` (i64 LE).
+pub fn output_seal_bytes(seal: &OutputSealed) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(OUTPUT_DOMAIN.len() + 64 + seal.hashes.len());
+    let mut out = |part: &[u8]| bytes.extend_from_slice(part);
+    out(OUTPUT_DOMAIN);
+    put_prefixed(&mut out, seal.event_id.as_bytes());
+    put_prefixed(&mut out, seal.stream.as_bytes());
+    out(&seal.partition.to_le_bytes());
+    put_prefixed(&mut out, &seal.hashes);
+    out(&seal.sealed_at_ms.to_le_bytes());
+    bytes
+}
+
+/// Signs an output seal: sets its `key_id` and `signature`.
+pub fn sign_output(key: &PrivateKey, seal: &mut OutputSealed) {
+    seal.key_id = key.public().id();
+    seal.signature = key.sign(&output_seal_bytes(seal)).to_vec();
+}
+
+/// Whether an output seal verifies with `key`.
+#[must_use]
+pub fn verify_output(key: &PublicKey, seal: &OutputSealed) -> bool {
+    key.verify(&output_seal_bytes(seal), &seal.signature)
+}
+
+/// The bytes an amendment's signature covers: [`AMENDMENT_DOMAIN`] and the amendment's datum
+/// written with an empty signature.
+pub fn amendment_bytes(datum_without_signature: &[u8]) -> Vec<u8> {
+    [AMENDMENT_DOMAIN, datum_without_signature].concat()
 }

@@ -60,8 +60,8 @@ impl ResultsRecorded {
 }
 
 impl ResultLine {
-    /// The line as the result a submission applies: with its batch's board, without the
-    /// informative lead and table.
+    /// The line as the result a submission applies: with its batch's board and its lead,
+    /// without the table number.
     #[inline]
     pub fn into_applied(self, board: i32) -> AppliedResult {
         AppliedResult {
@@ -78,12 +78,13 @@ impl ResultLine {
             adjusted: self.adjusted,
             arrow_switch: self.arrow_switch,
             group: self.group,
+            lead: self.lead,
         }
     }
 }
 
 impl ResultRecorded {
-    /// The result as a submission applies it: without its identity, lead and table.
+    /// The result as a submission applies it: without its identity and table number.
     pub fn applied(&self) -> AppliedResult {
         AppliedResult {
             section: self.section.clone(),
@@ -99,6 +100,7 @@ impl ResultRecorded {
             adjusted: self.adjusted,
             arrow_switch: self.arrow_switch,
             group: self.group.clone(),
+            lead: self.lead.clone(),
         }
     }
 }

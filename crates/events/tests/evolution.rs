@@ -69,10 +69,10 @@ fn re_encoding_a_version_1_record_writes_version_2() {
 }
 
 #[test]
-fn version_1_is_fully_readable_by_version_2() {
+fn every_old_version_is_fully_readable_by_the_current_one() {
     let codec = Codec::new().unwrap();
-    let current = codec.current_schema(EventType::ResultRecorded).schema();
     for old in codec.schemas().filter(|s| !s.is_current()) {
+        let current = codec.current_schema(old.event_type()).schema();
         assert_eq!(
             SchemaCompatibility::can_read(old.schema(), current),
             Ok(Compatibility::Full),
@@ -103,4 +103,41 @@ fn a_version_from_the_future_is_refused_in_words() {
     let text = err.to_string();
     assert!(text.contains("newer program"), "{text}");
     assert_eq!(message.len(), HEADER_LEN + 1);
+}
+
+/// The records whose schema went to version 2 when signatures became Ed25519 (declaration: public
+/// keys, aggregators' and organiser's keys, limits, conventions; seal: warnings; applied
+/// submission: leads): bytes written with version 1 still decode, new fields at their defaults.
+#[test]
+fn version_1_declarations_seals_and_applied_submissions_decode_with_version_2() {
+    let codec = Codec::new().unwrap();
+    let cases: [(EventType, Event); 3] = [
+        (EventType::EventDeclared, common::event_declared_v1().into()),
+        (
+            EventType::SubmissionSealed,
+            common::submission_sealed_v1().into(),
+        ),
+        (
+            EventType::SubmissionApplied,
+            common::submission_applied_v1().into(),
+        ),
+    ];
+    for (event_type, expected) in cases {
+        let path = common::golden_dir().join(format!("v1/{}.bin", event_type.name()));
+        let golden = std::fs::read(&path).unwrap();
+        let writer = codec.writer_schema(&golden).unwrap();
+        assert_eq!(
+            (writer.event_type(), writer.version(), writer.is_current()),
+            (event_type, 1, false),
+            "{}",
+            path.display()
+        );
+        assert_eq!(
+            codec.decode(&golden).unwrap(),
+            expected,
+            "{}",
+            path.display()
+        );
+        assert_eq!(codec.current_schema(event_type).version(), 2);
+    }
 }

@@ -79,6 +79,9 @@ macro_rules! golden_tests {
 
 golden_tests! {
     golden_event_declared => event_declared,
+    golden_event_amended => event_amended,
+    golden_deal_recorded => deal_recorded,
+    golden_output_sealed => output_sealed,
     golden_result_recorded => result_recorded,
     golden_results_recorded => results_recorded,
     golden_result_withdrawn => result_withdrawn,

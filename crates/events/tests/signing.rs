@@ -1,46 +1,47 @@
-//! Submission digests and seal signatures.
+//! Submission digests and signatures.
 
 mod common;
 
 use simpairs_events::{
-    Codec, Event, SEAL_DOMAIN, SubmissionSealed, hmac_sha256, seal_bytes, seal_signature,
-    split_message, submission_digest, verify_seal,
+    Codec, Event, PrivateKey, PublicKey, SEAL_DOMAIN, SealWarning, SubmissionSealed, key_id,
+    output_seal_bytes, seal_bytes, sign_output, sign_seal, split_message, submission_digest,
+    verify_output, verify_seal,
 };
 
 fn unhex(text: &str) -> Vec<u8> {
     hex::decode(text).unwrap()
 }
 
-/// RFC 4231 section 4.2, test case 1.
+/// RFC 8032 section 7.1, test 1: the empty message.
 #[test]
-fn hmac_sha256_rfc4231_test_case_1() {
-    let key = [0x0b; 20];
+fn ed25519_rfc8032_test_1() {
+    let secret: [u8; 32] =
+        unhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+            .try_into()
+            .unwrap();
+    let key = PrivateKey::from_secret(secret);
     assert_eq!(
-        hmac_sha256(&key, b"Hi There").to_vec(),
-        unhex("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        key.public().to_bytes().to_vec(),
+        unhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
     );
-}
-
-/// RFC 4231 section 4.3, test case 2 (a key shorter than the output).
-#[test]
-fn hmac_sha256_rfc4231_test_case_2() {
+    let signature = key.sign(b"");
     assert_eq!(
-        hmac_sha256(b"Jefe", b"what do ya want for nothing?").to_vec(),
-        unhex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-    );
-}
-
-/// RFC 4231 section 4.7, test case 6 (a key longer than the block, hashed first).
-#[test]
-fn hmac_sha256_rfc4231_test_case_6() {
-    assert_eq!(
-        hmac_sha256(
-            &[0xaa; 131],
-            b"Test Using Larger Than Block-Size Key - Hash Key First"
+        signature.to_vec(),
+        unhex(
+            "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
         )
-        .to_vec(),
-        unhex("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     );
+    assert!(key.public().verify(b"", &signature));
+    assert!(!key.public().verify(b"x", &signature));
+}
+
+#[test]
+fn public_keys_are_checked() {
+    assert!(PublicKey::from_bytes(&[1; 31]).is_err());
+    let key = PrivateKey::from_secret([3; 32]).public();
+    assert_eq!(PublicKey::from_bytes(&key.to_bytes()), Ok(key));
+    assert_eq!(key.id(), key_id(&key.to_bytes()));
+    assert_eq!(key.id().len(), 13);
 }
 
 #[test]
@@ -66,28 +67,59 @@ fn digest_depends_on_order_and_boundaries() {
     assert_eq!(a, submission_digest([b"ab".as_slice(), b"c"]));
 }
 
+fn seal(count: i64, digest: [u8; 32], warnings: Vec<SealWarning>) -> SubmissionSealed {
+    SubmissionSealed {
+        event_id: common::EVENT_ID.into(),
+        club_id: "bristol".into(),
+        submission_id: "bristol-2026-11-17-1".into(),
+        count,
+        digest: digest.to_vec(),
+        key_id: String::new(),
+        signature: Vec::new(),
+        sealed_at_ms: 1_795_400_000_123,
+        source: None,
+        warnings,
+    }
+}
+
+fn warning() -> SealWarning {
+    SealWarning {
+        line: 14,
+        field: "ns_score".into(),
+        message: "a changed score".into(),
+    }
+}
+
 #[test]
 fn seal_bytes_layout() {
     let digest = [7u8; 32];
-    let bytes = seal_bytes("E", "club", "s1", 3, &digest);
+    let bytes = seal_bytes(&seal(3, digest, vec![warning()]));
     let mut expected = SEAL_DOMAIN.to_vec();
-    expected.extend_from_slice(&[1, 0, 0, 0, b'E']);
-    expected.extend_from_slice(&[4, 0, 0, 0, b'c', b'l', b'u', b'b']);
-    expected.extend_from_slice(&[2, 0, 0, 0, b's', b'1']);
+    let prefixed = |out: &mut Vec<u8>, b: &[u8]| {
+        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        out.extend_from_slice(b);
+    };
+    prefixed(&mut expected, common::EVENT_ID.as_bytes());
+    prefixed(&mut expected, b"bristol");
+    prefixed(&mut expected, b"bristol-2026-11-17-1");
     expected.extend_from_slice(&3i64.to_le_bytes());
-    expected.extend_from_slice(&[32, 0, 0, 0]);
-    expected.extend_from_slice(&digest);
+    prefixed(&mut expected, &digest);
+    expected.extend_from_slice(&1u32.to_le_bytes());
+    expected.extend_from_slice(&14i64.to_le_bytes());
+    prefixed(&mut expected, b"ns_score");
+    prefixed(&mut expected, b"a changed score");
     assert_eq!(bytes, expected);
-    assert_eq!(SEAL_DOMAIN, b"simpairs/SubmissionSealed/v1\0");
+    assert_eq!(SEAL_DOMAIN, b"simpairs/SubmissionSealed/v2\0");
     // Moving a byte from one field to the next changes what is signed.
-    assert_ne!(
-        seal_bytes("ab", "c", "s", 1, &digest),
-        seal_bytes("a", "bc", "s", 1, &digest)
-    );
+    let mut a = seal(1, digest, Vec::new());
+    let mut b = a.clone();
+    (a.event_id, a.club_id) = ("ab".into(), "c".into());
+    (b.event_id, b.club_id) = ("a".into(), "bc".into());
+    assert_ne!(seal_bytes(&a), seal_bytes(&b));
 }
 
 /// A submission as a club node would publish it: records, then a signed seal.
-fn publish(key: &[u8]) -> (Vec<Vec<u8>>, SubmissionSealed) {
+fn publish(key: &PrivateKey) -> (Vec<Vec<u8>>, SubmissionSealed) {
     let codec = Codec::new().unwrap();
     let mut result = common::result_recorded();
     result.sequence = 1;
@@ -104,30 +136,15 @@ fn publish(key: &[u8]) -> (Vec<Vec<u8>>, SubmissionSealed) {
     .map(|e| codec.encode(e))
     .collect();
     let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().1));
-    let (event_id, club_id, submission_id) = (
-        common::EVENT_ID.to_string(),
-        "bristol".to_string(),
-        "bristol-2026-11-17-1".to_string(),
-    );
-    let count = 5; // 1 pair + 1 result + a batch of 3
-    let signature = seal_signature(key, &event_id, &club_id, &submission_id, count, &digest);
-    let seal = SubmissionSealed {
-        event_id,
-        club_id,
-        submission_id,
-        count,
-        digest: digest.to_vec(),
-        key_id: "bristol-2026".into(),
-        signature: signature.to_vec(),
-        sealed_at_ms: 1_795_400_000_123,
-        source: None,
-    };
-    (messages, seal)
+    // 1 pair + 1 result + a batch of 3
+    let mut sealed = seal(5, digest, vec![warning()]);
+    sign_seal(key, &mut sealed);
+    (messages, sealed)
 }
 
 #[test]
 fn a_sealed_submission_verifies_after_the_trip_through_the_wire() {
-    let key = common::event_declared().clubs[0].hmac_key.clone();
+    let key = PrivateKey::from_secret([1; 32]);
     let (messages, seal) = publish(&key);
     let codec = Codec::new().unwrap();
     // The consumer's side: decode the seal, recompute the digest from the datums received.
@@ -137,69 +154,79 @@ fn a_sealed_submission_verifies_after_the_trip_through_the_wire() {
     else {
         panic!("not a seal")
     };
-    assert!(verify_seal(&key, &received));
+    assert!(verify_seal(&key.public(), &received));
+    assert_eq!(received.key_id, key.public().id());
     let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().1));
     assert_eq!(digest.as_slice(), received.digest);
 }
 
 #[test]
 fn forged_or_altered_seals_fail() {
-    let key = common::event_declared().clubs[0].hmac_key.clone();
-    let other_key = common::event_declared().clubs[1].hmac_key.clone();
+    let key = PrivateKey::from_secret([1; 32]);
+    let other = PrivateKey::from_secret([2; 32]).public();
     let (_, seal) = publish(&key);
-    assert!(verify_seal(&key, &seal));
-    assert!(!verify_seal(&other_key, &seal), "another club's key");
-    assert!(!verify_seal(b"", &seal), "empty key");
-
-    let mut forged = seal.clone();
-    forged.signature[31] ^= 1;
-    assert!(!verify_seal(&key, &forged), "flipped signature bit");
-
-    let mut forged = seal.clone();
-    forged.signature.truncate(16);
-    assert!(!verify_seal(&key, &forged), "truncated signature");
-
-    let mut forged = seal.clone();
-    forged.signature.clear();
-    assert!(!verify_seal(&key, &forged), "unsigned");
-
-    let mut forged = seal.clone();
-    forged.count += 1;
-    assert!(!verify_seal(&key, &forged), "count changed");
-
-    let mut forged = seal.clone();
-    forged.digest[0] ^= 0x80;
-    assert!(!verify_seal(&key, &forged), "digest changed");
-
-    let mut forged = seal.clone();
-    forged.club_id = "gwynedd".into();
-    assert!(!verify_seal(&key, &forged), "published for another club");
-
-    let mut forged = seal.clone();
-    forged.submission_id.push('x');
-    assert!(!verify_seal(&key, &forged), "submission changed");
-
+    let public = key.public();
+    assert!(verify_seal(&public, &seal));
+    assert!(!verify_seal(&other, &seal), "another club's key");
+    let altered: [(&str, fn(&mut SubmissionSealed)); 9] = [
+        ("flipped signature bit", |s| s.signature[31] ^= 1),
+        ("truncated signature", |s| s.signature.truncate(16)),
+        ("unsigned", |s| s.signature.clear()),
+        ("count changed", |s| s.count += 1),
+        ("digest changed", |s| s.digest[0] ^= 0x80),
+        ("published for another club", |s| {
+            s.club_id = "gwynedd".into()
+        }),
+        ("submission changed", |s| s.submission_id.push('x')),
+        ("a warning dropped", |s| s.warnings.clear()),
+        ("a warning changed", |s| s.warnings[0].line += 1),
+    ];
+    for (what, alter) in altered {
+        let mut forged = seal.clone();
+        alter(&mut forged);
+        assert!(!verify_seal(&public, &forged), "{what}");
+    }
     // Unsigned metadata may change without breaking the signature.
     let mut relabelled = seal.clone();
     relabelled.source = Some("re-sent.csv".into());
     relabelled.sealed_at_ms += 1;
-    assert!(verify_seal(&key, &relabelled));
+    assert!(verify_seal(&public, &relabelled));
+}
+
+/// Pinned against an independent implementation (Python's `cryptography` package signing the
+/// documented layout with the key whose secret is the bytes 0..32), so that any change to the
+/// canonical seal bytes is noticed.
+#[test]
+fn seal_signature_vector() {
+    let key = PrivateKey::from_secret((0u8..32).collect::<Vec<_>>().try_into().unwrap());
+    assert_eq!(key.public().id(), "k56475aa75463");
+    let mut sealed = seal(42, submission_digest([b"abc".as_slice()]), vec![warning()]);
+    sealed.event_id = "SIM-2026-11".into();
+    sign_seal(&key, &mut sealed);
+    assert_eq!(
+        hex::encode(&sealed.signature),
+        "ce1e4b3dae578be10013723859c908f2ab1a6373140a74ab4d1229ebd1ecf19252366e4534c43103f722279f9887cf7429b94a2033132056b7413afd15d3870b"
+    );
 }
 
 #[test]
-fn seal_signature_vector() {
-    // Computed independently (Python hashlib/hmac over the documented layout) and pinned, so
-    // that any change to the canonical seal bytes is noticed.
-    let signature = seal_signature(
-        &(0u8..32).collect::<Vec<_>>(),
-        "SIM-2026-11",
-        "bristol",
-        "bristol-2026-11-17-1",
-        42,
-        &submission_digest([b"abc".as_slice()]),
+fn output_seals_verify_with_the_aggregators_key_only() {
+    let key = PrivateKey::from_secret([9; 32]);
+    let mut sealed = common::output_sealed();
+    sign_output(&key, &mut sealed);
+    assert!(verify_output(&key.public(), &sealed));
+    assert!(!verify_output(
+        &PrivateKey::from_secret([8; 32]).public(),
+        &sealed
+    ));
+    let mut moved = sealed.clone();
+    moved.hashes[0] ^= 1;
+    assert!(
+        !verify_output(&key.public(), &moved),
+        "a listed hash changed"
     );
-    assert_eq!(
-        hex::encode(signature),
-        "bab2a3310fdc9d13cf053e183293bc24db760692cd22a75bf09f07b719c5e2f3"
-    );
+    let mut moved = sealed.clone();
+    moved.partition += 1;
+    assert!(!verify_output(&key.public(), &moved), "another partition");
+    assert!(output_seal_bytes(&sealed).starts_with(b"simpairs/OutputSealed/v1\0"));
 }

@@ -214,19 +214,40 @@ fn columns(spec: &str) -> Vec<String> {
         .collect()
 }
 
+/// Reads a PBN file with its score tables.
+pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
+    let legal = simpairs_scoring::LegalScores::new();
+    scan(file, bytes, &legal)?.finish()
+}
+
+/// Reads the hand records of a PBN file (a dealing program's, without score tables): every
+/// board's deal, checked, in board order. A file cut short or holding a bad deal is an error.
+pub fn read_deals(file: &str, bytes: &[u8]) -> Result<Vec<Deal>> {
+    let legal = simpairs_scoring::LegalScores::new();
+    let mut reader = scan(file, bytes, &legal)?;
+    std::mem::take(&mut reader.sink.problems).into_result()?;
+    let mut deals = std::mem::take(&mut reader.deals);
+    deals.sort_by_key(|d| d.board);
+    deals.dedup_by_key(|d| d.board);
+    Ok(deals)
+}
+
 /// Reads a PBN file, line by line: each line is decoded on its own (UTF-8, else ISO-8859-1 unless the
 /// file says UTF-8), each ScoreTable row is checked as soon as it is complete, and the data of other
 /// tags is not kept, so memory stays bounded by the file's results.
-pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
+fn scan<'a, 'l>(
+    file: &'a str,
+    bytes: &'a [u8],
+    legal: &'l simpairs_scoring::LegalScores,
+) -> Result<Reader<'a, 'l>> {
     let body = text::strip_bom(bytes);
-    let legal = simpairs_scoring::LegalScores::new();
     let naming = Naming {
         names: &NAMES,
         separator: "/",
     };
     let mut reader = Reader {
         file,
-        sink: build::Sink::new(file, naming, &legal),
+        sink: build::Sink::new(file, naming, legal),
         previous: FxHashMap::default(),
         game: Game::default(),
         event: EventInfo {
@@ -289,7 +310,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
     if !reader.cut {
         reader.check_last_game(end.last_line);
     }
-    reader.finish()
+    Ok(reader)
 }
 
 /// How a file ends: its last line with any text, and whether a line break follows it.

@@ -109,7 +109,7 @@ fn allowed() -> BTreeMap<&'static str, (Vec<&'static str>, Vec<&'static str>, us
         ),
         (
             "aggregate",
-            (vec!["--log", "--event"], vec!["--until-idle"], 0),
+            (vec!["--log", "--event", "--key"], vec!["--until-idle"], 0),
         ),
         ("serve", (vec!["--log", "--event", "--listen"], vec![], 0)),
         (

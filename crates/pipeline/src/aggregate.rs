@@ -49,8 +49,8 @@ use simpairs_events::types::{
     BoardScored, DeadLettered, Direction, Fraction, PairStanding, ResultKey, SpecialValue,
     StandingsComputed, SubmissionApplied, TableEntry,
 };
-use simpairs_events::{Codec, Event, Skimmed, Stream};
-use simpairs_log::{Log, Position, Produce};
+use simpairs_events::{Codec, Event, PrivateKey, Skimmed, Stream};
+use simpairs_log::{Log, Position};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring, Value};
 
 use crate::state::{Batch, Effect, EventState};
@@ -58,6 +58,12 @@ use crate::{Error, Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub const GROUP: &str = "simpairs-aggregator";
+
+/// A record decoded, with its signer checked when it is a seal.
+type Decoded = (
+    Result<(Skimmed, Vec<u8>), String>,
+    Option<Result<(), crate::judge::Rejection>>,
+);
 
 /// Records decoded at a time while the ones before are handled (see [`Aggregator::run`]): a few
 /// tens of milliseconds of decoding.
@@ -120,6 +126,10 @@ pub struct Aggregator {
     /// Threads of lower priority for deriving the board scores and clubs' standings (see
     /// [`derive_pool`]); the shared threads if they cannot be made.
     derive_pool: Option<Arc<rayon::ThreadPool>>,
+    /// The key its output is sealed with, declared as one of the event's aggregator keys.
+    key: PrivateKey,
+    /// The end of the declarations stream when the roster was last read.
+    declarations_end: u64,
 }
 
 /// Threads for the aggregator's derived output, at the lowest scheduling priority of the normal
@@ -154,23 +164,24 @@ fn derive_pool() -> Option<Arc<rayon::ThreadPool>> {
 }
 
 impl Aggregator {
-    /// Opens the aggregator of `event_id`: reads its declaration.
-    pub fn open(log: Arc<dyn Log>, event_id: &str) -> Result<Aggregator> {
+    /// Opens the aggregator of `event_id`: reads its declaration and checks that `key` is one of
+    /// the event's aggregator keys.
+    pub fn open(log: Arc<dyn Log>, event_id: &str, key: PrivateKey) -> Result<Aggregator> {
         let codec = Codec::new()?;
-        let mut state = EventState::new();
-        let declarations = stream_name(event_id, Stream::Declarations);
-        let end = log.end_offset(&declarations, 0).unwrap_or(0);
-        crate::read_range(log.as_ref(), &declarations, 0, 0, end, |record| {
-            if let Ok(Event::EventDeclared(d)) = codec.decode(&record.value) {
-                state.handle_declaration(d);
-            }
-        })?;
-        let Some(declared) = state.declared() else {
+        let roster = crate::publish::roster(log.as_ref(), &codec, event_id)?;
+        let id = key.public().id();
+        if roster.aggregators.get(&id) != Some(&key.public()) {
+            let declared: Vec<&str> = roster.aggregators.keys().map(String::as_str).collect();
             return Err(Error::Usage(format!(
-                "event {event_id} is not declared in this log"
+                "this key ({id}) is not one of event {event_id}'s aggregator keys ({}); the aggregator signs what it derives with the key made when the event was declared (aggregator.key)",
+                declared.join(", ")
             )));
-        };
-        let options = crate::options_of(declared);
+        }
+        let options = crate::options_of(&roster.declared);
+        let mut state = EventState::new();
+        state.set_roster(roster);
+        let declarations = stream_name(event_id, Stream::Declarations);
+        let declarations_end = log.end_offset(&declarations, 0)?;
         Ok(Aggregator {
             log,
             codec,
@@ -183,7 +194,26 @@ impl Aggregator {
             national_clubs: BTreeSet::new(),
             written: Written::default(),
             derive_pool: derive_pool(),
+            key,
+            declarations_end,
         })
+    }
+
+    /// Reads the roster again when the declarations stream grew (an amendment: a club added,
+    /// a key rotated or revoked, hand records declared).
+    fn refresh_roster(&mut self) -> Result<()> {
+        let declarations = stream_name(&self.event_id, Stream::Declarations);
+        let end = self.log.end_offset(&declarations, 0)?;
+        if end == self.declarations_end {
+            return Ok(());
+        }
+        if let Some((roster, _)) =
+            crate::roster::Roster::load(self.log.as_ref(), &self.codec, &self.event_id)?
+        {
+            self.state.set_roster(roster);
+        }
+        self.declarations_end = end;
+        Ok(())
     }
 
     /// The event's state as applied so far.
@@ -215,7 +245,7 @@ impl Aggregator {
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
             let mut batch = Batch::new(codec);
-            let mut index = 0;
+            let (mut index, mut chunk) = (0, Vec::with_capacity(DECODE_CHUNK));
             crate::read_range(
                 self.log.as_ref(),
                 &results,
@@ -223,15 +253,19 @@ impl Aggregator {
                 0,
                 committed,
                 |record| {
-                    let decoded = crate::state::decode(codec, &record.value);
-                    state.stage(&mut batch, decoded, record.offset as i64, index);
-                    index += 1;
-                    if index == crate::state::REBUILD_BATCH {
+                    chunk.push(record.clone());
+                    if chunk.len() < DECODE_CHUNK {
+                        return;
+                    }
+                    crate::state::stage_all(state, &mut batch, &chunk, index);
+                    index += std::mem::take(&mut chunk).len();
+                    if index >= crate::state::REBUILD_BATCH {
                         drop(state.finish(std::mem::replace(&mut batch, Batch::new(codec))));
                         index = 0;
                     }
                 },
             )?;
+            crate::state::stage_all(&mut self.state, &mut batch, &chunk, index);
             drop(self.state.finish(batch));
             rebuilt |= committed > 0;
         }
@@ -251,11 +285,15 @@ impl Aggregator {
             }
             let started = Instant::now();
             tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
+            // Amendments are appended before the seals that rely on them: read after the poll,
+            // the roster knows every key and club the batch's seals can name.
+            self.refresh_roster()?;
             // Decoding is independent per record; handling is in log order, one record after
             // the other. The batch is decoded in chunks on a thread of its own (in parallel
             // within a chunk) while the records before are handled, so that handling does not
             // wait for the whole batch and the second core is not idle while it runs. The
             // submissions the batch completes are then checked in parallel (`finish`).
+            let roster = self.state.roster_shared();
             let (state, codec) = (&mut self.state, &self.codec);
             let records = records.as_slice();
             let mut batch = Batch::new(codec);
@@ -264,9 +302,21 @@ impl Aggregator {
                 scope.spawn(move || {
                     use rayon::prelude::*;
                     for chunk in records.chunks(DECODE_CHUNK) {
-                        let decoded: Vec<Result<(Skimmed, Vec<u8>), String>> = chunk
+                        // Seals' signatures are checked here too, in parallel.
+                        let decoded: Vec<Decoded> = chunk
                             .par_iter()
-                            .map(|r| crate::state::decode(codec, &r.value))
+                            .map(|r| {
+                                let decoded = crate::state::decode(codec, &r.value);
+                                let checked = roster.as_deref().and_then(|roster| {
+                                    crate::state::precheck(
+                                        roster,
+                                        &decoded,
+                                        r.partition,
+                                        r.offset as i64,
+                                    )
+                                });
+                                (decoded, checked)
+                            })
                             .collect();
                         if decoded_tx.send(decoded).is_err() {
                             return;
@@ -275,8 +325,17 @@ impl Aggregator {
                 });
                 let mut index = 0;
                 for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
-                    for (record, decoded) in chunk.iter().zip(decoded) {
-                        state.stage(&mut batch, decoded, record.offset as i64, index);
+                    for (record, (decoded, checked)) in chunk.iter().zip(decoded) {
+                        if let Some(checked) = checked {
+                            batch.prechecked.insert(index, checked);
+                        }
+                        state.stage_at(
+                            &mut batch,
+                            decoded,
+                            record.partition,
+                            record.offset as i64,
+                            index,
+                        );
                         index += 1;
                     }
                 }
@@ -423,10 +482,8 @@ impl Aggregator {
             // written: the stream holds a batch's applied submissions before its scores.
             let encoded = self.encode_applied(&applied)?;
             drop(applied);
-            let (log, board_scores) = (
-                self.log.clone(),
-                stream_name(&self.event_id, Stream::BoardScores),
-            );
+            let board_scores = stream_name(&self.event_id, Stream::BoardScores);
+            let (log, key, event_id) = (self.log.clone(), self.key.clone(), self.event_id.clone());
             // The derived output is built, encoded and written on the lower-priority threads:
             // everything after the applied submissions can wait for the leaderboard.
             let pool = self.derive_pool.clone();
@@ -435,7 +492,17 @@ impl Aggregator {
                 None => work(),
             };
             std::thread::scope(|scope| -> Result<()> {
-                let writing = scope.spawn(move || append_to(log.as_ref(), &board_scores, &encoded));
+                let writing = scope.spawn(move || {
+                    let codec = Codec::new()?;
+                    crate::output::append_sealed(
+                        log.as_ref(),
+                        &codec,
+                        &key,
+                        &event_id,
+                        &board_scores,
+                        &encoded,
+                    )
+                });
                 let mut derived = None;
                 let mut fields = Some(fields);
                 in_pool(&mut || {
@@ -480,8 +547,11 @@ impl Aggregator {
             .par_iter()
             .map(|e| (e.partition_key(), None, self.codec.encode(e)))
             .collect();
-        append_to(
+        crate::output::append_sealed(
             self.log.as_ref(),
+            &self.codec,
+            &self.key,
+            &self.event_id,
             &stream_name(&self.event_id, stream),
             &encoded,
         )
@@ -540,28 +610,7 @@ fn commit_with_retries(
     }
 }
 
-/// A record to append: (key, partition if chosen, message).
-type Encoded = (Vec<u8>, Option<u32>, Vec<u8>);
-
-/// Appends encoded records to a stream.
-fn append_to(log: &dyn Log, stream: &str, encoded: &[Encoded]) -> Result<()> {
-    if encoded.is_empty() {
-        return Ok(());
-    }
-    let at = now_ms();
-    let records: Vec<Produce<'_>> = encoded
-        .iter()
-        .map(|(k, partition, v)| {
-            let record = Produce::new(k, v, at);
-            match partition {
-                Some(p) => record.to_partition(*p),
-                None => record,
-            }
-        })
-        .collect();
-    log.append(stream, &records)?;
-    Ok(())
-}
+use crate::output::Encoded;
 
 /// A hash of the table last written for each scope (a club, or `""` for the nation) and board.
 /// Thousands of clubs have tens of boards each: the scopes are not copied for every board.

@@ -1,48 +1,29 @@
-//! The organiser's part: declaring an event (its boards, scoring, factoring and the clubs that may
-//! publish, each with the key its submissions are signed with).
+//! The organiser's part: declaring an event (its boards, scoring, limits and the clubs that may
+//! publish, each with the public half of the key its submissions are signed with) and amending it
+//! (clubs and keys added, keys revoked, the boards' hand records).
 //!
-//! Clubs file (CSV): `club,name[,key]`. `key` is the club's HMAC-SHA256 key in hex (64 hex digits); a
-//! club without one gets a fresh random key, written to `<keys dir>/<club>.key` for the organiser to
-//! hand to the club. A key's id (`k` + 12 hex digits of its SHA-256) travels with every seal so a club
-//! can be re-keyed.
+//! Clubs file (CSV): `club,name[,public_key]`. `public_key` is the club's public key as
+//! `simpairs club keygen` prints it: the club made its key pair and kept the private half. A club
+//! without one gets a fresh key pair whose private half is written to `<keys dir>/<club>.key`
+//! (mode 0600) for the organiser to hand over. The aggregator's and the organiser's key pairs are
+//! made the same way (`aggregator.key`, `organiser.key`). No private key is ever written to the
+//! log, and no key file is ever written over.
 
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-use simpairs_events::types::{ClubEntry, EventDeclared, Factoring, Scoring};
-use simpairs_events::{Codec, Event, Stream};
+use simpairs_events::types::{
+    ClubEntry, EventAmended, EventDeclared, Factoring, KeyEntry, Scoring,
+};
+use simpairs_events::{Codec, Event, PrivateKey, PublicKey, Stream};
 use simpairs_log::{Log, Produce, StreamConfig};
 
+use crate::keys;
+use crate::limits::Limits;
+use crate::roster::Roster;
 use crate::{Error, Result, now_ms, stream_name};
 
-/// The stream listing every event declared in a log (keys removed), so roles can find them.
+/// The stream listing every event declared in a log, so roles can find them.
 pub const CATALOG: &str = "simpairs-events";
-
-/// A key's id: `k` + the first 12 hex digits of its SHA-256.
-pub fn key_id(key: &[u8]) -> String {
-    let digest = Sha256::digest(key);
-    format!("k{}", &hex::encode(digest)[..12])
-}
-
-/// A fresh random 32-byte key.
-pub fn new_key() -> Result<Vec<u8>> {
-    let mut key = vec![0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| Error::Io(format!("cannot draw a random key: {e}")))?;
-    Ok(key)
-}
-
-/// Parses a key file or field: hex, surrounding whitespace ignored, 16 to 64 bytes.
-pub fn parse_key(text: &str, source: &str) -> Result<Vec<u8>> {
-    let key = hex::decode(text.trim())
-        .map_err(|e| Error::Usage(format!("{source}: the key is not hex: {e}")))?;
-    if !(16..=64).contains(&key.len()) {
-        return Err(Error::Usage(format!(
-            "{source}: a key is 16 to 64 bytes (32 to 128 hex digits), not {} bytes",
-            key.len()
-        )));
-    }
-    Ok(key)
-}
 
 /// Parses board numbers: `1-27`, `1-24,30,31`.
 pub fn parse_boards(text: &str) -> Result<Vec<i32>> {
@@ -81,7 +62,8 @@ pub fn parse_boards(text: &str) -> Result<Vec<i32>> {
 pub struct ClubLine {
     pub club_id: String,
     pub name: String,
-    pub key: Option<Vec<u8>>,
+    /// The club's public key, when the club made its own key pair.
+    pub public_key: Option<PublicKey>,
 }
 
 /// Reads the clubs file.
@@ -98,12 +80,19 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         })
         .unwrap_or_default();
     let col = |name: &str| header.iter().position(|c| c == name);
-    let (Some(club_at), name_at, key_at) = (col("club"), col("name"), col("key")) else {
+    if col("key").is_some() {
         return Err(Error::Usage(format!(
-            "{}:1: the clubs file needs a header with a club column (club,name,key)",
+            "{}:1: the clubs file has a key column: keys of earlier versions of simpairs were shared HMAC keys that every club could read from the log; clubs now sign with a private key of their own. Give each club's public key (simpairs club keygen prints it) in a public_key column, or leave it out and fresh key pairs are made",
+            path.display()
+        )));
+    }
+    let Some(club_at) = col("club") else {
+        return Err(Error::Usage(format!(
+            "{}:1: the clubs file needs a header with a club column (club,name,public_key)",
             path.display()
         )));
     };
+    let (name_at, key_at) = (col("name"), col("public_key"));
     let mut clubs: Vec<ClubLine> = Vec::new();
     for (i, line) in lines {
         if line.trim().is_empty() {
@@ -111,35 +100,14 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let at = format!("{}:{}", path.display(), i + 1);
-        let club_id = fields.get(club_at).copied().unwrap_or_default();
-        if club_id.is_empty()
-            || !club_id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
-        {
+        let club = club_line(&fields, club_at, name_at, key_at, &at)?;
+        if clubs.iter().any(|c| c.club_id == club.club_id) {
             return Err(Error::Usage(format!(
-                "{at}: field club: a club id is letters, digits, '.', '_' or '-', not {club_id:?}"
+                "{at}: field club: club {} is listed twice",
+                club.club_id
             )));
         }
-        if clubs.iter().any(|c| c.club_id == club_id) {
-            return Err(Error::Usage(format!(
-                "{at}: field club: club {club_id} is listed twice"
-            )));
-        }
-        let name = name_at
-            .and_then(|n| fields.get(n))
-            .copied()
-            .unwrap_or(club_id)
-            .to_string();
-        let key = match key_at.and_then(|k| fields.get(k)).copied() {
-            Some(k) if !k.is_empty() => Some(parse_key(k, &format!("{at}: field key"))?),
-            _ => None,
-        };
-        clubs.push(ClubLine {
-            club_id: club_id.to_string(),
-            name,
-            key,
-        });
+        clubs.push(club);
     }
     if clubs.is_empty() {
         return Err(Error::Usage(format!(
@@ -148,6 +116,51 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         )));
     }
     Ok(clubs)
+}
+
+/// One line of the clubs file.
+fn club_line(
+    fields: &[&str],
+    club_at: usize,
+    name_at: Option<usize>,
+    key_at: Option<usize>,
+    at: &str,
+) -> Result<ClubLine> {
+    let club_id = fields.get(club_at).copied().unwrap_or_default();
+    check_club_id(club_id).map_err(|e| Error::Usage(format!("{at}: field club: {e}")))?;
+    let name = name_at
+        .and_then(|n| fields.get(n))
+        .copied()
+        .unwrap_or(club_id)
+        .to_string();
+    let public_key = match key_at.and_then(|k| fields.get(k)).copied() {
+        Some(k) if !k.is_empty() => {
+            Some(keys::parse_public(k, &format!("{at}: field public_key"))?)
+        }
+        _ => None,
+    };
+    Ok(ClubLine {
+        club_id: club_id.to_string(),
+        name,
+        public_key,
+    })
+}
+
+/// A club id names key files and travels in every record: letters, digits, `.`, `_`, `-`.
+pub fn check_club_id(club_id: &str) -> std::result::Result<(), String> {
+    let ok = !club_id.is_empty()
+        && club_id.len() <= 64
+        && !club_id.starts_with('.')
+        && club_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "a club id is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), not {club_id:?}"
+        ))
+    }
 }
 
 /// What to declare.
@@ -159,15 +172,23 @@ pub struct Declaration {
     pub scoring: Scoring,
     pub factoring: Factoring,
     pub clubs: Vec<ClubLine>,
-    /// Where fresh keys are written (`<dir>/<club>.key`); `None` keeps them only in the declaration.
+    /// Where fresh private keys are written (`<dir>/<club>.key`, `aggregator.key`,
+    /// `organiser.key`); without it every key must be given.
     pub keys_dir: Option<PathBuf>,
     /// Partitions of the results stream (1 for the embedded log).
     pub partitions: u32,
+    pub limits: Limits,
+    /// The scoring conventions, in their text form.
+    pub conventions: Option<String>,
+    /// The aggregators' public keys; none: a fresh key pair is made.
+    pub aggregator_keys: Vec<PublicKey>,
+    /// The organiser's public key; none: a fresh key pair is made.
+    pub organiser_key: Option<PublicKey>,
 }
 
 impl Declaration {
     /// A matchpoint event with Neuberg factoring (the defaults of `event declare`) on boards
-    /// `1..=boards`, its keys kept only in the declaration.
+    /// `1..=boards`, with default limits; keys as given.
     pub fn matchpoints(
         event_id: &str,
         name: &str,
@@ -184,39 +205,140 @@ impl Declaration {
             clubs,
             keys_dir: None,
             partitions,
+            limits: Limits::default(),
+            conventions: None,
+            aggregator_keys: Vec::new(),
+            organiser_key: None,
+        }
+    }
+
+    /// The declaration with these aggregator and organiser keys (no key pairs made for them).
+    pub fn with_keys(self, aggregator: PublicKey, organiser: PublicKey) -> Declaration {
+        Declaration {
+            aggregator_keys: vec![aggregator],
+            organiser_key: Some(organiser),
+            ..self
         }
     }
 }
 
-/// Creates the event's streams and writes its declaration (and catalog entry). Declaring the same event
-/// again with the same content changes nothing; with different content it is refused.
-pub fn declare(log: &dyn Log, d: Declaration) -> Result<EventDeclared> {
-    crate::streams::check_event_id(&d.event_id)?;
-    let codec = Codec::new()?;
-    let mut clubs = Vec::with_capacity(d.clubs.len());
-    for club in &d.clubs {
-        let key = match &club.key {
-            Some(k) => k.clone(),
-            None => {
-                let key = new_key()?;
-                if let Some(dir) = &d.keys_dir {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
-                    let path = dir.join(format!("{}.key", club.club_id));
-                    std::fs::write(&path, format!("{}\n", hex::encode(&key)))
-                        .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))?;
-                }
-                key
-            }
-        };
-        clubs.push(ClubEntry {
-            club_id: club.club_id.clone(),
-            name: club.name.clone(),
-            key_id: key_id(&key),
-            hmac_key: key,
-        });
+/// What declaring wrote besides the log: the private key files made.
+#[derive(Clone, Debug)]
+pub struct Declared {
+    pub event: EventDeclared,
+    pub key_files: Vec<PathBuf>,
+}
+
+/// A key pair made, and where its private half goes.
+struct FreshKey {
+    path: PathBuf,
+    key: PrivateKey,
+}
+
+/// Key pairs made for whoever had no public key.
+#[derive(Default)]
+struct Made {
+    dir: Option<PathBuf>,
+    keys: Vec<FreshKey>,
+}
+
+impl Made {
+    fn new(dir: Option<PathBuf>) -> Made {
+        Made {
+            dir,
+            keys: Vec::new(),
+        }
     }
-    let declared = EventDeclared {
+
+    /// A fresh key pair for `name`, its private half to go to `<dir>/<name>.key`, which must not
+    /// exist yet.
+    fn fresh(&mut self, name: &str) -> Result<PublicKey> {
+        let Some(dir) = &self.dir else {
+            return Err(Error::Usage(format!(
+                "a key pair is needed for {name}, but no directory was given to write its private key to"
+            )));
+        };
+        let path = dir.join(format!("{name}.key"));
+        if path.exists() || self.keys.iter().any(|k| k.path == path) {
+            return Err(Error::Usage(format!(
+                "{} already exists; simpairs never writes over a key file (it may hold the only copy of a key). Nothing was declared",
+                path.display()
+            )));
+        }
+        let key = keys::generate()?;
+        let public = key.public();
+        self.keys.push(FreshKey { path, key });
+        Ok(public)
+    }
+
+    /// Writes the private keys; on failure, removes the ones written (nothing uses them yet).
+    fn write(&self) -> Result<Vec<PathBuf>> {
+        let mut written = Vec::new();
+        for k in &self.keys {
+            if let Err(e) = keys::write_private(&k.key, &k.path) {
+                self.remove(&written);
+                return Err(e);
+            }
+            written.push(k.path.clone());
+        }
+        Ok(written)
+    }
+
+    fn remove(&self, written: &[PathBuf]) {
+        for path in written {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Names that key files of the event's roles take.
+const ROLE_KEYS: [&str; 2] = ["aggregator", "organiser"];
+
+/// The clubs as the declaration carries them: each with its public key, given or made.
+fn club_entries(clubs: &[ClubLine], made: &mut Made) -> Result<Vec<ClubEntry>> {
+    clubs
+        .iter()
+        .map(|c| {
+            if ROLE_KEYS.contains(&c.club_id.as_str()) {
+                return Err(Error::Usage(format!(
+                    "club id {:?} is the name of a role's key file; choose another",
+                    c.club_id
+                )));
+            }
+            let key = match c.public_key {
+                Some(k) => k,
+                None => made.fresh(&c.club_id)?,
+            };
+            Ok(ClubEntry {
+                club_id: c.club_id.clone(),
+                name: c.name.clone(),
+                key_id: key.id(),
+                public_key: key.to_bytes().to_vec(),
+            })
+        })
+        .collect()
+}
+
+fn key_entry(key: &PublicKey) -> KeyEntry {
+    KeyEntry {
+        key_id: key.id(),
+        public_key: key.to_bytes().to_vec(),
+    }
+}
+
+/// The declaration record of `d`, its keys given or made.
+fn declaration_of(d: &Declaration, made: &mut Made) -> Result<EventDeclared> {
+    let clubs = club_entries(&d.clubs, made)?;
+    let aggregators = if d.aggregator_keys.is_empty() {
+        vec![made.fresh("aggregator")?]
+    } else {
+        d.aggregator_keys.clone()
+    };
+    let organiser = match d.organiser_key {
+        Some(k) => k,
+        None => made.fresh("organiser")?,
+    };
+    Ok(EventDeclared {
         event_id: d.event_id.clone(),
         name: d.name.clone(),
         boards: d.boards.clone(),
@@ -224,77 +346,234 @@ pub fn declare(log: &dyn Log, d: Declaration) -> Result<EventDeclared> {
         factoring: d.factoring,
         clubs,
         declared_at_ms: now_ms(),
-    };
+        aggregator_keys: aggregators.iter().map(key_entry).collect(),
+        organiser_key: Some(key_entry(&organiser)),
+        limits: Some(crate::roster::event_limits(&d.limits)),
+        conventions: d.conventions.clone(),
+    })
+}
+
+/// Creates the event's streams (derived output compacted where the log can: only the latest
+/// board scores and standings of each scope are needed; every `SubmissionApplied` has a key of
+/// its own, so all of them stay).
+fn create_streams(log: &dyn Log, event_id: &str, partitions: u32) -> Result<()> {
     for stream in Stream::ALL {
         let partitions = if stream == Stream::Results || stream == Stream::BoardScores {
-            d.partitions
+            partitions
         } else {
             1
         };
-        // Derived output is compacted where the log can (Kafka): only the latest board scores and
-        // standings of each scope are needed to rebuild the views (every `SubmissionApplied` has a key
-        // of its own, so all of them stay). The results and everything else are kept forever.
         let config = StreamConfig {
             partitions,
             compacted: matches!(stream, Stream::BoardScores | Stream::Leaderboard),
             retention: None,
         };
-        log.create_stream(&stream_name(&d.event_id, stream), &config)?;
+        log.create_stream(&stream_name(event_id, stream), &config)?;
     }
     log.create_stream(CATALOG, &StreamConfig::default())?;
-    let declarations = stream_name(&d.event_id, Stream::Declarations);
-    let mut existing = None;
-    let end = log.end_offset(&declarations, 0)?;
-    crate::read_range(log, &declarations, 0, 0, end, |r| {
-        if let Ok(Event::EventDeclared(e)) = codec.decode(&r.value) {
-            existing.get_or_insert(e);
-        }
-    })?;
-    if let Some(e) = existing {
-        let same = e.boards == declared.boards
-            && e.scoring == declared.scoring
-            && e.factoring == declared.factoring
-            && e.clubs
-                .iter()
-                .map(|c| (&c.club_id, &c.name))
-                .eq(declared.clubs.iter().map(|c| (&c.club_id, &c.name)))
-            && d.clubs
-                .iter()
-                .zip(&e.clubs)
-                .all(|(line, c)| line.key.as_ref().is_none_or(|k| *k == c.hmac_key));
-        if same {
-            return Ok(e);
-        }
+    Ok(())
+}
+
+/// Declares an event: refuses one that exists (declared in this log), makes key pairs for
+/// whoever gave no public key (private halves to `keys_dir`, never over a file), creates the
+/// streams and writes the declaration and its catalog entry.
+pub fn declare(log: &dyn Log, d: Declaration) -> Result<Declared> {
+    crate::streams::check_event_id(&d.event_id)?;
+    let codec = Codec::new()?;
+    if let Some(existing) = events(log)?.into_iter().find(|e| e.event_id == d.event_id) {
+        return Err(Error::AlreadyDeclared {
+            event: d.event_id.clone(),
+            clubs: existing.clubs.len(),
+            declared_at: crate::replay::describe_time(existing.declared_at_ms),
+        });
+    }
+    let mut made = Made::new(d.keys_dir.clone());
+    let declared = declaration_of(&d, &mut made)?;
+    let key_files = made.write()?;
+    let appended = create_streams(log, &d.event_id, d.partitions).and_then(|()| {
+        let event = Event::EventDeclared(declared.clone());
+        let (key, bytes) = (event.partition_key(), codec.encode(&event));
+        let at = declared.declared_at_ms;
+        log.append(
+            &stream_name(&d.event_id, Stream::Declarations),
+            &[Produce::new(&key, &bytes, at)],
+        )?;
+        log.append(CATALOG, &[Produce::new(&key, &bytes, at)])?;
+        Ok(())
+    });
+    if let Err(e) = appended {
+        made.remove(&key_files);
+        return Err(e);
+    }
+    Ok(Declared {
+        event: declared,
+        key_files,
+    })
+}
+
+/// Changes to a declared event.
+#[derive(Clone, Debug, Default)]
+pub struct Amendment {
+    /// Clubs that may now publish too (fresh key pairs made for those without a public key).
+    pub clubs: Vec<ClubLine>,
+    /// Further keys clubs may sign with: (club, key).
+    pub added_keys: Vec<(String, PublicKey)>,
+    /// Keys revoked from now on: (club, key id).
+    pub revoked: Vec<(String, String)>,
+    /// The boards' hand records: (board, deal in PBN notation).
+    pub hands: Vec<(i32, String)>,
+    /// Where fresh private keys are written.
+    pub keys_dir: Option<PathBuf>,
+}
+
+/// Amends a declared event, signed with the organiser's key: the next amendment.
+pub fn amend(
+    log: &dyn Log,
+    event_id: &str,
+    organiser: &PrivateKey,
+    amendment: Amendment,
+) -> Result<Declared> {
+    let codec = Codec::new()?;
+    let Some((roster, _)) = Roster::load(log, &codec, event_id)? else {
         return Err(Error::Usage(format!(
-            "event {} is already declared differently in this log; declare a new event id instead",
-            d.event_id
+            "event {event_id} is not declared in this log"
+        )));
+    };
+    if roster.organiser != Some(organiser.public()) {
+        return Err(Error::Usage(format!(
+            "this is not the organiser's key of event {event_id} (key {}); amendments are signed with the key made when the event was declared (organiser.key)",
+            organiser.public().id()
         )));
     }
-    let event = Event::EventDeclared(declared.clone());
-    let bytes = codec.encode(&event);
-    let key = event.partition_key();
-    log.append(
-        &declarations,
-        &[Produce::new(&key, &bytes, declared.declared_at_ms)],
-    )?;
-    // The catalog entry carries no keys.
-    let listed = Event::EventDeclared(EventDeclared {
-        clubs: declared
+    check_amendment(&roster, &amendment)?;
+    let mut made = Made::new(amendment.keys_dir.clone());
+    let mut amended = amendment_of(log, &roster, &amendment, &mut made)?;
+    let unsigned = codec.datum(&Event::EventAmended(amended.clone()));
+    amended.key_id = organiser.public().id();
+    let mut signed_part = amended.clone();
+    signed_part.signature = Vec::new();
+    let bytes = simpairs_events::amendment_bytes(&codec.datum(&Event::EventAmended(signed_part)));
+    let _ = unsigned;
+    amended.signature = organiser.sign(&bytes).to_vec();
+    let key_files = made.write()?;
+    let event = Event::EventAmended(amended.clone());
+    let stream = stream_name(event_id, Stream::Declarations);
+    let written = log.append(
+        &stream,
+        &[Produce::new(
+            &event.partition_key(),
+            &codec.encode(&event),
+            now_ms(),
+        )],
+    );
+    if let Err(e) = written {
+        made.remove(&key_files);
+        return Err(e.into());
+    }
+    Ok(Declared {
+        event: roster.declared,
+        key_files,
+    })
+}
+
+/// Refuses an amendment that names clubs wrongly or gives unreadable deals.
+fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
+    for c in &a.clubs {
+        if roster.clubs.contains_key(&c.club_id) {
+            return Err(Error::Usage(format!(
+                "club {} is already part of event {}",
+                c.club_id,
+                roster.event_id()
+            )));
+        }
+    }
+    for (club, key_id) in a
+        .added_keys
+        .iter()
+        .map(|(c, k)| (c, k.id()))
+        .chain(a.revoked.iter().map(|(c, k)| (c, k.clone())))
+    {
+        let Some(known) = roster.clubs.get(club) else {
+            return Err(Error::Usage(format!(
+                "club {club} is not part of event {}",
+                roster.event_id()
+            )));
+        };
+        let _ = (known, key_id);
+    }
+    for (club, key_id) in &a.revoked {
+        let known = roster
             .clubs
+            .get(club)
+            .map(|c| c.keys.iter().any(|(id, _)| id == key_id));
+        if known != Some(true) {
+            return Err(Error::Usage(format!(
+                "club {club} has no key {key_id} to revoke"
+            )));
+        }
+    }
+    for (board, deal) in &a.hands {
+        if !roster.boards.contains(board) {
+            return Err(Error::Usage(format!(
+                "board {board} is not a board of event {}",
+                roster.event_id()
+            )));
+        }
+        crate::deals::check(deal).map_err(|e| Error::Usage(format!("board {board}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The amendment record (unsigned).
+fn amendment_of(
+    log: &dyn Log,
+    roster: &Roster,
+    a: &Amendment,
+    made: &mut Made,
+) -> Result<EventAmended> {
+    let event_id = roster.event_id();
+    let results = stream_name(event_id, Stream::Results);
+    let partitions = log.partitions(&results)?;
+    let mut revoked_keys = Vec::new();
+    for (club, key_id) in &a.revoked {
+        // A club's seals go to one partition (their key is event/club): revoked from its end now.
+        let partition =
+            simpairs_log::partition_for_key(format!("{event_id}/{club}").as_bytes(), partitions);
+        let from_offset = log.end_offset(&results, partition)?;
+        revoked_keys.push(simpairs_events::types::Revocation {
+            club_id: club.clone(),
+            key_id: key_id.clone(),
+            partition: partition as i32,
+            from_offset: from_offset as i64,
+        });
+    }
+    Ok(EventAmended {
+        event_id: event_id.to_string(),
+        amendment: roster.amendments + 1,
+        added_clubs: club_entries(&a.clubs, made)?,
+        added_keys: a
+            .added_keys
             .iter()
-            .map(|c| ClubEntry {
-                hmac_key: Vec::new(),
-                ..c.clone()
+            .map(|(club, key)| simpairs_events::types::ClubKey {
+                club_id: club.clone(),
+                key_id: key.id(),
+                public_key: key.to_bytes().to_vec(),
             })
             .collect(),
-        ..declared.clone()
-    });
-    let bytes = codec.encode(&listed);
-    log.append(
-        CATALOG,
-        &[Produce::new(&key, &bytes, declared.declared_at_ms)],
-    )?;
-    Ok(declared)
+        revoked_keys,
+        added_aggregator_keys: Vec::new(),
+        hands: a
+            .hands
+            .iter()
+            .map(|(board, deal)| simpairs_events::types::DealEntry {
+                board: *board,
+                deal: deal.clone(),
+            })
+            .collect(),
+        amended_at_ms: now_ms(),
+        key_id: String::new(),
+        signature: Vec::new(),
+    })
 }
 
 /// The events declared in a log, in declaration order.
@@ -367,16 +646,10 @@ mod tests {
     }
 
     #[test]
-    fn keys() {
-        let k = parse_key(&"ab".repeat(32), "t").unwrap();
-        assert_eq!(k.len(), 32);
-        assert!(key_id(&k).starts_with('k') && key_id(&k).len() == 13);
-        assert!(parse_key("zz", "t").is_err());
-        assert!(
-            parse_key("abcd", "t")
-                .unwrap_err()
-                .to_string()
-                .contains("16 to 64 bytes")
-        );
+    fn club_ids() {
+        assert!(check_club_id("C0042").is_ok());
+        for bad in ["", ".hidden", "a/b", "x y", &"c".repeat(65)] {
+            assert!(check_club_id(bad).is_err(), "{bad}");
+        }
     }
 }

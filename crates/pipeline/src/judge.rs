@@ -14,7 +14,7 @@
 //! recorded score differs from its contract is a warning, never a rejection: the recorded score is
 //! what the director ruled.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use simpairs_events::Codec;
@@ -32,6 +32,9 @@ pub struct Context<'a> {
     /// The declared boards.
     pub boards: &'a BTreeSet<i32>,
     pub limits: &'a Limits,
+    /// The deal of each board as the event knows it (the organiser's hand records, else the
+    /// first applied club's), in PBN deal notation.
+    pub deals: &'a BTreeMap<i32, String>,
 }
 
 /// A submission that passed every check: what applies.
@@ -44,6 +47,8 @@ pub struct Accepted {
     pub field: Field,
     /// Lines that apply but that a director should look at, in sequence order.
     pub warnings: Vec<LineWarning>,
+    /// The boards' deals the submission carries: (board, deal).
+    pub deals: Vec<(i32, String)>,
 }
 
 /// A line that applies as recorded but deserves a director's look (a recorded score that is not
@@ -77,6 +82,8 @@ pub enum Problem {
     SameTable { first: i32, again: i32 },
     /// A limit of the event is exceeded.
     OverLimit(crate::limits::Exceeded),
+    /// The club's deals of these boards are not the event's: another session was played.
+    OtherDeals { boards: Vec<i32> },
 }
 
 impl Problem {
@@ -88,7 +95,7 @@ impl Problem {
             | Problem::Unreadable { sequence, .. }
             | Problem::Line { sequence, .. } => Some(*sequence),
             Problem::SameTable { first, .. } => Some(*first),
-            Problem::OverLimit(_) => None,
+            Problem::OverLimit(_) | Problem::OtherDeals { .. } => None,
         }
     }
 }
@@ -109,6 +116,14 @@ impl Problem {
                 format!("records {first} and {again} are the same table entered twice")
             }
             Problem::OverLimit(exceeded) => exceeded.to_string(),
+            Problem::OtherDeals { boards } => format!(
+                "the club's hand records of board(s) {} are not the event's: it played other deals",
+                boards
+                    .iter()
+                    .map(i32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }
@@ -116,7 +131,9 @@ impl Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::SameTable { .. } | Problem::OverLimit(_) => f.write_str(&self.what()),
+            Problem::SameTable { .. } | Problem::OverLimit(_) | Problem::OtherDeals { .. } => {
+                f.write_str(&self.what())
+            }
             _ => match self.sequence() {
                 Some(sequence) => write!(f, "record {sequence}: {}", self.what()),
                 None => f.write_str(&self.what()),
@@ -148,6 +165,15 @@ pub enum Rejection {
         "the signature of submission {submission} does not verify with club {club}'s key: forged or altered; nothing of it is applied"
     )]
     Forged { club: String, submission: String },
+    #[error(
+        "submission {submission} of club {club} is signed with key {key}, which the organiser revoked from offset {from_offset} of the results stream"
+    )]
+    Revoked {
+        club: String,
+        submission: String,
+        key: String,
+        from_offset: u64,
+    },
     #[error(
         "submission {submission} of club {club} seals {count} records numbered 0..{count}, but records {arrived} arrived"
     )]
@@ -228,6 +254,10 @@ pub(crate) fn judge(
         problems,
     };
     let mut checked = check_records(codec, pending, &seal.club_id, context).map_err(invalid)?;
+    let other = other_deals(&checked.deals, context.deals);
+    if !other.is_empty() {
+        return Err(invalid(vec![Problem::OtherDeals { boards: other }]));
+    }
     let exceeded = context
         .limits
         .check_applied(&checked.results, &checked.pairs);
@@ -251,6 +281,41 @@ pub(crate) fn judge(
         by_table,
         field,
         warnings,
+        deals: checked.deals,
+    })
+}
+
+/// The boards whose deal in `deals` differs from the event's.
+fn other_deals(deals: &[(i32, String)], known: &BTreeMap<i32, String>) -> Vec<i32> {
+    let mut boards: Vec<i32> = deals
+        .iter()
+        .filter(|(board, deal)| {
+            known
+                .get(board)
+                .is_some_and(|k| !crate::deals::same_deal(k, deal))
+        })
+        .map(|(board, _)| *board)
+        .collect();
+    boards.sort_unstable();
+    boards.dedup();
+    boards
+}
+
+/// An accepted submission's deals against deals learnt since it was judged (from a submission
+/// applied before it in the same batch).
+pub(crate) fn check_deals_again(
+    seal: &SubmissionSealed,
+    accepted: Accepted,
+    known: &BTreeMap<i32, String>,
+) -> Result<Accepted, Rejection> {
+    let other = other_deals(&accepted.deals, known);
+    if other.is_empty() {
+        return Ok(accepted);
+    }
+    Err(Rejection::Invalid {
+        club: seal.club_id.clone(),
+        submission: seal.submission_id.clone(),
+        problems: vec![Problem::OtherDeals { boards: other }],
     })
 }
 
@@ -261,6 +326,7 @@ struct Records {
     sequences: Vec<i32>,
     withdrawn: Vec<ResultKey>,
     pairs: Vec<AppliedPair>,
+    deals: Vec<(i32, String)>,
 }
 
 /// Reads every record: each must name the sealing club and a declared board.
@@ -277,6 +343,7 @@ fn check_records(
         sequences: Vec::with_capacity(capacity),
         withdrawn: Vec::new(),
         pairs: Vec::new(),
+        deals: Vec::new(),
     };
     for &(sequence, ref message, ref part) in &pending.records {
         let (named, board) = match part {
@@ -284,6 +351,7 @@ fn check_records(
             Part::Lines(b) => (&b.club_id, Some(b.board)),
             Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
             Part::Pair(p) => (&p.club_id, None),
+            Part::Deal(d) => (&d.club_id, Some(d.board)),
         };
         if named != club {
             let named = named.clone();
@@ -344,6 +412,10 @@ impl Records {
                 direction: p.direction,
                 players: p.players.clone(),
             }),
+            Part::Deal(d) => {
+                crate::deals::check(&d.deal).map_err(|e| format!("board {}: {e}", d.board))?;
+                self.deals.push((d.board, d.deal.clone()));
+            }
         }
         Ok(())
     }
@@ -463,6 +535,7 @@ mod tests {
             adjusted: None,
             arrow_switch: false,
             group: None,
+            lead: None,
         }
     }
 

@@ -12,140 +12,66 @@
 use std::io::Write;
 use std::path::Path;
 
-use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
-use sha2::{Digest, Sha256};
+pub use simpairs_events::{PrivateKey, PublicKey, key_id};
 
 use crate::{Error, Result};
 
 const PRIVATE_PREFIX: &str = "ed25519-private:";
 const PUBLIC_PREFIX: &str = "ed25519-public:";
 
-/// Length of a signature in bytes.
-pub const SIGNATURE_LEN: usize = ed25519_dalek::SIGNATURE_LENGTH;
-
-/// A private signing key.
-#[derive(Clone)]
-pub struct PrivateKey(SigningKey);
-
-impl std::fmt::Debug for PrivateKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never printed: only its public half's id.
-        write!(f, "PrivateKey({})", self.public().id())
-    }
+/// A fresh key from the operating system's random source.
+pub fn generate() -> Result<PrivateKey> {
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret)
+        .map_err(|e| Error::Io(format!("cannot draw a random key: {e}")))?;
+    Ok(PrivateKey::from_secret(secret))
 }
 
-/// A public key, as the declaration carries it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PublicKey(VerifyingKey);
-
-impl PrivateKey {
-    /// A fresh key from the operating system's random source.
-    pub fn generate() -> Result<PrivateKey> {
-        let mut secret = [0u8; 32];
-        getrandom::fill(&mut secret)
-            .map_err(|e| Error::Io(format!("cannot draw a random key: {e}")))?;
-        Ok(PrivateKey(SigningKey::from_bytes(&secret)))
-    }
-
-    /// The key whose secret is `seed` (tests and simulations derive keys from names).
-    pub fn from_seed(seed: [u8; 32]) -> PrivateKey {
-        PrivateKey(SigningKey::from_bytes(&seed))
-    }
-
-    pub fn public(&self) -> PublicKey {
-        PublicKey(self.0.verifying_key())
-    }
-
-    /// The Ed25519 signature of `message`.
-    pub fn sign(&self, message: &[u8]) -> [u8; SIGNATURE_LEN] {
-        self.0.sign(message).to_bytes()
-    }
-
-    /// Reads a private key file.
-    pub fn read(path: &Path) -> Result<PrivateKey> {
-        let text = read_key_file(path)?;
-        let Some(hex_part) = text.strip_prefix(PRIVATE_PREFIX) else {
-            return Err(Error::Usage(not_a(path, "private", &text)));
-        };
-        Ok(PrivateKey(SigningKey::from_bytes(&key_bytes(
-            path, hex_part,
-        )?)))
-    }
-
-    /// Writes the key to a new file readable by its owner only; an existing file is never
-    /// replaced (it may be the only copy of a key the event was declared with).
-    pub fn write_new(&self, path: &Path) -> Result<()> {
-        let text = format!("{PRIVATE_PREFIX}{}\n", hex::encode(self.0.to_bytes()));
-        write_new(path, &text, 0o600)
-    }
+/// Reads a private key file.
+pub fn read_private(path: &Path) -> Result<PrivateKey> {
+    let text = read_key_file(path)?;
+    let Some(hex_part) = text.strip_prefix(PRIVATE_PREFIX) else {
+        return Err(Error::Usage(not_a(path, "private", &text)));
+    };
+    Ok(PrivateKey::from_secret(key_bytes(path, hex_part)?))
 }
 
-impl PublicKey {
-    /// The key's id: `k` and the first 12 hex digits of the SHA-256 of its bytes.
-    pub fn id(&self) -> String {
-        key_id(self.0.as_bytes())
-    }
-
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.0.to_bytes()
-    }
-
-    /// The key in its bytes, as the declaration carries it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey> {
-        let bytes: [u8; 32] = bytes
-            .try_into()
-            .map_err(|_| Error::Usage(format!("a public key is 32 bytes, not {}", bytes.len())))?;
-        VerifyingKey::from_bytes(&bytes)
-            .map(PublicKey)
-            .map_err(|_| Error::Usage("those 32 bytes are not an Ed25519 public key".into()))
-    }
-
-    /// Whether `signature` is this key's signature of `message` (strict verification: no
-    /// malleable or weak-key signatures).
-    pub fn verify(&self, message: &[u8], signature: &[u8]) -> bool {
-        let Ok(bytes) = <[u8; SIGNATURE_LEN]>::try_from(signature) else {
-            return false;
-        };
-        let signature = ed25519_dalek::Signature::from_bytes(&bytes);
-        self.0.verify_strict(message, &signature).is_ok()
-    }
-
-    /// The key as text: `ed25519-public:<hex>`.
-    pub fn to_text(&self) -> String {
-        format!("{PUBLIC_PREFIX}{}", hex::encode(self.0.to_bytes()))
-    }
-
-    /// Parses a public key as text (`ed25519-public:<hex>`, or the bare 64 hex digits), naming
-    /// `source` in errors.
-    pub fn parse(text: &str, source: &str) -> Result<PublicKey> {
-        let text = text.trim();
-        if text.starts_with(PRIVATE_PREFIX) {
-            return Err(Error::Usage(format!(
-                "{source}: this is a private key; give the public key (simpairs club keygen prints it) and keep the private one with the club"
-            )));
-        }
-        let hex_part = text.strip_prefix(PUBLIC_PREFIX).unwrap_or(text);
-        let bytes = hex::decode(hex_part)
-            .map_err(|e| Error::Usage(format!("{source}: the public key is not hex: {e}")))?;
-        PublicKey::from_bytes(&bytes).map_err(|e| Error::Usage(format!("{source}: {e}")))
-    }
-
-    /// Reads a public key file.
-    pub fn read(path: &Path) -> Result<PublicKey> {
-        let text = read_key_file(path)?;
-        PublicKey::parse(&text, &path.display().to_string())
-    }
-
-    /// Writes the key to a new file (never replacing one).
-    pub fn write_new(&self, path: &Path) -> Result<()> {
-        write_new(path, &format!("{}\n", self.to_text()), 0o644)
-    }
+/// Writes a private key to a new file readable by its owner only; an existing file is never
+/// replaced (it may be the only copy of a key the event was declared with).
+pub fn write_private(key: &PrivateKey, path: &Path) -> Result<()> {
+    let text = format!("{PRIVATE_PREFIX}{}\n", hex::encode(key.secret()));
+    write_new(path, &text, 0o600)
 }
 
-/// A key's id from its public bytes.
-pub fn key_id(public: &[u8]) -> String {
-    let digest = Sha256::digest(public);
-    format!("k{}", &hex::encode(digest)[..12])
+/// A public key as text: `ed25519-public:<hex>`.
+pub fn public_text(key: &PublicKey) -> String {
+    format!("{PUBLIC_PREFIX}{}", hex::encode(key.to_bytes()))
+}
+
+/// Parses a public key as text (`ed25519-public:<hex>`, or the bare 64 hex digits), naming
+/// `source` in errors.
+pub fn parse_public(text: &str, source: &str) -> Result<PublicKey> {
+    let text = text.trim();
+    if text.starts_with(PRIVATE_PREFIX) {
+        return Err(Error::Usage(format!(
+            "{source}: this is a private key; give the public key (simpairs club keygen prints it) and keep the private one with the club"
+        )));
+    }
+    let hex_part = text.strip_prefix(PUBLIC_PREFIX).unwrap_or(text);
+    let bytes = hex::decode(hex_part)
+        .map_err(|e| Error::Usage(format!("{source}: the public key is not hex: {e}")))?;
+    PublicKey::from_bytes(&bytes).map_err(|e| Error::Usage(format!("{source}: {e}")))
+}
+
+/// Reads a public key file.
+pub fn read_public(path: &Path) -> Result<PublicKey> {
+    let text = read_key_file(path)?;
+    parse_public(&text, &path.display().to_string())
+}
+
+/// Writes a public key to a new file (never replacing one).
+pub fn write_public(key: &PublicKey, path: &Path) -> Result<()> {
+    write_new(path, &format!("{}\n", public_text(key)), 0o644)
 }
 
 fn read_key_file(path: &Path) -> Result<String> {
@@ -211,26 +137,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn signatures_verify_with_the_public_half_only() {
-        let key = PrivateKey::from_seed([7; 32]);
-        let other = PrivateKey::from_seed([8; 32]);
-        let signature = key.sign(b"seal");
-        assert!(key.public().verify(b"seal", &signature));
-        assert!(!key.public().verify(b"seal!", &signature));
-        assert!(!other.public().verify(b"seal", &signature));
-        assert!(!key.public().verify(b"seal", &signature[..10]));
-        assert_eq!(key.public().id().len(), 13);
-    }
-
-    #[test]
     fn key_files_are_never_written_over_and_are_private() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("keys/club.key");
-        let key = PrivateKey::from_seed([1; 32]);
-        key.write_new(&path).unwrap();
-        let again = PrivateKey::from_seed([2; 32]).write_new(&path).unwrap_err();
+        let key = PrivateKey::from_secret([1; 32]);
+        write_private(&key, &path).unwrap();
+        let again = write_private(&PrivateKey::from_secret([2; 32]), &path).unwrap_err();
         assert!(again.to_string().contains("never writes over"), "{again}");
-        assert_eq!(PrivateKey::read(&path).unwrap().public(), key.public());
+        assert_eq!(read_private(&path).unwrap().public(), key.public());
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -238,11 +152,16 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         let public = dir.path().join("club.pub");
-        key.public().write_new(&public).unwrap();
-        assert_eq!(PublicKey::read(&public).unwrap(), key.public());
-        let wrong = PrivateKey::read(&public).unwrap_err().to_string();
+        write_public(&key.public(), &public).unwrap();
+        assert_eq!(read_public(&public).unwrap(), key.public());
+        let wrong = read_private(&public).unwrap_err().to_string();
         assert!(wrong.contains("found a public key"), "{wrong}");
-        let err = PublicKey::parse(&std::fs::read_to_string(&path).unwrap(), "x").unwrap_err();
+        let err = parse_public(&std::fs::read_to_string(&path).unwrap(), "x").unwrap_err();
         assert!(err.to_string().contains("this is a private key"));
+        std::fs::write(dir.path().join("old.key"), "ab".repeat(32)).unwrap();
+        let old = read_private(&dir.path().join("old.key"))
+            .unwrap_err()
+            .to_string();
+        assert!(old.contains("HMAC"), "{old}");
     }
 }

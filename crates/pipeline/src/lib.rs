@@ -19,17 +19,20 @@
 //! - [`replay`]: rebuilding a field from the log, as of any offset or time.
 
 pub mod aggregate;
+pub mod deals;
 pub mod declare;
 pub mod field;
 pub mod http;
 pub mod judge;
 pub mod keys;
 pub mod limits;
+pub mod output;
 mod pending;
 pub mod project;
 pub mod publish;
 pub mod replay;
 pub mod results;
+pub mod roster;
 pub mod state;
 pub mod streams;
 pub mod submissions;
@@ -54,6 +57,20 @@ pub enum Error {
     Formats(#[from] simpairs_formats::Error),
     #[error("scoring: {0}")]
     Scoring(#[from] simpairs_scoring::Error),
+    /// An event that is declared already.
+    #[error(
+        "event {event} is already declared in this log (at {declared_at}, with {clubs} clubs); nothing was changed. To add clubs, declare hand records or change keys, use simpairs event amend with the organiser's key"
+    )]
+    AlreadyDeclared {
+        event: String,
+        clubs: usize,
+        declared_at: String,
+    },
+    /// An event declared by a simpairs that signed with shared HMAC keys.
+    #[error(
+        "event {event} was declared by an earlier simpairs, with shared HMAC keys that every club could read from the log, so any club could sign for another; it is refused. Declare the event again (a new event id) with simpairs event declare: clubs then sign with private keys of their own"
+    )]
+    Legacy { event: String },
     /// Records a stream must keep are gone from the log.
     #[error(
         "the records of stream {stream} (partition {partition}) from offset {from} up to offset {until} are gone from the log: the results are the source of truth and are kept forever, so the log lost them; restore it from a backup (nothing was shown as if the event were whole)"

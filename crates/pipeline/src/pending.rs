@@ -2,7 +2,9 @@
 //! sequence, a batch of one board's results at its first sequence.
 
 use simpairs_events::ResultsHeader;
-use simpairs_events::types::{PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed};
+use simpairs_events::types::{
+    DealRecorded, PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed,
+};
 
 /// One record of a submission awaiting its seal.
 #[derive(Debug, Clone)]
@@ -14,6 +16,8 @@ pub(crate) enum Part {
     Lines(ResultsHeader),
     Withdrawal(ResultWithdrawn),
     Pair(PairEntered),
+    /// A board's hand record as the club's file has it.
+    Deal(DealRecorded),
 }
 
 impl Part {

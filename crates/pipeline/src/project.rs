@@ -37,6 +37,9 @@ pub type PairRef = (String, String, String, &'static str);
 use crate::state::direction_key;
 use simpairs_scoring::PairId;
 
+mod trust;
+pub use trust::Read;
+
 /// The projection's views of one event.
 #[derive(Debug, Default)]
 pub struct Projection {
@@ -68,6 +71,13 @@ pub struct Projection {
     /// aggregator's copy or a repeat after a restart names the same record).
     pub dead_letters: usize,
     dead_letter_sources: BTreeSet<(String, i32, i64)>,
+    /// Records the projection set aside: unsigned or forged derived records, records that do
+    /// not fit the event, amendments that do not verify.
+    rejected: usize,
+    /// The event as declared and amended.
+    roster: Option<crate::roster::Roster>,
+    /// Holds derived records until a declared aggregator's seal vouches for them.
+    verifier: crate::output::Verifier,
     /// National generations already published as `LeaderboardPublished`.
     published: BTreeSet<i64>,
     /// When the national standings last changed (ms since the epoch).
@@ -223,6 +233,17 @@ impl Projection {
     /// How many submissions were applied (each counted once).
     pub fn submissions(&self) -> usize {
         self.applied.len()
+    }
+
+    /// Records the projection set aside: unsigned or forged derived records, records that do not
+    /// fit the event, amendments that do not verify.
+    pub fn rejected(&self) -> usize {
+        self.rejected + self.verifier.set_aside
+    }
+
+    /// Derived records read but not vouched for by a seal yet (not shown).
+    pub fn unverified(&self) -> usize {
+        self.verifier.waiting()
     }
 
     /// Shows new national standings; returns the ones they replace.
@@ -662,12 +683,20 @@ impl Projection {
             let name = stream_name(event_id, stream);
             for partition in 0..log.partitions(&name)? {
                 let end = log.end_offset(&name, partition)?;
-                let mut events = Vec::new();
+                let mut records = Vec::new();
                 crate::read_range(log, &name, partition, 0, end, |r| {
-                    events.push(codec.decode(&r.value));
+                    records.push(r.value.clone());
                 })?;
-                for event in events {
-                    projection.apply(event?);
+                for message in records {
+                    let decoded = codec.decode(&message);
+                    let read = Read {
+                        stream,
+                        stream_name: name.clone(),
+                        partition,
+                        message,
+                        decoded,
+                    };
+                    projection.read(&codec, read)?;
                 }
             }
         }
@@ -688,11 +717,11 @@ pub fn run(
     mut on_update: impl FnMut(i64),
 ) -> Result<()> {
     let codec = Codec::new()?;
-    let streams: Vec<String> = STREAMS.iter().map(|s| stream_name(event_id, *s)).collect();
-    let mut positions: BTreeMap<(String, u32), u64> = BTreeMap::new();
-    for s in &streams {
-        for p in 0..log.partitions(s)? {
-            positions.insert((s.clone(), p), 0);
+    let mut positions: BTreeMap<(Stream, String, u32), u64> = BTreeMap::new();
+    for stream in STREAMS {
+        let name = stream_name(event_id, stream);
+        for p in 0..log.partitions(&name)? {
+            positions.insert((stream, name.clone(), p), 0);
         }
     }
     let leaderboard = stream_name(event_id, Stream::Leaderboard);
@@ -708,16 +737,17 @@ pub fn run(
     while !stop.load(Ordering::Relaxed) {
         let token = log.append_token();
         let mut decoded = Vec::new();
-        for ((stream, partition), at) in positions.iter_mut() {
-            let batch = crate::read_kept(log.as_ref(), stream, *partition, at, 50_000)?;
+        for ((stream, name, partition), at) in positions.iter_mut() {
+            let batch = crate::read_kept(log.as_ref(), name, *partition, at, 50_000)?;
             for record in batch {
                 *at = record.offset + 1;
-                match codec.decode(&record.value) {
-                    Ok(e) => decoded.push(e),
-                    Err(e) => {
-                        tracing::warn!(stream = %stream, offset = record.offset, "the projection cannot read a record: {e}")
-                    }
-                }
+                decoded.push(Read {
+                    stream: *stream,
+                    stream_name: name.clone(),
+                    partition: *partition,
+                    decoded: codec.decode(&record.value),
+                    message: record.value,
+                });
             }
         }
         if decoded.is_empty() {
@@ -734,8 +764,8 @@ pub fn run(
         // service keeps answering); rank with no lock held; swap the standings in.
         let (mut ranking, options, generation) = {
             let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
-            for e in decoded {
-                p.apply(e);
+            for read in decoded {
+                p.read(&codec, read)?;
             }
             (
                 std::mem::take(&mut p.ranking),
@@ -807,6 +837,10 @@ mod tests {
             factoring: Factoring::Neuberg,
             clubs: Vec::new(),
             declared_at_ms: 0,
+            aggregator_keys: Vec::new(),
+            organiser_key: None,
+            limits: None,
+            conventions: None,
         })
     }
 
@@ -827,6 +861,7 @@ mod tests {
             adjusted: None,
             arrow_switch: false,
             group: None,
+            lead: None,
         };
         Event::SubmissionApplied(SubmissionApplied {
             event_id: "E".into(),

@@ -2,23 +2,26 @@
 //! event's results stream. The whole file is read and checked first; a file with any problem publishes
 //! nothing.
 //!
-//! A submission is every pair as `PairEntered` and every result as `ResultRecorded`, numbered from 0,
-//! then one `SubmissionSealed` with their count, the SHA-256 digest of their bytes and an HMAC-SHA256
-//! signature with the club's key. Its id is derived from its content, so publishing the same file twice
-//! is one submission (the second is a harmless duplicate); a corrected file is a new submission whose
-//! results supersede the earlier ones table by table.
+//! A submission is every pair as `PairEntered`, each board's results as one `ResultsRecorded` and
+//! each board's hand record (when the file has one) as `DealRecorded`, numbered from 0, then one
+//! `SubmissionSealed` with their count, the SHA-256 digest of their bytes, the file's warnings and
+//! an Ed25519 signature with the club's private key. Before anything is appended the judge looks
+//! at it as the aggregator will ([`preflight`]). Its id is derived from its content, so publishing
+//! the same file twice is one submission (the second is a harmless duplicate); a corrected file is
+//! a new submission whose results supersede the earlier ones table by table.
 
 use compact_str::ToCompactString;
 use sha2::{Digest, Sha256};
 use simpairs_events::types::{
-    Adjusted, Direction, EventDeclared, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
-    SubmissionSealed, Text,
+    Adjusted, DealRecorded, Direction, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
+    SealWarning, SubmissionSealed, Text,
 };
-use simpairs_events::{Codec, Event, Stream};
+use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_formats::import::Imported;
 use simpairs_log::{Log, Produce};
 use simpairs_scoring::Outcome;
 
+use crate::roster::Roster;
 use crate::state::{Effect, EventState, Verdict};
 use crate::{Error, Result, now_ms, stream_name};
 
@@ -148,6 +151,23 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
             results: batch,
         }));
     }
+    // The hand records of the boards the club played, one sequence each.
+    for deal in &imported.deals {
+        let board = i32::from(deal.board);
+        if !by_board.boards.contains(&deal.board) || deal.hands.iter().all(Option::is_none) {
+            continue;
+        }
+        events.push(Event::DealRecorded(DealRecorded {
+            event_id: event_id.to_string(),
+            club_id: club.to_string(),
+            submission_id: String::new(),
+            sequence,
+            board,
+            deal: deal.to_pbn(),
+        }));
+        lines.push(0);
+        sequence += 1;
+    }
     Ok(Submission { events, lines })
 }
 
@@ -164,19 +184,21 @@ fn set_submission(event: &mut Event, id: &str) {
         Event::ResultsRecorded(b) => b.submission_id = id.to_string(),
         Event::ResultWithdrawn(w) => w.submission_id = id.to_string(),
         Event::PairEntered(p) => p.submission_id = id.to_string(),
+        Event::DealRecorded(d) => d.submission_id = id.to_string(),
         _ => {}
     }
 }
 
 /// Seals `events` as one submission of `club` signed with `key`: sets their submission id (derived
-/// from their content) and returns them followed by the seal.
+/// from their content) and returns them followed by the seal, which carries the file's warnings.
 pub fn seal(
     codec: &Codec,
     event_id: &str,
     club: &str,
-    key: &[u8],
+    key: &PrivateKey,
     mut events: Vec<Event>,
     source: Option<String>,
+    warnings: Vec<SealWarning>,
 ) -> Vec<Event> {
     // The id is a digest of the records without their id, so the same content gets the same id.
     let mut h = Sha256::new();
@@ -200,19 +222,20 @@ pub fn seal(
             _ => 1,
         })
         .sum();
-    let signature =
-        simpairs_events::seal_signature(key, event_id, club, &submission_id, count, &digest);
-    events.push(Event::SubmissionSealed(SubmissionSealed {
+    let mut sealed = SubmissionSealed {
         event_id: event_id.to_string(),
         club_id: club.to_string(),
         submission_id,
         count,
         digest: digest.to_vec(),
-        key_id: crate::declare::key_id(key),
-        signature: signature.to_vec(),
+        key_id: String::new(),
+        signature: Vec::new(),
         sealed_at_ms: now_ms(),
         source,
-    }));
+        warnings,
+    };
+    simpairs_events::sign_seal(key, &mut sealed);
+    events.push(Event::SubmissionSealed(sealed));
     events
 }
 
@@ -262,65 +285,42 @@ pub fn append_submission(
 }
 
 /// Checks a submission against the event's declaration before publishing: the club is part of the
-/// event, its key is the declared one, every board is declared.
-pub fn check_against(
-    declared: &EventDeclared,
-    club: &str,
-    key: &[u8],
-    events: &[Event],
-) -> Result<()> {
-    let Some(entry) = declared.clubs.iter().find(|c| c.club_id == club) else {
+/// event and this is one of its keys (so that a club is told at once, not by the aggregator).
+pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
+    let event = roster.event_id();
+    let Some(entry) = roster.clubs.get(club) else {
         return Err(Error::Usage(format!(
-            "club {club} is not part of event {}; the organiser declares the clubs",
-            declared.event_id
+            "club {club} is not part of event {event}; the organiser declares the clubs"
         )));
     };
-    let id = crate::declare::key_id(key);
-    if entry.key_id != id {
+    let id = key.public().id();
+    if !entry
+        .keys
+        .iter()
+        .any(|(k, public)| *k == id && *public == key.public())
+    {
+        let declared: Vec<&str> = entry.keys.iter().map(|(k, _)| k.as_str()).collect();
         return Err(Error::Usage(format!(
-            "this key ({id}) is not club {club}'s key for event {} ({}); the submission would be rejected",
-            declared.event_id, entry.key_id
+            "this key ({id}) is not club {club}'s key for event {event} ({}); the submission would be refused",
+            declared.join(", ")
         )));
     }
-    let boards: std::collections::BTreeSet<i32> = declared.boards.iter().copied().collect();
-    let mut wrong: Vec<i32> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ResultRecorded(r) if !boards.contains(&r.board) => Some(r.board),
-            Event::ResultsRecorded(b) if !boards.contains(&b.board) => Some(b.board),
-            _ => None,
-        })
-        .collect();
-    wrong.sort_unstable();
-    wrong.dedup();
-    if !wrong.is_empty() {
+    if let Some((_, _, from)) = entry.revoked.iter().find(|(k, _, _)| *k == id) {
         return Err(Error::Usage(format!(
-            "board(s) {wrong:?} are not boards of event {} ({}..{})",
-            declared.event_id,
-            boards.first().copied().unwrap_or(0),
-            boards.last().copied().unwrap_or(0)
+            "this key ({id}) of club {club} was revoked by the organiser (from offset {from} of the results stream); sign with the club's new key"
         )));
     }
     Ok(())
 }
 
-/// Reads the declaration of an event from the log.
-pub fn declaration(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Option<EventDeclared>> {
-    let stream = stream_name(event_id, Stream::Declarations);
-    let end = match log.end_offset(&stream, 0) {
-        Ok(end) => end,
-        // No such stream: the event was never declared here. Anything else (an unreachable
-        // broker, ...) is reported as it is.
-        Err(simpairs_log::Error::UnknownStream { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let mut found = None;
-    crate::read_range(log, &stream, 0, 0, end, |r| {
-        if let Ok(Event::EventDeclared(d)) = codec.decode(&r.value) {
-            found.get_or_insert(d);
-        }
-    })?;
-    Ok(found)
+/// Reads the event as declared and amended from the log, refusing an event that cannot be used.
+pub fn roster(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Roster> {
+    match Roster::load(log, codec, event_id)? {
+        Some((roster, _)) => Ok(roster),
+        None => Err(Error::Usage(format!(
+            "event {event_id} is not declared in this log"
+        ))),
+    }
 }
 
 /// Publishes a club's file: reads and checks it whole, checks it against the declaration, seals it
@@ -330,7 +330,7 @@ pub fn publish_file(
     log: &dyn Log,
     event_id: &str,
     club: &str,
-    key: &[u8],
+    key: &PrivateKey,
     file_name: &str,
     bytes: &[u8],
     format: Option<simpairs_formats::import::Format>,
@@ -361,20 +361,19 @@ pub fn seal_file(
     log: &dyn Log,
     event_id: &str,
     club: &str,
-    key: &[u8],
+    key: &PrivateKey,
     file_name: &str,
     bytes: &[u8],
     format: Option<simpairs_formats::import::Format>,
 ) -> Result<Sealed> {
-    let declared = declaration(log, codec, event_id)?
-        .ok_or_else(|| Error::Usage(format!("event {event_id} is not declared in this log")))?;
-    let limits = crate::limits::Limits::default();
-    limits
+    let roster = roster(log, codec, event_id)?;
+    check_against(&roster, club, key)?;
+    roster
+        .limits
         .check_file(bytes.len() as u64)
         .map_err(|e| Error::Usage(format!("{file_name}: {e}")))?;
     let imported = simpairs_formats::import::read(file_name, bytes, format)?;
     let submission = submission_events(event_id, club, &imported)?;
-    check_against(&declared, club, key, &submission.events)?;
     let events = seal(
         codec,
         event_id,
@@ -382,8 +381,9 @@ pub fn seal_file(
         key,
         submission.events,
         Some(file_name.to_string()),
+        seal_warnings(&imported),
     );
-    let warnings = preflight(codec, &declared, &events)
+    let warnings = preflight(codec, &roster, &events)
         .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
         .into_iter()
         .map(|w| {
@@ -396,6 +396,19 @@ pub fn seal_file(
         })
         .collect();
     Ok(Sealed { events, warnings })
+}
+
+/// The file's warnings as the seal carries them.
+fn seal_warnings(imported: &Imported) -> Vec<SealWarning> {
+    imported
+        .warnings
+        .iter()
+        .map(|w| SealWarning {
+            line: i64::try_from(w.at.line).unwrap_or(i64::MAX),
+            field: w.at.field.clone().unwrap_or_default(),
+            message: w.message.clone(),
+        })
+        .collect()
 }
 
 /// `file:line` of a sequence, or the file alone when the sequence is not a line of it.
@@ -439,11 +452,11 @@ pub enum Refusal {
 /// Returns the warnings of the lines that apply, or why it would be set aside.
 pub fn preflight(
     codec: &Codec,
-    declared: &EventDeclared,
+    roster: &Roster,
     events: &[Event],
 ) -> std::result::Result<Vec<crate::judge::LineWarning>, Refusal> {
     let mut state = EventState::new();
-    state.handle_declaration(declared.clone());
+    state.set_roster(roster.clone());
     let mut batch = crate::state::Batch::new(codec);
     for (i, event) in events.iter().enumerate() {
         let message = codec.encode(event);

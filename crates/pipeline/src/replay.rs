@@ -71,6 +71,29 @@ pub fn describe_time(ms: i64) -> String {
     }
 }
 
+/// Stages the records read so far (decoded and their seals checked in parallel); every
+/// [`crate::state::REBUILD_BATCH`] records, checks the submissions they completed.
+fn flush<'c>(
+    codec: &'c Codec,
+    state: &mut EventState,
+    batch: &mut Batch<'c>,
+    chunk: &mut Vec<simpairs_log::Record>,
+    offsets: &mut Vec<u64>,
+    replayed: &mut Replayed,
+) {
+    crate::state::stage_all(state, batch, chunk, offsets.len());
+    offsets.extend(chunk.iter().map(|r| r.offset));
+    chunk.clear();
+    if offsets.len() >= crate::state::REBUILD_BATCH {
+        let finished = state.finish(std::mem::replace(batch, Batch::new(codec)));
+        replayed.note(finished, offsets);
+        offsets.clear();
+    }
+}
+
+/// Records decoded (and their seals checked) in parallel at a time.
+const STAGE_CHUNK: usize = 8192;
+
 /// What a replay found besides the state.
 #[derive(Clone, Debug, Default)]
 pub struct Replayed {
@@ -88,18 +111,7 @@ pub fn replay(
 ) -> Result<(EventState, Replayed)> {
     let codec = Codec::new()?;
     let mut state = EventState::new();
-    let declarations = stream_name(event_id, Stream::Declarations);
-    let end = log.end_offset(&declarations, 0)?;
-    crate::read_range(log, &declarations, 0, 0, end, |r| {
-        if let Ok(Event::EventDeclared(d)) = codec.decode(&r.value) {
-            state.handle_declaration(d);
-        }
-    })?;
-    if state.declared().is_none() {
-        return Err(Error::Usage(format!(
-            "event {event_id} is not declared in this log"
-        )));
-    }
+    state.set_roster(crate::publish::roster(log, &codec, event_id)?);
     let results = stream_name(event_id, Stream::Results);
     let mut replayed = Replayed::default();
     let partitions = log.partitions(&results)?;
@@ -120,6 +132,8 @@ pub fn replay(
         let mut batch = Batch::new(&codec);
         // The offset of each record of the batch.
         let mut offsets = Vec::new();
+        // Records read but not staged yet: decoded and their seals checked in parallel.
+        let mut chunk: Vec<simpairs_log::Record> = Vec::new();
         crate::read_range(log, &results, partition, 0, until, |r| {
             if let Some(AsOf::Time(t)) = as_of
                 && r.timestamp_ms > t
@@ -127,15 +141,26 @@ pub fn replay(
                 return;
             }
             replayed.records += 1;
-            let decoded = crate::state::decode(&codec, &r.value);
-            state.stage(&mut batch, decoded, r.offset as i64, offsets.len());
-            offsets.push(r.offset);
-            if offsets.len() == crate::state::REBUILD_BATCH {
-                let finished = state.finish(std::mem::replace(&mut batch, Batch::new(&codec)));
-                replayed.note(finished, &offsets);
-                offsets.clear();
+            chunk.push(r.clone());
+            if chunk.len() == STAGE_CHUNK {
+                flush(
+                    &codec,
+                    &mut state,
+                    &mut batch,
+                    &mut chunk,
+                    &mut offsets,
+                    &mut replayed,
+                );
             }
         })?;
+        flush(
+            &codec,
+            &mut state,
+            &mut batch,
+            &mut chunk,
+            &mut offsets,
+            &mut replayed,
+        );
         let finished = state.finish(batch);
         replayed.note(finished, &offsets);
     }
@@ -184,6 +209,84 @@ impl Replayed {
             }
         }
     }
+}
+
+/// A field with what `score --json` shows of a file besides its results, as the log keeps it: the
+/// pairs' players (from the clubs' `PairEntered`) and the warnings of the submissions in force (as
+/// their seals carry them, naming the file the club published). For one club's file published as
+/// it was scored, the report is the bytes `score --json` prints.
+pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Imported {
+    use simpairs_formats::{Location, PairInfo, Player, Problem};
+    let pairs: Vec<PairInfo> = field
+        .pairs()
+        .iter()
+        .map(|p| {
+            let club = field.club_name(p.club).to_string();
+            let section = field.section_name(p.section).to_string();
+            let label = p.label.to_string();
+            let direction = match p.direction {
+                Some(simpairs_scoring::Direction::NS) => "NS",
+                Some(simpairs_scoring::Direction::EW) => "EW",
+                None => "",
+            };
+            let key = (club.clone(), section.clone(), label.clone(), direction);
+            let players = state.pairs().get(&key).map_or_else(Vec::new, |players| {
+                players
+                    .iter()
+                    .map(|pl| Player {
+                        name: pl.name.clone(),
+                        national_id: pl.national_id.clone(),
+                        club_id: None,
+                    })
+                    .collect()
+            });
+            PairInfo {
+                club,
+                section,
+                label,
+                direction: p.direction,
+                players,
+            }
+        })
+        .collect();
+    let clubs: std::collections::BTreeSet<&str> = field.clubs().collect();
+    let mut latest: std::collections::BTreeMap<&str, &crate::state::Judged> = Default::default();
+    for ((club, _), judged) in state.judged() {
+        let applied = matches!(judged.verdict, crate::state::Verdict::Applied { .. });
+        if applied
+            && clubs.contains(club.as_str())
+            && latest
+                .get(club.as_str())
+                .is_none_or(|j| j.offset < judged.offset)
+        {
+            latest.insert(club.as_str(), judged);
+        }
+    }
+    let warnings = latest
+        .values()
+        .flat_map(|j| {
+            let file = j.source.clone().unwrap_or_default();
+            j.warnings.iter().map(move |w| Problem {
+                at: Location {
+                    file: file.clone(),
+                    line: u64::try_from(w.line).unwrap_or(0),
+                    field: (!w.field.is_empty()).then(|| w.field.clone()),
+                },
+                message: w.message.clone(),
+            })
+        })
+        .collect();
+    let mut imported = simpairs_formats::Imported::bare(
+        simpairs_formats::Format::Csv,
+        field,
+        simpairs_formats::csv::Lines::default(),
+        0,
+    );
+    if pairs.iter().any(|p| !p.players.is_empty()) {
+        imported.pairs = pairs;
+    }
+    imported.warnings = warnings;
+    imported
 }
 
 /// The national field (every club), or one club's own field.

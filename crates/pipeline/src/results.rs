@@ -132,6 +132,7 @@ mod tests {
             adjusted: None,
             arrow_switch: false,
             group: None,
+            lead: None,
         }
     }
 

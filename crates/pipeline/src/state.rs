@@ -15,19 +15,19 @@
 //! the records one at a time; a record of a submission that is waiting to be checked first
 //! finishes the ones staged before it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{
-    AppliedResult, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
+    AppliedResult, EventAmended, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
 };
 use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
-use crate::limits::Limits;
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
+use crate::roster::{Roster, SignerProblem};
 
 /// A result's identity within the event: the club and the table (section, board, pairs).
 pub type ResultId = (String, ResultKey);
@@ -57,10 +57,8 @@ pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static s
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
-    declared: Option<EventDeclared>,
-    /// Each declared club's place in the declaration's list (a national event declares thousands,
-    /// and every seal looks its club up).
-    club_index: HashMap<String, usize>,
+    /// The event as declared and amended: clubs, keys, boards, limits, hand records.
+    roster: Option<Arc<Roster>>,
     pending: HashMap<(String, String), Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
@@ -76,10 +74,12 @@ pub struct EventState {
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
     applied_count: i64,
-    /// The declared boards, for the checks.
-    boards: Arc<BTreeSet<i32>>,
-    /// The event's limits.
-    limits: Limits,
+    /// The deal of each board as the event knows it: the organiser's hand records, else the
+    /// first applied club's.
+    deals: Arc<BTreeMap<i32, String>>,
+    /// The partition the records being staged come from (a key's revocation is an offset of a
+    /// partition).
+    partition: u32,
     /// Every sealed submission judged, and what became of it.
     judged: HashMap<(String, String), Judged>,
 }
@@ -107,6 +107,8 @@ pub struct Batch<'c> {
     completing: std::collections::HashSet<u64>,
     effects: Vec<(usize, Effect)>,
     fields: HashMap<String, Field>,
+    /// Seals whose signer was checked as the batch was read, by batch index.
+    pub prechecked: HashMap<usize, Result<(), Rejection>>,
 }
 
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
@@ -122,6 +124,7 @@ impl<'c> Batch<'c> {
             completing: Default::default(),
             effects: Vec::new(),
             fields: HashMap::new(),
+            prechecked: HashMap::new(),
         }
     }
 }
@@ -156,6 +159,7 @@ fn submission_of(record: &Skimmed) -> Option<(&str, &str)> {
         Event::ResultsRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::ResultWithdrawn(r) => Some((&r.club_id, &r.submission_id)),
         Event::PairEntered(r) => Some((&r.club_id, &r.submission_id)),
+        Event::DealRecorded(r) => Some((&r.club_id, &r.submission_id)),
         Event::SubmissionSealed(r) => Some((&r.club_id, &r.submission_id)),
         _ => None,
     }
@@ -171,6 +175,8 @@ pub struct Judged {
     pub source: Option<String>,
     /// Sequences the seal covers.
     pub count: i64,
+    /// What the club's reading of its file warned of, as its seal carries it.
+    pub warnings: Vec<simpairs_events::types::SealWarning>,
     pub verdict: Verdict,
 }
 
@@ -190,7 +196,22 @@ impl EventState {
 
     /// The declaration, once read.
     pub fn declared(&self) -> Option<&EventDeclared> {
-        self.declared.as_ref()
+        self.roster.as_ref().map(|r| &r.declared)
+    }
+
+    /// The event as declared and amended, once read.
+    pub fn roster(&self) -> Option<&Roster> {
+        self.roster.as_deref()
+    }
+
+    /// The roster, shared (for the readers that check seals in parallel).
+    pub fn roster_shared(&self) -> Option<Arc<Roster>> {
+        self.roster.clone()
+    }
+
+    /// The deal of each board as the event knows it.
+    pub fn deals(&self) -> &BTreeMap<i32, String> {
+        &self.deals
     }
 
     /// The results in force, in identity order (club, then table): (club, result).
@@ -242,26 +263,48 @@ impl EventState {
 
     /// Handles a record of the declarations stream.
     pub fn handle_declaration(&mut self, declared: EventDeclared) -> Vec<Effect> {
-        match &self.declared {
-            None => {
-                // The first declaration of a club counts, as a search of the list would find it.
-                self.club_index = HashMap::with_capacity(declared.clubs.len());
-                for (i, c) in declared.clubs.iter().enumerate() {
-                    self.club_index.entry(c.club_id.clone()).or_insert(i);
+        match &self.roster {
+            None => match Roster::new(declared) {
+                Ok(roster) => {
+                    self.set_roster(roster);
+                    Vec::new()
                 }
-                self.boards = Arc::new(declared.boards.iter().copied().collect());
-                self.declared = Some(declared);
-                Vec::new()
-            }
-            Some(d) if *d == declared => Vec::new(),
-            Some(d) if d.event_id == declared.event_id => vec![Effect::DeadLetter {
-                reason: format!(
-                    "event {} is already declared; a declaration cannot be changed once clubs publish",
-                    d.event_id
-                ),
-            }],
+                Err(e) => vec![dead(e.to_string())],
+            },
+            Some(r) if r.declared == declared => Vec::new(),
+            Some(r) if r.declared.event_id == declared.event_id => vec![dead(format!(
+                "event {} is already declared; a declaration cannot be changed once clubs publish",
+                r.declared.event_id
+            ))],
             Some(_) => Vec::new(),
         }
+    }
+
+    /// Handles an amendment of the declarations stream (applied once it verifies and is the next).
+    pub fn handle_amendment(&mut self, codec: &Codec, amended: &EventAmended) -> Vec<Effect> {
+        let Some(roster) = &self.roster else {
+            return vec![dead(
+                "an amendment arrived before the event was declared".into(),
+            )];
+        };
+        let mut roster = (**roster).clone();
+        match roster.amend(codec, amended) {
+            Ok(()) => {
+                self.set_roster(roster);
+                Vec::new()
+            }
+            Err(reason) => vec![dead(reason)],
+        }
+    }
+
+    /// Takes the roster as the declarations stream tells it now (read by [`Roster::load`]).
+    pub fn set_roster(&mut self, roster: Roster) {
+        let mut deals = (*self.deals).clone();
+        for (board, deal) in &roster.hands {
+            deals.insert(*board, deal.clone());
+        }
+        self.deals = Arc::new(deals);
+        self.roster = Some(Arc::new(roster));
     }
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
@@ -296,6 +339,19 @@ impl EventState {
         offset: i64,
         index: usize,
     ) {
+        self.stage_at(batch, decoded, 0, offset, index);
+    }
+
+    /// [`EventState::stage`] for a record of `partition` (the embedded log has one).
+    pub fn stage_at(
+        &mut self,
+        batch: &mut Batch<'_>,
+        decoded: Result<(Skimmed, Vec<u8>), String>,
+        partition: u32,
+        offset: i64,
+        index: usize,
+    ) {
+        self.partition = partition;
         let effects = match decoded {
             Ok((record, message)) => {
                 // A record of a submission waiting to be checked is handled once it is checked, as
@@ -341,12 +397,16 @@ impl EventState {
         }
         let ready = std::mem::take(&mut batch.ready);
         batch.completing.clear();
-        let (boards, limits) = (self.boards.clone(), self.limits);
+        let Some(roster) = &self.roster else {
+            return;
+        };
+        let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
         let codec = batch.codec;
         let check = |r: Ready| {
             let context = Context {
                 boards: &boards,
                 limits: &limits,
+                deals: &deals,
             };
             let verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
             (r, verdict)
@@ -360,6 +420,10 @@ impl EventState {
         };
         tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
         for (ready, verdict) in decided {
+            // Deals learnt from a submission applied earlier in the batch are checked again here,
+            // as they would be one submission at a time.
+            let verdict =
+                verdict.and_then(|a| crate::judge::check_deals_again(&ready.seal, a, &self.deals));
             let effect = match verdict {
                 Err(rejection) => self.set_aside(&ready.seal, ready.offset, rejection),
                 Ok(accepted) => self.accept(batch, &ready.seal, ready.offset, accepted),
@@ -384,6 +448,17 @@ impl EventState {
             warnings: accepted.warnings,
         };
         self.note(seal, offset, verdict);
+        // The first club to apply a board's deal sets it, where the organiser declared none.
+        if accepted
+            .deals
+            .iter()
+            .any(|(board, _)| !self.deals.contains_key(board))
+        {
+            let deals = Arc::make_mut(&mut self.deals);
+            for (board, deal) in accepted.deals {
+                deals.entry(board).or_insert(deal);
+            }
+        }
         let applied = self.apply(key, offset, accepted.applied, &accepted.by_table);
         // The field built by the checks is the club's field only when the club's results in
         // force are exactly this submission's.
@@ -420,6 +495,7 @@ impl EventState {
                 sealed_at_ms: seal.sealed_at_ms,
                 source: seal.source.clone(),
                 count: seal.count,
+                warnings: seal.warnings.clone(),
                 verdict,
             },
         );
@@ -450,7 +526,7 @@ impl EventState {
         message: Vec<u8>,
         offset: i64,
     ) -> Vec<Effect> {
-        let Some(declared) = &self.declared else {
+        let Some(declared) = self.declared() else {
             return vec![dead(format!(
                 "{} for event {} arrived before the event was declared",
                 event.event_type(),
@@ -488,6 +564,12 @@ impl EventState {
                 p.sequence,
                 Part::Pair(p),
             ),
+            Event::DealRecorded(d) => (
+                d.club_id.clone(),
+                d.submission_id.clone(),
+                d.sequence,
+                Part::Deal(d),
+            ),
             Event::SubmissionSealed(seal) => return self.handle_seal(batch, index, seal, offset),
             other => {
                 return vec![dead(format!(
@@ -501,7 +583,7 @@ impl EventState {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
         }
-        let limits = self.limits;
+        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
         let pending = self.pending.entry(key.clone()).or_default();
         match pending.covering(sequence) {
             Some((first, bytes)) if first == sequence && bytes == datum(&message) => {
@@ -537,7 +619,7 @@ impl EventState {
         batch: ResultsHeader,
         message: Vec<u8>,
     ) -> Vec<Effect> {
-        let Some(declared) = &self.declared else {
+        let Some(declared) = self.declared() else {
             return vec![dead(format!(
                 "ResultsRecorded for event {} arrived before the event was declared",
                 batch.event_id
@@ -559,7 +641,7 @@ impl EventState {
                 key.0, key.1
             ))];
         }
-        let limits = self.limits;
+        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
         let pending = self.pending.entry(key.clone()).or_default();
         let first = batch.first_sequence;
         match pending.covering(first) {
@@ -607,15 +689,23 @@ impl EventState {
         let key = (seal.club_id.clone(), seal.submission_id.clone());
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
-        let declared = self.declared.as_ref().expect("checked by the caller");
-        if let Err(rejection) = self.check_seal(declared, &seal) {
+        let Some(roster) = &self.roster else {
+            return vec![dead("a seal arrived before the event was declared".into())];
+        };
+        // Checked beforehand, in parallel with the batch's other seals, when the reader could.
+        let checked = match batch.prechecked.remove(&index) {
+            Some(checked) => checked,
+            None => check_signer(roster, &seal, self.partition, offset),
+        };
+        if let Err(rejection) = checked {
             return vec![dead(rejection.to_string())];
         }
+        let limits = roster.limits;
         if self.settled(&key) {
             // A redelivered seal of a submission already judged changes nothing.
             return Vec::new();
         }
-        if let Err(exceeded) = self.limits.check_count(seal.count) {
+        if let Err(exceeded) = limits.check_count(seal.count) {
             // Not worth gathering: its records are dropped as they come.
             let rejection = Rejection::Invalid {
                 club: seal.club_id.clone(),
@@ -634,38 +724,6 @@ impl EventState {
         }
         self.drain(batch, index, &key.0);
         Vec::new()
-    }
-
-    /// Who sealed: a declared club, with its declared key, and a signature that verifies.
-    fn check_seal(
-        &self,
-        declared: &EventDeclared,
-        seal: &SubmissionSealed,
-    ) -> Result<(), Rejection> {
-        let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
-        let Some(entry) = self
-            .club_index
-            .get(&seal.club_id)
-            .and_then(|&i| declared.clubs.get(i))
-        else {
-            return Err(Rejection::UnknownClub {
-                club,
-                event: declared.event_id.clone(),
-                submission,
-            });
-        };
-        if entry.key_id != seal.key_id {
-            return Err(Rejection::WrongKey {
-                club,
-                submission,
-                used: seal.key_id.clone(),
-                declared: entry.key_id.clone(),
-            });
-        }
-        if !simpairs_events::verify_seal(&entry.hmac_key, seal) {
-            return Err(Rejection::Forged { club, submission });
-        }
-        Ok(())
     }
 
     /// Completes the club's sealed submissions in the order of their seals, as far as their records
@@ -748,6 +806,100 @@ pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Skimmed, Vec<u8>), Strin
         .skim(message)
         .map_err(|e| format!("cannot read the message: {e}"))?;
     Ok((record, message.to_vec()))
+}
+
+/// Who sealed: a declared club, with a key declared for it and not revoked at `offset` of
+/// `partition`, and a signature that verifies with it. Pure, so that the seals of a batch are
+/// checked in parallel as the batch is read ([`precheck`]).
+pub fn check_signer(
+    roster: &Roster,
+    seal: &SubmissionSealed,
+    partition: u32,
+    offset: i64,
+) -> Result<(), Rejection> {
+    let (club, submission) = (seal.club_id.clone(), seal.submission_id.clone());
+    let offset = u64::try_from(offset).unwrap_or(0);
+    let key = match roster.signer(seal, partition, offset) {
+        Ok(key) => key,
+        Err(SignerProblem::UnknownClub) => {
+            return Err(Rejection::UnknownClub {
+                club,
+                event: roster.event_id().to_string(),
+                submission,
+            });
+        }
+        Err(SignerProblem::UnknownKey { declared }) => {
+            return Err(Rejection::WrongKey {
+                club,
+                submission,
+                used: seal.key_id.clone(),
+                declared: declared.join(", "),
+            });
+        }
+        Err(SignerProblem::Revoked { from_offset }) => {
+            return Err(Rejection::Revoked {
+                club,
+                submission,
+                key: seal.key_id.clone(),
+                from_offset,
+            });
+        }
+    };
+    if !simpairs_events::verify_seal(&key, seal) {
+        return Err(Rejection::Forged { club, submission });
+    }
+    Ok(())
+}
+
+/// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
+pub fn precheck(
+    roster: &Roster,
+    decoded: &Result<(Skimmed, Vec<u8>), String>,
+    partition: u32,
+    offset: i64,
+) -> Option<Result<(), Rejection>> {
+    match decoded {
+        Ok((Skimmed::Event(event), _)) => match event.as_ref() {
+            Event::SubmissionSealed(seal) => Some(check_signer(roster, seal, partition, offset)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Decodes records and checks their seals' signers in parallel, then stages them in log order:
+/// for a whole log read at once (a rebuild, a replay).
+pub fn stage_all(
+    state: &mut EventState,
+    batch: &mut Batch<'_>,
+    records: &[simpairs_log::Record],
+    first_index: usize,
+) {
+    use rayon::prelude::*;
+    let codec = batch.codec;
+    let roster = state.roster.clone();
+    let decoded: Vec<_> = records
+        .par_iter()
+        .map(|r| {
+            let decoded = decode(codec, &r.value);
+            let checked = roster
+                .as_deref()
+                .and_then(|roster| precheck(roster, &decoded, r.partition, r.offset as i64));
+            (decoded, checked)
+        })
+        .collect();
+    for (i, (record, (decoded, checked))) in records.iter().zip(decoded).enumerate() {
+        if let Some(checked) = checked {
+            batch.prechecked.insert(first_index + i, checked);
+        }
+        state.stage_at(
+            batch,
+            decoded,
+            record.partition,
+            record.offset as i64,
+            first_index + i,
+        );
+    }
 }
 
 fn dead(reason: String) -> Effect {

@@ -80,14 +80,7 @@ pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissio
         .judged()
         .map(|((club, submission), judged)| {
             let (state, reason, warnings) = match &judged.verdict {
-                Verdict::Applied { warnings } => (
-                    State::Applied,
-                    None,
-                    warnings
-                        .iter()
-                        .map(|w| format!("record {}: {}: {}", w.sequence, w.field, w.message))
-                        .collect(),
-                ),
+                Verdict::Applied { .. } => (State::Applied, None, seal_warnings(judged)),
                 Verdict::SetAside(rejection) => {
                     (State::SetAside, Some(rejection.to_string()), Vec::new())
                 }
@@ -123,6 +116,16 @@ pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissio
         submissions,
         dead_letters,
     })
+}
+
+/// A submission's warnings as its seal carries them: `file:line: field: message`.
+fn seal_warnings(judged: &crate::state::Judged) -> Vec<String> {
+    let file = judged.source.as_deref().unwrap_or("the file");
+    judged
+        .warnings
+        .iter()
+        .map(|w| format!("{file}:{}: {}: {}", w.line, w.field, w.message))
+        .collect()
 }
 
 /// Each club's applied submissions but the last are superseded by the one after them.

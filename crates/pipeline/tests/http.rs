@@ -37,10 +37,14 @@ fn projection() -> Arc<RwLock<Projection>> {
                 .map(|c| ClubLine {
                     club_id: c.id.clone(),
                     name: c.name.clone(),
-                    key: Some(key(&c.id)),
+                    public_key: Some(key(&c.id).public()),
                 })
                 .collect(),
             1,
+        )
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
         ),
     )
     .unwrap();
@@ -56,7 +60,8 @@ fn projection() -> Arc<RwLock<Projection>> {
         )
         .unwrap();
     }
-    let mut aggregator = Aggregator::open(log.clone(), EVENT).unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), EVENT, simpairs_sim::aggregator_key()).unwrap();
     aggregator
         .run(
             &AggregateOptions {

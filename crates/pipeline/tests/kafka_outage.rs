@@ -50,10 +50,14 @@ fn a_club_publishing_through_a_broker_outage() {
                 .map(|c| ClubLine {
                     club_id: c.id.clone(),
                     name: c.name.clone(),
-                    key: Some(simpairs_sim::club_key(&c.id)),
+                    public_key: Some(simpairs_sim::club_key(&c.id).public()),
                 })
                 .collect(),
             1,
+        )
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
         ),
     )
     .unwrap();
@@ -110,7 +114,8 @@ fn a_club_publishing_through_a_broker_outage() {
         std::thread::sleep(Duration::from_millis(500));
     }
 
-    let mut aggregator = Aggregator::open(log.clone(), event_id).unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), event_id, simpairs_sim::aggregator_key()).unwrap();
     aggregator
         .run(
             &AggregateOptions {

@@ -215,11 +215,11 @@ fn club_file(seed: u64, shape: &Shape) -> (String, Vec<u8>) {
     ("club.xml".into(), xml)
 }
 
-/// `score --json`'s report of a field.
-fn report(field: &simpairs_scoring::Field) -> Vec<u8> {
-    let scoring = simpairs_scoring::score(field, &Options::default()).expect("scores");
+/// `score --json`'s report of a file (with its names and warnings).
+fn report(imported: &simpairs_formats::Imported) -> Vec<u8> {
+    let scoring = simpairs_scoring::score(&imported.field, &Options::default()).expect("scores");
     let mut out = Vec::new();
-    simpairs_formats::report::write_json(&mut out, &scoring).expect("in memory");
+    simpairs_formats::report::write_imported_json(&mut out, imported, &scoring).expect("in memory");
     out
 }
 
@@ -230,11 +230,14 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "Club one".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     declare(
         log.as_ref(),
-        Declaration::matchpoints(event, "judge", 8, vec![club], 1),
+        Declaration::matchpoints(event, "judge", 8, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .expect("declared");
     let published = simpairs_pipeline::publish::publish_file(
@@ -267,7 +270,8 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
             shown(&bytes)
         ),
     };
-    let mut aggregator = Aggregator::open(log.clone(), event).expect("opens");
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).expect("opens");
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -287,8 +291,9 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
         "{:?}",
         replayed.dead_letters
     );
-    let replay = report(&simpairs_pipeline::replay::field_of(&state, None).unwrap());
-    let mut score = report(&imported.field);
+    let field = simpairs_pipeline::replay::field_of(&state, None).unwrap();
+    let replay = report(&simpairs_pipeline::replay::as_imported(&state, field));
+    let mut score = report(&imported);
     if !shape.club_column || shape.usebio {
         // The file names no club; the log knows who published it.
         score = String::from_utf8(score)
@@ -349,11 +354,14 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "Club one".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     declare(
         log.as_ref(),
-        Declaration::matchpoints("crlf", "crlf", 27, vec![club], 1),
+        Declaration::matchpoints("crlf", "crlf", 27, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .unwrap();
     simpairs_pipeline::publish::publish_file(
@@ -366,7 +374,8 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
         None,
     )
     .expect("published");
-    let mut aggregator = Aggregator::open(log.clone(), "crlf").unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), "crlf", simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()

@@ -43,11 +43,11 @@ fn files() -> Vec<PathBuf> {
     found
 }
 
-/// `score --json` of a field, with the club the log knows the results by.
-fn report(field: &simpairs_scoring::Field, options: &Options, club_named: bool) -> String {
-    let scoring = simpairs_scoring::score(field, options).expect("scores");
+/// `score --json` of a file (names and warnings too), with the club the log knows the results by.
+fn report(imported: &simpairs_formats::Imported, options: &Options, club_named: bool) -> String {
+    let scoring = simpairs_scoring::score(&imported.field, options).expect("scores");
     let mut out = Vec::new();
-    simpairs_formats::report::write_json(&mut out, &scoring).expect("in memory");
+    simpairs_formats::report::write_imported_json(&mut out, imported, &scoring).expect("in memory");
     let text = String::from_utf8(out).expect("UTF-8");
     if club_named {
         text
@@ -83,19 +83,23 @@ fn check(name: &str, bytes: &[u8]) {
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "A real club".into(),
-        key: Some(common::key_of(CLUB)),
+        public_key: Some(common::key_of(CLUB).public()),
     };
     let declaration = Declaration {
         scoring,
         factoring: Factoring::Neuberg,
         boards,
-        ..Declaration::matchpoints("real", "real", 1, vec![club], 1)
+        ..Declaration::matchpoints("real", "real", 1, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        )
     };
     declare(log.as_ref(), declaration).unwrap();
     let key = common::key_of(CLUB);
     simpairs_pipeline::publish::publish_file(log.as_ref(), "real", CLUB, &key, name, bytes, None)
         .unwrap_or_else(|e| panic!("{name}: publish refuses it: {e}"));
-    let mut aggregator = Aggregator::open(log.clone(), "real").unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), "real", simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -112,8 +116,12 @@ fn check(name: &str, bytes: &[u8]) {
     );
     let field = simpairs_pipeline::replay::field_of(&state, None).unwrap();
     let club_named = imported.field.clubs().any(|c| c == CLUB);
-    let replay = report(&field, &options, true);
-    let score = report(&imported.field, &options, club_named);
+    let replay = report(
+        &simpairs_pipeline::replay::as_imported(&state, field),
+        &options,
+        true,
+    );
+    let score = report(&imported, &options, club_named);
     assert!(
         replay == score,
         "{name}: the replay differs from score\nreplay: {replay}\nscore:  {score}"

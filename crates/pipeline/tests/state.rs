@@ -19,21 +19,25 @@ fn declared() -> EventDeclared {
         clubs: ["A", "B"]
             .iter()
             .map(|c| {
-                let key = key_of(c);
+                let key = key_of(c).public();
                 ClubEntry {
                     club_id: c.to_string(),
                     name: format!("Club {c}"),
-                    key_id: simpairs_pipeline::declare::key_id(&key),
-                    hmac_key: key,
+                    key_id: key.id(),
+                    public_key: key.to_bytes().to_vec(),
                 }
             })
             .collect(),
         declared_at_ms: 0,
+        aggregator_keys: Vec::new(),
+        organiser_key: None,
+        limits: None,
+        conventions: None,
     }
 }
 
-fn key_of(club: &str) -> Vec<u8> {
-    format!("{club}-key-0123456789abcdefghijklmn").into_bytes()
+fn key_of(club: &str) -> simpairs_events::PrivateKey {
+    simpairs_sim::club_key(club)
 }
 
 fn result(
@@ -69,7 +73,12 @@ fn result(
 }
 
 /// Numbers the records and seals them with `key`.
-fn sealed(codec: &Codec, club: &str, key: &[u8], mut records: Vec<Event>) -> Vec<Event> {
+fn sealed(
+    codec: &Codec,
+    club: &str,
+    key: &simpairs_events::PrivateKey,
+    mut records: Vec<Event>,
+) -> Vec<Event> {
     for (i, e) in records.iter_mut().enumerate() {
         match e {
             Event::ResultRecorded(r) => r.sequence = i as i32,
@@ -77,7 +86,7 @@ fn sealed(codec: &Codec, club: &str, key: &[u8], mut records: Vec<Event>) -> Vec
             _ => {}
         }
     }
-    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None)
+    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None, Vec::new())
 }
 
 struct Run {

@@ -16,8 +16,8 @@ use simpairs_pipeline::state::{Batch, Effect, EventState};
 
 const EVENT: &str = "batch-test";
 
-fn key_of(club: &str) -> Vec<u8> {
-    format!("{club}-key-0123456789abcdefghijklmn").into_bytes()
+fn key_of(club: &str) -> simpairs_events::PrivateKey {
+    simpairs_sim::club_key(club)
 }
 
 fn declared() -> EventDeclared {
@@ -30,16 +30,20 @@ fn declared() -> EventDeclared {
         clubs: ["A", "B", "C"]
             .iter()
             .map(|c| {
-                let key = key_of(c);
+                let key = key_of(c).public();
                 ClubEntry {
                     club_id: c.to_string(),
                     name: format!("Club {c}"),
-                    key_id: simpairs_pipeline::declare::key_id(&key),
-                    hmac_key: key,
+                    key_id: key.id(),
+                    public_key: key.to_bytes().to_vec(),
                 }
             })
             .collect(),
         declared_at_ms: 0,
+        aggregator_keys: Vec::new(),
+        organiser_key: None,
+        limits: None,
+        conventions: None,
     }
 }
 
@@ -75,7 +79,12 @@ fn board(club: &str, board: i32, lines: Vec<ResultLine>) -> Event {
 }
 
 /// Numbers the records (batches take consecutive sequences) and seals them with `key`.
-fn sealed(codec: &Codec, club: &str, key: &[u8], mut records: Vec<Event>) -> Vec<Event> {
+fn sealed(
+    codec: &Codec,
+    club: &str,
+    key: &simpairs_events::PrivateKey,
+    mut records: Vec<Event>,
+) -> Vec<Event> {
     let mut next = 0;
     for e in &mut records {
         match e {
@@ -90,7 +99,7 @@ fn sealed(codec: &Codec, club: &str, key: &[u8], mut records: Vec<Event>) -> Vec
             _ => next += 1,
         }
     }
-    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None)
+    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None, Vec::new())
 }
 
 /// A club's three boards; `tricks` varies the results so that a correction differs. Boards and

@@ -292,12 +292,29 @@ fn club_tables(rng: &mut fastrand::Rng) -> usize {
     ((9f64.ln() + 0.6 * normal).exp().round() as usize).clamp(3, 40)
 }
 
-/// A fixed 32-byte signing key for a simulated club, made from its id: tests and benchmarks declare
-/// and publish with it. Never for a real club (`event declare` makes those keys at random).
-pub fn club_key(club: &str) -> Vec<u8> {
-    let mut key = club.as_bytes().to_vec();
-    key.resize(32, b'#');
-    key
+/// A fixed signing key made from a name: tests and benchmarks declare and publish with it. Never
+/// for a real club (`event declare` and `club keygen` make keys at random).
+fn fixed_key(name: &str, pad: u8) -> simpairs_events::PrivateKey {
+    let mut secret = [pad; 32];
+    for (s, b) in secret.iter_mut().zip(name.bytes()) {
+        *s = b;
+    }
+    simpairs_events::PrivateKey::from_secret(secret)
+}
+
+/// A simulated club's fixed signing key, made from its id.
+pub fn club_key(club: &str) -> simpairs_events::PrivateKey {
+    fixed_key(club, b'#')
+}
+
+/// The fixed signing key of simulated events' aggregators.
+pub fn aggregator_key() -> simpairs_events::PrivateKey {
+    fixed_key("aggregator", b'@')
+}
+
+/// The fixed signing key of simulated events' organiser.
+pub fn organiser_key() -> simpairs_events::PrivateKey {
+    fixed_key("organiser", b'!')
 }
 
 /// Builds a simulated national event.

@@ -16,6 +16,22 @@ fn frac(num: i64, den: i64) -> Fraction {
     Fraction { num, den }
 }
 
+/// The version 1 sample as version 2 reads it: the HMAC keys gone, the new fields at their
+/// defaults.
+pub fn event_declared_v1() -> EventDeclared {
+    let mut declared = event_declared();
+    for c in &mut declared.clubs {
+        c.public_key = Vec::new();
+    }
+    EventDeclared {
+        aggregator_keys: Vec::new(),
+        organiser_key: None,
+        limits: None,
+        conventions: None,
+        ..declared
+    }
+}
+
 pub fn event_declared() -> EventDeclared {
     EventDeclared {
         event_id: s(EVENT_ID),
@@ -28,16 +44,88 @@ pub fn event_declared() -> EventDeclared {
                 club_id: s("bristol"),
                 name: s("Bristol Bridge Club"),
                 key_id: s("bristol-2026"),
-                hmac_key: (0u8..32).collect(),
+                public_key: (0u8..32).collect(),
             },
             ClubEntry {
                 club_id: s("gwynedd"),
                 name: s("Clwb Bridge Gwynedd"),
                 key_id: s("gwynedd-2026"),
-                hmac_key: vec![0xA5; 32],
+                public_key: vec![0xA5; 32],
             },
         ],
         declared_at_ms: 1_795_000_000_000,
+        aggregator_keys: vec![KeyEntry {
+            key_id: s("k0123456789ab"),
+            public_key: vec![0x5A; 32],
+        }],
+        organiser_key: Some(KeyEntry {
+            key_id: s("kba9876543210"),
+            public_key: vec![0x3C; 32],
+        }),
+        limits: Some(EventLimits {
+            results_per_submission: 20_000,
+            tables_per_board: 1_000,
+            pairs_per_submission: 10_000,
+            name_bytes: 200,
+            field_bytes: 64,
+            file_bytes: 32 << 20,
+        }),
+        conventions: Some(s("seeds")),
+    }
+}
+
+pub fn event_amended() -> EventAmended {
+    EventAmended {
+        event_id: s(EVENT_ID),
+        amendment: 2,
+        added_clubs: vec![ClubEntry {
+            club_id: s("cardiff"),
+            name: s("Cardiff Bridge Club"),
+            key_id: s("kcardiff0001"),
+            public_key: vec![0x11; 32],
+        }],
+        added_keys: vec![ClubKey {
+            club_id: s("bristol"),
+            key_id: s("kbristol0002"),
+            public_key: vec![0x22; 32],
+        }],
+        revoked_keys: vec![Revocation {
+            club_id: s("bristol"),
+            key_id: s("bristol-2026"),
+            partition: 0,
+            from_offset: 1234,
+        }],
+        added_aggregator_keys: Vec::new(),
+        hands: vec![DealEntry {
+            board: 1,
+            deal: s("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"),
+        }],
+        amended_at_ms: 1_795_100_000_000,
+        key_id: s("kba9876543210"),
+        signature: vec![0x77; 64],
+    }
+}
+
+pub fn deal_recorded() -> DealRecorded {
+    DealRecorded {
+        event_id: s(EVENT_ID),
+        club_id: s("bristol"),
+        submission_id: s("bristol-2026-11-17-1"),
+        sequence: 40,
+        board: 1,
+        deal: s("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 -"),
+    }
+}
+
+pub fn output_sealed() -> OutputSealed {
+    OutputSealed {
+        event_id: s(EVENT_ID),
+        stream: s("SIM-2026-11.board-scores"),
+        partition: 0,
+        hashes: (0u8..64).collect(),
+        sealed_at_ms: 1_795_400_000_456,
+        key_id: s("k0123456789ab"),
+        signature: vec![0x99; 64],
     }
 }
 
@@ -137,10 +225,35 @@ pub fn submission_sealed() -> SubmissionSealed {
         count: 42,
         digest: (100u8..132).collect(),
         key_id: s("bristol-2026"),
-        signature: (200u8..232).collect(),
+        signature: (150u8..214).collect(),
         sealed_at_ms: 1_795_400_000_123,
         source: Some(s("bristol-2026-11-17.csv")),
+        warnings: vec![SealWarning {
+            line: 14,
+            field: s("ns_score"),
+            message: s(
+                "ns_score 100 disagrees with 3NT-1 by N, which scores -50 for NS; the recorded score is used",
+            ),
+        }],
     }
+}
+
+/// The version 1 sample as version 2 reads it (an HMAC signature, no warnings).
+pub fn submission_sealed_v1() -> SubmissionSealed {
+    SubmissionSealed {
+        signature: (200u8..232).collect(),
+        warnings: Vec::new(),
+        ..submission_sealed()
+    }
+}
+
+/// The version 1 sample as version 2 reads it (no leads).
+pub fn submission_applied_v1() -> SubmissionApplied {
+    let mut applied = submission_applied();
+    for r in &mut applied.results {
+        r.lead = None;
+    }
+    applied
 }
 
 pub fn submission_applied() -> SubmissionApplied {
@@ -164,6 +277,7 @@ pub fn submission_applied() -> SubmissionApplied {
                 adjusted: None,
                 arrow_switch: false,
                 group: None,
+                lead: Some(s("HK")),
             },
             AppliedResult {
                 section: s("A"),
@@ -182,6 +296,7 @@ pub fn submission_applied() -> SubmissionApplied {
                 }),
                 arrow_switch: true,
                 group: Some(s("b")),
+                lead: None,
             },
         ],
         withdrawn: vec![ResultKey {
@@ -351,13 +466,16 @@ pub fn results_recorded() -> ResultsRecorded {
 /// One sample per record type, in `EventType::ALL` order (by stream, then by name).
 pub fn samples() -> Vec<Event> {
     vec![
+        event_amended().into(),
         event_declared().into(),
+        deal_recorded().into(),
         pair_entered().into(),
         result_recorded().into(),
         result_withdrawn().into(),
         results_recorded().into(),
         submission_sealed().into(),
         board_scored().into(),
+        output_sealed().into(),
         submission_applied().into(),
         leaderboard_published().into(),
         standings_computed().into(),

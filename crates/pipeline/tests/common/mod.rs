@@ -124,12 +124,15 @@ pub fn run_pipeline(
                 .map(|c| ClubLine {
                     club_id: c.to_string(),
                     name: c.to_string(),
-                    key: Some(key_of(c)),
+                    public_key: Some(key_of(c).public()),
                 })
                 .collect(),
-            keys_dir: None,
-            partitions,
-        },
+            ..Declaration::matchpoints(event, "real data", 1, Vec::new(), partitions)
+        }
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
     )
     .unwrap();
     // Shuffled order, with duplicates: WEST, NORTH, WEST again, SOUTH, NORTH again.
@@ -146,7 +149,8 @@ pub fn run_pipeline(
         )
         .unwrap();
     }
-    let mut aggregator = Aggregator::open(log.clone(), event).unwrap();
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
     let options = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()

@@ -1,0 +1,276 @@
+//! What the organiser declared, as every role needs it: the event's declaration and, in order, its
+//! amendments (clubs and keys added, keys revoked, hand records) once each verifies with the
+//! organiser's key. Who may sign what is looked up here.
+//!
+//! The first declaration of an event counts; a later, different one is set aside. An amendment
+//! applies when it is the next one (numbered from 1) and its signature verifies with the
+//! organiser's key of the declaration; anything else is set aside with the reason.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use simpairs_events::types::{EventAmended, EventDeclared, EventLimits};
+use simpairs_events::{Codec, Event, PublicKey, Stream, SubmissionSealed};
+use simpairs_log::Log;
+
+use crate::limits::Limits;
+use crate::{Error, Result, stream_name};
+
+/// A club and the keys it may sign with.
+#[derive(Clone, Debug)]
+pub struct Club {
+    pub name: String,
+    /// (key id, key); every one not revoked is accepted.
+    pub keys: Vec<(String, PublicKey)>,
+    /// (key id, partition, offset): seals with that key at or after that offset are refused.
+    pub revoked: Vec<(String, u32, u64)>,
+}
+
+/// The event as declared and amended.
+#[derive(Clone, Debug)]
+pub struct Roster {
+    pub declared: EventDeclared,
+    pub clubs: HashMap<String, Club>,
+    pub boards: Arc<BTreeSet<i32>>,
+    /// The aggregators' keys, by id.
+    pub aggregators: HashMap<String, PublicKey>,
+    pub organiser: Option<PublicKey>,
+    pub limits: Limits,
+    /// The organiser's hand records, by board (PBN deal notation).
+    pub hands: BTreeMap<i32, String>,
+    /// Amendments applied.
+    pub amendments: i64,
+}
+
+/// Why a seal's signer is not accepted (before its signature is checked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignerProblem {
+    UnknownClub,
+    UnknownKey { declared: Vec<String> },
+    Revoked { from_offset: u64 },
+}
+
+impl Roster {
+    /// The roster of a declaration, or why the event cannot be used.
+    pub fn new(declared: EventDeclared) -> Result<Roster> {
+        if declared.clubs.iter().any(|c| c.public_key.is_empty()) {
+            return Err(Error::Legacy {
+                event: declared.event_id.clone(),
+            });
+        }
+        let mut roster = Roster {
+            boards: Arc::new(declared.boards.iter().copied().collect()),
+            clubs: HashMap::with_capacity(declared.clubs.len()),
+            aggregators: HashMap::new(),
+            organiser: None,
+            limits: limits_of(declared.limits.as_ref()),
+            hands: BTreeMap::new(),
+            amendments: 0,
+            declared: declared.clone(),
+        };
+        for c in &declared.clubs {
+            roster.add_club(&c.club_id, &c.name, &c.key_id, &c.public_key)?;
+        }
+        for k in &declared.aggregator_keys {
+            roster
+                .aggregators
+                .insert(k.key_id.clone(), public(&k.public_key)?);
+        }
+        if let Some(k) = &declared.organiser_key {
+            roster.organiser = Some(public(&k.public_key)?);
+        }
+        Ok(roster)
+    }
+
+    fn add_club(&mut self, id: &str, name: &str, key_id: &str, key: &[u8]) -> Result<()> {
+        let key = public(key)?;
+        // The first entry of a club counts, as a search of the list finds it.
+        self.clubs.entry(id.to_string()).or_insert_with(|| Club {
+            name: name.to_string(),
+            keys: vec![(key_id.to_string(), key)],
+            revoked: Vec::new(),
+        });
+        Ok(())
+    }
+
+    pub fn event_id(&self) -> &str {
+        &self.declared.event_id
+    }
+
+    /// The key a seal names, if its club may sign with it at `offset` of `partition`.
+    pub fn signer(
+        &self,
+        seal: &SubmissionSealed,
+        partition: u32,
+        offset: u64,
+    ) -> std::result::Result<PublicKey, SignerProblem> {
+        let club = self
+            .clubs
+            .get(&seal.club_id)
+            .ok_or(SignerProblem::UnknownClub)?;
+        let Some((_, key)) = club.keys.iter().find(|(id, _)| *id == seal.key_id) else {
+            return Err(SignerProblem::UnknownKey {
+                declared: club.keys.iter().map(|(id, _)| id.clone()).collect(),
+            });
+        };
+        if let Some(&(_, _, from_offset)) = club
+            .revoked
+            .iter()
+            .find(|(id, p, from)| *id == seal.key_id && *p == partition && offset >= *from)
+        {
+            return Err(SignerProblem::Revoked { from_offset });
+        }
+        Ok(*key)
+    }
+
+    /// Applies an amendment that verified and is the next one.
+    pub fn amend(
+        &mut self,
+        codec: &Codec,
+        amended: &EventAmended,
+    ) -> std::result::Result<(), String> {
+        if amended.event_id != self.declared.event_id {
+            return Err(format!("the amendment is for event {}", amended.event_id));
+        }
+        if amended.amendment <= self.amendments {
+            return Ok(()); // Already applied: a copy changes nothing.
+        }
+        if amended.amendment != self.amendments + 1 {
+            return Err(format!(
+                "amendment {} came before amendment {}",
+                amended.amendment,
+                self.amendments + 1
+            ));
+        }
+        if !self.verifies(codec, amended) {
+            return Err(format!(
+                "amendment {} of event {} is not signed with the organiser's declared key: set aside, nothing of it applies",
+                amended.amendment, amended.event_id
+            ));
+        }
+        self.apply_amendment(amended)
+    }
+
+    fn verifies(&self, codec: &Codec, amended: &EventAmended) -> bool {
+        let Some(organiser) = &self.organiser else {
+            return false;
+        };
+        let unsigned = Event::EventAmended(EventAmended {
+            signature: Vec::new(),
+            ..amended.clone()
+        });
+        let bytes = simpairs_events::amendment_bytes(&codec.datum(&unsigned));
+        amended.key_id == organiser.id() && organiser.verify(&bytes, &amended.signature)
+    }
+
+    fn apply_amendment(&mut self, a: &EventAmended) -> std::result::Result<(), String> {
+        let mut next = self.clone();
+        for c in &a.added_clubs {
+            if next.clubs.contains_key(&c.club_id) {
+                return Err(format!("club {} is already part of the event", c.club_id));
+            }
+            next.add_club(&c.club_id, &c.name, &c.key_id, &c.public_key)
+                .map_err(|e| e.to_string())?;
+        }
+        for k in &a.added_keys {
+            let key = public(&k.public_key).map_err(|e| e.to_string())?;
+            let club = next
+                .clubs
+                .get_mut(&k.club_id)
+                .ok_or(format!("no club {}", k.club_id))?;
+            club.keys.push((k.key_id.clone(), key));
+        }
+        for r in &a.revoked_keys {
+            let club = next
+                .clubs
+                .get_mut(&r.club_id)
+                .ok_or(format!("no club {}", r.club_id))?;
+            let (partition, from) = (u32::try_from(r.partition), u64::try_from(r.from_offset));
+            let (Ok(partition), Ok(from)) = (partition, from) else {
+                return Err(format!("revocation of key {} names no offset", r.key_id));
+            };
+            club.revoked.push((r.key_id.clone(), partition, from));
+        }
+        for k in &a.added_aggregator_keys {
+            let key = public(&k.public_key).map_err(|e| e.to_string())?;
+            next.aggregators.insert(k.key_id.clone(), key);
+        }
+        for h in &a.hands {
+            next.hands.insert(h.board, h.deal.clone());
+        }
+        next.amendments = a.amendment;
+        *self = next;
+        Ok(())
+    }
+
+    /// The roster of `event_id` as its declarations stream tells it now, with the reasons of
+    /// the records set aside; `None` when the event was never declared in this log.
+    pub fn load(
+        log: &dyn Log,
+        codec: &Codec,
+        event_id: &str,
+    ) -> Result<Option<(Roster, Vec<String>)>> {
+        let stream = stream_name(event_id, Stream::Declarations);
+        let end = match log.end_offset(&stream, 0) {
+            Ok(end) => end,
+            Err(simpairs_log::Error::UnknownStream { .. }) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        let mut records = Vec::new();
+        crate::read_range(log, &stream, 0, 0, end, |r| records.push(r.value.clone()))?;
+        let mut roster: Option<Roster> = None;
+        let mut set_aside = Vec::new();
+        for message in records {
+            match (codec.decode(&message), &mut roster) {
+                (Ok(Event::EventDeclared(d)), None) if d.event_id == event_id => {
+                    roster = Some(Roster::new(d)?);
+                }
+                (Ok(Event::EventDeclared(d)), Some(r)) if d != r.declared => set_aside.push(format!(
+                    "event {} is already declared; a second, different declaration is set aside",
+                    d.event_id
+                )),
+                (Ok(Event::EventAmended(a)), Some(r)) => {
+                    if let Err(reason) = r.amend(codec, &a) {
+                        set_aside.push(reason);
+                    }
+                }
+                (Err(e), _) => set_aside.push(format!("a declarations record cannot be read: {e}")),
+                _ => {}
+            }
+        }
+        Ok(roster.map(|r| (r, set_aside)))
+    }
+}
+
+fn public(bytes: &[u8]) -> Result<PublicKey> {
+    PublicKey::from_bytes(bytes).map_err(|e| Error::Usage(format!("a declared key: {e}")))
+}
+
+/// The limits a declaration states, or the defaults.
+pub fn limits_of(limits: Option<&EventLimits>) -> Limits {
+    let Some(l) = limits else {
+        return Limits::default();
+    };
+    let count = |v: i32| u32::try_from(v).unwrap_or(0);
+    Limits {
+        results_per_submission: count(l.results_per_submission),
+        tables_per_board: count(l.tables_per_board),
+        pairs_per_submission: count(l.pairs_per_submission),
+        name_bytes: count(l.name_bytes),
+        field_bytes: count(l.field_bytes),
+        file_bytes: u64::try_from(l.file_bytes).unwrap_or(0),
+    }
+}
+
+/// The limits as a declaration carries them.
+pub fn event_limits(l: &Limits) -> EventLimits {
+    let count = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+    EventLimits {
+        results_per_submission: count(l.results_per_submission),
+        tables_per_board: count(l.tables_per_board),
+        pairs_per_submission: count(l.pairs_per_submission),
+        name_bytes: count(l.name_bytes),
+        field_bytes: count(l.field_bytes),
+        file_bytes: i64::try_from(l.file_bytes).unwrap_or(i64::MAX),
+    }
+}

@@ -1,0 +1,509 @@
+//! The attacks of the trust issue, on the embedded log and (with `SIMPAIRS_KAFKA`) on a broker:
+//! a club signing for another with anything it can read from the log; a derived record injected
+//! into the board-scores stream, unsigned or under a key the event does not declare; an upload
+//! over the event's limits, at publish and past it; hand records of another session.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use simpairs_events::types::{AppliedResult, Movement, OutputSealed, SubmissionApplied};
+use simpairs_events::{Codec, Event, PrivateKey, Stream};
+use simpairs_log::{Log, Produce};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+use simpairs_pipeline::project::Projection;
+
+const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
+
+fn logs(prefix: &str) -> Vec<(Arc<dyn Log>, String)> {
+    let dir = Box::leak(Box::new(tempfile::tempdir().unwrap()));
+    let mut logs: Vec<(Arc<dyn Log>, String)> = vec![(
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap()),
+        prefix.to_string(),
+    )];
+    if let Some(location) = common::kafka_location() {
+        let event = format!("{prefix}-{}-{}", std::process::id(), fastrand::u32(..));
+        logs.push((
+            Arc::new(simpairs_kafka::KafkaLog::open(&location).expect("the broker answers")),
+            event,
+        ));
+    }
+    logs
+}
+
+/// A real session's three clubs, declared (keys of the simulated roles).
+fn declared(log: &dyn Log, event: &str) -> Vec<String> {
+    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
+    let lines = CLUBS
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.to_string(),
+            name: c.to_string(),
+            public_key: Some(common::key_of(c).public()),
+        })
+        .collect();
+    declare(
+        log,
+        Declaration::matchpoints(event, "trust", 30, lines, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
+    )
+    .unwrap();
+    clubs
+}
+
+fn publish(log: &dyn Log, event: &str, club: &str, key: &PrivateKey, csv: &str) {
+    simpairs_pipeline::publish::publish_file(
+        log,
+        event,
+        club,
+        key,
+        "club.csv",
+        csv.as_bytes(),
+        None,
+    )
+    .unwrap();
+}
+
+fn aggregate(log: &Arc<dyn Log>, event: &str) -> Aggregator {
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
+    let until_idle = AggregateOptions {
+        until_idle: true,
+        ..AggregateOptions::default()
+    };
+    aggregator
+        .run(&until_idle, &AtomicBool::new(false), |_| {})
+        .unwrap();
+    aggregator
+}
+
+/// Every byte string of 32 bytes anyone can read in the event's declarations.
+fn secrets_in_the_log(log: &dyn Log, event: &str) -> Vec<[u8; 32]> {
+    let codec = Codec::new().unwrap();
+    let stream = simpairs_pipeline::stream_name(event, Stream::Declarations);
+    let end = log.end_offset(&stream, 0).unwrap();
+    let mut found = Vec::new();
+    simpairs_pipeline::read_range(log, &stream, 0, 0, end, |r| {
+        if let Ok(Event::EventDeclared(d)) = codec.decode(&r.value) {
+            for c in d.clubs {
+                found.extend(<[u8; 32]>::try_from(c.public_key.as_slice()));
+            }
+            for k in d.aggregator_keys {
+                found.extend(<[u8; 32]>::try_from(k.public_key.as_slice()));
+            }
+        }
+        // And every 32-byte window of the raw record, whatever it holds.
+        for w in r.value.windows(32) {
+            found.extend(<[u8; 32]>::try_from(w));
+        }
+    })
+    .unwrap();
+    found
+}
+
+#[test]
+fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
+    for (log, event) in logs("forge") {
+        let clubs = declared(log.as_ref(), &event);
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
+        let secrets = secrets_in_the_log(log.as_ref(), &event);
+        assert!(secrets.len() > 100, "the declaration was read");
+        let codec = Codec::new().unwrap();
+        let imported = simpairs_formats::import::read("x.csv", clubs[1].as_bytes(), None).unwrap();
+        let events = simpairs_pipeline::publish::submission_events(&event, "SOUTH", &imported)
+            .unwrap()
+            .events;
+        // Signed with a key read from the log, posing as SOUTH's declared key.
+        for secret in secrets.iter().step_by(97).take(20) {
+            let key = PrivateKey::from_secret(*secret);
+            let mut forged = simpairs_pipeline::publish::seal(
+                &codec,
+                &event,
+                "SOUTH",
+                &key,
+                events.clone(),
+                None,
+                Vec::new(),
+            );
+            if let Some(Event::SubmissionSealed(seal)) = forged.last_mut() {
+                seal.key_id = common::key_of("SOUTH").public().id();
+            }
+            simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &forged)
+                .unwrap();
+        }
+        let aggregator = aggregate(&log, &event);
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "only NORTH's own submission"
+        );
+        assert!(!aggregator.state().clubs().contains_key("SOUTH"));
+    }
+}
+
+/// An applied submission nobody vouched for, for a board the event does not have.
+fn injected() -> SubmissionApplied {
+    let result = AppliedResult {
+        section: "".into(),
+        board: 99,
+        ns_pair: "1".into(),
+        ew_pair: "1".into(),
+        movement: Movement::Mitchell,
+        contract: None,
+        declarer: None,
+        tricks: None,
+        ns_score: Some(2220),
+        ew_score: None,
+        adjusted: None,
+        arrow_switch: false,
+        group: None,
+        lead: None,
+    };
+    SubmissionApplied {
+        event_id: String::new(),
+        club_id: "NORTH".into(),
+        submission_id: "sINJECTED".into(),
+        seal_offset: 0,
+        results: vec![result],
+        withdrawn: Vec::new(),
+        pairs: Vec::new(),
+    }
+}
+
+#[test]
+fn derived_records_nobody_vouched_for_change_nothing() {
+    for (log, event) in logs("inject") {
+        let clubs = declared(log.as_ref(), &event);
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
+        aggregate(&log, &event);
+        let before = Projection::load(log.as_ref(), &event).unwrap();
+        let codec = Codec::new().unwrap();
+        let stream = simpairs_pipeline::stream_name(&event, Stream::BoardScores);
+        let mut applied = injected();
+        applied.event_id = event.clone();
+        let message = codec.encode(&Event::SubmissionApplied(applied));
+        // Unsigned, then under a seal of a key the event does not declare.
+        log.append(&stream, &[Produce::new(b"k", &message, 0).to_partition(0)])
+            .unwrap();
+        let datum = &message[simpairs_events::HEADER_LEN..];
+        let mut seal = OutputSealed {
+            event_id: event.clone(),
+            stream: stream.clone(),
+            partition: 0,
+            hashes: simpairs_events::record_hash(datum).to_vec(),
+            sealed_at_ms: 0,
+            key_id: simpairs_sim::aggregator_key().public().id(),
+            signature: Vec::new(),
+        };
+        simpairs_events::sign_output(&PrivateKey::from_secret([0x66; 32]), &mut seal);
+        seal.key_id = simpairs_sim::aggregator_key().public().id();
+        let seal = codec.encode(&Event::OutputSealed(seal));
+        log.append(
+            &stream,
+            &[
+                Produce::new(b"k", &message, 0).to_partition(0),
+                Produce::new(b"k", &seal, 0).to_partition(0),
+            ],
+        )
+        .unwrap();
+        // A later club, aggregated as usual.
+        publish(
+            log.as_ref(),
+            &event,
+            "SOUTH",
+            &common::key_of("SOUTH"),
+            &clubs[1],
+        );
+        aggregate(&log, &event);
+        let after = Projection::load(log.as_ref(), &event).unwrap();
+        let (pairs_before, _) = before.leaderboard("combined", 0, 0);
+        let (pairs_after, rows) = after.leaderboard("combined", 0, usize::MAX);
+        assert!(pairs_after > pairs_before, "SOUTH's pairs are in");
+        assert!(
+            rows.iter()
+                .all(|s| s.club_id == "NORTH" || s.club_id == "SOUTH")
+        );
+        assert_eq!(
+            after.submissions(),
+            2,
+            "the injected submission is not one of them"
+        );
+        // The forged seal is set aside at once; the records it named wait, unshown, until seals
+        // that do not list them pass, then are set aside too.
+        assert!(
+            after.rejected() >= 1,
+            "the forged seal is counted: {}",
+            after.rejected()
+        );
+        assert_eq!(after.rejected() + after.unverified(), 3);
+    }
+}
+
+/// A club's session of one board and `tables` tables.
+fn one_board(tables: usize) -> String {
+    let mut csv = String::from("board,ns_pair,ew_pair,ns_score\n");
+    for t in 1..=tables {
+        csv.push_str(&format!(
+            "1,{t},{t},{}\n",
+            if t % 2 == 0 { 420 } else { -50 }
+        ));
+    }
+    csv
+}
+
+#[test]
+fn an_upload_over_the_limits_is_refused_and_cannot_stall_the_event() {
+    for (log, event) in logs("oversize") {
+        let clubs = declared(log.as_ref(), &event);
+        let big = one_board(1_500);
+        let refused = simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            &event,
+            "WEST",
+            &common::key_of("WEST"),
+            "big.csv",
+            big.as_bytes(),
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            refused.contains("1500 results") && refused.contains("limit of 1000"),
+            "{refused}"
+        );
+        // The same, signed and appended past the club's own check.
+        let codec = Codec::new().unwrap();
+        let imported = simpairs_formats::import::read("big.csv", big.as_bytes(), None).unwrap();
+        let events = simpairs_pipeline::publish::submission_events(&event, "WEST", &imported)
+            .unwrap()
+            .events;
+        let sealed = simpairs_pipeline::publish::seal(
+            &codec,
+            &event,
+            "WEST",
+            &common::key_of("WEST"),
+            events,
+            None,
+            Vec::new(),
+        );
+        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed)
+            .unwrap();
+        publish(
+            log.as_ref(),
+            &event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
+        let aggregator = aggregate(&log, &event);
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "the club after it applies"
+        );
+        let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
+        assert!(
+            replayed
+                .dead_letters
+                .iter()
+                .any(|(_, r)| r.contains("over the event's limit")),
+            "{:?}",
+            replayed.dead_letters
+        );
+    }
+}
+
+fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../../tests/fixtures/realdata/native/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// Two sessions with different deals, published as two clubs of one event: the second is set
+/// aside, its boards named; with the organiser's hand records declared, a club whose deals are not
+/// those is set aside and one whose deals are applies.
+#[test]
+fn a_club_that_played_other_deals_is_set_aside() {
+    for (log, event) in logs("deals") {
+        let lines = ["NEWTON", "WESTWOOD"]
+            .iter()
+            .map(|c| ClubLine {
+                club_id: c.to_string(),
+                name: c.to_string(),
+                public_key: Some(common::key_of(c).public()),
+            })
+            .collect();
+        declare(
+            log.as_ref(),
+            Declaration::matchpoints(&event, "deals", 36, lines, 1).with_keys(
+                simpairs_sim::aggregator_key().public(),
+                simpairs_sim::organiser_key().public(),
+            ),
+        )
+        .unwrap();
+        let newton = fixture("rchillyard-Bridge/newtonbridge_20160120_1.pbn");
+        let westwood = fixture("rchillyard-Bridge/westwood_20190625_1.pbn");
+        let publish = |club: &str, bytes: &[u8]| {
+            simpairs_pipeline::publish::publish_file(
+                log.as_ref(),
+                &event,
+                club,
+                &common::key_of(club),
+                "session.pbn",
+                bytes,
+                None,
+            )
+        };
+        publish("NEWTON", &newton).unwrap();
+        publish("WESTWOOD", &westwood).unwrap();
+        let aggregator = aggregate(&log, &event);
+        assert_eq!(
+            aggregator.state().applied_count(),
+            1,
+            "the first club's deals are the event's"
+        );
+        let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
+        assert!(
+            replayed.dead_letters.iter().any(|(_, r)| r
+                .contains("are not the event's: it played other deals")
+                && r.contains("board(s) 1,")),
+            "{:?}",
+            replayed.dead_letters
+        );
+    }
+}
+
+#[test]
+fn the_organisers_hand_records_decide_which_deals_are_the_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let lines = ["NEWTON", "WESTWOOD"]
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.to_string(),
+            name: c.to_string(),
+            public_key: Some(common::key_of(c).public()),
+        })
+        .collect();
+    declare(
+        log.as_ref(),
+        Declaration::matchpoints("hands", "hands", 36, lines, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
+    )
+    .unwrap();
+    let westwood = fixture("rchillyard-Bridge/westwood_20190625_1.pbn");
+    let hands: Vec<(i32, String)> = simpairs_formats::pbn::read_deals("w.pbn", &westwood)
+        .unwrap()
+        .iter()
+        .map(|d| (i32::from(d.board), d.to_pbn()))
+        .collect();
+    assert!(hands.len() >= 24);
+    // Signed by someone else than the organiser: refused before anything is written.
+    let amendment = simpairs_pipeline::declare::Amendment {
+        hands: hands.clone(),
+        ..Default::default()
+    };
+    assert!(
+        simpairs_pipeline::declare::amend(
+            log.as_ref(),
+            "hands",
+            &PrivateKey::from_secret([1; 32]),
+            amendment.clone()
+        )
+        .is_err()
+    );
+    simpairs_pipeline::declare::amend(
+        log.as_ref(),
+        "hands",
+        &simpairs_sim::organiser_key(),
+        amendment,
+    )
+    .unwrap();
+    let newton = fixture("rchillyard-Bridge/newtonbridge_20160120_1.pbn");
+    // The club of the other session is refused at publish (the judge knows the hand records).
+    let refused = simpairs_pipeline::publish::publish_file(
+        log.as_ref(),
+        "hands",
+        "NEWTON",
+        &common::key_of("NEWTON"),
+        "n.pbn",
+        &newton,
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(refused.contains("other deals"), "{refused}");
+    simpairs_pipeline::publish::publish_file(
+        log.as_ref(),
+        "hands",
+        "WESTWOOD",
+        &common::key_of("WESTWOOD"),
+        "w.pbn",
+        &westwood,
+        None,
+    )
+    .unwrap();
+    assert_eq!(aggregate(&log, "hands").state().applied_count(), 1);
+}
+
+/// An event declared by an earlier simpairs (shared HMAC keys in the declaration, readable by every
+/// club) is refused by every role, saying why and what to do.
+#[test]
+fn an_event_declared_with_shared_keys_is_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let v1 = std::fs::read(format!(
+        "{}/../events/tests/golden/v1/EventDeclared.bin",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let event = "SIM-2026-11";
+    for stream in Stream::ALL {
+        log.create_stream(
+            &simpairs_pipeline::stream_name(event, stream),
+            &Default::default(),
+        )
+        .unwrap();
+    }
+    let declarations = simpairs_pipeline::stream_name(event, Stream::Declarations);
+    log.append(&declarations, &[Produce::new(event.as_bytes(), &v1, 0)])
+        .unwrap();
+    let refusals = [
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key())
+            .err()
+            .map(|e| e.to_string()),
+        simpairs_pipeline::replay::replay(log.as_ref(), event, None)
+            .err()
+            .map(|e| e.to_string()),
+        Projection::load(log.as_ref(), event)
+            .err()
+            .map(|e| e.to_string()),
+    ];
+    for refusal in refusals {
+        let refusal = refusal.expect("refused");
+        assert!(
+            refusal.contains("shared HMAC keys") && refusal.contains("Declare the event again"),
+            "{refusal}"
+        );
+    }
+}
