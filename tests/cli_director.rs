@@ -51,6 +51,11 @@ fn publish(dir: &Path, club: &str, file: &str) -> String {
 
 /// An event of two clubs, A published, B published, A corrected; aggregated.
 fn event(dir: &Path) -> (String, String) {
+    event_declared_with(dir, &[])
+}
+
+/// [`event`], declared with these flags too.
+fn event_declared_with(dir: &Path, declare_flags: &[&str]) -> (String, String) {
     std::fs::write(dir.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
     for (name, text) in [
         ("a.csv", CLUB_A),
@@ -72,7 +77,10 @@ fn event(dir: &Path) -> (String, String) {
             "1-2",
             "--clubs",
             "clubs.csv",
-        ],
+        ]
+        .into_iter()
+        .chain(declare_flags.iter().copied())
+        .collect::<Vec<_>>(),
     );
     let first = seal_offset(&publish(dir, "A", "a.csv"));
     let second = seal_offset(&publish(dir, "B", "b.csv"));
@@ -201,6 +209,127 @@ fn a_file_the_aggregator_would_refuse_is_refused_at_publish() {
         v["submissions"].as_array().unwrap().len(),
         3,
         "nothing more was published"
+    );
+}
+
+/// `replay` takes the conventions as `score` does: a preset, and each choice as a flag of its own.
+#[test]
+fn replay_scores_by_the_conventions_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    event(dir.path());
+    let conventions = |extra: &[&str]| -> serde_json::Value {
+        let args: Vec<&str> = ["replay", "--log", "log", "--json"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        let v: serde_json::Value = serde_json::from_str(&ok(dir.path(), &args)).unwrap();
+        v["scoring"]["conventions"].clone()
+    };
+    assert_eq!(
+        conventions(&[]),
+        serde_json::Value::Null,
+        "the seeds by default"
+    );
+    assert_eq!(conventions(&["--conventions", "nz-scorer"]), "nz-scorer");
+    assert_eq!(
+        conventions(&["--lines", "truncate-0.1", "--datum", "median"]),
+        "seeds,lines=truncate-0.1,datum=median"
+    );
+}
+
+/// An event declared with a program's conventions is scored by them wherever it is read, with no
+/// flag: replay gives what `--conventions` gives on an event declared with the seeds'.
+#[test]
+fn an_event_declared_with_conventions_is_scored_by_them() {
+    let declared = tempfile::tempdir().unwrap();
+    let plain = tempfile::tempdir().unwrap();
+    // Club B played board 1 once only, so ScoreBridge's missing-results-as-ties rule applies.
+    let short_b = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n2,1,2,-110\n2,2,1,600\n";
+    for dir in [declared.path(), plain.path()] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let printed = {
+        std::fs::write(
+            declared.path().join("clubs.csv"),
+            "club,name\nA,Club A\nB,Club B\n",
+        )
+        .unwrap();
+        ok(
+            declared.path(),
+            &[
+                "event",
+                "declare",
+                "--log",
+                "log",
+                "--event",
+                "E",
+                "--boards",
+                "1-2",
+                "--clubs",
+                "clubs.csv",
+                "--conventions",
+                "scorebridge",
+            ],
+        )
+    };
+    assert!(printed.contains("conventions: scorebridge"), "{printed}");
+    std::fs::write(
+        plain.path().join("clubs.csv"),
+        "club,name\nA,Club A\nB,Club B\n",
+    )
+    .unwrap();
+    ok(
+        plain.path(),
+        &[
+            "event",
+            "declare",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--boards",
+            "1-2",
+            "--clubs",
+            "clubs.csv",
+        ],
+    );
+    for dir in [declared.path(), plain.path()] {
+        std::fs::write(dir.join("a.csv"), CLUB_A).unwrap();
+        std::fs::write(dir.join("b.csv"), short_b).unwrap();
+        publish(dir, "A", "a.csv");
+        publish(dir, "B", "b.csv");
+        ok(
+            dir,
+            &[
+                "aggregate",
+                "--log",
+                "log",
+                "--until-idle",
+                "--key",
+                "keys/aggregator.key",
+            ],
+        );
+    }
+    let replay = |dir: &Path, flags: &[&str]| -> serde_json::Value {
+        let args: Vec<&str> = ["replay", "--log", "log", "--json"]
+            .into_iter()
+            .chain(flags.iter().copied())
+            .collect();
+        serde_json::from_str(&ok(dir, &args)).unwrap()
+    };
+    let by_declaration = replay(declared.path(), &[]);
+    let by_flag = replay(plain.path(), &["--conventions", "scorebridge"]);
+    let seeds = replay(plain.path(), &[]);
+    assert_eq!(by_declaration["scoring"]["conventions"], "scorebridge");
+    assert_eq!(by_declaration["pairs"], by_flag["pairs"]);
+    assert_ne!(
+        by_declaration["pairs"], seeds["pairs"],
+        "the rule changes these figures"
+    );
+    // A flag still overrides what the event declared.
+    assert_eq!(
+        replay(declared.path(), &["--conventions", "seeds"])["pairs"],
+        seeds["pairs"]
     );
 }
 

@@ -531,3 +531,118 @@ fn help_tells_of_warnings_and_the_recorded_score() {
         "{help}"
     );
 }
+
+fn realdata(rel: &str) -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/realdata/native/"
+    ))
+    .join(rel)
+}
+
+/// `--check` on Compscore's own files: a session that agrees on every figure exits 0; one with hand
+/// edits upstream (board 1 of mp_pairs_mitchell_02) prints them as unexplained and exits 2, while
+/// the lines the seeds round otherwise name `compscore`.
+#[test]
+fn check_names_the_conventions_and_fails_on_the_unexplained() {
+    let out = score(
+        &realdata("cobalt/mp_pairs_mitchell_03.xml"),
+        &["--check", "--conventions", "compscore"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("check under compscore: 165 figures compared, 0 differ, 0 unexplained"),
+        "{stdout}"
+    );
+    let out = score(&realdata("cobalt/mp_pairs_mitchell_02.xml"), &["--check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("(agrees under compscore; seeds,lines=round-0.1-even)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("board 3, 1 NS v 1 EW: official 23 / 11, ours 20 / 20 (unexplained)"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unexplained"));
+    let out = score(&write_seed_004(&tempfile::tempdir().unwrap()), &["--check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a file without official figures"
+    );
+}
+
+/// Seed 004's pair that missed a board, in a CSV.
+fn write_seed_004(dir: &tempfile::TempDir) -> PathBuf {
+    write(
+        dir.path(),
+        "s4.csv",
+        b"board,ns_pair,ew_pair,ns_score\n1,1,1,600\n1,2,2,100\n1,3,3,0\n1,4,4,-100\n\
+          2,1,2,600\n2,2,3,100\n2,3,4,0\n2,4,1,-100\n3,2,4,100\n3,3,1,0\n3,4,2,-100\n",
+    )
+}
+
+/// `--conventions compscore` prints NS 1's 12 matchpoints on 2 of 3 boards scaled to 18 and board 3's
+/// lines raw (top 4); a choice flag overrides the preset, and the JSON names the conventions.
+#[test]
+fn conventions_change_what_is_printed_and_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_seed_004(&dir);
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let out = score(&file, extra);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let pair_1 = |j: &serde_json::Value| {
+        j["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["pair"] == "1" && p["direction"] == "NS")
+            .unwrap()["mp"]
+            .clone()
+    };
+    let seeds = json(&["--json"]);
+    assert!(seeds["scoring"].get("conventions").is_none());
+    assert_eq!(pair_1(&seeds), 12.0);
+    let compscore = json(&["--json", "--conventions", "compscore"]);
+    assert_eq!(compscore["scoring"]["conventions"], "compscore");
+    assert_eq!(pair_1(&compscore), 18.0);
+    assert_eq!(compscore["boards"][2]["results"][0]["ns_mp"], 4.0);
+    let unscaled = json(&[
+        "--json",
+        "--conventions",
+        "compscore",
+        "--scale-totals",
+        "no",
+    ]);
+    assert_eq!(
+        unscaled["scoring"]["conventions"],
+        "compscore,scale-totals=no"
+    );
+    assert_eq!(pair_1(&unscaled), 12.0);
+    let out = score(&file, &["--conventions", "compscor"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("presets are seeds"));
+    let out = score(&file, &["--lines", "round-0.3"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lines=round-0.3"));
+}
+
+#[test]
+fn help_names_every_preset() {
+    for command in ["score", "replay"] {
+        let out = simpairs().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for preset in simpairs_scoring::Preset::ALL {
+            assert!(help.contains(preset.name()), "{command}: {preset}");
+        }
+        assert!(help.contains("--trim-from"), "{command}");
+    }
+}

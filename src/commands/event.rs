@@ -26,6 +26,7 @@ pub enum EventCommand {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = super::CONVENTIONS_HELP)]
 pub struct DeclareArgs {
     /// The log: a directory (embedded log) or kafka://host:port.
     #[arg(long, env = "SIMPAIRS_LOG")]
@@ -62,6 +63,8 @@ pub struct DeclareArgs {
     pub partitions: u32,
     #[command(flatten)]
     pub limits: LimitFlags,
+    #[command(flatten)]
+    pub conventions: super::ConventionsFlags,
 }
 
 /// The event's limits (defaults far above a club's session, far below what would stall the event).
@@ -171,7 +174,7 @@ fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
             keys_dir: Some(keys_dir),
             partitions: args.partitions,
             limits: args.limits.limits(),
-            conventions: None,
+            conventions: declared_conventions(&args.conventions),
             aggregator_keys: public(&args.aggregator_public_key)?.into_iter().collect(),
             organiser_key: public(&args.organiser_public_key)?,
         },
@@ -194,8 +197,17 @@ fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
         l.field_bytes,
         l.file_bytes
     );
+    if let Some(conventions) = &e.conventions {
+        println!("conventions: {conventions}");
+    }
     print_key_files(&declared);
     Ok(())
+}
+
+/// The conventions in their text form, or none when they are the seeds' (the default).
+fn declared_conventions(flags: &super::ConventionsFlags) -> Option<String> {
+    let conventions = flags.conventions(simpairs_scoring::Conventions::SEEDS);
+    (!conventions.is_seeds()).then(|| conventions.to_string())
 }
 
 /// Says where private keys were written and what to do with them.

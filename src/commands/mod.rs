@@ -17,7 +17,7 @@ pub mod serve;
 pub mod submissions;
 
 use clap::ValueEnum;
-use simpairs_scoring::{Factoring, FouledMethod, Method, Options, Scale};
+use simpairs_scoring::{Conventions, Factoring, FouledMethod, Method, Options, Scale};
 
 /// `--scoring`
 #[derive(Clone, Copy, Debug, ValueEnum, Default)]
@@ -52,8 +52,99 @@ pub enum ScaleArg {
     Single,
 }
 
+/// What `--conventions` says in `--help` after the flags (docs/rules.md has the whole story).
+pub const CONVENTIONS_HELP: &str = "\
+Conventions (--conventions NAME[,key=value...]): where the source documents leave a choice, each \
+club program makes its own; a preset names one program's choices, and each choice is also a flag \
+of its own (--missing, --artificial, --short-lines, --lines, --totals, --scale-totals, --datum, \
+--trim-from), which overrides the preset.
+  seeds        the source documents (default): Neuberg for boards played fewer times and beside \
+artificial scores, exact values printed to 2 decimals, totals unscaled, Butler datum the mean \
+less 20% at each end (from 3 results)
+  ebu          English Bridge Union (EBUScore): Neuberg throughout, as the seeds
+  acbl         ACBL (ACBLscore): Neuberg throughout, as the seeds (show the ACBL's scale with \
+--scale single)
+  compscore    Compscore (Australia): a board played fewer times shows its raw matchpoints on \
+the traveller (factored in the totals only); lines printed to 0.1 with halves to even; a pair's \
+total scaled to the most boards played (124 x 27/26 = 128.77), printed to 0.01 halves to even
+  scorebridge  ScoreBridge (UK), default 'simple' scoring: each missing result, and each \
+artificial score, counts as a tie with every result of the board (seed 002's manual method)
+  jfr          JFR Pary (Poland): results beside an artificial score compared among themselves, \
+unfactored; Butler datum the median
+  nz-scorer    NZ Bridge Scorer: line matchpoints truncated to 0.1
+--check compares the file's official figures with ours and names the conventions that explain \
+each difference.";
+
+/// A value of one `--conventions` choice flag, checked when the command line is read.
+fn choice(key: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |value: &str| {
+        let mut c = Conventions::SEEDS;
+        c.set(key, &value.trim().to_ascii_lowercase())
+            .map(|_| value.trim().to_ascii_lowercase())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The conventions flags: a preset and each choice on its own.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Conventions (see the end of --help and docs/rules.md)")]
+pub struct ConventionsFlags {
+    /// A scoring program's conventions: seeds (default), ebu, acbl, compscore, scorebridge, jfr or
+    /// nz-scorer, optionally with overrides (compscore,scale-totals=no).
+    #[arg(long, env = "SIMPAIRS_CONVENTIONS", value_name = "NAME")]
+    pub conventions: Option<Conventions>,
+    /// Boards played fewer times: factor (by --factoring) or tie (each missing result a tie).
+    #[arg(long, value_parser = choice("missing"), value_name = "factor|tie")]
+    pub missing: Option<String>,
+    /// Results beside an artificial score: neuberg, ratio, tie or none (compared among themselves).
+    #[arg(long, value_parser = choice("artificial"), value_name = "neuberg|ratio|tie|none")]
+    pub artificial: Option<String>,
+    /// Traveller lines of a board played fewer times: factored, or raw (factored in totals only).
+    #[arg(long, value_parser = choice("short-lines"), value_name = "factored|raw")]
+    pub short_lines: Option<String>,
+    /// How line values are printed: exact, round-0.1, round-0.1-even, truncate-0.1, round-0.01, ...
+    #[arg(long, value_parser = choice("lines"), value_name = "ROUNDING")]
+    pub lines: Option<String>,
+    /// How pair totals are printed: exact, round-0.01-even, truncate-0.1, ...
+    #[arg(long, value_parser = choice("totals"), value_name = "ROUNDING")]
+    pub totals: Option<String>,
+    /// Print a pair's total scaled to the most boards any pair played: yes or no.
+    #[arg(long, value_parser = choice("scale-totals"), value_name = "yes|no")]
+    pub scale_totals: Option<String>,
+    /// Butler datum: mean (trimmed) or median.
+    #[arg(long, value_parser = choice("datum"), value_name = "mean|median")]
+    pub datum: Option<String>,
+    /// Butler: the fewest results a board needs before its top and bottom scores are dropped.
+    #[arg(long, value_parser = choice("trim-from"), value_name = "N")]
+    pub trim_from: Option<String>,
+}
+
+impl ConventionsFlags {
+    /// The conventions: `--conventions` (else `declared`), then each choice flag over it.
+    pub fn conventions(&self, declared: Conventions) -> Conventions {
+        let mut c = self.conventions.unwrap_or(declared);
+        let flags = [
+            ("missing", &self.missing),
+            ("artificial", &self.artificial),
+            ("short-lines", &self.short_lines),
+            ("lines", &self.lines),
+            ("totals", &self.totals),
+            ("scale-totals", &self.scale_totals),
+            ("datum", &self.datum),
+            ("trim-from", &self.trim_from),
+        ];
+        for (key, value) in flags {
+            if let Some(value) = value {
+                // Checked when the command line was read (`choice`).
+                let _ = c.set(key, value);
+            }
+        }
+        c
+    }
+}
+
 /// The scoring flags shared by `score`, `replay` and `event declare`.
-#[derive(clap::Args, Debug, Clone, Copy)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ScoringFlags {
     /// Matchpoints, Butler IMPs or cross-IMPs.
     #[arg(long, value_enum, env = "SIMPAIRS_SCORING")]
@@ -70,12 +161,27 @@ pub struct ScoringFlags {
     /// Butler: percent of scores dropped at each end before averaging.
     #[arg(long, default_value_t = 20, env = "SIMPAIRS_BUTLER_TRIM")]
     pub butler_trim: u32,
+    #[command(flatten)]
+    pub conventions: ConventionsFlags,
 }
 
 impl ScoringFlags {
-    /// The scoring options, with `method` and `factoring` when the flags do not say.
+    /// The scoring options, with `method` and `factoring` when the flags do not say (and the seeds'
+    /// conventions unless they do).
     pub fn options(&self, method: Method, factoring: Factoring) -> Options {
+        self.options_with(method, factoring, Conventions::SEEDS)
+    }
+
+    /// The scoring options, with `method`, `factoring` and `conventions` (an event's declared ones)
+    /// when the flags do not say.
+    pub fn options_with(
+        &self,
+        method: Method,
+        factoring: Factoring,
+        conventions: Conventions,
+    ) -> Options {
         Options {
+            conventions: self.conventions.conventions(conventions),
             method: match self.scoring {
                 None => method,
                 Some(ScoringArg::Mp) => Method::Matchpoints,

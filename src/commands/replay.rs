@@ -6,6 +6,7 @@ use simpairs_pipeline::replay::AsOf;
 use super::ScoringFlags;
 
 #[derive(clap::Args, Debug)]
+#[command(after_long_help = super::CONVENTIONS_HELP)]
 pub struct Args {
     #[arg(long, env = "SIMPAIRS_LOG")]
     pub log: LogLocation,
@@ -33,10 +34,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let index = args.index.dir(&args.log);
     let moment =
         simpairs_pipeline::history::replay_at(log.as_ref(), &event, index.as_deref(), args.as_of)?;
-    let declared_options = simpairs_pipeline::options_of(&moment.declared);
-    let options = args
-        .scoring
-        .options(declared_options.method, declared_options.factoring);
+    let declared_options = simpairs_pipeline::options_of(&moment.declared)?;
+    // The flags override what the event declared, conventions included.
+    let options = args.scoring.options_with(
+        declared_options.method,
+        declared_options.factoring,
+        declared_options.conventions,
+    );
     let started = std::time::Instant::now();
     let imported = moment.imported(args.club.as_deref())?;
     tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "field built");

@@ -52,10 +52,20 @@ on stderr as `warning: file:line: field name: ...`; --json lists them under \"wa
 line, field, message).
 
 Players' names are printed beside their pair when the file has them; --travellers shows each \
-table's contract, result and declarer (4S+1 N, 3NTX-2 E, PASS) and lead.";
+table's contract, result and declarer (4S+1 N, 3NTX-2 E, PASS) and lead.
+
+--check compares simpairs' figures with the official ones the file carries (each line's \
+matchpoints or IMPs, each pair's total, percentage and place) at the file's own precision, and \
+prints each difference with the conventions under which it would agree; the exit code is 2 when \
+a difference no convention explains remains.";
+
+/// `score --help`'s closing text: the checks, then the conventions.
+fn after_help() -> String {
+    format!("{AFTER_HELP}\n\n{}", super::CONVENTIONS_HELP)
+}
 
 #[derive(clap::Args, Debug)]
-#[command(after_long_help = AFTER_HELP)]
+#[command(after_long_help = after_help())]
 pub struct Args {
     /// The result file: a traveller CSV, USEBIO or Scorer XML, or PBN (the format is detected).
     pub file: PathBuf,
@@ -72,6 +82,10 @@ pub struct Args {
     /// its score and its matchpoints or IMPs.
     #[arg(long)]
     pub travellers: bool,
+    /// Compare the file's official figures with ours and name the conventions that explain each
+    /// difference; exit code 2 when a difference remains unexplained.
+    #[arg(long)]
+    pub check: bool,
     /// Also write the event re-scored, as `usebio` (USEBIO 1.2 XML) or `csv` (traveller CSV with
     /// ns_mp/ew_mp columns), to OUT.
     #[arg(long, num_args = 2, value_names = ["FORMAT", "OUT"])]
@@ -133,6 +147,34 @@ fn method(name: &str, imported: &Imported, chosen: bool) -> anyhow::Result<Metho
     Ok(imported.method().unwrap_or(Method::Matchpoints))
 }
 
+/// Exit code of `--check` when a difference no convention explains remains.
+const UNEXPLAINED_EXIT: i32 = 2;
+
+/// `--check`: the file's official figures beside ours, each difference with what explains it.
+fn check(
+    name: &str,
+    imported: &Imported,
+    options: &simpairs_scoring::Options,
+) -> anyhow::Result<()> {
+    if imported.official.lines.is_empty() && imported.official.pairs.is_empty() {
+        bail!("{name}: the file has no official figures to check against");
+    }
+    let check = simpairs_formats::check::check(imported, options)?;
+    print_warnings(&imported.warnings);
+    let mut stdout = std::io::stdout().lock();
+    let _ = write!(stdout, "{}", check.report(&options.conventions));
+    let _ = stdout.flush();
+    if check.unexplained() > 0 {
+        eprintln!(
+            "simpairs: {name}: {} of {} differences with the official figures are unexplained",
+            check.unexplained(),
+            check.differences.len()
+        );
+        std::process::exit(UNEXPLAINED_EXIT);
+    }
+    Ok(())
+}
+
 /// Most warnings printed on stderr; the JSON lists them all.
 const MAX_WARNINGS_SHOWN: usize = 100;
 
@@ -174,6 +216,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let method = method(&name, &imported, args.scoring.scoring.is_some())?;
     let options = args.scoring.options(method, Factoring::Neuberg);
+    if args.check {
+        return check(&name, &imported, &options);
+    }
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "scored");
     print_warnings(&imported.warnings);

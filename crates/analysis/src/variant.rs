@@ -2,7 +2,7 @@
 //! (`factoring=ratio`, `scoring=butler,butler-trim=25`, `scale=single`), and the moment to score.
 
 use simpairs_pipeline::replay::AsOf;
-use simpairs_scoring::{Factoring, FouledMethod, Method, Options, Scale};
+use simpairs_scoring::{Conventions, Factoring, FouledMethod, Method, Options, Scale};
 
 use crate::{Error, Result};
 
@@ -14,11 +14,17 @@ pub struct Variant {
     pub fouled: Option<FouledMethod>,
     pub scale: Option<Scale>,
     pub butler_trim_percent: Option<u32>,
+    /// A program's conventions instead of the declared ones (`conventions=compscore`).
+    pub conventions: Option<Conventions>,
+    /// Single conventions choices changed on top (`missing=tie`, `lines=round1`), in order.
+    pub choices: Vec<(String, String)>,
 }
 
 /// What a spec understands, for messages.
 const KNOWN: &str = "scoring=mp|butler|cross-imps, factoring=neuberg|ratio, fouled=neuberg|add-one, \
-                     scale=double|single, butler-trim=PERCENT (0-49)";
+                     scale=double|single, butler-trim=PERCENT (0-49), conventions=PRESET and each \
+                     conventions choice (missing=, artificial=, short-lines=, lines=, totals=, \
+                     scale-totals=, datum=, trim-from=; docs/rules.md, \"Conventions\")";
 
 impl std::str::FromStr for Variant {
     type Err = Error;
@@ -46,10 +52,23 @@ impl std::str::FromStr for Variant {
                     let trim: u32 = value.trim_end_matches('%').parse().map_err(|_| bad())?;
                     v.butler_trim_percent = Some(trim);
                 }
+                "conventions" => {
+                    let preset = value
+                        .parse()
+                        .map_err(|e| Error::Usage(format!("{part:?}: {e}")))?;
+                    v.conventions = Some(preset);
+                }
                 _ => {
-                    return Err(Error::Usage(format!(
-                        "{part:?}: unknown option {key:?} ({KNOWN})"
-                    )));
+                    // A conventions choice is checked here, so that options() cannot fail.
+                    match Conventions::default().set(&key, &value) {
+                        Ok(()) => v.choices.push((key, value)),
+                        Err(simpairs_scoring::ConventionsError::UnknownKey(_)) => {
+                            return Err(Error::Usage(format!(
+                                "{part:?}: unknown option {key:?} ({KNOWN})"
+                            )));
+                        }
+                        Err(e) => return Err(Error::Usage(format!("{part:?}: {e}"))),
+                    }
                 }
             }
         }
@@ -101,7 +120,17 @@ impl Variant {
             butler_trim_percent: self
                 .butler_trim_percent
                 .unwrap_or(declared.butler_trim_percent),
+            conventions: self.conventions(declared.conventions),
         }
+    }
+
+    fn conventions(&self, declared: Conventions) -> Conventions {
+        let mut conventions = self.conventions.unwrap_or(declared);
+        for (key, value) in &self.choices {
+            // Checked when the variant was read.
+            let _ = conventions.set(key, value);
+        }
+        conventions
     }
 }
 
@@ -127,6 +156,9 @@ pub fn describe(options: &Options) -> String {
     let mut text = format!("scoring={method},factoring={factoring},fouled={fouled},scale={scale}");
     if options.method == Method::Butler {
         text.push_str(&format!(",butler-trim={}", options.butler_trim_percent));
+    }
+    if !options.conventions.is_seeds() {
+        text.push_str(&format!(",conventions={}", options.conventions));
     }
     text
 }
@@ -158,6 +190,31 @@ mod tests {
             "scoring=butler,factoring=neuberg,fouled=neuberg,scale=double,butler-trim=25"
         );
         assert_eq!("".parse::<Variant>().unwrap(), Variant::default());
+    }
+
+    #[test]
+    fn a_spec_names_a_program_s_conventions_and_single_choices() {
+        let v: Variant = "conventions=scorebridge".parse().unwrap();
+        let o = v.options(Options::default());
+        assert_eq!(o.conventions, "scorebridge".parse().unwrap());
+        let v: Variant = "conventions=compscore,missing=tie".parse().unwrap();
+        let o = v.options(Options::default());
+        assert_eq!(o.conventions, "compscore,missing=tie".parse().unwrap());
+        assert!(
+            describe(&o).ends_with(",conventions=compscore,missing=tie"),
+            "{}",
+            describe(&o)
+        );
+        // A single choice changes the declared conventions, not the seeds'.
+        let declared = Options {
+            conventions: "nz-scorer".parse().unwrap(),
+            ..Options::default()
+        };
+        let o = "datum=median".parse::<Variant>().unwrap().options(declared);
+        assert_eq!(o.conventions, "nz-scorer,datum=median".parse().unwrap());
+        for bad in ["conventions=bridgemate", "missing=maybe"] {
+            assert!(bad.parse::<Variant>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! | `declarer`, `tricks` | `N`/`E`/`S`/`W`; tricks taken by declarer, 0-13 (needed with a contract) |
 //! | `ns_score` | optional when the contract is given; when both are given and disagree, the recorded score stands (a warning) |
 //! | `ew_score` | optional; present and not equal to -ns_score: a split score |
-//! | `adjusted` | `AVE`, `AVE+`, `AVE-`, or `NS%/EW%` such as `60/40` |
+//! | `adjusted` | `AVE`, `AVE+`, `AVE-`, or `NS%/EW%` such as `60/40`; or a director's award in IMPs, `NS/EW IMP` such as `0/1.2 IMP` (IMP scoring takes the IMPs as given; matchpoint scoring an average) |
 //! | `arrow_switch` | `true` when the pairs played the other direction's cards |
 //! | `group` | fouled-board group |
 //! | `movement` | `mitchell` (default: NS and EW numbers are different pairs) or `howell` |

@@ -17,6 +17,8 @@
 //! - `method`: what a file's name for its scoring method (USEBIO event type, PBN `[Scoring]`) means.
 //! - [`export`]: writers of USEBIO 1.2 and the traveller CSV, with simpairs' own values.
 //! - [`report`]: what `simpairs score` prints (a table or the SPEC's JSON).
+//! - [`check`]: `simpairs score --check`, simpairs' figures beside the file's official ones, with the
+//!   conventions that explain each difference.
 //! - [`error`]: problems with their locations.
 //!
 //! ## Example
@@ -42,6 +44,7 @@
 //! ```
 
 mod build;
+pub mod check;
 pub mod csv;
 mod csv_extras;
 pub mod error;

@@ -36,6 +36,9 @@ struct OptionsJson {
     method: &'static str,
     factoring: &'static str,
     scale: &'static str,
+    /// The conventions' text form, when they are not the seeds' (whose output is unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conventions: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -121,6 +124,8 @@ fn write_json_of<W: Write>(
             method: method_name(o.method),
             factoring: factoring_name(o.factoring),
             scale: scale_name(o.scale),
+            conventions: (o.conventions != simpairs_scoring::Conventions::SEEDS)
+                .then(|| o.conventions.to_string()),
         },
     )?;
     out.write_all(b",\"boards\":[")?;
@@ -207,14 +212,12 @@ fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
     let r = field.result(row);
     let ns_pair = &field.pairs()[r.ns as usize];
     let ew_pair = &field.pairs()[r.ew as usize];
-    let (ns_v, ew_v) = scoring.result_values(row);
+    // As the conventions print the line (the exact values under the seeds').
+    let (ns_v, ew_v) = scoring.line_values(row);
     let (ns_score, ew_score, adjusted) = match r.outcome {
         Outcome::Played(s) => (Some(s), None, None),
         Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
-        Outcome::Adjusted {
-            ns_percent,
-            ew_percent,
-        } => (None, None, Some(format!("{ns_percent}/{ew_percent}"))),
+        Outcome::Adjusted { .. } => (None, None, Some(adjusted_text(field, row, r.outcome))),
     };
     let mp = is_mp(scoring);
     let (values, imps) = if mp {
@@ -239,6 +242,31 @@ fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
     }
 }
 
+/// An adjusted score as written: `60/40`, or a director's award in IMPs, `0/1.2 IMP`.
+fn adjusted_text(field: &simpairs_scoring::Field, row: usize, outcome: Outcome) -> String {
+    match (field.imp_award(row), outcome) {
+        (Some((ns, ew)), _) => {
+            // As a director writes it: 1.2, not 1.20.
+            let short = |v: Value| {
+                let text = crate::text::format_exact(v);
+                match text.contains('.') {
+                    true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+                    false => text,
+                }
+            };
+            format!("{}/{} IMP", short(ns), short(ew))
+        }
+        (
+            None,
+            Outcome::Adjusted {
+                ns_percent,
+                ew_percent,
+            },
+        ) => format!("{ns_percent}/{ew_percent}"),
+        _ => String::new(),
+    }
+}
+
 /// Every pair's standing, in display order, with its players when the file names them.
 fn write_json_pairs<W: Write>(
     out: &mut W,
@@ -247,6 +275,7 @@ fn write_json_pairs<W: Write>(
 ) -> io::Result<()> {
     let field = scoring.field();
     let mp = is_mp(scoring);
+    let shown = shown_totals(scoring);
     for (k, id) in display_order(scoring).into_iter().enumerate() {
         if k > 0 {
             out.write_all(b",")?;
@@ -254,6 +283,15 @@ fn write_json_pairs<W: Write>(
         let pair = &field.pairs()[id as usize];
         let s = &scoring.standings()[id as usize];
         let total = s.total_hundredths as f64 / 100.0;
+        // A total the conventions print otherwise (scaled, cut) is printed as they print it.
+        let mp_total = match &shown {
+            Some(h) => h[id as usize] as f64 / 100.0,
+            None => s.total,
+        };
+        let total = match &shown {
+            Some(h) => h[id as usize] as f64 / 100.0,
+            None => total,
+        };
         let players = imported.map_or(&[][..], |i| i.players(id));
         serde_json::to_writer(
             &mut *out,
@@ -263,7 +301,7 @@ fn write_json_pairs<W: Write>(
                 pair: pair.label.to_string(),
                 direction: pair.direction.map_or("", |d| d.as_str()),
                 boards: s.boards,
-                mp: mp.then_some(s.total),
+                mp: mp.then_some(mp_total),
                 max: mp.then_some(s.max),
                 pct: s.percent(),
                 imps: (!mp).then_some(total),
@@ -277,6 +315,14 @@ fn write_json_pairs<W: Write>(
         )?;
     }
     Ok(())
+}
+
+/// Each pair's total in hundredths as the conventions print it, when they print totals otherwise
+/// than exactly (`None` under the seeds' conventions: the standings' own figures are printed).
+fn shown_totals(scoring: &Scoring<'_>) -> Option<Vec<i64>> {
+    let c = &scoring.options().conventions;
+    (c.scale_totals || c.totals != simpairs_scoring::Rounding::Exact)
+        .then(|| scoring.shown_total_hundredths())
 }
 
 fn pad_left(line: &mut Vec<u8>, text: &[u8], width: usize) {
@@ -441,6 +487,7 @@ fn standing_line(
     id: u32,
     mp: bool,
     parts: NameParts<'_>,
+    shown_total: Option<i64>,
 ) {
     let pair = &scoring.field().pairs()[id as usize];
     let s = &scoring.standings()[id as usize];
@@ -457,7 +504,7 @@ fn standing_line(
     let mut boards = itoa::Buffer::new();
     pad_left(line, boards.format(s.boards).as_bytes(), 6);
     line.push(b' ');
-    push_hundredths(line, s.total_hundredths, 10);
+    push_hundredths(line, shown_total.unwrap_or(s.total_hundredths), 10);
     if mp {
         line.push(b' ');
         push_hundredths(line, (s.max * 100.0).round() as i64, 10);
@@ -518,6 +565,11 @@ fn write_table_of<W: Write>(
             factoring_name(o.factoring)
         ),
     };
+    let method = if o.conventions == simpairs_scoring::Conventions::SEEDS {
+        method
+    } else {
+        format!("{method}, conventions {}", o.conventions)
+    };
     writeln!(
         out,
         "{title}: {} boards, {} results, {} pairs; {method}",
@@ -550,6 +602,7 @@ fn standings_text(scoring: &Scoring<'_>, parts: NameParts<'_>) -> Vec<Vec<u8>> {
     let field = scoring.field();
     let mp = is_mp(scoring);
     let order = display_order(scoring);
+    let shown = shown_totals(scoring);
     order
         .par_chunks(TABLE_CHUNK)
         .enumerate()
@@ -563,7 +616,8 @@ fn standings_text(scoring: &Scoring<'_>, parts: NameParts<'_>) -> Vec<Vec<u8>> {
                     current = Some(pair.direction);
                     direction_heading(&mut text, pair.direction, mp, parts.players.is_some());
                 }
-                standing_line(&mut text, scoring, id, mp, parts);
+                let total = shown.as_ref().map(|h| h[id as usize]);
+                standing_line(&mut text, scoring, id, mp, parts, total);
             }
             text
         })
@@ -592,7 +646,7 @@ fn write_travellers<W: Write>(
         writeln!(out)?;
         let mut heading = format!("Board {number}");
         if is_mp(scoring) {
-            heading.push_str(&format!(", top {}", format_value(scoring.top(board))));
+            heading.push_str(&format!(", top {}", format_value(scoring.shown_top(board))));
         }
         if let Some(d) = board.datum {
             heading.push_str(&format!(", datum {d}"));
@@ -624,8 +678,15 @@ fn traveller_line<'s, W: Write>(
     details: Option<&Imported>,
 ) -> io::Result<()> {
     let r = scoring.field().result(row);
-    let (ns_v, ew_v): (Value, Value) = scoring.result_values(row);
-    let (a, b) = table_scores(r.outcome);
+    let (ns_v, ew_v): (Value, Value) = scoring.line_values(row);
+    let (a, b) = match scoring.field().imp_award(row) {
+        // A director's award in IMPs, as written beside the adjusted score.
+        Some(_) => {
+            let text = adjusted_text(scoring.field(), row, r.outcome);
+            (text, String::new())
+        }
+        None => table_scores(r.outcome),
+    };
     let played = match details {
         Some(imported) => {
             let d = imported.details(row);

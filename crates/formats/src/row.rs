@@ -71,6 +71,40 @@ pub enum Added {
     NotPlayed,
 }
 
+/// The most IMPs a director's award gives one side (a board is worth at most 24 IMPs).
+const MAX_AWARDED_IMPS: i64 = 24;
+
+/// Parses a director's award in IMPs: `NS/EW IMP` (or `IMPS`, any case), each side a decimal with
+/// an optional sign, such as `0/1.2 IMP` or `+3/-3imps` (JFR Pary's director lines). `Ok(None)` when
+/// the text is not an IMP award (a percentage form, or empty).
+pub fn parse_imp_award(
+    text: &str,
+) -> Result<Option<(simpairs_scoring::Value, simpairs_scoring::Value)>, String> {
+    let t = text.trim().to_ascii_uppercase();
+    let Some(body) = t.strip_suffix("IMPS").or_else(|| t.strip_suffix("IMP")) else {
+        return Ok(None);
+    };
+    let bad = || {
+        format!(
+            "IMP award {text:?}: expected NS/EW IMP with each side a number of IMPs, such as 0/1.2 IMP \
+             or 3/-3 IMP"
+        )
+    };
+    let (ns, ew) = body.trim().split_once('/').ok_or_else(bad)?;
+    let side = |s: &str| -> Result<simpairs_scoring::Value, String> {
+        let s = s.trim();
+        let v = crate::text::parse_decimal(s).ok_or_else(bad)?;
+        let most = simpairs_scoring::Value::from_integer(MAX_AWARDED_IMPS);
+        if v > most || v < -most {
+            return Err(format!(
+                "IMP award {text:?}: a side gets at most {MAX_AWARDED_IMPS} IMPs either way"
+            ));
+        }
+        Ok(v)
+    };
+    Ok(Some((side(ns)?, side(ew)?)))
+}
+
 /// Parses an adjusted score: `AVE`, `AVE+`, `AVE-`, `A`, `60/40`, `60%/40%`, `A6040` (USEBIO).
 pub fn parse_adjusted(text: &str) -> Result<(u8, u8), String> {
     let t = text.trim().to_ascii_uppercase();
@@ -430,11 +464,14 @@ impl<'l> FieldBuilder<'l> {
             })
             .transpose()
         };
+        let award = parse_imp_award(row.adjusted).map_err(|m| problem("adjusted", m))?;
         let adjusted = match row.adjusted.trim() {
             "" => None,
+            // An award in IMPs is an average to matchpoint scoring.
+            _ if award.is_some() => Some((50, 50)),
             text => Some(parse_adjusted(text).map_err(|m| problem("adjusted", m))?),
         };
-        self.push_typed(
+        let added = self.push_typed(
             &TypedRow {
                 board,
                 club: row.club,
@@ -452,7 +489,13 @@ impl<'l> FieldBuilder<'l> {
                 movement,
             },
             line,
-        )
+        )?;
+        if let (Some((ns, ew)), Added::Result(at)) = (award, added) {
+            self.field
+                .award_imps(at, ns, ew)
+                .map_err(|e| problem("adjusted", e.to_string()))?;
+        }
+        Ok(added)
     }
 
     /// Checks one row whose numbers are already numbers (as events carry them) and adds it. The same
@@ -834,6 +877,28 @@ fn movement_name(m: Movement) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn imp_awards() {
+        use simpairs_scoring::Value;
+        assert_eq!(
+            parse_imp_award("0/1.2 IMP"),
+            Ok(Some((Value::from_integer(0), Value::new(6, 5))))
+        );
+        assert_eq!(
+            parse_imp_award(" +3/-3imps "),
+            Ok(Some((Value::from_integer(3), Value::from_integer(-3))))
+        );
+        assert_eq!(parse_imp_award("60/40"), Ok(None));
+        assert_eq!(parse_imp_award(""), Ok(None));
+        assert!(
+            parse_imp_award("x/1 IMP")
+                .unwrap_err()
+                .contains("0/1.2 IMP")
+        );
+        assert!(parse_imp_award("30/0 IMP").unwrap_err().contains("24"));
+        assert!(parse_imp_award("3 IMP").is_err());
+    }
 
     #[test]
     fn adjusted_spellings() {

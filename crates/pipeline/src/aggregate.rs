@@ -177,7 +177,7 @@ impl Aggregator {
                 declared.join(", ")
             )));
         }
-        let options = crate::options_of(&roster.declared);
+        let options = crate::options_of(&roster.declared)?;
         let mut state = EventState::new();
         state.set_roster(roster);
         let declarations = stream_name(event_id, Stream::Declarations);

@@ -85,6 +85,11 @@ pub enum Error {
         from: u64,
         until: u64,
     },
+    /// A declaration that names a scoring choice this program does not know.
+    #[error(
+        "event {event} is declared with {what}, which this version of simpairs does not know; use the simpairs that declared it, or a later one"
+    )]
+    Undeclarable { event: String, what: String },
     /// The judge would set a submission aside: nothing was published.
     #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
     Refused { reasons: Vec<String> },
@@ -99,24 +104,41 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// The scoring options an event was declared with.
-pub fn options_of(declared: &simpairs_events::types::EventDeclared) -> simpairs_scoring::Options {
+/// The scoring options an event was declared with: its method, factoring and conventions.
+///
+/// Symbols and conventions this program does not know (an event declared by a later simpairs)
+/// are an error, never a silent fallback to matchpoints or to the seeds' conventions.
+pub fn options_of(
+    declared: &simpairs_events::types::EventDeclared,
+) -> Result<simpairs_scoring::Options> {
     use simpairs_events::types::{Factoring, Scoring};
-    simpairs_scoring::Options {
-        method: match declared.scoring {
-            Scoring::Matchpoints => simpairs_scoring::Method::Matchpoints,
-            Scoring::Butler => simpairs_scoring::Method::Butler,
-            Scoring::CrossImps => simpairs_scoring::Method::CrossImps,
-            // A scoring method added to the schema later than this program: matchpoints.
-            _ => simpairs_scoring::Method::Matchpoints,
-        },
-        factoring: match declared.factoring {
-            Factoring::Neuberg => simpairs_scoring::Factoring::Neuberg,
-            Factoring::Ratio => simpairs_scoring::Factoring::Ratio,
-            _ => simpairs_scoring::Factoring::Neuberg,
-        },
+    let unknown = |what: String| Error::Undeclarable {
+        event: declared.event_id.clone(),
+        what,
+    };
+    let method = match declared.scoring {
+        Scoring::Matchpoints => simpairs_scoring::Method::Matchpoints,
+        Scoring::Butler => simpairs_scoring::Method::Butler,
+        Scoring::CrossImps => simpairs_scoring::Method::CrossImps,
+        other => return Err(unknown(format!("scoring method {other:?}"))),
+    };
+    let factoring = match declared.factoring {
+        Factoring::Neuberg => simpairs_scoring::Factoring::Neuberg,
+        Factoring::Ratio => simpairs_scoring::Factoring::Ratio,
+        other => return Err(unknown(format!("factoring {other:?}"))),
+    };
+    let conventions = match &declared.conventions {
+        None => simpairs_scoring::Conventions::default(),
+        Some(text) => text
+            .parse()
+            .map_err(|e| unknown(format!("conventions {text:?} ({e})")))?,
+    };
+    Ok(simpairs_scoring::Options {
+        method,
+        factoring,
+        conventions,
         ..simpairs_scoring::Options::default()
-    }
+    })
 }
 
 /// Reads every message of one partition of a stream from `from` up to (not including) `until`.

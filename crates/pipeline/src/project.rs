@@ -117,7 +117,11 @@ impl Projection {
     pub fn apply(&mut self, event: Event) -> bool {
         match event {
             Event::EventDeclared(d) => {
-                self.options = Some(crate::options_of(&d));
+                // The aggregator refuses to start on such an event with the same words, so no
+                // leaderboard is ever ranked under choices the organiser did not make.
+                self.options = crate::options_of(&d)
+                    .inspect_err(|e| tracing::error!("{e}"))
+                    .ok();
                 self.name = d.name;
                 self.boards = d.boards;
                 self.club_names = d.clubs.into_iter().map(|c| (c.club_id, c.name)).collect();

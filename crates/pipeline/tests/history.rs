@@ -155,7 +155,10 @@ fn same_at(log: &dyn Log, index_dir: &Path, as_of: Option<AsOf>) -> bool {
         "{at}"
     );
     if indexed.generation() >= 4 {
-        assert!(!replayed.imported(None).unwrap().warnings.is_empty(), "the corrections warn");
+        assert!(
+            !replayed.imported(None).unwrap().warnings.is_empty(),
+            "the corrections warn"
+        );
     }
     for club in [None, Some("NORTH"), Some("WEST")] {
         match (replayed.imported(club), indexed.imported(club)) {

@@ -8,8 +8,9 @@
 
 use num_rational::Ratio;
 
+use crate::conventions::{Artificial, Missing};
 use crate::field::{Outcome, Special};
-use crate::imps::{butler_datum, imps};
+use crate::imps::{datum_of, imps};
 use crate::value::{Value, value_from};
 use crate::{Direction, Error, Factoring, FouledMethod, Method, Options, Result};
 
@@ -127,6 +128,10 @@ struct MatchpointScale {
     several_groups: bool,
     factoring: Factoring,
     fouled: FouledMethod,
+    /// How a board played fewer times is brought to the target ([`crate::Conventions::missing`]).
+    missing: Missing,
+    /// How results beside an artificial score are valued ([`crate::Conventions::artificial`]).
+    artificial: Artificial,
     top: Exact,
 }
 
@@ -143,6 +148,8 @@ impl MatchpointScale {
             several_groups,
             factoring: options.factoring,
             fouled: options.fouled,
+            missing: options.conventions.missing,
+            artificial: options.conventions.artificial,
             top,
         }
     }
@@ -168,22 +175,27 @@ impl MatchpointScale {
         let x = Exact::from_integer(2 * worse as i128 + equal as i128 - 1);
         let one = Exact::from_integer(1);
         // Stage one: to the results of this board (Neuberg, or the manual "add one per score in the
-        // other group" for fouled groups).
+        // other group" for fouled groups; beside artificial scores as the conventions say).
         let on_board = if size == n {
             x
-        } else if self.several_groups && self.fouled == FouledMethod::AddOne {
-            x + Exact::from_integer(n - size)
+        } else if self.several_groups {
+            match self.fouled {
+                FouledMethod::AddOne => x + Exact::from_integer(n - size),
+                _ => (x + one) * Exact::new(n, size) - one,
+            }
         } else {
-            (x + one) * Exact::new(n, size) - one
+            match self.artificial {
+                Artificial::Ratio => x * Exact::new(n, size),
+                Artificial::Tie => x + Exact::from_integer(n - size),
+                Artificial::None => x,
+                _ => (x + one) * Exact::new(n, size) - one,
+            }
         };
         // Stage two: to the most times any board was played.
         if n == target {
             on_board
         } else {
-            match self.factoring {
-                Factoring::Neuberg => (on_board + one) * Exact::new(target, n) - one,
-                Factoring::Ratio => on_board * Exact::new(target, n),
-            }
+            to_target(on_board, n, target, self.missing, self.factoring)
         }
     }
 
@@ -208,6 +220,36 @@ impl MatchpointScale {
         }
         out
     }
+}
+
+/// Stage two of a matchpoint value: a value among a board's `n` results brought to `target` results.
+fn to_target(v: Exact, n: i128, target: i128, missing: Missing, factoring: Factoring) -> Exact {
+    let one = Exact::from_integer(1);
+    match (missing, factoring) {
+        // Each missing result is a tie: 1 on the double scale.
+        (Missing::Tie, _) => v + Exact::from_integer(target - n),
+        (_, Factoring::Ratio) => v * Exact::new(target, n),
+        _ => (v + one) * Exact::new(target, n) - one,
+    }
+}
+
+/// The inverse of stage two: a value brought to `target` results, as it was among the board's `n`
+/// (what a program that factors only in the totals prints on the traveller).
+pub(crate) fn from_target(v: Value, n: u32, target: u32, options: &Options) -> Value {
+    if n == target || n == 0 {
+        return v;
+    }
+    let (n, t) = (i128::from(n), i128::from(target));
+    let factored = v;
+    let v = exact(v);
+    let one = Exact::from_integer(1);
+    let raw = match (options.conventions.missing, options.factoring) {
+        (Missing::Tie, _) => v - Exact::from_integer(t - n),
+        (_, Factoring::Ratio) => v * Exact::new(n, t),
+        _ => (v + one) * Exact::new(n, t) - one,
+    };
+    // The raw value has a smaller denominator than the factored one it came from: it fits.
+    value_from(*raw.numer(), *raw.denom()).unwrap_or(factored)
 }
 
 fn butler_values(group: &Group) -> GroupValues {
@@ -278,6 +320,10 @@ pub(crate) struct BoardInput<'a> {
     pub plain: Vec<(i32, u32)>,
     /// The board's special rows.
     pub specials: &'a [(u32, Special)],
+}
+
+fn exact(v: Value) -> Exact {
+    Exact::new(i128::from(*v.numer()), i128::from(*v.denom()))
 }
 
 fn to_value(x: Exact, board: u16) -> Result<Value> {
@@ -352,7 +398,7 @@ pub(crate) fn value_board(
                 }
             }
             sorted.sort_unstable();
-            butler_datum(&sorted, options.butler_trim_percent)
+            datum_of(&sorted, options.butler_trim_percent, &options.conventions)
         } else {
             None
         };
@@ -402,7 +448,11 @@ pub(crate) fn value_board(
                         10,
                     ),
                 };
-                (artificial(ns_percent), artificial(ew_percent))
+                match (options.method, special.imps) {
+                    // A director's award in IMPs (`0/1.2`) stands as given in IMP scoring.
+                    (Method::Butler | Method::CrossImps, Some((ns, ew))) => (exact(ns), exact(ew)),
+                    _ => (artificial(ns_percent), artificial(ew_percent)),
+                }
             }
             Outcome::Played(_) | Outcome::Split { .. } => {
                 let (ns_score, ew_score) = match special.outcome {

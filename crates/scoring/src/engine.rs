@@ -20,7 +20,8 @@ use num_rational::BigRational;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::board::{BoardInput, BoardScore, FieldContext, value_board};
+use crate::board::{BoardInput, BoardScore, FieldContext, from_target, value_board};
+use crate::conventions::ShortLines;
 use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
 use crate::standings::{RankOrder, Standing, rank_pairs};
 use crate::value::{Value, to_f64};
@@ -1028,6 +1029,121 @@ impl<'f> Scoring<'f> {
     /// The top of a board on the presentation scale.
     pub fn top(&self, board: &BoardScore) -> Value {
         board.top / Value::from_integer(self.scale_divisor())
+    }
+
+    /// This scoring printed under other conventions: for choices that change only how figures are
+    /// printed (`short-lines`, `lines`, `totals`, `scale-totals`); the values scored are this
+    /// scoring's, so choices that change them (`missing`, `artificial`, `datum`, `trim-from`) need a
+    /// scoring of their own.
+    pub fn with_conventions(&self, conventions: crate::Conventions) -> Scoring<'f> {
+        Scoring {
+            field: self.field,
+            options: Options {
+                conventions,
+                ..self.options
+            },
+            boards: self.boards.clone(),
+            board_index: self.board_index.clone(),
+            positions: self.positions.clone(),
+            standings: self.standings.clone(),
+            rank_order: self.rank_order.clone(),
+            target: self.target,
+        }
+    }
+
+    /// What the traveller line of `row` shows under the conventions (presentation scale): the
+    /// values of [`Scoring::result_values`], unfactored on a board played fewer times when the
+    /// conventions say `short-lines=raw`, then cut as `lines` says. Under the seeds' conventions it is
+    /// [`Scoring::result_values`].
+    pub fn line_values(&self, row: usize) -> (Value, Value) {
+        let c = &self.options.conventions;
+        if !c.changes_presentation() {
+            return self.result_values(row);
+        }
+        let (mut ns, mut ew) = self.raw_values(row);
+        let bi = self.board_index[self.field.boards[row] as usize] as usize;
+        let board = &self.boards[bi];
+        if c.short_lines == ShortLines::Raw
+            && self.options.method == Method::Matchpoints
+            && board.results < self.target
+        {
+            (ns, ew) = match self.field.result(row).outcome {
+                // A percentage of the board's own top rather than of the factored one.
+                Outcome::Adjusted { .. } => {
+                    let scale = self.shown_top(board) * Value::from_integer(self.scale_divisor())
+                        / board.top;
+                    (ns * scale, ew * scale)
+                }
+                _ => (
+                    from_target(ns, board.results, self.target, &self.options),
+                    from_target(ew, board.results, self.target, &self.options),
+                ),
+            };
+        }
+        let d = Value::from_integer(self.scale_divisor());
+        let (ns, ew) = (ns / d, ew / d);
+        // `lines` is how matchpoints are printed; IMPs are printed as they are (Compscore prints
+        // its cross-IMPs to 0.01 and its matchpoints to 0.1: cobalt cross_imp_howell.xml).
+        match self.options.method {
+            Method::Matchpoints => (c.lines.apply(ns), c.lines.apply(ew)),
+            _ => (ns, ew),
+        }
+    }
+
+    /// The top a board's traveller shows (presentation scale): the board's own when the conventions
+    /// print its lines unfactored, else [`Scoring::top`].
+    pub fn shown_top(&self, board: &BoardScore) -> Value {
+        let c = &self.options.conventions;
+        let raw = c.short_lines == ShortLines::Raw && board.results < self.target;
+        if !raw || self.options.method != Method::Matchpoints || board.top == Value::from_integer(0)
+        {
+            return self.top(board);
+        }
+        let own = Value::from_integer(2 * (i64::from(board.results) - 1));
+        own / Value::from_integer(self.scale_divisor())
+    }
+
+    /// Each pair's total as the conventions print it, in hundredths (indexed by pair id): exact,
+    /// scaled to the most boards any pair of its list (NS, EW or Howell) played when
+    /// `scale-totals=yes`, cut as `totals` says, then
+    /// rounded to hundredths with halves away from zero. Under the seeds' conventions it is each
+    /// [`Standing::total_hundredths`].
+    pub fn shown_total_hundredths(&self) -> Vec<i64> {
+        let c = &self.options.conventions;
+        if !c.scale_totals && c.totals == crate::Rounding::Exact {
+            return self.standings.iter().map(|s| s.total_hundredths).collect();
+        }
+        let pairs: Vec<PairId> = (0..self.field.pairs().len() as PairId).collect();
+        let exact = self.exact_totals(&pairs, &[]);
+        // The most boards played in each list (NS, EW, Howell): a Mitchell's NS and EW pairs are two
+        // competitions, and may play different numbers of boards (cobalt mp_pairs_mitchell_03: every
+        // NS pair 18 boards, every EW pair 21, none scaled).
+        let list = |pair: PairId| match self.field.pairs()[pair as usize].direction {
+            Some(crate::Direction::NS) => 0,
+            Some(crate::Direction::EW) => 1,
+            None => 2,
+        };
+        let mut most = [0u32; 3];
+        for s in &self.standings {
+            let l = list(s.pair);
+            most[l] = most[l].max(s.boards);
+        }
+        let divisor = BigInt::from(self.scale_divisor());
+        self.standings
+            .iter()
+            .map(|s| {
+                let Some((total, _)) = exact.get(&s.pair) else {
+                    return s.total_hundredths;
+                };
+                let mut t = BigRational::new(total.numer().clone(), total.denom() * &divisor);
+                if c.scale_totals && s.boards > 0 {
+                    let most = most[list(s.pair)];
+                    t *= BigRational::new(BigInt::from(most), BigInt::from(s.boards));
+                }
+                let t = crate::conventions::apply_big(c.totals, t);
+                crate::value::big_hundredths(&t)
+            })
+            .collect()
     }
 
     /// Values on the internal double scale.

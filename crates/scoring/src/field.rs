@@ -6,6 +6,7 @@ use std::fmt;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
+use crate::value::Value;
 use crate::{Direction, Error, Result};
 
 /// Index of a pair in [`Field::pairs`].
@@ -116,6 +117,9 @@ pub(crate) struct Special {
     pub outcome: Outcome,
     pub arrow_switch: bool,
     pub group: Option<GroupId>,
+    /// IMPs a director awarded each side of an artificial score (JFR Pary's `0/1.2`), which IMP
+    /// scoring uses instead of the percentages.
+    pub imps: Option<(Value, Value)>,
 }
 
 /// Marks a row whose result lives in [`Field::specials`]; no real score is this low.
@@ -466,11 +470,38 @@ impl Field {
                         outcome,
                         arrow_switch,
                         group,
+                        imps: None,
                     },
                 ));
             }
         }
         Ok(())
+    }
+
+    /// Gives the artificial adjusted score of `row` IMPs to each side (a director's award in IMP
+    /// pairs, such as JFR Pary's `0/1.2`): Butler and cross-IMP scoring use them instead of the
+    /// percentages, which matchpoint scoring keeps using.
+    pub fn award_imps(&mut self, row: usize, ns_imps: Value, ew_imps: Value) -> Result<()> {
+        let at = u32::try_from(row)
+            .ok()
+            .and_then(|r| self.specials.binary_search_by_key(&r, |(r, _)| *r).ok());
+        match at.map(|at| &mut self.specials[at].1) {
+            Some(special) if matches!(special.outcome, Outcome::Adjusted { .. }) => {
+                special.imps = Some((ns_imps, ew_imps));
+                Ok(())
+            }
+            _ => Err(Error::Invalid(format!(
+                "row {row} is not an artificial adjusted score: only those take awarded IMPs"
+            ))),
+        }
+    }
+
+    /// The IMPs awarded each side of `row`, if a director awarded any ([`Field::award_imps`]).
+    pub fn imp_award(&self, row: usize) -> Option<(Value, Value)> {
+        if self.scores.get(row) != Some(&SPECIAL_SCORE) {
+            return None;
+        }
+        self.special(row as u32).imps
     }
 
     /// Adds a plain score (the hot path of readers: no checks beyond those of the caller).
@@ -771,6 +802,10 @@ impl Field {
             });
             out.push(result)
                 .expect("a row of a valid field is valid in a subset");
+            if let Some((ns, ew)) = self.imp_award(row) {
+                out.award_imps(out.len() - 1, ns, ew)
+                    .expect("an awarded row is an adjusted score in a subset too");
+            }
         }
         out
     }

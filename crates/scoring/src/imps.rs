@@ -38,6 +38,37 @@ pub fn butler_trim(count: usize, trim_percent: u32) -> usize {
     trim.min((count - 1) / 2)
 }
 
+/// The Butler datum of a board as `conventions` take it: the trimmed mean (trimming only boards of
+/// at least `trim_from` results) or the median, rounded to 10.
+pub fn datum_of(
+    sorted_scores: &[i32],
+    trim_percent: u32,
+    conventions: &crate::Conventions,
+) -> Option<i32> {
+    match conventions.datum {
+        crate::Datum::Median => median_datum(sorted_scores),
+        _ if sorted_scores.len() < usize::from(conventions.trim_from) => {
+            butler_datum(sorted_scores, 0)
+        }
+        _ => butler_datum(sorted_scores, trim_percent),
+    }
+}
+
+/// The median of `sorted_scores` (the mean of the middle two of an even count), rounded to 10 as the
+/// mean is. An assumption where a program's documentation says only "median": see docs/rules.md.
+pub fn median_datum(sorted_scores: &[i32]) -> Option<i32> {
+    let n = sorted_scores.len();
+    if n == 0 {
+        return None;
+    }
+    let middle = if n % 2 == 1 {
+        i64::from(sorted_scores[n / 2]) * 2
+    } else {
+        i64::from(sorted_scores[n / 2 - 1]) + i64::from(sorted_scores[n / 2])
+    };
+    Some(round_to_ten(middle, 2) as i32)
+}
+
 /// The Butler datum of a board: the mean of `sorted_scores` after trimming, rounded to 10.
 pub fn butler_datum(sorted_scores: &[i32], trim_percent: u32) -> Option<i32> {
     if sorted_scores.is_empty() {
@@ -136,6 +167,27 @@ mod tests {
         assert_eq!(round_to_ten(-35, 1), -40);
         assert_eq!(round_to_ten(1869, 3), 620); // 623.0
         assert_eq!(round_to_ten(-4, 1), 0);
+    }
+
+    /// Seed 003's board 10 (620, -100, 630, 620, 1100): its median is +620, as its trimmed mean.
+    /// With three results a board trims one at each end unless `trim-from` says more are needed.
+    #[test]
+    fn median_and_trim_from() {
+        let seeds = crate::Conventions::SEEDS;
+        let median: crate::Conventions = "seeds,datum=median".parse().unwrap();
+        let scores = [-100, 620, 620, 630, 1100];
+        assert_eq!(datum_of(&scores, 20, &median), Some(620));
+        assert_eq!(median_datum(&[-100, 620, 630, 1100]), Some(630)); // (620 + 630) / 2 = 625
+        assert_eq!(median_datum(&[-650, 100]), Some(-280)); // -275 rounds away from zero
+        assert_eq!(median_datum(&[]), None);
+        let three = [-100, 140, 620];
+        assert_eq!(datum_of(&three, 20, &seeds), Some(140));
+        let from_four: crate::Conventions = "seeds,trim-from=4".parse().unwrap();
+        assert_eq!(datum_of(&three, 20, &from_four), Some(220)); // 660 / 3
+        assert_eq!(
+            datum_of(&[-100, 140, 620, 650], 20, &from_four),
+            datum_of(&[-100, 140, 620, 650], 20, &seeds)
+        );
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //!   club at a time, keeping pass one's counts in a [`BoardCounts`]).
 //! - [`standings`]: totals, percentages and places with exact ties.
 //! - [`value`]: exact values and their rounding for display.
+//! - [`conventions`]: the choices club programs make where the source documents leave one
+//!   ([`Conventions`]: a preset such as `compscore`, with overrides), in one text form.
 //!
 //! ## Rules, and where they come from
 //! Matchpoints are computed on the double scale (2 per result beaten, 1 per tie; seeds 002 and 004); the
@@ -40,6 +42,7 @@
 //! ```
 
 pub mod contract;
+pub mod conventions;
 pub mod field;
 pub mod imps;
 pub mod standings;
@@ -52,6 +55,9 @@ use serde::{Deserialize, Serialize};
 
 pub use board::BoardScore;
 pub use contract::{Contract, Doubling, LegalScores, Seat, Strain, Vulnerability};
+pub use conventions::{
+    Artificial, Conventions, ConventionsError, Datum, Half, Missing, Preset, Rounding, ShortLines,
+};
 pub use engine::{BoardCounts, Scoring, TableLine};
 pub use field::{BoardRows, Field, Movement, Outcome, Pair, PairId, PairLabel, TableResult};
 pub use standings::Standing;
@@ -139,6 +145,9 @@ pub struct Options {
     pub scale: Scale,
     /// Butler: percentage of scores dropped at each end before averaging (20 by default).
     pub butler_trim_percent: u32,
+    /// The conventions of a scoring program, where the source documents leave a choice (the seeds'
+    /// own by default, under which nothing changes).
+    pub conventions: Conventions,
 }
 
 impl Default for Options {
@@ -149,6 +158,7 @@ impl Default for Options {
             fouled: FouledMethod::Neuberg,
             scale: Scale::Double,
             butler_trim_percent: 20,
+            conventions: Conventions::SEEDS,
         }
     }
 }

@@ -106,7 +106,7 @@ pub fn export(
     let declared = &moment.declared;
     let scoring = options
         .variant
-        .options(simpairs_pipeline::options_of(declared));
+        .options(simpairs_pipeline::options_of(declared)?);
     let cx = Context {
         event,
         clubs: declared
