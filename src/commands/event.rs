@@ -16,7 +16,7 @@ use super::{FactoringArg, ScoringArg};
 pub enum EventCommand {
     /// Declares an event: its boards, scoring, limits and the clubs that may publish (with their
     /// public keys; key pairs are made for clubs without one). Refuses an event already declared.
-    Declare(DeclareArgs),
+    Declare(Box<DeclareArgs>),
     /// Amends a declared event, signed with the organiser's key: adds clubs or club keys, revokes
     /// keys.
     Amend(AmendArgs),
@@ -141,7 +141,7 @@ pub struct HandsArgs {
 
 pub fn run(command: EventCommand) -> anyhow::Result<()> {
     match command {
-        EventCommand::Declare(args) => run_declare(args),
+        EventCommand::Declare(args) => run_declare(*args),
         EventCommand::Amend(args) => run_amend(args),
         EventCommand::Hands(args) => run_hands(args),
     }

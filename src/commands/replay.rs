@@ -23,7 +23,7 @@ pub struct Args {
     pub scoring: ScoringFlags,
     #[command(flatten)]
     pub index: super::replay_index::IndexFlags,
-    /// Print the SPEC's JSON (the shape of `score --json`) instead of a table.
+    /// Print JSON (the shape of `score --json`) instead of a table.
     #[arg(long)]
     pub json: bool,
 }

@@ -14,7 +14,7 @@ use super::ScoringFlags;
 /// `--format`
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FormatArg {
-    /// The traveller CSV (SPEC section 4).
+    /// The traveller CSV (docs/rules-input.md, "Traveller CSV").
     Csv,
     /// USEBIO 1.2 / 1.3 results XML.
     Usebio,
@@ -74,7 +74,7 @@ pub struct Args {
     pub format: Option<FormatArg>,
     #[command(flatten)]
     pub scoring: ScoringFlags,
-    /// Print the SPEC's JSON instead of a table (with the players' names and the file's warnings
+    /// Print JSON (README, "JSON") instead of a table (with the players' names and the file's warnings
     /// when it has any).
     #[arg(long)]
     pub json: bool,

@@ -1,4 +1,4 @@
-//! The traveller CSV (SPEC section 4): a header row, then one row per table result.
+//! The traveller CSV (docs/rules-input.md): a header row, then one row per table result.
 //!
 //! | column | |
 //! |---|---|
@@ -32,7 +32,7 @@ use simpairs_scoring::{Field, LegalScores};
 use crate::error::{Error, Location, Problem, Problems, Result};
 use crate::row::{FieldBuilder, TextRow};
 
-/// Columns of the traveller CSV, in the order the SPEC lists them.
+/// Columns of the traveller CSV, in the order docs/rules-input.md lists them.
 pub const COLUMNS: [&str; 14] = [
     "board",
     "club",

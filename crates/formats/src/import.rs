@@ -20,7 +20,7 @@ use crate::text;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {
-    /// The traveller CSV of SPEC section 4.
+    /// The traveller CSV (docs/rules-input.md).
     Csv,
     /// USEBIO 1.2 / 1.3 XML, the EBU's results-exchange standard (Compscore, Scorer's converter, ...).
     Usebio,

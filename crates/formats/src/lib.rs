@@ -8,7 +8,7 @@
 //! ## Layout
 //! - [`import`]: the one entry point [`read`] (format detection, then the right reader) and what it
 //!   returns, [`Imported`]: the field plus the event, players, deals, line details and official numbers.
-//! - [`csv`]: the traveller CSV of SPEC section 4, read in parallel chunks.
+//! - [`csv`]: the traveller CSV (docs/rules-input.md), read in parallel chunks.
 //! - [`usebio`]: USEBIO 1.2/1.3 results XML (Compscore's flat layout and the `SESSION/SECTION` one).
 //! - [`scorer`]: the session XML of NZ Bridge's club program Scorer.
 //! - [`pbn`]: PBN 2.1 with `[ScoreTable]` travellers and `[TotalScoreTable]`.
@@ -16,7 +16,7 @@
 //! - [`row`]: the checks every traveller line passes, whatever format it came from.
 //! - `method`: what a file's name for its scoring method (USEBIO event type, PBN `[Scoring]`) means.
 //! - [`export`]: writers of USEBIO 1.2 and the traveller CSV, with simpairs' own values.
-//! - [`report`]: what `simpairs score` prints (a table or the SPEC's JSON).
+//! - [`report`]: what `simpairs score` prints (a table or JSON).
 //! - [`check`]: `simpairs score --check`, simpairs' figures beside the file's official ones, with the
 //!   conventions that explain each difference.
 //! - [`error`]: problems with their locations.

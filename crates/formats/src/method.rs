@@ -7,7 +7,7 @@
 //!   (the USEBIO 1.2 DTD's list, as github.com/duaneg/scorer-to-usebio `scorer_to_usebio/convert.py`
 //!   `EVENT_TYPES` copies it), and the 1.3 additions `PAIRS`, `TEAMS`, `KO`, `LADDER`, `HEAD_TO_HEAD`
 //!   and the spelling `CROSS_IMPS` (github.com/marcshearer/ImportUsebio `ImportUsebio/Shared/Score
-//!   Data.swift`, `EventType`). `IMP_PAIRS` is read as IMP pairs (Butler, SPEC section 3). Compscore
+//!   Data.swift`, `EventType`). `IMP_PAIRS` is read as IMP pairs (Butler, docs/rules.md section 5). Compscore
 //!   writes `EVENT_TYPE="CROSS_IMP"` with `<SCORING_METHOD>IMPS` (github.com/abftech/cobalt reads
 //!   `CROSS_IMP` as its own event type).
 //! - USEBIO `SCORING_METHOD` / `BOARD_SCORING_METHOD`: `MATCH_POINTS`, `PERCENTAGE`, `IMPS`,

@@ -1,4 +1,4 @@
-//! What `simpairs score` and `simpairs replay` print: the SPEC's JSON shape and a readable table.
+//! What `simpairs score` and `simpairs replay` print: the JSON shape (README, "JSON") and a readable table.
 
 use std::io::{self, Write};
 
@@ -94,12 +94,12 @@ fn is_mp(scoring: &Scoring<'_>) -> bool {
     scoring.options().method == Method::Matchpoints
 }
 
-/// Writes the scored field as the JSON of SPEC section 4.
+/// Writes the scored field as the JSON the README describes ("JSON").
 pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
     write_json_of(out, scoring, None)
 }
 
-/// Writes the JSON of SPEC section 4 for a file read: besides the results, each pair's players
+/// Writes the JSON (README, "JSON") for a file read: besides the results, each pair's players
 /// (`"names"`, when the file names them) and the file's warnings (`"warnings"`: file, line, field,
 /// message; when there are any). A file with neither prints what [`write_json`] prints.
 pub fn write_imported_json<W: Write>(

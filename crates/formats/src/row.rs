@@ -641,7 +641,7 @@ impl<'l> FieldBuilder<'l> {
     }
 
     /// Warns of each recorded score no contract makes at the board's vulnerability: a possible bridge
-    /// score is accepted as an assigned score (SPEC section 3), but a scorer should look at it.
+    /// score is accepted as an assigned score (docs/rules.md section 3), but a scorer should look at it.
     fn unmakeable(
         &self,
         recorded: Outcome,
@@ -767,7 +767,7 @@ struct Played {
 
 impl Played {
     /// Warns of each recorded score that disagrees with the contract: the recorded score is what the
-    /// director ruled (SPEC section 3), so it is the one scored.
+    /// director ruled (docs/rules-input.md), so it is the one scored.
     fn disagreements(&self, row: &TypedRow<'_>, warnings: &mut Vec<(&'static str, String)>) {
         let played = result_notation(self.contract, self.declarer, self.tricks);
         for (field, side, recorded, computed) in [

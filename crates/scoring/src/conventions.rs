@@ -50,7 +50,7 @@ use crate::value::Value;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum Preset {
-    /// The source documents (SPEC section 3): simpairs' own rules, the default.
+    /// The source documents (docs/rules.md): simpairs' own rules, the default.
     #[default]
     Seeds,
     /// The English Bridge Union's practice (EBUScore): Neuberg throughout.
@@ -199,7 +199,7 @@ pub enum Half {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum Rounding {
-    /// Exact, printed to two decimals with halves away from zero (SPEC section 3).
+    /// Exact, printed to two decimals with halves away from zero (docs/rules.md section 2).
     #[default]
     Exact,
     /// Rounded to `places` decimals.

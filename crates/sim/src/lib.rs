@@ -5,7 +5,7 @@
 //! Howell movements, and for every board a realistic spread of results — the main contract made, with
 //! overtricks or going down, an alternative contract, the opponents' part-score or sacrifice, and a thin
 //! tail of everything else — plus a few artificial adjusted scores. Each club's results come out as a
-//! traveller CSV (SPEC section 4), exactly what a club would upload. The same seed gives the same event.
+//! traveller CSV (docs/rules-input.md), exactly what a club would upload. The same seed gives the same event.
 //!
 //! ## Layout
 //! Everything is in this file: [`national_event`] builds a [`SimEvent`]; [`BoardPlan`] is one board's
