@@ -56,14 +56,26 @@ pub fn append_sealed(
         .iter()
         .map(|(p, k, v)| Produce::new(k, v, at).to_partition(*p))
         .collect();
-    let seal_key = event_id.as_bytes();
+    // Each seal has a key of its own: on a compacted stream (Kafka's board scores) a key shared by
+    // the seals would keep only the latest one, and the records earlier seals vouched for would
+    // never be accepted again by a reader starting from the beginning.
+    let seal_keys: Vec<Vec<u8>> = seals.iter().map(|(_, v)| seal_key(event_id, v)).collect();
     records.extend(
         seals
             .iter()
-            .map(|(p, v)| Produce::new(seal_key, v, at).to_partition(*p)),
+            .zip(&seal_keys)
+            .map(|((p, v), k)| Produce::new(k, v, at).to_partition(*p)),
     );
     log.append(stream, &records)?;
     Ok(())
+}
+
+/// `<event>/seal/<SHA-256 of the seal's message, in hex>`: unique to the seal (its signature covers
+/// its time and hashes).
+fn seal_key(event_id: &str, message: &[u8]) -> Vec<u8> {
+    let hash = simpairs_events::record_hash(message);
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{event_id}/seal/{hex}").into_bytes()
 }
 
 /// The signed seals of each partition's hashes, encoded: (partition, message).
