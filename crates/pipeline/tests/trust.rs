@@ -199,8 +199,13 @@ fn derived_records_nobody_vouched_for_change_nothing() {
         applied.event_id = event.clone();
         let message = codec.encode(&Event::SubmissionApplied(applied));
         // Unsigned, then under a seal of a key the event does not declare.
-        log.append(&stream, &[Produce::new(b"k", &message, 0).to_partition(0)])
-            .unwrap();
+        // Each under a key of its own: on Kafka's compacted stream, records sharing a key would
+        // leave only the last one for a reader to see.
+        log.append(
+            &stream,
+            &[Produce::new(b"injected-1", &message, 0).to_partition(0)],
+        )
+        .unwrap();
         let datum = &message[simpairs_events::HEADER_LEN..];
         let mut seal = OutputSealed {
             event_id: event.clone(),
@@ -217,8 +222,8 @@ fn derived_records_nobody_vouched_for_change_nothing() {
         log.append(
             &stream,
             &[
-                Produce::new(b"k", &message, 0).to_partition(0),
-                Produce::new(b"k", &seal, 0).to_partition(0),
+                Produce::new(b"injected-2", &message, 0).to_partition(0),
+                Produce::new(b"forged-seal", &seal, 0).to_partition(0),
             ],
         )
         .unwrap();
