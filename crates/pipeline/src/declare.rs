@@ -505,7 +505,7 @@ fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
         let known = roster
             .clubs
             .get(club)
-            .map(|c| c.keys.iter().any(|(id, _)| id == key_id));
+            .map(|c| c.keys.iter().any(|k| k.id == *key_id));
         if known != Some(true) {
             return Err(Error::Usage(format!(
                 "club {club} has no key {key_id} to revoke"

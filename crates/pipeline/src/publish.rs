@@ -294,12 +294,8 @@ pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()
         )));
     };
     let id = key.public().id();
-    if !entry
-        .keys
-        .iter()
-        .any(|(k, public)| *k == id && *public == key.public())
-    {
-        let declared: Vec<&str> = entry.keys.iter().map(|(k, _)| k.as_str()).collect();
+    if !entry.keys.iter().any(|k| k.id == id && k.is(&key.public())) {
+        let declared: Vec<&str> = entry.keys.iter().map(|k| k.id.as_str()).collect();
         return Err(Error::Usage(format!(
             "this key ({id}) is not club {club}'s key for event {event} ({}); the submission would be refused",
             declared.join(", ")

@@ -20,8 +20,8 @@ use crate::{Error, Result, stream_name};
 #[derive(Clone, Debug)]
 pub struct Club {
     pub name: String,
-    /// (key id, key); every one not revoked is accepted.
-    pub keys: Vec<(String, PublicKey)>,
+    /// Every one not revoked is accepted.
+    pub keys: Vec<ClubKey>,
     /// (key id, partition, offset): seals with that key at or after that offset are refused.
     pub revoked: Vec<(String, u32, u64)>,
 }
@@ -42,12 +42,56 @@ pub struct Roster {
     pub amendments: i64,
 }
 
+/// A club's public key as declared: its id and bytes, read as a curve point only when first used.
+/// Reading a key costs about 20 µs, and every `club publish` reads the roster of the whole event:
+/// reading thousands of clubs' keys each time made publishing a national field quadratic.
+#[derive(Clone, Debug)]
+pub struct ClubKey {
+    pub id: String,
+    bytes: [u8; 32],
+    parsed: std::sync::OnceLock<Option<PublicKey>>,
+}
+
+impl ClubKey {
+    fn new(id: &str, bytes: &[u8]) -> Result<ClubKey> {
+        let bytes: [u8; 32] = bytes.try_into().map_err(|_| {
+            Error::Usage(format!(
+                "a declared key of {} bytes (an Ed25519 public key has 32)",
+                bytes.len()
+            ))
+        })?;
+        Ok(ClubKey {
+            id: id.to_string(),
+            bytes,
+            parsed: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The key, or `None` when the declared bytes are not a key.
+    pub fn public(&self) -> Option<PublicKey> {
+        *self
+            .parsed
+            .get_or_init(|| PublicKey::from_bytes(&self.bytes).ok())
+    }
+
+    /// Whether this is `key` (compared as bytes, without reading the point).
+    pub fn is(&self, key: &PublicKey) -> bool {
+        self.bytes == key.to_bytes()
+    }
+}
+
 /// Why a seal's signer is not accepted (before its signature is checked).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SignerProblem {
     UnknownClub,
-    UnknownKey { declared: Vec<String> },
-    Revoked { from_offset: u64 },
+    UnknownKey {
+        declared: Vec<String>,
+    },
+    /// The declared bytes are not a key: nothing can verify with them.
+    NotAKey,
+    Revoked {
+        from_offset: u64,
+    },
 }
 
 impl Roster {
@@ -83,11 +127,11 @@ impl Roster {
     }
 
     fn add_club(&mut self, id: &str, name: &str, key_id: &str, key: &[u8]) -> Result<()> {
-        let key = public(key)?;
+        let key = ClubKey::new(key_id, key)?;
         // The first entry of a club counts, as a search of the list finds it.
         self.clubs.entry(id.to_string()).or_insert_with(|| Club {
             name: name.to_string(),
-            keys: vec![(key_id.to_string(), key)],
+            keys: vec![key],
             revoked: Vec::new(),
         });
         Ok(())
@@ -108,9 +152,9 @@ impl Roster {
             .clubs
             .get(&seal.club_id)
             .ok_or(SignerProblem::UnknownClub)?;
-        let Some((_, key)) = club.keys.iter().find(|(id, _)| *id == seal.key_id) else {
+        let Some(key) = club.keys.iter().find(|k| k.id == seal.key_id) else {
             return Err(SignerProblem::UnknownKey {
-                declared: club.keys.iter().map(|(id, _)| id.clone()).collect(),
+                declared: club.keys.iter().map(|k| k.id.clone()).collect(),
             });
         };
         if let Some(&(_, _, from_offset)) = club
@@ -120,7 +164,7 @@ impl Roster {
         {
             return Err(SignerProblem::Revoked { from_offset });
         }
-        Ok(*key)
+        key.public().ok_or(SignerProblem::NotAKey)
     }
 
     /// Applies an amendment that verified and is the next one.
@@ -174,11 +218,12 @@ impl Roster {
         }
         for k in &a.added_keys {
             let key = public(&k.public_key).map_err(|e| e.to_string())?;
+            let key = ClubKey::new(&k.key_id, &key.to_bytes()).map_err(|e| e.to_string())?;
             let club = next
                 .clubs
                 .get_mut(&k.club_id)
                 .ok_or(format!("no club {}", k.club_id))?;
-            club.keys.push((k.key_id.clone(), key));
+            club.keys.push(key);
         }
         for r in &a.revoked_keys {
             let club = next

@@ -844,6 +844,8 @@ pub fn check_signer(
                 from_offset,
             });
         }
+        // Declared bytes that are no key: no signature can verify with them.
+        Err(SignerProblem::NotAKey) => return Err(Rejection::Forged { club, submission }),
     };
     if !simpairs_events::verify_seal(&key, seal) {
         return Err(Rejection::Forged { club, submission });

@@ -418,3 +418,32 @@ fn a_correction_completing_first_still_applies_after_the_submission_it_corrects(
         "the correction stands: {tricks:?}"
     );
 }
+
+/// A club's declared key whose bytes are not a curve point: the event still loads (keys are read
+/// when first used), that club's seals are set aside as not verifying, and other clubs apply.
+#[test]
+fn a_declared_key_that_is_no_key_refuses_only_its_club() {
+    let not_a_key = (0..=255u8)
+        .map(|b| [b; 32])
+        .find(|bytes| simpairs_events::PublicKey::from_bytes(bytes).is_err())
+        .expect("some 32 bytes are not a point of the curve");
+    let mut declaration = declared();
+    declaration.clubs[1].public_key = not_a_key.to_vec();
+    let mut state = EventState::new();
+    state.handle_declaration(declaration);
+    let mut run = Run {
+        codec: Codec::new().unwrap(),
+        state,
+        offset: 0,
+    };
+    let b = sealed(
+        &run.codec,
+        "B",
+        &key_of("B"),
+        vec![result("B", 1, "1", "1", "3NT", "S", 9)],
+    );
+    let r = reasons(&run.feed(&b));
+    assert!(r.len() == 1 && r[0].contains("does not verify"), "{r:?}");
+    let a = club_a(&run.codec);
+    assert_eq!(applied(&run.feed(&a)), 1, "club A is not held up");
+}
