@@ -307,7 +307,11 @@ fn the_export_reads_back_with_replay_s_figures_and_the_real_files_club_figures()
     let notes = exported.notes.join("\n");
     assert!(!notes.contains("not computed"), "{notes}");
     let without_deal = boards.iter().filter(|b| b["deal"].is_null()).count();
-    assert_eq!(without_deal > 0, notes.contains("no deal is known"), "{notes}");
+    assert_eq!(
+        without_deal > 0,
+        notes.contains("no deal is known"),
+        "{notes}"
+    );
 
     // The standings of the last generation are replay's.
     let standings = rows(&out.path().join("standings.parquet"));
@@ -400,7 +404,11 @@ fn hand_records(file: &str) -> Vec<HandRecord> {
     for line in text.lines().map(str::trim) {
         if let Some(n) = tag(line, "Board") {
             let (board, tricks) = (n.parse().unwrap(), Vec::new());
-            out.push(HandRecord { board, tricks, par_ns: None });
+            out.push(HandRecord {
+                board,
+                tricks,
+                par_ns: None,
+            });
         } else if let (Some(b), Some(s)) = (out.last_mut(), tag(line, "OptimumScore")) {
             let (side, score) = s.split_once(' ').unwrap();
             let score: i64 = score.parse().unwrap();
@@ -428,8 +436,14 @@ fn the_export_carries_the_published_double_dummy_tricks_and_par() {
     let pbn = common::native(&format!("rchillyard-Bridge/{FILE}"));
     common::publish(t.log.as_ref(), "NEWTON", "NB", FILE, &pbn);
     let out = tempfile::tempdir().unwrap();
-    let exported = export(t.log.as_ref(), "NEWTON", None, out.path(), &ExportOptions::default())
-        .unwrap();
+    let exported = export(
+        t.log.as_ref(),
+        "NEWTON",
+        None,
+        out.path(),
+        &ExportOptions::default(),
+    )
+    .unwrap();
     assert!(
         exported.notes.iter().all(|n| !n.contains("double dummy")),
         "{:?}",
@@ -444,11 +458,21 @@ fn the_export_carries_the_published_double_dummy_tricks_and_par() {
         assert_eq!(r.tricks.len(), 20, "board {}", r.board);
         for (seat, strain, tricks) in &r.tricks {
             let column = format!("dd_{}_{}", seat.to_ascii_lowercase(), strain.to_lowercase());
-            assert_eq!(row[&column].as_i64(), Some(*tricks), "board {} {column}", r.board);
+            assert_eq!(
+                row[&column].as_i64(),
+                Some(*tricks),
+                "board {} {column}",
+                r.board
+            );
         }
         assert_eq!(row["par_score"].as_i64(), r.par_ns, "board {}", r.board);
         let contracts = row["par_contracts"].as_str().unwrap();
-        assert_eq!(contracts.is_empty(), r.par_ns == Some(0), "board {}", r.board);
+        assert_eq!(
+            contracts.is_empty(),
+            r.par_ns == Some(0),
+            "board {}",
+            r.board
+        );
         par.insert(r.board, r.par_ns.unwrap());
     }
     let results = rows(&out.path().join("results.parquet"));
@@ -460,7 +484,11 @@ fn the_export_carries_the_published_double_dummy_tricks_and_par() {
             continue;
         };
         assert_eq!(row["par_ns_score"].as_i64(), Some(par[&board]), "{row:?}");
-        assert_eq!(row["ns_score_minus_par"].as_i64(), Some(ns - par[&board]), "{row:?}");
+        assert_eq!(
+            row["ns_score_minus_par"].as_i64(),
+            Some(ns - par[&board]),
+            "{row:?}"
+        );
         checked += 1;
     }
     assert!(checked > 200, "{checked} results checked");
@@ -482,5 +510,10 @@ fn the_export_carries_the_published_double_dummy_tricks_and_par() {
     assert_eq!(first[1], board1.board.to_string());
     assert_eq!(first[header.len() - 2], board1.par_ns.unwrap().to_string());
     let text = std::fs::read_to_string(csv_dir.path().join("results.csv")).unwrap();
-    assert!(text.lines().next().unwrap().contains(",ns_score,ew_score,par_ns_score,ns_score_minus_par,"));
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains(",ns_score,ew_score,par_ns_score,ns_score_minus_par,")
+    );
 }

@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-pub use simpairs_dds::{Par, SEATS, STRAINS};
 use simpairs_dds::{Board, DoubleDummy, Solver};
+pub use simpairs_dds::{Par, SEATS, STRAINS};
 use simpairs_scoring::{Seat, Vulnerability};
 
 /// A deal that cannot be read.

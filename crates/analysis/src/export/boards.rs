@@ -76,9 +76,9 @@ pub fn write(
         table
             .text(Some(cx.event))
             .int(Some(i64::from(board)))
-            .text(Some(seat_letter(simpairs_scoring::contract::dealer_of_board(
-                number,
-            ))))
+            .text(Some(seat_letter(
+                simpairs_scoring::contract::dealer_of_board(number),
+            )))
             .text(Some(vulnerable(Vulnerability::of_board(number))))
             .text(deals.get(&board).map(String::as_str));
         double_dummy(&mut table, cx.double_dummy(board));

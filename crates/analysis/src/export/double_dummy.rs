@@ -27,10 +27,7 @@ pub(crate) fn analyse(boards: &[i32], deals: &BTreeMap<i32, String>) -> Analysed
         .iter()
         .filter_map(|b| deals.get(b).map(|d| (*b, d.as_str())))
         .collect();
-    let to_solve: Vec<Board<'_>> = known
-        .iter()
-        .map(|(b, d)| Board::numbered(*b, d))
-        .collect();
+    let to_solve: Vec<Board<'_>> = known.iter().map(|(b, d)| Board::numbered(*b, d)).collect();
     let solved = Solver::new().analyse_all(&to_solve);
     let mut out = Analysed {
         boards: BTreeMap::new(),
