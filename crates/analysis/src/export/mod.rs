@@ -161,33 +161,52 @@ pub fn export(
     let listed = simpairs_pipeline::submissions::list(log, event, None)?;
     tables.extend(submissions::write(to, options.format, &cx, &listed)?);
     let final_pairs = in_force.pairs().len().max(1);
-    let (standings, steps) = standings::write(
-        to,
-        options.format,
-        &cx,
-        index,
-        &scoring,
-        options.every,
-        final_pairs,
-    )?;
-    let standings_generations = steps
-        .len()
-        .div_ceil(options.every.step(steps.len(), final_pairs));
+    let (standings, generations, standings_generations) =
+        standings_table(to, options, &cx, index, &scoring, final_pairs)?;
     tables.push(standings);
     let exported = Exported {
         event: event.to_string(),
         name: declared.name.clone(),
         options: describe(&scoring),
-        generations: steps.len(),
+        generations,
         standings_generations,
         tables,
         notes,
         manifest: to.join("export.json"),
     };
-    let json =
-        serde_json::to_vec_pretty(&exported).map_err(|e| Error::write(&exported.manifest, e))?;
-    std::fs::write(&exported.manifest, json).map_err(|e| Error::write(&exported.manifest, e))?;
+    write_manifest(&exported)?;
     Ok(exported)
+}
+
+/// The standings table, with how many generations the event has and how many of them it holds.
+fn standings_table(
+    to: &Path,
+    options: &ExportOptions,
+    cx: &Context<'_>,
+    index: &simpairs_pipeline::history::Index,
+    scoring: &simpairs_scoring::Options,
+    final_pairs: usize,
+) -> Result<(Written, usize, usize)> {
+    let (standings, steps) = standings::write(
+        to,
+        options.format,
+        cx,
+        index,
+        scoring,
+        options.every,
+        final_pairs,
+    )?;
+    let held = steps
+        .len()
+        .div_ceil(options.every.step(steps.len(), final_pairs));
+    Ok((standings, steps.len(), held))
+}
+
+/// Writes `export.json`.
+fn write_manifest(exported: &Exported) -> Result<()> {
+    let json =
+        serde_json::to_vec_pretty(exported).map_err(|e| Error::write(&exported.manifest, e))?;
+    std::fs::write(&exported.manifest, json).map_err(|e| Error::write(&exported.manifest, e))
 }
 
 /// What the log did not say, for the manifest.
