@@ -358,3 +358,89 @@ fn history_lists_a_players_events() {
         "{text}"
     );
 }
+
+/// A CSV line's fields (a field in double quotes may hold commas).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// A CSV file's rows as maps of column to text.
+fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap());
+    lines
+        .map(|l| header.iter().cloned().zip(csv_fields(l)).collect())
+        .collect()
+}
+
+/// `simpairs export --format csv` of a club session whose hand records publish the par (Newton
+/// Bridge Club's ACBL PBN file, `[OptimumScore]`): every board's par is the published one, and
+/// every result's distance from par is its NS score less that.
+#[test]
+fn the_csv_export_has_the_published_par_and_each_result_s_distance_from_it() {
+    const FILE: &str = "rchillyard-Bridge/newtonbridge_20160120_1.pbn";
+    let dir = tempfile::tempdir().unwrap();
+    let log = simpairs_log::EmbeddedLog::open(dir.path()).unwrap();
+    let declaration = Declaration::matchpoints("NEWTON", "NEWTON", 30, vec![club_line("NB")], 1)
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        );
+    declare(&log, declaration).unwrap();
+    let key = simpairs_sim::club_key("NB");
+    simpairs_pipeline::publish::publish_file(&log, "NEWTON", "NB", &key, FILE, &native(FILE), None)
+        .unwrap();
+    // The published par of each board, to NS.
+    let mut published = std::collections::HashMap::new();
+    let mut board = String::new();
+    for line in String::from_utf8(native(FILE)).unwrap().lines() {
+        let value = |tag: &str| line.strip_prefix(tag)?.strip_suffix("\"]");
+        if let Some(b) = value("[Board \"") {
+            board = b.to_string();
+        } else if let Some((side, score)) =
+            value("[OptimumScore \"").and_then(|s| s.split_once(' '))
+        {
+            let score: i64 = score.parse().unwrap();
+            published.insert(board.clone(), if side == "NS" { score } else { -score });
+        }
+    }
+    assert_eq!(published.len(), 30);
+    let to = tempfile::tempdir().unwrap();
+    let (l, t) = (dir.path().to_str().unwrap(), to.path().to_str().unwrap());
+    simpairs(&[
+        "export",
+        "--log",
+        l,
+        "--to",
+        t,
+        "--format",
+        "csv",
+        "--no-index",
+    ]);
+    let boards = csv_rows(&to.path().join("boards.csv"));
+    assert_eq!(boards.len(), 30);
+    for b in &boards {
+        assert_eq!(b["par_score"], published[&b["board"]].to_string(), "{b:?}");
+    }
+    let mut checked = 0;
+    for r in csv_rows(&to.path().join("results.csv")) {
+        let Ok(ns) = r["ns_score"].parse::<i64>() else {
+            continue;
+        };
+        let par = published[&r["board"]];
+        assert_eq!(r["par_ns_score"], par.to_string(), "{r:?}");
+        assert_eq!(r["ns_score_minus_par"], (ns - par).to_string(), "{r:?}");
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked}");
+}

@@ -274,6 +274,44 @@ fn the_export_reads_back_with_replay_s_figures_and_the_real_files_club_figures()
         boards.iter().filter(|b| b["deal"].is_string()).count() >= 21,
         "{boards:?}"
     );
+    // A board with a whole deal has its double-dummy tricks and par, the others none; a result
+    // on an analysed board is its score's distance from that par (the Newton test below holds
+    // the figures to published ones).
+    for b in &boards {
+        let analysed = b["par_score"].is_i64();
+        assert_eq!(b["dd_w_c"].is_i64(), analysed, "{b:?}");
+        assert!(!analysed || b["deal"].is_string(), "{b:?}");
+    }
+    assert!(boards.iter().filter(|b| b["par_score"].is_i64()).count() >= 21);
+    let par: BTreeMap<i64, i64> = boards
+        .iter()
+        .filter_map(|b| Some((b["board"].as_i64()?, b["par_score"].as_i64()?)))
+        .collect();
+    let mut from_par = 0;
+    for r in &results {
+        let board = r["board"].as_i64().unwrap();
+        let played = r["adjusted"].is_null() && r["fouled_group"].is_null();
+        match (r["ns_score"].as_i64(), par.get(&board).filter(|_| played)) {
+            (Some(ns), Some(p)) => {
+                assert_eq!(r["par_ns_score"].as_i64(), Some(*p));
+                assert_eq!(r["ns_score_minus_par"].as_i64(), Some(ns - p));
+                from_par += 1;
+            }
+            _ => assert!(r["ns_score_minus_par"].is_null(), "{r:?}"),
+        }
+        if !played {
+            assert!(r["par_ns_score"].is_null(), "{r:?}");
+        }
+    }
+    assert!(from_par > 100, "{from_par}");
+    let notes = exported.notes.join("\n");
+    assert!(!notes.contains("not computed"), "{notes}");
+    let without_deal = boards.iter().filter(|b| b["deal"].is_null()).count();
+    assert_eq!(
+        without_deal > 0,
+        notes.contains("no deal is known"),
+        "{notes}"
+    );
 
     // The standings of the last generation are replay's.
     let standings = rows(&out.path().join("standings.parquet"));
@@ -342,4 +380,140 @@ fn the_export_reads_back_with_replay_s_figures_and_the_real_files_club_figures()
     let text = std::fs::read_to_string(csv_dir.path().join("results.csv")).unwrap();
     assert!(text.starts_with("event,generation,submission,club,"));
     assert_eq!(text.lines().count(), results.len() + 1);
+}
+
+/// A board of a published hand record: its number, the tricks of `[OptimumResultTable]` by
+/// (declarer, strain) and the par of `[OptimumScore]` to NS.
+struct HandRecord {
+    board: i64,
+    tricks: Vec<(char, String, i64)>,
+    par_ns: Option<i64>,
+}
+
+fn hand_records(file: &str) -> Vec<HandRecord> {
+    let path = common::fixtures()
+        .join("native/rchillyard-Bridge")
+        .join(file);
+    let text = std::fs::read_to_string(path).unwrap();
+    let tag = |line: &str, name: &str| {
+        line.strip_prefix(&format!("[{name} \""))
+            .and_then(|l| l.strip_suffix("\"]"))
+            .map(str::to_string)
+    };
+    let mut out: Vec<HandRecord> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(n) = tag(line, "Board") {
+            let (board, tricks) = (n.parse().unwrap(), Vec::new());
+            out.push(HandRecord {
+                board,
+                tricks,
+                par_ns: None,
+            });
+        } else if let (Some(b), Some(s)) = (out.last_mut(), tag(line, "OptimumScore")) {
+            let (side, score) = s.split_once(' ').unwrap();
+            let score: i64 = score.parse().unwrap();
+            b.par_ns = Some(if side == "NS" { score } else { -score });
+        } else if let Some(b) = out.last_mut()
+            && let [seat, strain, tricks] = line.split_whitespace().collect::<Vec<_>>()[..]
+            && ["N", "E", "S", "W"].contains(&seat)
+        {
+            let seat = seat.chars().next().unwrap();
+            b.tricks
+                .push((seat, strain.to_string(), tricks.parse().unwrap()));
+        }
+    }
+    out
+}
+
+/// A club session whose hand records publish the par (Newton Bridge Club's ACBL PBN file, with
+/// its travellers), exported: the boards table carries the published tricks and par, and every
+/// result its distance from that par.
+#[test]
+fn the_export_carries_the_published_double_dummy_tricks_and_par() {
+    const FILE: &str = "newtonbridge_20160120_1.pbn";
+    let t = common::empty_log();
+    common::declare_event(t.log.as_ref(), "NEWTON", &["NB"], 1..=30);
+    let pbn = common::native(&format!("rchillyard-Bridge/{FILE}"));
+    common::publish(t.log.as_ref(), "NEWTON", "NB", FILE, &pbn);
+    let out = tempfile::tempdir().unwrap();
+    let exported = export(
+        t.log.as_ref(),
+        "NEWTON",
+        None,
+        out.path(),
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        exported.notes.iter().all(|n| !n.contains("double dummy")),
+        "{:?}",
+        exported.notes
+    );
+    let records = hand_records(FILE);
+    assert_eq!(records.iter().filter(|r| r.par_ns.is_some()).count(), 30);
+    let boards = rows(&out.path().join("boards.parquet"));
+    let mut par = BTreeMap::new();
+    for r in &records {
+        let row = boards.iter().find(|b| b["board"] == r.board).unwrap();
+        assert_eq!(r.tricks.len(), 20, "board {}", r.board);
+        for (seat, strain, tricks) in &r.tricks {
+            let column = format!("dd_{}_{}", seat.to_ascii_lowercase(), strain.to_lowercase());
+            assert_eq!(
+                row[&column].as_i64(),
+                Some(*tricks),
+                "board {} {column}",
+                r.board
+            );
+        }
+        assert_eq!(row["par_score"].as_i64(), r.par_ns, "board {}", r.board);
+        let contracts = row["par_contracts"].as_str().unwrap();
+        assert_eq!(
+            contracts.is_empty(),
+            r.par_ns == Some(0),
+            "board {}",
+            r.board
+        );
+        par.insert(r.board, r.par_ns.unwrap());
+    }
+    let results = rows(&out.path().join("results.parquet"));
+    let mut checked = 0;
+    for row in &results {
+        let board = row["board"].as_i64().unwrap();
+        let Some(ns) = row["ns_score"].as_i64() else {
+            assert!(row["ns_score_minus_par"].is_null(), "{row:?}");
+            continue;
+        };
+        assert_eq!(row["par_ns_score"].as_i64(), Some(par[&board]), "{row:?}");
+        assert_eq!(
+            row["ns_score_minus_par"].as_i64(),
+            Some(ns - par[&board]),
+            "{row:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked} results checked");
+
+    // The CSV export: the same columns and values.
+    let csv_dir = tempfile::tempdir().unwrap();
+    let csv = ExportOptions {
+        format: Format::Csv,
+        ..ExportOptions::default()
+    };
+    export(t.log.as_ref(), "NEWTON", None, csv_dir.path(), &csv).unwrap();
+    let text = std::fs::read_to_string(csv_dir.path().join("boards.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[5..7], ["dd_n_nt", "dd_n_s"]);
+    assert_eq!(header[header.len() - 2..], ["par_score", "par_contracts"]);
+    let first: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let board1 = &records[0];
+    assert_eq!(first[1], board1.board.to_string());
+    assert_eq!(first[header.len() - 2], board1.par_ns.unwrap().to_string());
+    let text = std::fs::read_to_string(csv_dir.path().join("results.csv")).unwrap();
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains(",ns_score,ew_score,par_ns_score,ns_score_minus_par,")
+    );
 }

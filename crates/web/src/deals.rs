@@ -1,6 +1,6 @@
 //! The hand records of the boards and their double-dummy analysis: the tricks each declarer
-//! makes in each strain and the par score, computed once per deal with DDS (Bo Haglund's
-//! double-dummy solver, through the `dds-bridge` crate) and kept.
+//! makes in each strain and the par score, computed once per deal by `simpairs-dds` (DDS, the
+//! solver the analysts' export uses too) and kept.
 //!
 //! A deal arrives as PBN `[Deal]` text (`N:AKQ.JT9.876.5432 ...`, hands clockwise from the seat
 //! named first), as the event's state keeps it (the organiser's hand records, else the first
@@ -8,19 +8,11 @@
 //! without analysis.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-use contract_bridge::Strain as DdStrain;
-use contract_bridge::deal::FullDeal;
-use contract_bridge::seat::Seat as DdSeat;
+use simpairs_dds::{Board, DoubleDummy, Solver};
+pub use simpairs_dds::{Par, SEATS, STRAINS};
 use simpairs_scoring::{Seat, Vulnerability};
-
-/// Seats in the order of [`Analysis::hands`] and the tricks table: N, E, S, W.
-pub const SEATS: [Seat; 4] = [Seat::North, Seat::East, Seat::South, Seat::West];
-
-/// Strains in the order of the tricks table: NT, S, H, D, C (as hand records print them).
-pub const STRAINS: [&str; 5] = ["NT", "S", "H", "D", "C"];
 
 /// A deal that cannot be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -28,13 +20,6 @@ pub const STRAINS: [&str; 5] = ["NT", "S", "H", "D", "C"];
 pub enum DealError {
     #[error("board {board}: the deal {what}")]
     Unreadable { board: i32, what: &'static str },
-}
-
-/// The par of a deal: the score to NS and the contracts that reach it (`4S N`, `5DX-1 E`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Par {
-    pub ns_score: i32,
-    pub contracts: Vec<String>,
 }
 
 /// One board's hand record and analysis.
@@ -93,88 +78,6 @@ fn read_hands(board: i32, pbn: &str) -> Result<[Option<[String; 4]>; 4], DealErr
     Ok(hands)
 }
 
-fn dd_seat(s: Seat) -> DdSeat {
-    match s {
-        Seat::North => DdSeat::North,
-        Seat::East => DdSeat::East,
-        Seat::South => DdSeat::South,
-        Seat::West => DdSeat::West,
-    }
-}
-
-fn dd_vulnerability(v: Vulnerability) -> dds_bridge::Vulnerability {
-    let mut out = dds_bridge::Vulnerability::NONE;
-    if v.ns {
-        out |= dds_bridge::Vulnerability::NS;
-    }
-    if v.ew {
-        out |= dds_bridge::Vulnerability::EW;
-    }
-    out
-}
-
-fn strain_letter(s: DdStrain) -> &'static str {
-    match s {
-        DdStrain::Notrump => "NT",
-        DdStrain::Spades => "S",
-        DdStrain::Hearts => "H",
-        DdStrain::Diamonds => "D",
-        DdStrain::Clubs => "C",
-    }
-}
-
-const DD_STRAINS: [DdStrain; 5] = [
-    DdStrain::Notrump,
-    DdStrain::Spades,
-    DdStrain::Hearts,
-    DdStrain::Diamonds,
-    DdStrain::Clubs,
-];
-
-fn par_contract(p: &dds_bridge::ParContract) -> String {
-    let level = p.contract.bid.level.get();
-    let doubled = match p.contract.penalty {
-        contract_bridge::contract::Penalty::Undoubled => "",
-        contract_bridge::contract::Penalty::Doubled => "X",
-        contract_bridge::contract::Penalty::Redoubled => "XX",
-    };
-    let result = match p.overtricks {
-        0 => "=".to_string(),
-        n if n > 0 => format!("+{n}"),
-        n => n.to_string(),
-    };
-    let strain = strain_letter(p.contract.bid.strain);
-    format!("{level}{strain}{doubled}{result} {}", p.declarer.letter())
-}
-
-/// The tricks table and par of a whole deal. DDS takes a fraction of a second for a deal; call
-/// it off the async workers.
-fn solve(
-    solver: &mut dds_bridge::Solver,
-    deal: FullDeal,
-    dealer: Seat,
-    vulnerability: Vulnerability,
-) -> ([[u8; 4]; 5], Par) {
-    let table = solver.solve_deal(deal);
-    let tricks =
-        DD_STRAINS.map(|strain| SEATS.map(|seat| u8::from(table[strain].get(dd_seat(seat)))));
-    // The par of the side that bids first, the dealer's, as hand records print it. (Not
-    // `calculate_par`: dds-bridge 0.21 hands DDS's `DealerParBin` the dealer and the
-    // vulnerability in each other's places; the published hand records in the tests show it.)
-    let [ns_first, ew_first] = dds_bridge::calculate_pars(table, dd_vulnerability(vulnerability));
-    let (par, ns_score) = match dealer {
-        Seat::North | Seat::South => (&ns_first, ns_first.score),
-        Seat::East | Seat::West => (&ew_first, -ew_first.score),
-    };
-    (
-        tricks,
-        Par {
-            ns_score,
-            contracts: par.contracts.iter().map(par_contract).collect(),
-        },
-    )
-}
-
 /// Reads and analyses one board's deal. The dealer and vulnerability are the board number's
 /// standard ones unless given.
 pub fn analyse(
@@ -183,45 +86,52 @@ pub fn analyse(
     dealer: Option<Seat>,
     vulnerability: Option<Vulnerability>,
 ) -> Result<Analysis, DealError> {
-    analyse_with(
-        &mut dds_bridge::Solver::default(),
-        board,
-        pbn,
-        dealer,
-        vulnerability,
-    )
+    let mut solver = Solver::new();
+    let (mut analysis, of) = read(board, pbn, dealer, vulnerability)?;
+    analysis.set(of.map(|board| solver.analyse(&board)));
+    Ok(analysis)
 }
 
-/// [`analyse`] with a solver of the caller's (its memory is set up once for many deals).
-fn analyse_with(
-    solver: &mut dds_bridge::Solver,
+/// A board's hand record read, without its analysis yet, and the board to analyse.
+fn read(
     board: i32,
     pbn: &str,
     dealer: Option<Seat>,
     vulnerability: Option<Vulnerability>,
-) -> Result<Analysis, DealError> {
-    let number = u32::try_from(board).unwrap_or(1);
-    let dealer = dealer.unwrap_or_else(|| simpairs_scoring::contract::dealer_of_board(number));
-    let vulnerability = vulnerability.unwrap_or_else(|| Vulnerability::of_board(number));
-    let hands = read_hands(board, pbn)?;
-    // Only a whole, valid deal (every card once) is analysed.
-    let whole = FullDeal::from_str(pbn.trim()).ok();
-    let (tricks, par) = match whole {
-        Some(deal) => {
-            let (t, p) = solve(solver, deal, dealer, vulnerability);
-            (Some(t), Some(p))
-        }
-        None => (None, None),
+) -> Result<(Analysis, Option<Board<'_>>), DealError> {
+    let standard = Board::numbered(board, pbn);
+    let to_solve = Board {
+        dealer: dealer.unwrap_or(standard.dealer),
+        vulnerability: vulnerability.unwrap_or(standard.vulnerability),
+        ..standard
     };
-    Ok(Analysis {
+    let hands = read_hands(board, pbn)?;
+    // Only a whole deal (every card once) is analysed; the others are shown as they are.
+    let whole = hands.iter().all(Option::is_some);
+    let analysis = Analysis {
         board,
         pbn: pbn.to_string(),
-        dealer,
-        vulnerability,
+        dealer: to_solve.dealer,
+        vulnerability: to_solve.vulnerability,
         hands,
-        tricks,
-        par,
-    })
+        tricks: None,
+        par: None,
+    };
+    Ok((analysis, whole.then_some(to_solve)))
+}
+
+impl Analysis {
+    /// Takes the solver's analysis; a deal it cannot analyse (a card twice) is shown without.
+    fn set(&mut self, solved: Option<Result<DoubleDummy, simpairs_dds::Error>>) {
+        match solved {
+            Some(Ok(dd)) => {
+                self.tricks = Some(dd.tricks);
+                self.par = Some(dd.par);
+            }
+            Some(Err(e)) => tracing::warn!("board {}: no double-dummy analysis: {e}", self.board),
+            None => {}
+        }
+    }
 }
 
 /// The analyses of an event's boards, each computed once.
@@ -259,16 +169,22 @@ impl Deals {
     /// organiser's hand records replace a club's). A deal that cannot be read is left out, with
     /// a warning: the board page then says the hand record is not published.
     pub fn update(&self, deals: &std::collections::BTreeMap<i32, String>) {
-        let mut solver: Option<dds_bridge::Solver> = None;
+        let mut pending = Vec::new();
         for (&board, pbn) in deals {
             if self.get(board).is_some_and(|a| a.pbn == *pbn) {
                 continue;
             }
-            let solver = solver.get_or_insert_with(dds_bridge::Solver::default);
-            match analyse_with(solver, board, pbn, None, None) {
-                Ok(a) => self.insert(a),
+            match read(board, pbn, None, None) {
+                Ok(r) => pending.push(r),
                 Err(e) => tracing::warn!("{e}"),
             }
+        }
+        // The whole deals in one batch: one call over every core, not one solver per deal.
+        let boards: Vec<Board<'_>> = pending.iter().filter_map(|(_, b)| *b).collect();
+        let mut solved = Solver::new().analyse_all(&boards).into_iter();
+        for (mut analysis, board) in pending {
+            analysis.set(board.and_then(|_| solved.next()));
+            self.insert(analysis);
         }
     }
 }

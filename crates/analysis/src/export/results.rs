@@ -1,6 +1,6 @@
 //! The results table: every result in force with its club, pairs and players, what was played
-//! (contract, declarer, tricks, lead, score) and its national and club matchpoints and
-//! percentages (IMPs, and no percentage, in IMP scoring).
+//! (contract, declarer, tricks, lead, score), the board's par and the score's distance from it, and
+//! its national and club matchpoints and percentages (IMPs, and no percentage, in IMP scoring).
 
 use std::path::Path;
 
@@ -42,6 +42,8 @@ const COLUMNS: &[(&str, Kind)] = &[
     ("lead", Kind::Text),
     ("ns_score", Kind::Int),
     ("ew_score", Kind::Int),
+    ("par_ns_score", Kind::Int),
+    ("ns_score_minus_par", Kind::Int),
     ("adjusted", Kind::Text),
     ("arrow_switch", Kind::Flag),
     ("fouled_group", Kind::Text),
@@ -145,6 +147,20 @@ fn player_columns(table: &mut Table, players: Option<&Vec<Player>>) {
     }
 }
 
+/// The board's par to NS and the NS score's distance from it. Both are empty when the deal is
+/// not known whole, and for a result that was not played on it: an adjusted (artificial) score,
+/// a table that did not play, or a fouled board (its group played another deal).
+fn par_columns(cx: &Context<'_>, r: &AppliedResult) -> (Option<i64>, Option<i64>) {
+    let ns_score = r.ns_score.or(r.ew_score.map(|ew| -ew));
+    let played = r.adjusted.is_none() && r.group.is_none() && ns_score.is_some();
+    let par = cx
+        .double_dummy(r.board)
+        .filter(|_| played)
+        .map(|dd| i64::from(dd.par.ns_score));
+    let from_par = par.zip(ns_score).map(|(par, ns)| i64::from(ns) - par);
+    (par, from_par)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn row_of(
     table: &mut Table,
@@ -182,7 +198,11 @@ fn row_of(
         .int(r.tricks.map(i64::from))
         .text(r.lead.as_deref())
         .int(r.ns_score.map(i64::from))
-        .int(r.ew_score.map(i64::from))
+        .int(r.ew_score.map(i64::from));
+    let (par, from_par) = par_columns(cx, r);
+    table
+        .int(par)
+        .int(from_par)
         .text(adjusted.as_deref())
         .flag(Some(r.arrow_switch))
         .text(r.group.as_deref());
