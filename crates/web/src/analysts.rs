@@ -73,7 +73,8 @@ impl<V> Kept<V> {
 
     fn put(&mut self, key: String, generation: i64, value: Arc<V>) {
         // Results of earlier generations are stale: they go first.
-        self.entries.retain(|(k, g, _)| *g >= generation && *k != key);
+        self.entries
+            .retain(|(k, g, _)| *g >= generation && *k != key);
         if self.entries.len() == KEPT {
             self.entries.pop_front();
         }
@@ -140,9 +141,14 @@ impl Analysts {
         generation: i64,
         options: simpairs_analysis::movement::HistoryOptions,
     ) -> Result<Arc<FieldHistory>, Unavailable> {
-        self.get(|c| &c.movement, key, generation, move |log, event, dir| {
-            simpairs_analysis::movement::field_history(log, event, Some(dir), &options)
-        })
+        self.get(
+            |c| &c.movement,
+            key,
+            generation,
+            move |log, event, dir| {
+                simpairs_analysis::movement::field_history(log, event, Some(dir), &options)
+            },
+        )
         .await
     }
 
@@ -154,9 +160,14 @@ impl Analysts {
         a: simpairs_analysis::variant::Side,
         b: simpairs_analysis::variant::Side,
     ) -> Result<Arc<Comparison>, Unavailable> {
-        self.get(|c| &c.compare, key, generation, move |log, event, dir| {
-            simpairs_analysis::compare::compare(log, event, Some(dir), &a, &b)
-        })
+        self.get(
+            |c| &c.compare,
+            key,
+            generation,
+            move |log, event, dir| {
+                simpairs_analysis::compare::compare(log, event, Some(dir), &a, &b)
+            },
+        )
         .await
     }
 
@@ -167,9 +178,14 @@ impl Analysts {
         generation: i64,
     ) -> Result<Arc<PlayerHistory>, Unavailable> {
         let key = national_id.clone();
-        self.get(|c| &c.season, key, generation, move |log, _, dir| {
-            simpairs_analysis::season::player_history(log, &national_id, Some(dir))
-        })
+        self.get(
+            |c| &c.season,
+            key,
+            generation,
+            move |log, _, dir| {
+                simpairs_analysis::season::player_history(log, &national_id, Some(dir))
+            },
+        )
         .await
     }
 

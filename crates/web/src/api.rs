@@ -217,7 +217,10 @@ pub async fn movement(State(site): State<Site>, params: Params) -> Response {
         Ok(ask) => ask,
         Err(Refused::Bad(b)) => return bad_param(b),
         Err(Refused::NoPair) => {
-            return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": "no such pair" })))
+            return (
+                StatusCode::NOT_FOUND,
+                Json(serde_json::json!({ "error": "no such pair" })),
+            )
                 .into_response();
         }
     };

@@ -83,12 +83,7 @@ fn place_ticks(worst: u32) -> Vec<u32> {
 }
 
 /// The chart: `columns` generations along the bottom, labelled by `generation_label`.
-pub fn places_chart(
-    title: &str,
-    series: &[Series],
-    columns: &[i64],
-    description: &str,
-) -> Markup {
+pub fn places_chart(title: &str, series: &[Series], columns: &[i64], description: &str) -> Markup {
     let worst = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))

@@ -159,9 +159,7 @@ pub async fn comparison(site: &Site, ask: &Ask) -> Result<Arc<Comparison>, Unava
         variant,
         as_of: None,
     };
-    analysts
-        .compare(key, generation, side(a), side(b))
-        .await
+    analysts.compare(key, generation, side(a), side(b)).await
 }
 
 pub async fn compare(State(site): State<Site>, params: Params) -> Response {
@@ -238,11 +236,17 @@ fn form(ask: &Ask) -> Markup {
 fn results(ask: &Ask, c: &Comparison) -> Markup {
     let total = c.changed.len();
     let rows = c.changed.iter().skip(ask.offset).take(ask.limit);
-    let base = format!("/compare?{}&{}&limit={}&", ask.a.query(&A), ask.b.query(&B), ask.limit);
-    let imps = c
-        .changed
-        .iter()
-        .any(|x| x.a.iter().chain(&x.b).any(|f| f.percent_hundredths.is_none()));
+    let base = format!(
+        "/compare?{}&{}&limit={}&",
+        ask.a.query(&A),
+        ask.b.query(&B),
+        ask.limit
+    );
+    let imps = c.changed.iter().any(|x| {
+        x.a.iter()
+            .chain(&x.b)
+            .any(|f| f.percent_hundredths.is_none())
+    });
     html! {
         dl.sides {
             dt { "A" } dd { code { (c.a.options) } }

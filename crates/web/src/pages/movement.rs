@@ -241,7 +241,11 @@ fn describe(paths: &[(&PairPath, bool)], top: usize) -> String {
     let own = paths.iter().any(|(_, own)| *own);
     format!(
         "Lines of the {top} leading pairs{}; the table below gives each pair's places.",
-        if own { " and of your pair (thick, black)" } else { "" }
+        if own {
+            " and of your pair (thick, black)"
+        } else {
+            ""
+        }
     )
 }
 
@@ -250,7 +254,9 @@ fn chooser(ask: &Ask) -> Markup {
     let (club, number) = ask
         .pair
         .as_ref()
-        .map_or((String::new(), String::new()), |p| (p.0.clone(), p.2.clone()));
+        .map_or((String::new(), String::new()), |p| {
+            (p.0.clone(), p.2.clone())
+        });
     html! {
         form.inline action="/movement" method="get" {
             label { "Club (id)" input #mv-club type="text" name="club" value=(club) size="10"; }

@@ -53,7 +53,7 @@ pub async fn player(State(site): State<Site>, Path(id): Path<String>) -> Respons
             &site,
             "No such player",
             html! { "No pair of this log's events has a player with this national ID. "
-                a href="/search" { "Search" } " for the player's name instead." },
+            a href="/search" { "Search" } " for the player's name instead." },
         ),
         Ok(h) => show(&site, &h),
         Err(why) => crate::pages::errors::unavailable(&site, &why),
