@@ -23,12 +23,12 @@ const COLOURS: [&str; 10] = [
 ];
 const HIGHLIGHT: &str = "#111111";
 
-const WIDTH: f64 = 720.0;
-const HEIGHT: f64 = 360.0;
-const LEFT: f64 = 52.0;
+const WIDTH: f64 = 600.0;
+const HEIGHT: f64 = 380.0;
+const LEFT: f64 = 58.0;
 const RIGHT: f64 = 14.0;
 const TOP: f64 = 14.0;
-const BOTTOM: f64 = 40.0;
+const BOTTOM: f64 = 46.0;
 
 /// The colour of the `i`-th series.
 pub fn colour(i: usize, highlight: bool) -> &'static str {
@@ -106,17 +106,17 @@ pub fn places_chart(title: &str, series: &[Series], columns: &[i64], description
             @for t in place_ticks(worst) {
                 @let y = format!("{:.1}", scale.y(t));
                 line.grid x1=(LEFT) x2=(WIDTH - RIGHT) y1=(y) y2=(y) stroke="#d5dce4" stroke-width="1" {}
-                text x=(LEFT - 6.0) y=(y) text-anchor="end" dominant-baseline="middle" font-size="12" fill="#333" { (t) }
+                text x=(LEFT - 6.0) y=(y) text-anchor="end" dominant-baseline="middle" font-size="15" fill="#333" { (t) }
             }
             @for i in &x_ticks {
                 @let x = format!("{:.1}", scale.x(*i));
-                text x=(x) y=(HEIGHT - BOTTOM + 16.0) text-anchor="middle" font-size="12" fill="#333" { (columns[*i]) }
+                text x=(x) y=(HEIGHT - BOTTOM + 19.0) text-anchor="middle" font-size="15" fill="#333" { (columns[*i]) }
             }
-            text x=(LEFT + (WIDTH - LEFT - RIGHT) / 2.0) y=(HEIGHT - 4.0) text-anchor="middle" font-size="12" fill="#333" {
+            text x=(LEFT + (WIDTH - LEFT - RIGHT) / 2.0) y=(HEIGHT - 5.0) text-anchor="middle" font-size="15" fill="#333" {
                 "Clubs' results applied (generation)"
             }
-            text x="12" y=(TOP + (HEIGHT - TOP - BOTTOM) / 2.0) text-anchor="middle" font-size="12" fill="#333"
-                transform={ "rotate(-90 12 " (TOP + (HEIGHT - TOP - BOTTOM) / 2.0) ")" } { "Place" }
+            text x="15" y=(TOP + (HEIGHT - TOP - BOTTOM) / 2.0) text-anchor="middle" font-size="15" fill="#333"
+                transform={ "rotate(-90 15 " (TOP + (HEIGHT - TOP - BOTTOM) / 2.0) ")" } { "Place" }
             @for (i, s) in series.iter().enumerate() { (line(&scale, s, colour(i, s.highlight))) }
         }
     }

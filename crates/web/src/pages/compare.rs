@@ -12,7 +12,8 @@ use maud::{Markup, html};
 use simpairs_analysis::compare::{Change, Comparison};
 use simpairs_analysis::figures::Figures;
 use simpairs_analysis::variant::{Side, Variant};
-use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::project::{PairRef, Projection};
+use simpairs_pipeline::views::club_name;
 use simpairs_pipeline::views::value::show_hundredths;
 use simpairs_scoring::Preset;
 
@@ -187,7 +188,7 @@ fn show(site: &Site, ask: &Ask, c: Option<&Comparison>) -> Response {
             None => { p { "For example: "
                 a href="/compare?a_factoring=neuberg&b_factoring=ratio" { "Neuberg's factoring against ratio factoring" } ", or "
                 a href="/compare?b_scoring=butler" { "matchpoints against Butler IMPs" } "." } }
-            Some(c) => { (results(ask, c)) }
+            Some(c) => { (results(&p, ask, c)) }
         }
     };
     page(&f, "What if: another scoring", None, body).into_response()
@@ -233,7 +234,7 @@ fn form(ask: &Ask) -> Markup {
     }
 }
 
-fn results(ask: &Ask, c: &Comparison) -> Markup {
+fn results(p: &Projection, ask: &Ask, c: &Comparison) -> Markup {
     let total = c.changed.len();
     let rows = c.changed.iter().skip(ask.offset).take(ask.limit);
     let base = format!(
@@ -252,6 +253,7 @@ fn results(ask: &Ask, c: &Comparison) -> Markup {
             dt { "A" } dd { code { (c.a.options) } }
             dt { "B" } dd { code { (c.b.options) } }
         }
+        p.meta { "A place is the pair's place in its own list (North-South, East-West, or every pair of a Howell), as the analysts' compare command gives it." }
         p { strong { (total) } " pairs change; " (c.unchanged) " keep their place and " @if imps { "score" } @else { "percentage" } "." }
         @if total > 0 {
             (pager(&base, ask.offset, ask.limit, total))
@@ -259,6 +261,7 @@ fn results(ask: &Ask, c: &Comparison) -> Markup {
                 caption { "Pairs whose place or " @if imps { "score" } @else { "percentage" } " changes, largest change first" }
                 thead { tr {
                     th.l scope="col" { "Pair" }
+                    th.l.wide scope="col" { "Club, pair" }
                     th scope="col" { "Place A" }
                     th scope="col" { "Place B" }
                     th.wide scope="col" { "Places moved" }
@@ -266,7 +269,7 @@ fn results(ask: &Ask, c: &Comparison) -> Markup {
                     th scope="col" { @if imps { "IMPs B" } @else { "% B" } }
                     th.wide scope="col" { "Change" }
                 } }
-                tbody { @for x in rows { (row(x)) } }
+                tbody { @for x in rows { (row(x, &club_name(p, &x.club))) } }
             }
             (pager(&base, ask.offset, ask.limit, total))
         }
@@ -305,7 +308,7 @@ fn signed(h: i64) -> String {
     }
 }
 
-fn row(x: &Change) -> Markup {
+fn row(x: &Change, club: &str) -> Markup {
     let pair = pair_of(x);
     let players: Vec<simpairs_events::types::Player> = x
         .players
@@ -320,8 +323,9 @@ fn row(x: &Change) -> Markup {
         tr {
             th.l scope="row" {
                 a href=(fmt::pair_url(&pair)) { (fmt::pair_label(&pair, &players)) }
-                span.fold { (x.club) ", pair " (fmt::pair_number(&pair)) }
+                span.fold { (club) ", pair " (fmt::pair_number(&pair)) }
             }
+            td.l.wide { (club) ", pair " (fmt::pair_number(&pair)) @if !x.section.is_empty() { ", section " (simpairs_pipeline::views::text::display_name(&x.section)) } }
             td.num { (place(x.a.as_ref())) }
             td.num { (place(x.b.as_ref())) }
             td.num.wide { @if let Some(m) = x.place_change { @if m > 0 { "+" } (m) } }

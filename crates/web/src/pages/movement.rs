@@ -215,7 +215,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
             (summary(&paths))
             @if let Some(m) = mine { (path_table(m, &arrived)) }
         }
-        p.meta { "Scoring: " (h.options) ". The same figures as JSON: "
+        p.meta { "Scoring: " code { (h.options) } ". The same figures as JSON: "
             a href=(api_link(ask)) { "/api/movement" } "." }
     };
     page(&f, &title, None, body).into_response()

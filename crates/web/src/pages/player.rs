@@ -66,6 +66,12 @@ fn show(site: &Site, h: &PlayerHistory) -> Response {
     let f = Frame::of(site, &p, &catalog);
     let here = p.event_id.clone();
     drop((p, catalog));
+    let events = h
+        .events
+        .iter()
+        .map(|e| e.event.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let names: Vec<String> = h.names.iter().map(|n| text::display_name(n)).collect();
     let title = if names.is_empty() {
         "A player's season".to_string()
@@ -73,8 +79,10 @@ fn show(site: &Site, h: &PlayerHistory) -> Response {
         names.join(" / ")
     };
     let body = html! {
-        p.meta { "National ID " (text::display_name(&h.national_id)) ". "
-            (h.events.len()) @if h.events.len() == 1 { " event" } @else { " events" } " on this results log, as each stands now." }
+        p.meta { "National ID " (text::display_name(&h.national_id)) ": "
+            (events) @if events == 1 { " event" } @else { " events" } " on this results log"
+            @if h.events.len() > events { " (" (h.events.len()) " pairs)" }
+            ", as each stands now. Places are among every pair of the event, or of the club." }
         h2 { "Season" }
         table.season {
             caption { "Events played: partners, national and club place and percentage" }
@@ -107,7 +115,8 @@ fn placed(f: Option<&Figures>, of: usize) -> Markup {
     html! {
         @match f {
             None => { "—" }
-            Some(f) => { strong { (fmt::ordinal(f.place as i32)) @if f.tied { "=" } } " of " (of) }
+            // The place among every pair ranked (combined), so that "of N" is the same list.
+            Some(f) => { strong { (fmt::ordinal(f.combined_place as i32)) @if f.combined_tied { "=" } } " of " (of) }
         }
     }
 }
