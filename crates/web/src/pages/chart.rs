@@ -23,12 +23,32 @@ const COLOURS: [&str; 10] = [
 ];
 const HIGHLIGHT: &str = "#111111";
 
-const WIDTH: f64 = 600.0;
-const HEIGHT: f64 = 380.0;
-const LEFT: f64 = 58.0;
+/// A chart's drawing size: a phone gets a narrower one of its own (its text would otherwise be
+/// scaled down with the whole drawing), shown by the stylesheet in place of the wide one.
+#[derive(Clone, Copy, Debug)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+    pub font: f64,
+    /// Class of the `svg` (`wide-chart`, `phone-chart`) and prefix of its ids.
+    pub name: &'static str,
+}
+
+pub const WIDE: Size = Size {
+    width: 600.0,
+    height: 380.0,
+    font: 15.0,
+    name: "wide-chart",
+};
+pub const PHONE: Size = Size {
+    width: 340.0,
+    height: 320.0,
+    font: 13.0,
+    name: "phone-chart",
+};
+
 const RIGHT: f64 = 14.0;
 const TOP: f64 = 14.0;
-const BOTTOM: f64 = 46.0;
 
 /// The colour of the `i`-th series.
 pub fn colour(i: usize, highlight: bool) -> &'static str {
@@ -43,20 +63,29 @@ pub fn colour(i: usize, highlight: bool) -> &'static str {
 struct Scale {
     columns: usize,
     worst: u32,
+    size: Size,
 }
 
 impl Scale {
+    fn left(&self) -> f64 {
+        self.size.font * 3.9
+    }
+
+    fn bottom(&self) -> f64 {
+        self.size.font * 3.1
+    }
+
     fn x(&self, i: usize) -> f64 {
-        let w = WIDTH - LEFT - RIGHT;
+        let w = self.size.width - self.left() - RIGHT;
         if self.columns <= 1 {
-            LEFT + w / 2.0
+            self.left() + w / 2.0
         } else {
-            LEFT + w * i as f64 / (self.columns - 1) as f64
+            self.left() + w * i as f64 / (self.columns - 1) as f64
         }
     }
 
     fn y(&self, place: u32) -> f64 {
-        let h = HEIGHT - TOP - BOTTOM;
+        let h = self.size.height - TOP - self.bottom();
         let top = f64::from(self.worst.max(2)).ln();
         TOP + h * f64::from(place.max(1)).ln() / top
     }
@@ -82,8 +111,14 @@ fn place_ticks(worst: u32) -> Vec<u32> {
     ticks
 }
 
-/// The chart: `columns` generations along the bottom, labelled by `generation_label`.
-pub fn places_chart(title: &str, series: &[Series], columns: &[i64], description: &str) -> Markup {
+/// The chart at `size`: `columns` generations along the bottom.
+pub fn places_chart(
+    size: Size,
+    title: &str,
+    series: &[Series],
+    columns: &[i64],
+    description: &str,
+) -> Markup {
     let worst = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
@@ -92,33 +127,50 @@ pub fn places_chart(title: &str, series: &[Series], columns: &[i64], description
     let scale = Scale {
         columns: columns.len(),
         worst,
+        size,
     };
-    let x_ticks: Vec<usize> = {
-        let n = columns.len();
-        let every = n.div_ceil(6).max(1);
-        (0..n).filter(|i| i % every == 0 || i + 1 == n).collect()
-    };
-    let view = format!("0 0 {WIDTH} {HEIGHT}");
+    let ids = (
+        format!("{}-title", size.name),
+        format!("{}-desc", size.name),
+    );
     html! {
-        svg.chart viewBox=(view) role="img" aria-labelledby="chart-title chart-desc" {
-            title #chart-title { (title) }
-            desc #chart-desc { (description) }
-            @for t in place_ticks(worst) {
-                @let y = format!("{:.1}", scale.y(t));
-                line.grid x1=(LEFT) x2=(WIDTH - RIGHT) y1=(y) y2=(y) stroke="#d5dce4" stroke-width="1" {}
-                text x=(LEFT - 6.0) y=(y) text-anchor="end" dominant-baseline="middle" font-size="15" fill="#333" { (t) }
-            }
-            @for i in &x_ticks {
-                @let x = format!("{:.1}", scale.x(*i));
-                text x=(x) y=(HEIGHT - BOTTOM + 19.0) text-anchor="middle" font-size="15" fill="#333" { (columns[*i]) }
-            }
-            text x=(LEFT + (WIDTH - LEFT - RIGHT) / 2.0) y=(HEIGHT - 5.0) text-anchor="middle" font-size="15" fill="#333" {
-                "Clubs' results applied (generation)"
-            }
-            text x="15" y=(TOP + (HEIGHT - TOP - BOTTOM) / 2.0) text-anchor="middle" font-size="15" fill="#333"
-                transform={ "rotate(-90 15 " (TOP + (HEIGHT - TOP - BOTTOM) / 2.0) ")" } { "Place" }
+        svg.chart.(size.name) viewBox=(format!("0 0 {} {}", size.width, size.height)) role="img"
+            aria-labelledby={ (ids.0) " " (ids.1) } {
+            title id=(ids.0) { (title) }
+            desc id=(ids.1) { (description) }
+            (axes(&scale, columns))
             @for (i, s) in series.iter().enumerate() { (line(&scale, s, colour(i, s.highlight))) }
         }
+    }
+}
+
+/// The grid, the places and generations marked, the axes' names.
+fn axes(scale: &Scale, columns: &[i64]) -> Markup {
+    let Size {
+        width,
+        height,
+        font,
+        ..
+    } = scale.size;
+    let (left, bottom) = (scale.left(), scale.bottom());
+    let n = columns.len();
+    let every = n.div_ceil(if width < 400.0 { 4 } else { 6 }).max(1);
+    let x_ticks = (0..n).filter(|i| i % every == 0 || i + 1 == n);
+    let middle = TOP + (height - TOP - bottom) / 2.0;
+    html! {
+        @for t in place_ticks(scale.worst) {
+            @let y = format!("{:.1}", scale.y(t));
+            line x1=(left) x2=(width - RIGHT) y1=(y) y2=(y) stroke="#d5dce4" stroke-width="1" {}
+            text x=(left - 6.0) y=(y) text-anchor="end" dominant-baseline="middle" font-size=(font) fill="#333" { (t) }
+        }
+        @for i in x_ticks {
+            text x=(format!("{:.1}", scale.x(i))) y=(height - bottom + font * 1.3) text-anchor="middle" font-size=(font) fill="#333" { (columns[i]) }
+        }
+        text x=(left + (width - left - RIGHT) / 2.0) y=(height - 5.0) text-anchor="middle" font-size=(font) fill="#333" {
+            "Clubs' results applied (generation)"
+        }
+        text x=(font) y=(middle) text-anchor="middle" font-size=(font) fill="#333"
+            transform={ "rotate(-90 " (font) " " (middle) ")" } { "Place" }
     }
 }
 
@@ -153,15 +205,17 @@ mod tests {
         let s = Scale {
             columns: 3,
             worst: 100,
+            size: WIDE,
         };
         assert_eq!(s.y(1), TOP);
-        assert!((s.y(100) - (HEIGHT - BOTTOM)).abs() < 1e-9);
-        assert_eq!(s.x(0), LEFT);
-        assert!((s.x(2) - (WIDTH - RIGHT)).abs() < 1e-9);
+        assert!((s.y(100) - (WIDE.height - s.bottom())).abs() < 1e-9);
+        assert_eq!(s.x(0), s.left());
+        assert!((s.x(2) - (WIDE.width - RIGHT)).abs() < 1e-9);
         let one = Scale {
             columns: 1,
             worst: 1,
+            size: PHONE,
         };
-        assert!(one.x(0) > LEFT && one.y(1).is_finite());
+        assert!(one.x(0) > one.left() && one.y(1).is_finite());
     }
 }

@@ -16,7 +16,7 @@ use simpairs_pipeline::views::club_name;
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
 
 use crate::analysts::Unavailable;
-use crate::pages::chart::{Series, colour, places_chart};
+use crate::pages::chart::{PHONE, Series, WIDE, colour, places_chart};
 use crate::pages::fmt;
 use crate::pages::layout::{Frame, page};
 use crate::params::{BadParam, Params, enc};
@@ -209,7 +209,9 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
             p { "No club's results are in yet." }
         } @else {
             figure.chart {
-                (places_chart(&title, &series, &h.scored, &describe(&paths, ask.top)))
+                @for size in [WIDE, PHONE] {
+                    (places_chart(size, &title, &series, &h.scored, &describe(&paths, ask.top)))
+                }
                 figcaption { (legend(&series)) }
             }
             (summary(&paths))
