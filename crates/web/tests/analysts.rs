@@ -122,9 +122,18 @@ async fn the_field_s_movement_is_the_analysis_figures_for_the_leaders_and_a_pair
             .any(|p| key_of(p).2 == last.pair && key_of(p).0 == last.club)
     );
 
-    // The page draws the chart and lists the pair's figures after each club.
+    page_shows_the_pair_and_is_linked(&site, &uri, last).await;
+}
+
+/// The page draws the chart and lists the pair's figures after each club; the event home and
+/// the pair's scorecard link to it.
+async fn page_shows_the_pair_and_is_linked(
+    site: &simpairs_web::Site,
+    uri: &str,
+    last: &simpairs_analysis::movement::PairPath,
+) {
     let page = uri.replace("/api/movement", "/movement");
-    let (status, _, html) = common::get(&site, &page).await;
+    let (status, _, html) = common::get(site, &page).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains("<svg") && html.contains("<polyline"),
@@ -135,25 +144,26 @@ async fn the_field_s_movement_is_the_analysis_figures_for_the_leaders_and_a_pair
         let pct = simpairs_pipeline::views::value::show_hundredths(
             (point.percent.unwrap() * 100.0).round() as i64,
         );
-        assert!(
-            html.contains(&format!(
-                "<td class=\"num\">{}</td><td class=\"num wide\">",
-                point.combined_place
-            )),
-            "place {} at generation {}",
+        // The row of the generation in the table "After each club".
+        let row = format!(
+            "<td class=\"num\">{}</td><td class=\"num wide\">{}{}</td><td class=\"num\">{pct}</td>",
             point.combined_place,
+            point.place,
+            if point.tied { "=" } else { "" }
+        );
+        assert!(
+            html.contains(&row),
+            "generation {}: {row}",
             point.generation
         );
-        assert!(html.contains(&pct), "{pct}");
     }
-    // The event home and the pair's scorecard link to it.
-    let (_, _, home) = common::get(&site, "/").await;
+    let (_, _, home) = common::get(site, "/").await;
     assert!(home.contains("href=\"/movement\"") && home.contains("href=\"/compare\""));
     let card = format!(
         "/pair/{}/{}?section={}&dir={}",
         last.club, last.pair, last.section, last.direction
     );
-    let (_, _, card) = common::get(&site, &card).await;
+    let (_, _, card) = common::get(site, &card).await;
     assert!(card.contains(&format!(
         "/movement?club={}&amp;pair={}",
         last.club, last.pair
@@ -208,9 +218,16 @@ async fn what_if_ratio_factoring_changes_the_pairs_of_the_club_that_played_board
     assert!(!moved.is_empty(), "Neuberg and ratio differ");
     assert!(moved.iter().all(|c| *c == "LINDFIELD"), "{moved:?}");
 
-    // The page: both scorings named, the largest change first, with both figures.
+    page_shows_the_largest_change_first(&site, &expected).await;
+}
+
+/// The page: both scorings named, the largest change first, with both figures.
+async fn page_shows_the_largest_change_first(
+    site: &simpairs_web::Site,
+    expected: &simpairs_analysis::compare::Comparison,
+) {
     let (status, _, html) = common::get(
-        &site,
+        site,
         "/compare?a_factoring=neuberg&b_factoring=ratio&limit=5",
     )
     .await;
