@@ -287,6 +287,12 @@ pub async fn player(State(site): State<Site>, Path(id): Path<String>) -> Respons
         Err(b) => return bad_param(b),
     };
     match crate::pages::player::season(&site, id).await {
+        // As the page: an ID nobody has is not repeated back.
+        Ok(h) if h.events.is_empty() => (
+            StatusCode::NOT_FOUND,
+            Json(serde_json::json!({ "error": "no player with this national id" })),
+        )
+            .into_response(),
         Ok(h) => {
             let mut h = (*h).clone();
             h.names = cut(&h.names);
