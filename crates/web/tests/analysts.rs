@@ -2,7 +2,8 @@
 //! (`/api/movement`, `/movement`), what-if (`/api/compare`, `/compare`: Neuberg against ratio
 //! factoring on two real club files whose boards 22-27 were played in one club only), a
 //! player's season (`/api/player/{id}`, `/player/{id}`); the parameters are checked and never
-//! written back; a site without the log says so.
+//! written back; a site without the log says so; a figure slower than the wait is "still being
+//! computed" and kept for the reload.
 
 mod common;
 
@@ -354,4 +355,28 @@ async fn a_site_without_the_log_says_the_history_cannot_be_read() {
     // The form alone needs nothing computed.
     let (status, _, _) = common::get(&site, "/compare").await;
     assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_figure_answers_try_again_and_is_kept_for_the_reload() {
+    let e = common::published("slow", "Slow", &common::settings(46, 4, 4));
+    let site = e.site();
+    let mut analysts = Analysts::new(e.log.clone(), &e.id, None).unwrap();
+    // No request waits: the first is told to come back, the work goes on.
+    analysts.timeout = Duration::from_millis(1);
+    site.set_analysts(analysts);
+    let (status, headers, body) = common::get(&site, "/movement").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(headers["retry-after"], "5");
+    assert!(body.contains("Still being computed"));
+    let started = std::time::Instant::now();
+    loop {
+        let (status, _, body) = common::get(&site, "/movement").await;
+        if status == StatusCode::OK {
+            assert!(body.contains("<svg"));
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "never kept");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
