@@ -202,7 +202,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
     let body = html! {
         p { "Each pair's place in the national ranking (combined: every pair of every club) after each club's results were applied. Place 1 is at the top; the scale widens near the top so that the leaders' moves show." }
         @if h.scored.len() < h.generations.len() {
-            p.meta { "Every " (h.generations.len().div_ceil(h.scored.len().max(1))) "th generation is shown (and the last), of " (h.generations.len()) "." }
+            p.meta { "Every " (fmt::ordinal(h.generations.len().div_ceil(h.scored.len().max(1)) as i32)) " generation is shown (and the last), of " (h.generations.len()) "." }
         }
         (chooser(ask))
         @if series.is_empty() {
