@@ -20,6 +20,10 @@ pub struct Args {
     pub no_publish: bool,
     #[command(flatten)]
     pub web: WebArgs,
+    /// Where the analysts' pages (how the field moved, what-if, a player's season) keep the
+    /// replay index.
+    #[command(flatten)]
+    pub index: super::replay_index::IndexFlags,
 }
 
 /// The web server's bounds.
@@ -66,7 +70,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let stop = super::stop_on_signal();
-    let config = args.web.config(args.listen, !args.no_publish);
+    let mut config = args.web.config(args.listen, !args.no_publish);
+    // `--no-index` still gets an index, in a temporary directory: the pages read many moments.
+    config.index_dir = args.index.dir(&args.log);
     serve_with(
         log,
         &event,

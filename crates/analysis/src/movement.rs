@@ -20,6 +20,9 @@ pub enum Pairs {
     /// The pairs with the best combined places at the end.
     Top(usize),
     Only(Vec<PairKey>),
+    /// The best `n` combined places at the end, and these pairs too (a reader's own pair, on
+    /// the website's chart): one walk through the event for both.
+    TopAnd(usize, Vec<PairKey>),
 }
 
 /// What to compute.
@@ -94,7 +97,7 @@ pub fn field_history(
     let wanted: Option<BTreeSet<PairKey>> = match &options.pairs {
         Pairs::All => None,
         Pairs::Only(keys) => Some(keys.iter().cloned().collect()),
-        Pairs::Top(n) => {
+        Pairs::Top(n) | Pairs::TopAnd(n, _) => {
             let scoring = simpairs_scoring::score(&final_field, &scoring_options)?;
             let mut ranked: Vec<(u32, PairKey)> = of_scoring(&scoring)
                 .into_iter()
@@ -102,7 +105,12 @@ pub fn field_history(
                 .map(|(id, f)| (f.combined_place, pair_key(&final_field, id as u32)))
                 .collect();
             ranked.sort();
-            Some(ranked.into_iter().take(*n).map(|(_, k)| k).collect())
+            let mut wanted: BTreeSet<PairKey> =
+                ranked.into_iter().take(*n).map(|(_, k)| k).collect();
+            if let Pairs::TopAnd(_, also) = &options.pairs {
+                wanted.extend(also.iter().cloned());
+            }
+            Some(wanted)
         }
     };
     let mut paths: BTreeMap<PairKey, Vec<Point>> = BTreeMap::new();

@@ -129,3 +129,59 @@ fn top_pairs_every_second_generation() {
         assert_eq!(last.percent, end[&key].2);
     }
 }
+
+#[test]
+fn the_top_pairs_and_one_more_in_one_walk() {
+    let (t, _) = common::realdata_event();
+    let top = HistoryOptions {
+        pairs: Pairs::Top(3),
+        ..HistoryOptions::default()
+    };
+    let top = field_history(t.log.as_ref(), common::EVENT, None, &top).unwrap();
+    let all = field_history(
+        t.log.as_ref(),
+        common::EVENT,
+        None,
+        &HistoryOptions::default(),
+    )
+    .unwrap();
+    // The pair last at the end, which the top three do not hold.
+    let last = all
+        .pairs
+        .iter()
+        .max_by_key(|p| p.points.last().unwrap().combined_place)
+        .unwrap();
+    let key = (
+        last.club.clone(),
+        last.section.clone(),
+        last.pair.clone(),
+        match last.direction.as_str() {
+            "NS" => "NS",
+            "EW" => "EW",
+            _ => "",
+        },
+    );
+    let options = HistoryOptions {
+        pairs: Pairs::TopAnd(3, vec![key]),
+        ..HistoryOptions::default()
+    };
+    let both = field_history(t.log.as_ref(), common::EVENT, None, &options).unwrap();
+    assert_eq!(both.pairs.len(), 4);
+    let named = |p: &simpairs_analysis::movement::PairPath| {
+        (
+            p.club.clone(),
+            p.section.clone(),
+            p.pair.clone(),
+            p.direction.clone(),
+        )
+    };
+    for path in &both.pairs {
+        let same = top
+            .pairs
+            .iter()
+            .chain(std::iter::once(last))
+            .find(|p| named(p) == named(path))
+            .expect("one of the top three, or the pair asked for");
+        assert_eq!(same.points, path.points);
+    }
+}

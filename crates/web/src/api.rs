@@ -9,6 +9,9 @@
 //! | `/api/clubs`, `/api/clubs/{club}` | the clubs; one club's own standings |
 //! | `/api/pair?club=&section=&pair=&direction=` | a pair's scorecard |
 //! | `/api/boards/{board}?scope=` | a board's scores (national, or a club's) |
+//! | `/api/movement?top=&club=&pair=&section=&dir=` | places and percentages after each generation |
+//! | `/api/compare?a_scoring=&a_factoring=&a_conventions=&a=&b_...&offset=&limit=` | two scorings side by side |
+//! | `/api/player/{national_id}` | a player's season |
 
 use std::collections::BTreeMap;
 
@@ -171,5 +174,138 @@ pub async fn board(
     {
         Some(b) => Json(b.clone()).into_response(),
         None => (StatusCode::NOT_FOUND, "this board has no scores yet").into_response(),
+    }
+}
+
+/// An analysts' figure that cannot be given now, as JSON: still being computed (503 with
+/// `Retry-After`), no log, or why not.
+fn unavailable(why: &crate::analysts::Unavailable) -> Response {
+    let mut response = (
+        crate::pages::errors::unavailable_status(why),
+        Json(serde_json::json!({ "error": why.to_string() })),
+    )
+        .into_response();
+    if matches!(why, crate::analysts::Unavailable::Busy) {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("5"),
+        );
+    }
+    response
+}
+
+/// A parameter that is wrong, named (never its value).
+fn bad_param(bad: crate::params::BadParam) -> Response {
+    let message = format!("{} should be {}", bad.name, bad.expected);
+    (
+        StatusCode::BAD_REQUEST,
+        Json(serde_json::json!({ "error": message })),
+    )
+        .into_response()
+}
+
+/// Names cut for display, as everywhere in the API.
+fn cut(names: &[String]) -> Vec<String> {
+    names.iter().map(|n| text::display_name(n)).collect()
+}
+
+/// `/api/movement?top=&club=&pair=&section=&dir=`: the leading pairs' (and a pair's) place and
+/// percentage after each generation, as `simpairs_analysis::movement` computes them.
+pub async fn movement(State(site): State<Site>, params: Params) -> Response {
+    use crate::pages::movement::{Refused, history, read};
+    let ask = match read(&site, &params) {
+        Ok(ask) => ask,
+        Err(Refused::Bad(b)) => return bad_param(b),
+        Err(Refused::NoPair) => {
+            return (
+                StatusCode::NOT_FOUND,
+                Json(serde_json::json!({ "error": "no such pair" })),
+            )
+                .into_response();
+        }
+    };
+    match history(&site, &ask).await {
+        Ok(h) => {
+            let mut h = (*h).clone();
+            h.name = text::display_name(&h.name);
+            for p in &mut h.pairs {
+                p.players = cut(&p.players);
+            }
+            Json(h).into_response()
+        }
+        Err(why) => unavailable(&why),
+    }
+}
+
+#[derive(Serialize)]
+struct ComparePage<'a> {
+    event: &'a str,
+    a: &'a simpairs_analysis::compare::SideSummary,
+    b: &'a simpairs_analysis::compare::SideSummary,
+    unchanged: usize,
+    /// Pairs that change, in all.
+    total: usize,
+    offset: usize,
+    changed: Vec<simpairs_analysis::compare::Change>,
+}
+
+/// `/api/compare?a=&b=&a_scoring=&...&offset=&limit=`: two scorings side by side, a page of the
+/// pairs that change, largest change first (`simpairs_analysis::compare`).
+pub async fn compare(State(site): State<Site>, params: Params) -> Response {
+    let ask = match crate::pages::compare::read(&params) {
+        Ok(ask) => ask,
+        Err(b) => return bad_param(b),
+    };
+    match crate::pages::compare::comparison(&site, &ask).await {
+        Ok(c) => Json(ComparePage {
+            event: &c.event,
+            a: &c.a,
+            b: &c.b,
+            unchanged: c.unchanged,
+            total: c.changed.len(),
+            offset: ask.offset,
+            changed: c
+                .changed
+                .iter()
+                .skip(ask.offset)
+                .take(ask.limit)
+                .map(|x| simpairs_analysis::compare::Change {
+                    players: cut(&x.players),
+                    ..x.clone()
+                })
+                .collect(),
+        })
+        .into_response(),
+        Err(why) => unavailable(&why),
+    }
+}
+
+/// `/api/player/{national_id}`: the player's season (`simpairs_analysis::season`).
+pub async fn player(State(site): State<Site>, Path(id): Path<String>) -> Response {
+    let id = match crate::pages::player::read(&id) {
+        Ok(id) => id,
+        Err(b) => return bad_param(b),
+    };
+    match crate::pages::player::season(&site, id).await {
+        // As the page: an ID nobody has is not repeated back.
+        Ok(h) if h.events.is_empty() => (
+            StatusCode::NOT_FOUND,
+            Json(serde_json::json!({ "error": "no player with this national id" })),
+        )
+            .into_response(),
+        Ok(h) => {
+            let mut h = (*h).clone();
+            h.names = cut(&h.names);
+            for e in &mut h.events {
+                e.name = text::display_name(&e.name);
+                e.event_name = text::display_name(&e.event_name);
+                e.club_name = text::display_name(&e.club_name);
+                for p in &mut e.partners {
+                    p.name = text::display_name(&p.name);
+                }
+            }
+            Json(h).into_response()
+        }
+        Err(why) => unavailable(&why),
     }
 }

@@ -14,6 +14,9 @@
 //! | `/pair/{club}/{number}?section=&dir=` | a pair's scorecard (`/pair?club=&pair=` too) |
 //! | `/board/{board}?club=&scope=club` | hand record, double dummy and par, frequency, traveller |
 //! | `/boards`, `/director` | the boards; the director's page |
+//! | `/movement?club=&pair=&section=&dir=&top=` | how the field moved: the leaders' (and a pair's) places over the generations, an SVG chart |
+//! | `/compare?a_scoring=&a_factoring=&a_conventions=&a=&b_...` | what if: two scorings side by side, the pairs that change |
+//! | `/player/{national_id}` | a player's season: events, partners, places, percentages |
 //! | `/live` | server-sent events: an `update` per new generation |
 //! | `/api/...` | JSON ([`api`]) |
 //!
@@ -22,6 +25,8 @@
 //!   date, the server; exits with an error when the projection stops.
 //! - [`server`]: the HTTP server with its bounds (connections, timeouts); [`security`]: the
 //!   headers every response carries.
+//! - [`analysts`]: the analysts' figures (`simpairs-analysis` over the log), bounded and kept
+//!   per generation.
 //! - [`site`]: the shared state; [`health`]: live, reading or failed; [`deals`]: hand records and
 //!   their double-dummy analysis.
 //! - [`pages`]: one module per page; [`api`]: the JSON API; [`live`]: the update stream;
@@ -43,6 +48,7 @@
 //! # });
 //! ```
 
+pub mod analysts;
 pub mod api;
 pub mod assets;
 pub mod deals;
@@ -118,6 +124,9 @@ pub fn router(app: App) -> Router {
         .route("/boards", get(pages::board::boards))
         .route("/board/{board}", get(pages::board::board))
         .route("/director", get(pages::director::director))
+        .route("/movement", get(pages::movement::movement))
+        .route("/compare", get(pages::compare::compare))
+        .route("/player/{id}", get(pages::player::player))
         .route("/live", get(live::live))
         .route("/static/{name}", get(asset))
         .route("/api/status", get(api::status))
@@ -126,6 +135,9 @@ pub fn router(app: App) -> Router {
         .route("/api/clubs/{club}", get(api::club))
         .route("/api/pair", get(api::pair))
         .route("/api/boards/{board}", get(api::board))
+        .route("/api/movement", get(api::movement))
+        .route("/api/compare", get(api::compare))
+        .route("/api/player/{id}", get(api::player))
         .fallback(pages::errors::fallback)
         .with_state(app);
     security::harden(routes)

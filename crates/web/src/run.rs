@@ -28,6 +28,8 @@ pub struct Config {
     pub server: ServerConfig,
     /// How long the site keeps answering, with the error, after the projection stopped.
     pub fail_grace: Duration,
+    /// The replay index's directory for the analysts' pages (a temporary one if `None`).
+    pub index_dir: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -37,6 +39,7 @@ impl Config {
             publish: true,
             server: ServerConfig::default(),
             fail_grace: Duration::from_secs(5),
+            index_dir: None,
         }
     }
 }
@@ -189,6 +192,9 @@ pub fn run_site(
             addr: config.listen,
             source,
         })?;
+    let analysts = crate::analysts::Analysts::new(log.clone(), event, config.index_dir.clone())
+        .map_err(Error::Start)?;
+    site.set_analysts(analysts);
     let threads = start_projection(log, event, &site, config.publish, &stop, on_generation);
     let app = App::new(site.clone(), config.server.max_live);
     let stop_live = app.stop_live.clone();

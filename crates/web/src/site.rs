@@ -48,6 +48,8 @@ pub struct Site {
     deals_seen: Arc<Mutex<Option<(usize, i64)>>>,
     /// The server's connection counts.
     pub connections: Arc<crate::server::ServerStats>,
+    /// The analysts' figures, over the log (set when the site is given it).
+    analysts: Arc<std::sync::OnceLock<Arc<crate::analysts::Analysts>>>,
 }
 
 /// Every submission and dead letter of the event, read from the log by the judge
@@ -84,7 +86,18 @@ impl Site {
             director: Arc::default(),
             deals_seen: Arc::default(),
             connections: Arc::default(),
+            analysts: Arc::default(),
         }
+    }
+
+    /// Gives the site the log's history (the analysts' pages); the first call wins.
+    pub fn set_analysts(&self, analysts: crate::analysts::Analysts) {
+        let _ = self.analysts.set(Arc::new(analysts));
+    }
+
+    /// The analysts' figures, if the site was given the log.
+    pub fn analysts(&self) -> Option<Arc<crate::analysts::Analysts>> {
+        self.analysts.get().cloned()
     }
 
     /// The director's listing as last read, if it was.

@@ -94,12 +94,39 @@ async fn names_from_files_are_text_on_every_page() {
         shown_escaped >= pages.len() - 2,
         "the names are shown, as text ({shown_escaped} pages)"
     );
+    // The analysts' pages (the chart's lines are titled with the names) and their JSON.
+    site.set_analysts(
+        simpairs_web::analysts::Analysts::new(event.log.clone(), &event.id, None).unwrap(),
+    );
+    for path in [
+        "/movement".to_string(),
+        format!("/movement?club={club}&pair={pair}&section={section}&dir=NS"),
+        "/compare?b_factoring=ratio&b=fouled%3Dadd-one".to_string(),
+    ] {
+        let (status, _, body) = common::get(&site, &path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_no_markup_from_files(&path, &body);
+    }
+    // The JSON carries the names as JSON text, never as a page.
+    for path in ["/api/movement", "/api/compare?b_scoring=butler"] {
+        let (status, headers, _) = common::get(&site, path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(headers["content-type"], "application/json", "{path}");
+    }
+    let (_, _, chart) = common::get(&site, "/movement").await;
+    assert!(
+        chart.contains("<title>&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "the lines are named, as text"
+    );
 }
 
 #[tokio::test]
 async fn no_parameter_is_written_back_into_a_page() {
     let event = common::published("reflect", "Reflection", &common::settings(6, 3, 2));
     let site = event.site();
+    site.set_analysts(
+        simpairs_web::analysts::Analysts::new(event.log.clone(), &event.id, None).unwrap(),
+    );
     let attack = "%22%3E%3Cscript%3Ex()%3C%2Fscript%3E";
     let paths = [
         format!("/?list={attack}"),
@@ -122,6 +149,16 @@ async fn no_parameter_is_written_back_into_a_page() {
         format!("/api/boards/{attack}"),
         format!("/api/pair?club={attack}&pair=1"),
         format!("/nowhere{attack}"),
+        format!("/movement?top={attack}"),
+        format!("/movement?club={attack}&pair=1"),
+        format!("/movement?club=C0001&pair=1&dir={attack}"),
+        format!("/compare?a={attack}"),
+        format!("/compare?b_conventions={attack}"),
+        format!("/compare?a_factoring=ratio&limit={attack}"),
+        format!("/player/{attack}"),
+        format!("/api/movement?club={attack}&pair=1"),
+        format!("/api/compare?b={attack}"),
+        format!("/api/player/{attack}"),
     ];
     for path in &paths {
         let (status, _, body) = common::get(&site, path).await;

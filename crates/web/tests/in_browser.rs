@@ -38,6 +38,13 @@ fn page_types(served: &common::Served) -> Vec<(&'static str, String)> {
         ("board-national", "/board/2".to_string()),
         ("boards", "/boards".to_string()),
         ("director", "/director".to_string()),
+        (
+            "movement",
+            format!(
+                "/movement?club={club}&pair={}&section={}&dir=NS",
+                first.pair, first.section
+            ),
+        ),
         ("not-found", "/no/such/page".to_string()),
     ]
 }
@@ -98,6 +105,12 @@ async fn a_player_finds_their_results_live_on_a_phone_and_a_desktop() {
     for (name, path) in [
         ("board-hand", "/board/1?club=LINDFIELD"),
         ("scorecard-real", "/pair/LINDFIELD/1?dir=NS"),
+        (
+            "compare-real",
+            "/compare?a_factoring=neuberg&b_factoring=ratio",
+        ),
+        ("compare-form", "/compare"),
+        ("player-real", "/player/900001"),
     ] {
         check_page(&c, &real_served.url, name, path, &axe_source).await;
     }
@@ -348,6 +361,9 @@ async fn check_page(c: &Client, base: &str, name: &str, path: &str, axe_source: 
             Some(u64::from(width)),
             "{name}: the window is {width} px wide"
         );
+        // The screenshot first: it shows what a failing check below found.
+        let shot = browser::screenshot(c, name, width).await;
+        eprintln!("screenshot: {}", shot.display());
         assert_eq!(
             browser::overflow(c).await,
             0,
@@ -359,7 +375,5 @@ async fn check_page(c: &Client, base: &str, name: &str, path: &str, axe_source: 
             "{name} at {width} px:\n{}",
             violations.join("\n")
         );
-        let shot = browser::screenshot(c, name, width).await;
-        eprintln!("screenshot: {}", shot.display());
     }
 }

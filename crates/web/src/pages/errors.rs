@@ -55,3 +55,42 @@ pub async fn fallback(axum::extract::State(site): axum::extract::State<Site>) ->
         html! { "There is no such page on this results site." },
     )
 }
+
+/// The status an analysts' figure that cannot be shown is answered with.
+pub fn unavailable_status(why: &crate::analysts::Unavailable) -> StatusCode {
+    use crate::analysts::Unavailable;
+    match why {
+        Unavailable::NoLog | Unavailable::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        Unavailable::Usage(_) => StatusCode::BAD_REQUEST,
+        Unavailable::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// A page for an analysts' figure that cannot be shown now: still being computed (reload), or
+/// why not. The message is the server's own, never the link's text.
+pub fn unavailable(site: &Site, why: &crate::analysts::Unavailable) -> Response {
+    use crate::analysts::Unavailable;
+    let f = frame(site);
+    let (title, body) = match why {
+        Unavailable::Busy => (
+            "Still being computed",
+            html! { p { "These figures take a few seconds on an event this size and are still being worked out. Reload this page in a few seconds." } },
+        ),
+        other => (
+            "Not available",
+            html! { p { (simpairs_pipeline::views::text::display_text(&other.to_string(), simpairs_pipeline::views::text::MAX_TEXT)) } },
+        ),
+    };
+    let mut response = (
+        unavailable_status(why),
+        page(&f, title, None, html! { (body) (ways_on()) }),
+    )
+        .into_response();
+    if matches!(why, Unavailable::Busy) {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("5"),
+        );
+    }
+    response
+}

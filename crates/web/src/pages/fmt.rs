@@ -99,6 +99,13 @@ pub fn time(ms: i64) -> Markup {
     html! { time datetime=(iso) data-local="" title=(iso) { (hm) " UTC" } }
 }
 
+/// A day (ms since the epoch) as `2026-11-25` (UTC).
+pub fn time_date(ms: i64) -> String {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    let iso = humantime::format_rfc3339_seconds(at).to_string();
+    iso.get(..10).unwrap_or("").to_string()
+}
+
 /// Suit symbols with their names for screen readers.
 pub fn suit(index: usize) -> Markup {
     let (symbol, name, red) = match index {

@@ -45,6 +45,8 @@ pub async fn home(State(site): State<Site>, params: Params) -> Response {
             }
             li { a href="/clubs" { "Clubs and their own rankings" } }
             li { a href="/boards" { "Boards: travellers and hands" } }
+            li { a href="/movement" { "How the field moved" } }
+            li { a href="/compare" { "What if: another scoring" } }
             li { a href="/director" { "Director's page" } }
         }
         (leaders(&p))

@@ -156,8 +156,11 @@ fn card_page(f: &Frame, card: &Scorecard) -> Markup {
             "Pair " (card.pair.2) " " (direction)
             @if !card.pair.1.is_empty() { ", section " (text::display_name(&card.pair.1)) }
             ", " a href=(fmt::club_url(&card.pair.0)) { (card.club_name) } "."
-            @for pl in &card.players { @if let Some(id) = &pl.national_id { " " (pl.name) ": " (id) "." } }
+            @for pl in &card.players { @if let Some(id) = &pl.national_id {
+                " " a href=(crate::pages::player::player_url(id)) aria-label={ (pl.name) "'s season, national ID " (id) } { (pl.name) ": " (id) } "."
+            } }
         }
+        p { a href=(crate::pages::movement::movement_url(&card.pair)) { "How this pair moved as the clubs arrived" } }
         div data-live="places" { (places(card)) }
         div data-live="card" { (lines(card)) }
     };

@@ -1,0 +1,337 @@
+//! What if the event were scored another way (`/compare?a_factoring=neuberg&b_factoring=ratio`):
+//! two scorings side by side and the pairs whose place or percentage changed, largest change
+//! first, a page at a time. Each side is chosen with selects (method, factoring, conventions) and
+//! "other options" in the grammar of `simpairs compare --a/--b` (`fouled=add-one,scale=single`);
+//! the figures are `simpairs_analysis::compare::compare`'s.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use simpairs_analysis::compare::{Change, Comparison};
+use simpairs_analysis::figures::Figures;
+use simpairs_analysis::variant::{Side, Variant};
+use simpairs_pipeline::project::{PairRef, Projection};
+use simpairs_pipeline::views::club_name;
+use simpairs_pipeline::views::value::show_hundredths;
+use simpairs_scoring::Preset;
+
+use crate::analysts::Unavailable;
+use crate::pages::fmt;
+use crate::pages::layout::{Frame, page, pager};
+use crate::params::{BadParam, MAX_LIMIT, Params, enc};
+use crate::site::Site;
+
+/// Rows a page shows unless asked otherwise.
+const LIMIT: usize = 50;
+
+/// The parameters naming one side.
+struct Names {
+    scoring: &'static str,
+    factoring: &'static str,
+    conventions: &'static str,
+    other: &'static str,
+}
+
+const A: Names = Names {
+    scoring: "a_scoring",
+    factoring: "a_factoring",
+    conventions: "a_conventions",
+    other: "a",
+};
+const B: Names = Names {
+    scoring: "b_scoring",
+    factoring: "b_factoring",
+    conventions: "b_conventions",
+    other: "b",
+};
+
+const SCORINGS: [&str; 3] = ["mp", "butler", "cross-imps"];
+const FACTORINGS: [&str; 2] = ["neuberg", "ratio"];
+const OTHER: &str = "scoring options as simpairs compare reads them, such as fouled=add-one,scale=single \
+                     (scoring, factoring, fouled, scale, butler-trim, conventions and each conventions choice)";
+
+/// One side as the link gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideAsk {
+    pub scoring: Option<&'static str>,
+    pub factoring: Option<&'static str>,
+    pub conventions: Option<&'static str>,
+    pub other: Option<String>,
+}
+
+impl SideAsk {
+    /// The side in the variant grammar: the selects first, then the other options (which win).
+    pub fn spec(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(s) = self.scoring {
+            parts.push(format!("scoring={s}"));
+        }
+        if let Some(f) = self.factoring {
+            parts.push(format!("factoring={f}"));
+        }
+        if let Some(c) = self.conventions {
+            parts.push(format!("conventions={c}"));
+        }
+        parts.extend(self.other.clone());
+        parts.join(",")
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == SideAsk::default()
+    }
+
+    /// The side's parameters, for links (each value encoded).
+    fn query(&self, n: &Names) -> String {
+        let mut q = Vec::new();
+        for (name, v) in [
+            (n.scoring, self.scoring),
+            (n.factoring, self.factoring),
+            (n.conventions, self.conventions),
+            (n.other, self.other.as_deref()),
+        ] {
+            if let Some(v) = v {
+                q.push(format!("{name}={}", enc(v)));
+            }
+        }
+        q.join("&")
+    }
+}
+
+/// What a link asks for: both sides, checked, and the page of changes.
+#[derive(Clone, Debug)]
+pub struct Ask {
+    pub a: SideAsk,
+    pub b: SideAsk,
+    pub variants: (Variant, Variant),
+    pub offset: usize,
+    pub limit: usize,
+}
+
+fn presets() -> Vec<&'static str> {
+    Preset::ALL.iter().map(|p| p.name()).collect()
+}
+
+fn side(params: &Params, n: &Names) -> Result<(SideAsk, Variant), BadParam> {
+    let conventions = presets();
+    let ask = SideAsk {
+        scoring: params.choice(n.scoring, &SCORINGS, "mp, butler or cross-imps")?,
+        factoring: params.choice(n.factoring, &FACTORINGS, "neuberg or ratio")?,
+        conventions: params.choice(
+            n.conventions,
+            &conventions,
+            "a program's conventions: seeds, ebu, acbl, compscore, scorebridge, jfr or nz-scorer",
+        )?,
+        other: params.text(n.other)?.map(str::to_string),
+    };
+    // The other options are the reader's own text: a mistake names the parameter, never the text.
+    let bad = BadParam {
+        name: n.other,
+        expected: OTHER,
+    };
+    if let Some(other) = &ask.other {
+        other.parse::<Variant>().map_err(|_| bad)?;
+    }
+    let variant = ask.spec().parse::<Variant>().map_err(|_| bad)?;
+    Ok((ask, variant))
+}
+
+/// Reads and checks the link's parameters.
+pub fn read(params: &Params) -> Result<Ask, BadParam> {
+    let (a, va) = side(params, &A)?;
+    let (b, vb) = side(params, &B)?;
+    Ok(Ask {
+        a,
+        b,
+        variants: (va, vb),
+        offset: params.number("offset", usize::MAX / 2)?.unwrap_or(0),
+        limit: params.number("limit", MAX_LIMIT)?.unwrap_or(LIMIT).max(1),
+    })
+}
+
+/// The comparison the link asks for, from the analysts (kept per generation).
+pub async fn comparison(site: &Site, ask: &Ask) -> Result<Arc<Comparison>, Unavailable> {
+    let analysts = site.analysts().ok_or(Unavailable::NoLog)?;
+    let generation = site.projection().generation();
+    let key = format!("{}|{}", ask.a.spec(), ask.b.spec()).to_ascii_lowercase();
+    let (a, b) = ask.variants.clone();
+    let side = |variant| Side {
+        variant,
+        as_of: None,
+    };
+    analysts.compare(key, generation, side(a), side(b)).await
+}
+
+pub async fn compare(State(site): State<Site>, params: Params) -> Response {
+    let ask = match read(&params) {
+        Ok(ask) => ask,
+        Err(bad) => return crate::pages::errors::bad_param(&site, bad),
+    };
+    if ask.a.is_empty() && ask.b.is_empty() {
+        return show(&site, &ask, None);
+    }
+    match comparison(&site, &ask).await {
+        Ok(c) => show(&site, &ask, Some(&c)),
+        Err(why) => crate::pages::errors::unavailable(&site, &why),
+    }
+}
+
+fn show(site: &Site, ask: &Ask, c: Option<&Comparison>) -> Response {
+    let p = site.projection();
+    let catalog = site.catalog();
+    let f = Frame::of(site, &p, &catalog);
+    let body = html! {
+        p { "The event scored two ways, side by side: the pairs whose place or percentage would change, largest change first. Leave a choice at \"as declared\" to keep the event's own." }
+        (form(ask))
+        @match c {
+            None => { p { "For example: "
+                a href="/compare?a_factoring=neuberg&b_factoring=ratio" { "Neuberg's factoring against ratio factoring" } ", or "
+                a href="/compare?b_scoring=butler" { "matchpoints against Butler IMPs" } "." } }
+            Some(c) => { (results(&p, ask, c)) }
+        }
+    };
+    page(&f, "What if: another scoring", None, body).into_response()
+}
+
+fn select(
+    id: &str,
+    name: &str,
+    label: &str,
+    choices: &[&'static str],
+    chosen: Option<&str>,
+) -> Markup {
+    html! {
+        label for=(id) { (label) }
+        select id=(id) name=(name) {
+            option value="" selected[chosen.is_none()] { "as declared" }
+            @for c in choices { option value=(c) selected[chosen == Some(*c)] { (c) } }
+        }
+    }
+}
+
+fn fieldset(legend: &str, n: &Names, s: &SideAsk) -> Markup {
+    let id = |what: &str| format!("{}-{what}", n.other);
+    html! {
+        fieldset.side {
+            legend { (legend) }
+            (select(&id("scoring"), n.scoring, "Method", &SCORINGS, s.scoring))
+            (select(&id("factoring"), n.factoring, "Factoring", &FACTORINGS, s.factoring))
+            (select(&id("conventions"), n.conventions, "Conventions", &presets(), s.conventions))
+            label for=(id("other")) { "Other options" }
+            input id=(id("other")) type="text" name=(n.other) value=(s.other.as_deref().unwrap_or("")) placeholder="fouled=add-one" size="24";
+        }
+    }
+}
+
+fn form(ask: &Ask) -> Markup {
+    html! {
+        form.compare action="/compare" method="get" {
+            (fieldset("Scoring A", &A, &ask.a))
+            (fieldset("Scoring B", &B, &ask.b))
+            div { button type="submit" { "Compare" } }
+        }
+    }
+}
+
+fn results(p: &Projection, ask: &Ask, c: &Comparison) -> Markup {
+    let total = c.changed.len();
+    let rows = c.changed.iter().skip(ask.offset).take(ask.limit);
+    let base = format!(
+        "/compare?{}&{}&limit={}&",
+        ask.a.query(&A),
+        ask.b.query(&B),
+        ask.limit
+    );
+    let imps = c.changed.iter().any(|x| {
+        x.a.iter()
+            .chain(&x.b)
+            .any(|f| f.percent_hundredths.is_none())
+    });
+    html! {
+        dl.sides {
+            dt { "A" } dd { code { (c.a.options) } }
+            dt { "B" } dd { code { (c.b.options) } }
+        }
+        p.meta { "A place is the pair's place in its own list (North-South, East-West, or every pair of a Howell), as the analysts' compare command gives it." }
+        p { strong { (total) } " pairs change; " (c.unchanged) " keep their place and " @if imps { "score" } @else { "percentage" } "." }
+        @if total > 0 {
+            (pager(&base, ask.offset, ask.limit, total))
+            table.compare {
+                caption { "Pairs whose place or " @if imps { "score" } @else { "percentage" } " changes, largest change first" }
+                thead { tr {
+                    th.l scope="col" { "Pair" }
+                    th.l.wide scope="col" { "Club, pair" }
+                    th scope="col" { "Place A" }
+                    th scope="col" { "Place B" }
+                    th.wide scope="col" { "Places moved" }
+                    th scope="col" { @if imps { "IMPs" } @else { "% A" } }
+                    th scope="col" { @if imps { "IMPs B" } @else { "% B" } }
+                    th.wide scope="col" { "Change" }
+                } }
+                tbody { @for x in rows { (row(x, &club_name(p, &x.club))) } }
+            }
+            (pager(&base, ask.offset, ask.limit, total))
+        }
+        p.meta { "The same figures as JSON: " a href=(format!("/api/compare?{}&{}", ask.a.query(&A), ask.b.query(&B))) { "/api/compare" } "." }
+    }
+}
+
+fn pair_of(x: &Change) -> PairRef {
+    let direction = match x.direction.as_str() {
+        "NS" => "NS",
+        "EW" => "EW",
+        _ => "",
+    };
+    (x.club.clone(), x.section.clone(), x.pair.clone(), direction)
+}
+
+fn place(f: Option<&Figures>) -> String {
+    f.map_or_else(
+        || "—".to_string(),
+        |f| format!("{}{}", f.place, if f.tied { "=" } else { "" }),
+    )
+}
+
+fn score(f: Option<&Figures>) -> String {
+    f.map_or_else(
+        || "—".to_string(),
+        |f| show_hundredths(f.percent_hundredths.unwrap_or(f.total_hundredths)),
+    )
+}
+
+fn signed(h: i64) -> String {
+    if h > 0 {
+        format!("+{}", show_hundredths(h))
+    } else {
+        show_hundredths(h)
+    }
+}
+
+fn row(x: &Change, club: &str) -> Markup {
+    let pair = pair_of(x);
+    let players: Vec<simpairs_events::types::Player> = x
+        .players
+        .iter()
+        .map(|n| simpairs_events::types::Player {
+            name: simpairs_pipeline::views::text::display_name(n),
+            national_id: None,
+        })
+        .collect();
+    let change = x.percent_change_hundredths.or(x.total_change_hundredths);
+    html! {
+        tr {
+            th.l scope="row" {
+                a href=(fmt::pair_url(&pair)) { (fmt::pair_label(&pair, &players)) }
+                span.fold { (club) ", pair " (fmt::pair_number(&pair)) }
+            }
+            td.l.wide { (club) ", pair " (fmt::pair_number(&pair)) @if !x.section.is_empty() { ", section " (simpairs_pipeline::views::text::display_name(&x.section)) } }
+            td.num { (place(x.a.as_ref())) }
+            td.num { (place(x.b.as_ref())) }
+            td.num.wide { @if let Some(m) = x.place_change { @if m > 0 { "+" } (m) } }
+            td.num { (score(x.a.as_ref())) }
+            td.num { (score(x.b.as_ref())) }
+            td.num.wide { @if let Some(h) = change { (signed(h)) } }
+        }
+    }
+}
