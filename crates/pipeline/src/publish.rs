@@ -379,7 +379,7 @@ pub fn seal_file(
         Some(file_name.to_string()),
         seal_warnings(&imported),
     );
-    let warnings = preflight(codec, &roster, &events)
+    let warnings = preflight(codec, roster, &events)
         .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
         .into_iter()
         .map(|w| {
@@ -448,11 +448,11 @@ pub enum Refusal {
 /// Returns the warnings of the lines that apply, or why it would be set aside.
 pub fn preflight(
     codec: &Codec,
-    roster: &Roster,
+    roster: Roster,
     events: &[Event],
 ) -> std::result::Result<Vec<crate::judge::LineWarning>, Refusal> {
     let mut state = EventState::new();
-    state.set_roster(roster.clone());
+    state.set_roster(roster);
     let mut batch = crate::state::Batch::new(codec);
     for (i, event) in events.iter().enumerate() {
         let message = codec.encode(event);

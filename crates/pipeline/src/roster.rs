@@ -102,39 +102,31 @@ impl Roster {
                 event: declared.event_id.clone(),
             });
         }
-        let mut roster = Roster {
+        let mut clubs = HashMap::with_capacity(declared.clubs.len());
+        for c in &declared.clubs {
+            add_club(&mut clubs, &c.club_id, &c.name, &c.key_id, &c.public_key)?;
+        }
+        let mut aggregators = HashMap::new();
+        for k in &declared.aggregator_keys {
+            aggregators.insert(k.key_id.clone(), public(&k.public_key)?);
+        }
+        let organiser = match &declared.organiser_key {
+            Some(k) => Some(public(&k.public_key)?),
+            None => None,
+        };
+        // The declaration is moved in, not copied: a national event's holds thousands of clubs,
+        // and every `club publish` reads it.
+        let roster = Roster {
             boards: Arc::new(declared.boards.iter().copied().collect()),
-            clubs: HashMap::with_capacity(declared.clubs.len()),
-            aggregators: HashMap::new(),
-            organiser: None,
+            clubs,
+            aggregators,
+            organiser,
             limits: limits_of(declared.limits.as_ref()),
             hands: BTreeMap::new(),
             amendments: 0,
-            declared: declared.clone(),
+            declared,
         };
-        for c in &declared.clubs {
-            roster.add_club(&c.club_id, &c.name, &c.key_id, &c.public_key)?;
-        }
-        for k in &declared.aggregator_keys {
-            roster
-                .aggregators
-                .insert(k.key_id.clone(), public(&k.public_key)?);
-        }
-        if let Some(k) = &declared.organiser_key {
-            roster.organiser = Some(public(&k.public_key)?);
-        }
         Ok(roster)
-    }
-
-    fn add_club(&mut self, id: &str, name: &str, key_id: &str, key: &[u8]) -> Result<()> {
-        let key = ClubKey::new(key_id, key)?;
-        // The first entry of a club counts, as a search of the list finds it.
-        self.clubs.entry(id.to_string()).or_insert_with(|| Club {
-            name: name.to_string(),
-            keys: vec![key],
-            revoked: Vec::new(),
-        });
-        Ok(())
     }
 
     pub fn event_id(&self) -> &str {
@@ -213,8 +205,14 @@ impl Roster {
             if next.clubs.contains_key(&c.club_id) {
                 return Err(format!("club {} is already part of the event", c.club_id));
             }
-            next.add_club(&c.club_id, &c.name, &c.key_id, &c.public_key)
-                .map_err(|e| e.to_string())?;
+            add_club(
+                &mut next.clubs,
+                &c.club_id,
+                &c.name,
+                &c.key_id,
+                &c.public_key,
+            )
+            .map_err(|e| e.to_string())?;
         }
         for k in &a.added_keys {
             let key = public(&k.public_key).map_err(|e| e.to_string())?;
@@ -285,6 +283,23 @@ impl Roster {
         }
         Ok(roster.map(|r| (r, set_aside)))
     }
+}
+
+fn add_club(
+    clubs: &mut HashMap<String, Club>,
+    id: &str,
+    name: &str,
+    key_id: &str,
+    key: &[u8],
+) -> Result<()> {
+    let key = ClubKey::new(key_id, key)?;
+    // The first entry of a club counts, as a search of the list finds it.
+    clubs.entry(id.to_string()).or_insert_with(|| Club {
+        name: name.to_string(),
+        keys: vec![key],
+        revoked: Vec::new(),
+    });
+    Ok(())
 }
 
 fn public(bytes: &[u8]) -> Result<PublicKey> {
