@@ -177,11 +177,7 @@ fn cli() -> &'static BTreeMap<String, Usage> {
     static CLI: OnceLock<BTreeMap<String, Usage>> = OnceLock::new();
     CLI.get_or_init(|| {
         let mut all = BTreeMap::new();
-        let mut todo: Vec<Vec<String>> = usage(&[])
-            .commands
-            .into_iter()
-            .map(|c| vec![c])
-            .collect();
+        let mut todo: Vec<Vec<String>> = usage(&[]).commands.into_iter().map(|c| vec![c]).collect();
         while let Some(path) = todo.pop() {
             let words: Vec<&str> = path.iter().map(String::as_str).collect();
             let u = usage(&words);
@@ -204,9 +200,16 @@ fn the_cli_help_is_read_whole() {
     let aggregate = &cli["aggregate"];
     assert!(aggregate.with_value.contains("--log"), "{aggregate:?}");
     assert!(aggregate.booleans.contains("--until-idle"), "{aggregate:?}");
-    assert_eq!(cli["club publish"].positionals, 1, "{:?}", cli["club publish"]);
+    assert_eq!(
+        cli["club publish"].positionals, 1,
+        "{:?}",
+        cli["club publish"]
+    );
     assert!(cli["event declare"].with_value.contains("--partitions"));
-    assert!(!cli.contains_key("event"), "a command of subcommands is no command line");
+    assert!(
+        !cli.contains_key("event"),
+        "a command of subcommands is no command line"
+    );
 }
 
 /// Checks one `simpairs` argument list (without the program name); returns its flags' values.
