@@ -124,7 +124,8 @@ impl<'a, 'l> Session<'a, 'l> {
                                 .to_string();
                         }
                         ("brsection", "result") => {
-                            if !self.result(walker, &start, line)? {
+                            let more = self.result(walker, &start, line)?;
+                            if !more {
                                 break;
                             }
                         }

@@ -529,7 +529,7 @@ fn boards_add_up(file: &str, imported: &Imported, scoring: &simpairs_scoring::Sc
                         "{at}: IMPs against the datum {datum}"
                     );
                     (ns_sum, ew_sum) = (ns_sum + ns, ew_sum + ew);
-                    expected_ns = expected_ns + won;
+                    expected_ns += won;
                 }
                 (method, outcome) => panic!("{at}: no rule for {outcome:?} under {method:?}"),
             }

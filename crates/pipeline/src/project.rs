@@ -614,7 +614,7 @@ impl<T: Clone> Chunked<T> {
     }
 
     fn push(&mut self, item: T) {
-        if self.len % Self::CHUNK == 0 {
+        if self.len.is_multiple_of(Self::CHUNK) {
             self.chunks.push(Arc::new(Vec::with_capacity(Self::CHUNK)));
         }
         if let Some(last) = self.chunks.last_mut() {

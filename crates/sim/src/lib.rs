@@ -391,10 +391,10 @@ pub fn national_event(settings: &Settings) -> SimEvent {
         .map(|club| {
             let row = club.csv.lines().nth(1).unwrap_or_default();
             let mut fields: Vec<String> = row.split(',').map(str::to_string).collect();
-            if fields.len() > 7 {
-                if let Ok(t) = fields[7].parse::<u8>() {
-                    fields[7] = (if t < 13 { t + 1 } else { t - 1 }).to_string();
-                }
+            if fields.len() > 7
+                && let Ok(t) = fields[7].parse::<u8>()
+            {
+                fields[7] = (if t < 13 { t + 1 } else { t - 1 }).to_string();
             }
             let header = club.csv.lines().next().unwrap_or_default();
             (0, format!("{header}\n{}\n", fields.join(",")))
