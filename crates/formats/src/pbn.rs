@@ -796,18 +796,7 @@ impl<'a> Reader<'a, '_> {
             })
             .collect();
 
-        // Howell or Mitchell, per section, from the travellers.
-        let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
-        for s in &self.sections {
-            let guess = build::looks_like_howell(
-                self.sink
-                    .lines
-                    .iter()
-                    .filter(|r| &*r.section == s && !r.ns.is_empty())
-                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
-            );
-            howell_of.insert(s.clone(), guess);
-        }
+        let howell_of = self.howell_by_section();
         let all_howell = howell_of.values().all(|h| *h);
         if all_howell || howell_of.values().all(|h| !*h) {
             event.movement = Some(build::movement_of(all_howell));
@@ -838,39 +827,7 @@ impl<'a> Reader<'a, '_> {
             .collect();
         let mut total_rows = Vec::new();
         for (values, _, section) in &self.totals {
-            let get = |k: &str| values.get(k).map_or("", |v| v.trim());
-            let (label, suffix) = build::split_pair_number(get("PairId"));
-            let direction = if howell(section) {
-                None
-            } else {
-                suffix.or(match get("Direction").to_ascii_uppercase().as_str() {
-                    "NS" | "N" => Some(Direction::NS),
-                    "EW" | "E" => Some(Direction::EW),
-                    _ => None,
-                })
-            };
-            let official = OfficialPair {
-                total: [
-                    "TotalScoreMP",
-                    "TotalMP",
-                    "TotalScoreIMP",
-                    "TotalIMP",
-                    "TotalScore",
-                ]
-                .iter()
-                .find_map(|k| parse_decimal(get(k))),
-                percent: parse_decimal(get("TotalPercentage").trim_end_matches('%')),
-                place: Place::parse(get("Rank")),
-                boards: get("NrBoards").parse().ok(),
-                ..OfficialPair::default()
-            };
-            let info = PairInfo {
-                club: String::new(),
-                section: section.clone(),
-                label: label.to_string(),
-                direction,
-                players: players_of(get("Names")),
-            };
+            let (info, official) = total_row(values, section, howell(section));
             total_rows.push((info.clone(), official));
             infos.push(info);
         }
@@ -909,6 +866,22 @@ impl<'a> Reader<'a, '_> {
                 datums: Vec::new(),
             },
         })
+    }
+
+    /// Howell or Mitchell, per section, from the travellers.
+    fn howell_by_section(&self) -> FxHashMap<String, bool> {
+        let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
+        for s in &self.sections {
+            let guess = build::looks_like_howell(
+                self.sink
+                    .lines
+                    .iter()
+                    .filter(|r| &*r.section == s && !r.ns.is_empty())
+                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
+            );
+            howell_of.insert(s.clone(), guess);
+        }
+        howell_of
     }
 
     fn read_deal(&mut self, board_text: &str) {
@@ -1209,6 +1182,49 @@ fn parse_deal(text: &str) -> std::result::Result<[Option<Hand>; 4], String> {
         out[(start + k) % 4] = Some(parsed);
     }
     Ok(out)
+}
+
+/// A row of the TotalScoreTable: the pair (its direction from its number's suffix or the
+/// `Direction` column, none in a Howell) and its official result.
+fn total_row(
+    values: &FxHashMap<String, String>,
+    section: &str,
+    howell: bool,
+) -> (PairInfo, OfficialPair) {
+    let get = |k: &str| values.get(k).map_or("", |v| v.trim());
+    let (label, suffix) = build::split_pair_number(get("PairId"));
+    let direction = if howell {
+        None
+    } else {
+        suffix.or(match get("Direction").to_ascii_uppercase().as_str() {
+            "NS" | "N" => Some(Direction::NS),
+            "EW" | "E" => Some(Direction::EW),
+            _ => None,
+        })
+    };
+    let official = OfficialPair {
+        total: [
+            "TotalScoreMP",
+            "TotalMP",
+            "TotalScoreIMP",
+            "TotalIMP",
+            "TotalScore",
+        ]
+        .iter()
+        .find_map(|k| parse_decimal(get(k))),
+        percent: parse_decimal(get("TotalPercentage").trim_end_matches('%')),
+        place: Place::parse(get("Rank")),
+        boards: get("NrBoards").parse().ok(),
+        ..OfficialPair::default()
+    };
+    let info = PairInfo {
+        club: String::new(),
+        section: section.to_string(),
+        label: label.to_string(),
+        direction,
+        players: players_of(get("Names")),
+    };
+    (info, official)
 }
 
 #[cfg(test)]
