@@ -150,6 +150,40 @@ fn result_line<'t>(
     }
 }
 
+/// The import of a read file: the pairs placed in the field, the event as the header says.
+fn imported(
+    built: build::Built,
+    pairs: Vec<PairInfo>,
+    title: &str,
+    modifier: Option<String>,
+    section: String,
+) -> Imported {
+    let (pair_infos, absent_pairs, _) = build::place_pairs(&built.field, pairs);
+    Imported {
+        format: Format::HillyardCsv,
+        field: built.field,
+        lines: built.lines,
+        not_played: built.not_played,
+        event: EventInfo {
+            name: Some(title.to_string()),
+            title: modifier,
+            program: Some("Bridge director (rchillyard)".into()),
+            movement: Some(simpairs_scoring::field::Movement::Mitchell),
+            sections: vec![SectionInfo {
+                name: section,
+                ..SectionInfo::default()
+            }],
+            ..EventInfo::default()
+        },
+        pairs: pair_infos,
+        absent_pairs,
+        deals: Vec::new(),
+        details: built.details,
+        warnings: built.warnings,
+        official: Official::default(),
+    }
+}
+
 /// Reads a file of this format.
 pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
     let text = text::utf8(file, text::strip_bom(bytes), "")?;
@@ -228,30 +262,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     let built = build::build(file, raw, &naming, problems)?;
-    let (pair_infos, absent_pairs, _) = build::place_pairs(&built.field, pairs);
-    Ok(Imported {
-        format: Format::HillyardCsv,
-        field: built.field,
-        lines: built.lines,
-        not_played: built.not_played,
-        event: EventInfo {
-            name: Some(title.to_string()),
-            title: modifier,
-            program: Some("Bridge director (rchillyard)".into()),
-            movement: Some(simpairs_scoring::field::Movement::Mitchell),
-            sections: vec![SectionInfo {
-                name: section,
-                ..SectionInfo::default()
-            }],
-            ..EventInfo::default()
-        },
-        pairs: pair_infos,
-        absent_pairs,
-        deals: Vec::new(),
-        details: built.details,
-        warnings: built.warnings,
-        official: Official::default(),
-    })
+    Ok(imported(built, pairs, title, modifier, section))
 }
 
 #[cfg(test)]

@@ -259,26 +259,7 @@ impl<'a> Reader<'a, '_> {
         line: u64,
     ) -> Result<()> {
         match name {
-            "EVENT" if self.parent() == "USEBIO" => {
-                self.events_seen += 1;
-                if self.events_seen > 1 {
-                    return Err(self.walker.error(
-                        None,
-                        "the file holds more than one EVENT: simpairs scores one event at a time",
-                    ));
-                }
-                self.event.event_type = xml::attribute(start, "EVENT_TYPE");
-                if let Some(t) = &self.event.event_type
-                    && let Some(what) = crate::method::usebio_not_pairs(t)
-                {
-                    return Err(self.walker.error(
-                        None,
-                        format!(
-                            "the event is of type {t} ({what}): simpairs scores pairs events only"
-                        ),
-                    ));
-                }
-            }
+            "EVENT" if self.parent() == "USEBIO" => self.start_event(start)?,
             "MATCH" => {
                 return Err(self.walker.error(
                     None,
@@ -355,6 +336,27 @@ impl<'a> Reader<'a, '_> {
                 });
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// The event: one a file, and a pairs event.
+    fn start_event(&mut self, start: &quick_xml::events::BytesStart<'_>) -> Result<()> {
+        self.events_seen += 1;
+        if self.events_seen > 1 {
+            return Err(self.walker.error(
+                None,
+                "the file holds more than one EVENT: simpairs scores one event at a time",
+            ));
+        }
+        self.event.event_type = xml::attribute(start, "EVENT_TYPE");
+        if let Some(t) = &self.event.event_type
+            && let Some(what) = crate::method::usebio_not_pairs(t)
+        {
+            return Err(self.walker.error(
+                None,
+                format!("the event is of type {t} ({what}): simpairs scores pairs events only"),
+            ));
         }
         Ok(())
     }
