@@ -982,14 +982,7 @@ impl<'a> Reader<'a, '_> {
         ] {
             at.field_lines[field_index(field)] = row.line_of(column);
         }
-        let official = OfficialLine {
-            ns: ["MP_NS", "IMP_NS"]
-                .iter()
-                .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
-            ew: ["MP_EW", "IMP_EW"]
-                .iter()
-                .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
-        };
+        let official = official_of(row);
         let contract = row.get("Contract");
         let mut ns_score = score_text(row.get("Score_NS"));
         let mut ew_score = score_text(row.get("Score_EW"));
@@ -1007,25 +1000,7 @@ impl<'a> Reader<'a, '_> {
             contract_text = contract.trim_start_matches('^').to_string();
             let ns = ns_score.trim_start_matches('^').to_string();
             let ew = ew_score.trim_start_matches('^').to_string();
-            let pct_ns = row.get("Percentage_NS").trim_start_matches('^').to_string();
-            let pct_ew = row.get("Percentage_EW").trim_start_matches('^').to_string();
-            let percent = |s: &str| s.strip_suffix('%').map(|p| p.trim().to_string());
-            match (
-                percent(&ns).or((!pct_ns.is_empty()).then_some(pct_ns)),
-                percent(&ew).or((!pct_ew.is_empty()).then_some(pct_ew)),
-            ) {
-                (Some(a), Some(b)) => adjusted = format!("{a}/{b}"),
-                (Some(a), None) => {
-                    adjusted = format!("{a}/{}", 100 - a.parse::<i32>().unwrap_or(50))
-                }
-                (None, Some(b)) => {
-                    adjusted = format!("{}/{b}", 100 - b.parse::<i32>().unwrap_or(50))
-                }
-                (None, None) if parse_adjusted(&ns).is_ok() && ns.parse::<i32>().is_err() => {
-                    adjusted = ns.clone()
-                }
-                (None, None) => {}
-            }
+            adjusted = artificial_percentages(row, &ns, &ew);
             if adjusted.is_empty() {
                 ns_score = ns;
                 ew_score = ew;
@@ -1077,6 +1052,36 @@ impl<'a> Reader<'a, '_> {
             origin: 0,
             at,
         }
+    }
+}
+
+/// The official values of a ScoreTable row (matchpoints or IMPs; `^` marks an artificial one).
+fn official_of(row: &Row) -> OfficialLine {
+    OfficialLine {
+        ns: ["MP_NS", "IMP_NS"]
+            .iter()
+            .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
+        ew: ["MP_EW", "IMP_EW"]
+            .iter()
+            .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
+    }
+}
+
+/// An artificial score's percentages (`60/40`) from its scores (`60%`), its percentage columns, or
+/// an adjusted score written as the NS score; empty when there are none.
+fn artificial_percentages(row: &Row, ns: &str, ew: &str) -> String {
+    let pct_ns = row.get("Percentage_NS").trim_start_matches('^').to_string();
+    let pct_ew = row.get("Percentage_EW").trim_start_matches('^').to_string();
+    let percent = |s: &str| s.strip_suffix('%').map(|p| p.trim().to_string());
+    match (
+        percent(ns).or((!pct_ns.is_empty()).then_some(pct_ns)),
+        percent(ew).or((!pct_ew.is_empty()).then_some(pct_ew)),
+    ) {
+        (Some(a), Some(b)) => format!("{a}/{b}"),
+        (Some(a), None) => format!("{a}/{}", 100 - a.parse::<i32>().unwrap_or(50)),
+        (None, Some(b)) => format!("{}/{b}", 100 - b.parse::<i32>().unwrap_or(50)),
+        (None, None) if parse_adjusted(ns).is_ok() && ns.parse::<i32>().is_err() => ns.to_string(),
+        (None, None) => String::new(),
     }
 }
 

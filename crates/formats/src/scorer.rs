@@ -556,6 +556,48 @@ fn played_fields<'a>(
     }
 }
 
+/// The matchpoints Scorer gave a line (x10 in the file).
+fn official_values(mp_ns: &str, mp_ew: &str, bad: &mut dyn FnMut(&str, String)) -> OfficialLine {
+    let mut official = OfficialLine::default();
+    for (name, text, slot) in [
+        ("mp_ns", mp_ns, &mut official.ns),
+        ("mp_ew", mp_ew, &mut official.ew),
+    ] {
+        if text.is_empty() {
+            continue;
+        }
+        match parse_decimal(text) {
+            Some(v) => *slot = Some(v / Value::from_integer(MP_SCALE)),
+            None => bad(name, format!("{text:?} is not matchpoints")),
+        }
+    }
+    official
+}
+
+/// An adjusted score's percentages of the board's top (`60/40`), read back from the matchpoints
+/// given.
+fn adjusted_percentages(
+    top: Option<i64>,
+    mp_ns: &str,
+    mp_ew: &str,
+    bad: &mut dyn FnMut(&str, String),
+) -> Cow<'static, str> {
+    match (top, mp_ns.parse::<i64>(), mp_ew.parse::<i64>()) {
+        (Some(top), Ok(a), Ok(b)) if top > 0 => {
+            let pct = |x: i64| (x * 200 + top) / (2 * top);
+            Cow::Owned(format!("{}/{}", pct(a), pct(b)))
+        }
+        _ => {
+            bad(
+                "score",
+                "an adjusted score (Adj) whose percentages cannot be read from its matchpoints"
+                    .into(),
+            );
+            Cow::Borrowed("")
+        }
+    }
+}
+
 /// A `<result>` as a traveller line (its movement is set once the whole file is read); `top` is its
 /// board's top (x10), needed for an artificial score.
 fn raw_line<'a>(
@@ -580,38 +622,18 @@ fn raw_line<'a>(
     // did not play the board is a -9999 line, with no contract.
     let passed_out = !not_played && is_not_played(r.get("cont"));
     let cont = if passed_out { "PASS" } else { r.get("cont") };
-    let mut official = OfficialLine::default();
-    if !not_played {
-        for (name, text, slot) in [
-            ("mp_ns", mp_ns, &mut official.ns),
-            ("mp_ew", mp_ew, &mut official.ew),
-        ] {
-            if text.is_empty() {
-                continue;
-            }
-            match parse_decimal(text) {
-                Some(v) => *slot = Some(v / Value::from_integer(MP_SCALE)),
-                None => bad(name, format!("{text:?} is not matchpoints")),
-            }
-        }
-    }
+    let official = if not_played {
+        OfficialLine::default()
+    } else {
+        official_values(mp_ns, mp_ew, &mut bad)
+    };
     let score = r.get("score");
     let adjusted_score = score.eq_ignore_ascii_case("adj");
-    let mut adjusted = Cow::Borrowed("");
-    if adjusted_score && !not_played {
-        // Percentages of the board's top, read back from the matchpoints given.
-        match (top, mp_ns.parse::<i64>(), mp_ew.parse::<i64>()) {
-            (Some(top), Ok(a), Ok(b)) if top > 0 => {
-                let pct = |x: i64| (x * 200 + top) / (2 * top);
-                adjusted = Cow::Owned(format!("{}/{}", pct(a), pct(b)));
-            }
-            _ => bad(
-                "score",
-                "an adjusted score (Adj) whose percentages cannot be read from its matchpoints"
-                    .into(),
-            ),
-        }
-    }
+    let adjusted = if adjusted_score && !not_played {
+        adjusted_percentages(top, mp_ns, mp_ew, &mut bad)
+    } else {
+        Cow::Borrowed("")
+    };
     let tricks = if adjusted_score || not_played {
         None
     } else {
