@@ -134,33 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             peers,
         });
         if !args.in_memory_only {
-            let exe = std::env::current_exe()?;
-            let mut times = Vec::with_capacity(args.runs);
-            for _ in 0..args.runs {
-                let started = Instant::now();
-                let status = Command::new(&exe)
-                    .arg("score")
-                    .arg(file)
-                    .stdout(Stdio::null())
-                    .status()?;
-                if !status.success() {
-                    bail!("simpairs score {} failed", file.display());
-                }
-                times.push(started.elapsed());
-            }
-            let ours = median(times);
-            let mut peers = Vec::new();
-            if let Some(dir) = &args.peers {
-                for peer in &args.peer_list {
-                    let t = peer_runs(&args, dir, peer, file, "compute_s")?;
-                    peers.push((peer.clone(), t.map(|(_, whole)| whole)));
-                }
-            }
-            rows.push(Row {
-                what: format!("whole process `score {name}`"),
-                ours,
-                peers,
-            });
+            rows.push(whole_process(&args, file, &name)?);
         }
     }
     if !rows.is_empty() {
@@ -179,43 +153,79 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             36,
             args.latency_clubs,
         )?;
-        let rate = |d: Duration| f.results as f64 / d.as_secs_f64();
-        println!(
-            "\n| pipeline, {} ({} results from {} clubs, 36 boards, {} partition(s)) | |",
-            f.log, f.results, f.clubs, args.pipeline_partitions
-        );
-        println!("|---|---|");
-        println!(
-            "| publish (read, check, seal, append durably; clubs one after the other) | {} results/s ({}) |",
-            rate(f.publish) as u64,
-            secs(f.publish)
-        );
-        println!(
-            "| ingest (aggregator: read, verify, apply, rescore, write scores) | {} results/s ({}) |",
-            rate(f.ingest) as u64,
-            secs(f.ingest)
-        );
-        for (what, times) in [
-            ("seal-to-leaderboard", &f.latencies),
-            (
-                "publish-to-leaderboard (the club's read, check and signing too)",
-                &f.from_publish,
-            ),
-        ] {
-            let mut l = times.clone();
-            l.sort();
-            if let (Some(first), Some(last)) = (l.first(), l.last()) {
-                println!(
-                    "| {what}, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
-                    l[l.len() / 2].as_secs_f64() * 1e3,
-                    first.as_secs_f64() * 1e3,
-                    last.as_secs_f64() * 1e3,
-                    l.len()
-                );
-            }
-        }
+        print_pipeline(&f, args.pipeline_partitions);
     }
     Ok(())
+}
+
+/// The whole process `simpairs score <file>`, timed `runs` times, beside the peers' whole runs.
+fn whole_process(args: &Args, file: &std::path::Path, name: &str) -> anyhow::Result<Row> {
+    let exe = std::env::current_exe()?;
+    let mut times = Vec::with_capacity(args.runs);
+    for _ in 0..args.runs {
+        let started = Instant::now();
+        let status = Command::new(&exe)
+            .arg("score")
+            .arg(file)
+            .stdout(Stdio::null())
+            .status()?;
+        if !status.success() {
+            bail!("simpairs score {} failed", file.display());
+        }
+        times.push(started.elapsed());
+    }
+    let ours = median(times);
+    let mut peers = Vec::new();
+    if let Some(dir) = &args.peers {
+        for peer in &args.peer_list {
+            let t = peer_runs(args, dir, peer, file, "compute_s")?;
+            peers.push((peer.clone(), t.map(|(_, whole)| whole)));
+        }
+    }
+    Ok(Row {
+        what: format!("whole process `score {name}`"),
+        ours,
+        peers,
+    })
+}
+
+/// The pipeline's figures as a table.
+fn print_pipeline(f: &super::bench_pipeline::PipelineFigures, partitions: u32) {
+    let rate = |d: Duration| f.results as f64 / d.as_secs_f64();
+    println!(
+        "\n| pipeline, {} ({} results from {} clubs, 36 boards, {} partition(s)) | |",
+        f.log, f.results, f.clubs, partitions
+    );
+    println!("|---|---|");
+    println!(
+        "| publish (read, check, seal, append durably; clubs one after the other) | {} results/s ({}) |",
+        rate(f.publish) as u64,
+        secs(f.publish)
+    );
+    println!(
+        "| ingest (aggregator: read, verify, apply, rescore, write scores) | {} results/s ({}) |",
+        rate(f.ingest) as u64,
+        secs(f.ingest)
+    );
+    for (what, times) in [
+        ("seal-to-leaderboard", &f.latencies),
+        (
+            "publish-to-leaderboard (the club's read, check and signing too)",
+            &f.from_publish,
+        ),
+    ] {
+        let mut l = times.clone();
+        l.sort();
+        if let (Some(first), Some(last)) = (l.first(), l.last()) {
+            println!(
+                "| {what}, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
+                l[l.len() / 2].as_secs_f64() * 1e3,
+                first.as_secs_f64() * 1e3,
+                last.as_secs_f64() * 1e3,
+                l.len()
+            );
+        }
+    }
 }
 
 /// Runs a peer `runs` times; returns the medians of its reported phase and of its whole process.

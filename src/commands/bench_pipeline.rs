@@ -37,33 +37,30 @@ pub struct PipelineFigures {
     pub from_publish: Vec<Duration>,
 }
 
-pub fn measure(
+/// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
+fn open_bench_log(
     location: Option<&simpairs_pipeline::LogLocation>,
-    partitions: u32,
-    results_wanted: usize,
-    boards: u16,
-    new_clubs: usize,
-) -> anyhow::Result<PipelineFigures> {
-    let dir = tempfile::tempdir()?;
-    let (log, log_name): (Arc<dyn simpairs_log::Log>, String) = match location {
+    dir: &std::path::Path,
+) -> anyhow::Result<(Arc<dyn simpairs_log::Log>, String)> {
+    Ok(match location {
         None => (
-            Arc::new(simpairs_log::EmbeddedLog::open(dir.path())?),
+            Arc::new(simpairs_log::EmbeddedLog::open(dir)?),
             "embedded log".into(),
         ),
         Some(l @ simpairs_pipeline::LogLocation::Embedded(_)) => {
             (super::open_log(l)?, "embedded log".into())
         }
         Some(l) => (super::open_log(l)?, l.to_string()),
-    };
-    // A new event each run: on Kafka its topics are fresh.
-    let event_id = format!(
-        "bench-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis())
-    );
-    let event_id = event_id.as_str();
+    })
+}
+
+/// The simulated field: the event, how many of its first clubs make up the results asked for,
+/// and the latency clubs (30 tables or so, published one at a time).
+fn bench_event(
+    results_wanted: usize,
+    boards: u16,
+    new_clubs: usize,
+) -> (simpairs_sim::SimEvent, usize, Vec<simpairs_sim::SimClub>) {
     // About 9 tables per club on average: clubs = results per board / 9.
     let per_board = results_wanted / boards as usize;
     let clubs = (per_board / 9).max(2);
@@ -83,9 +80,9 @@ pub fn measure(
         howell_percent: 0,
         ..Default::default()
     });
-    let late: Vec<&simpairs_sim::SimClub> = late
+    let late: Vec<simpairs_sim::SimClub> = late
         .clubs
-        .iter()
+        .into_iter()
         .filter(|c| c.tables >= 20)
         .take(new_clubs)
         .collect();
@@ -102,7 +99,19 @@ pub fn measure(
         .take_while(|&before| before < results_wanted)
         .count()
         .max(2);
-    let mut lines: Vec<ClubLine> = event.clubs[..clubs]
+    (event, clubs, late)
+}
+
+/// Declares the bench's event: the field's clubs and the latency clubs (named `L<id>`).
+fn declare_bench(
+    log: &dyn simpairs_log::Log,
+    event_id: &str,
+    field: &[simpairs_sim::SimClub],
+    late: &[simpairs_sim::SimClub],
+    boards: u16,
+    partitions: u32,
+) -> anyhow::Result<()> {
+    let mut lines: Vec<ClubLine> = field
         .iter()
         .map(|c| ClubLine {
             club_id: c.id.clone(),
@@ -116,16 +125,23 @@ pub fn measure(
         public_key: Some(club_key(&format!("L{}", c.id)).public()),
     }));
     declare(
-        log.as_ref(),
+        log,
         Declaration::matchpoints(event_id, "bench", boards, lines, partitions).with_keys(
             simpairs_sim::aggregator_key().public(),
             simpairs_sim::organiser_key().public(),
         ),
     )?;
-    let results: usize = event.clubs[..clubs].iter().map(|c| c.results).sum();
+    Ok(())
+}
 
+/// Publishes the field's clubs, then ingests them all: the time of each.
+fn publish_and_ingest(
+    log: &Arc<dyn simpairs_log::Log>,
+    event_id: &str,
+    field: &[simpairs_sim::SimClub],
+) -> anyhow::Result<(Duration, Duration)> {
     let started = Instant::now();
-    for c in &event.clubs[..clubs] {
+    for c in field {
         simpairs_pipeline::publish::publish_file(
             log.as_ref(),
             event_id,
@@ -151,13 +167,25 @@ pub fn measure(
         &AtomicBool::new(false),
         |_| last_batch = Instant::now(),
     )?;
-    let ingest = last_batch.duration_since(started);
-    drop(aggregator);
+    Ok((publish, last_batch.duration_since(started)))
+}
 
-    // Live: aggregator and projection threads, then one new club at a time.
-    let stop = Arc::new(AtomicBool::new(false));
-    let shown = Arc::new(AtomicI64::new(0));
-    let shown_at: Arc<RwLock<Vec<(i64, Instant)>>> = Arc::new(RwLock::new(Vec::new()));
+/// The generation the live projection shows, and when it showed each.
+#[derive(Clone, Default)]
+struct Shown {
+    generation: Arc<AtomicI64>,
+    at: Arc<RwLock<Vec<(i64, Instant)>>>,
+}
+
+type Role = std::thread::JoinHandle<anyhow::Result<()>>;
+
+/// Starts the live aggregator and projection threads, which run until `stop`.
+fn spawn_live(
+    log: &Arc<dyn simpairs_log::Log>,
+    event_id: &str,
+    stop: &Arc<AtomicBool>,
+    shown: &Shown,
+) -> (Role, Role) {
     let live_aggregator = {
         let (log, stop, event_id) = (log.clone(), stop.clone(), event_id.to_string());
         std::thread::spawn(move || -> anyhow::Result<()> {
@@ -172,8 +200,8 @@ pub fn measure(
             log.clone(),
             stop.clone(),
             projection.clone(),
-            shown.clone(),
-            shown_at.clone(),
+            shown.generation.clone(),
+            shown.at.clone(),
             event_id.to_string(),
         );
         std::thread::spawn(move || -> anyhow::Result<()> {
@@ -194,9 +222,23 @@ pub fn measure(
             Ok(())
         })
     };
+    (live_aggregator, live_projection)
+}
+
+/// Live: aggregator and projection threads, then one new club at a time; each club's
+/// seal-to-leaderboard and publish-to-leaderboard times.
+fn live_latencies(
+    log: &Arc<dyn simpairs_log::Log>,
+    event_id: &str,
+    clubs: usize,
+    late: &[simpairs_sim::SimClub],
+) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let shown = Shown::default();
+    let (live_aggregator, live_projection) = spawn_live(log, event_id, &stop, &shown);
     let base = clubs as i64;
     let deadline = Instant::now() + Duration::from_secs(600);
-    while shown.load(Ordering::Relaxed) < base && Instant::now() < deadline {
+    while shown.generation.load(Ordering::Relaxed) < base && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     let codec = simpairs_events::Codec::new()?;
@@ -224,10 +266,11 @@ pub fn measure(
             &submission.events,
         )?;
         let want = base + i as i64 + 1;
-        while shown.load(Ordering::Relaxed) < want && Instant::now() < deadline {
+        while shown.generation.load(Ordering::Relaxed) < want && Instant::now() < deadline {
             std::thread::sleep(Duration::from_micros(200));
         }
-        let at = shown_at
+        let at = shown
+            .at
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
@@ -245,6 +288,33 @@ pub fn measure(
     live_projection
         .join()
         .map_err(|_| anyhow::anyhow!("projection thread failed"))??;
+    Ok((latencies, from_publish))
+}
+
+pub fn measure(
+    location: Option<&simpairs_pipeline::LogLocation>,
+    partitions: u32,
+    results_wanted: usize,
+    boards: u16,
+    new_clubs: usize,
+) -> anyhow::Result<PipelineFigures> {
+    let dir = tempfile::tempdir()?;
+    let (log, log_name) = open_bench_log(location, dir.path())?;
+    // A new event each run: on Kafka its topics are fresh.
+    let event_id = format!(
+        "bench-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+    );
+    let event_id = event_id.as_str();
+    let (event, clubs, late) = bench_event(results_wanted, boards, new_clubs);
+    let field = &event.clubs[..clubs];
+    declare_bench(log.as_ref(), event_id, field, &late, boards, partitions)?;
+    let results: usize = field.iter().map(|c| c.results).sum();
+    let (publish, ingest) = publish_and_ingest(&log, event_id, field)?;
+    let (latencies, from_publish) = live_latencies(&log, event_id, clubs, &late)?;
     Ok(PipelineFigures {
         log: log_name,
         results,

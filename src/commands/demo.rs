@@ -5,7 +5,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -78,6 +78,210 @@ fn demo_key(seed: u64, club: &str) -> simpairs_events::PrivateKey {
     simpairs_events::PrivateKey::from_secret(h.finalize().into())
 }
 
+/// Progress shared between the roles and the display.
+#[derive(Clone, Default)]
+struct Progress {
+    /// The generation the aggregator last wrote.
+    applied: Arc<AtomicI64>,
+    /// The generation the leaderboard shows.
+    shown: Arc<AtomicI64>,
+    /// From a seal to the leaderboard showing it, for the last generation shown.
+    latency_ms: Arc<AtomicU64>,
+    /// When each submission was published, by generation.
+    published_at: Arc<Mutex<Vec<Instant>>>,
+}
+
+impl Progress {
+    fn published_now(&self) {
+        self.published_at
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Instant::now());
+    }
+
+    fn status(&self, bar: &indicatif::ProgressBar) {
+        bar.set_message(format!(
+            "leaderboard generation {} (applied {}), last seal-to-leaderboard {} ms",
+            self.shown.load(Ordering::Relaxed),
+            self.applied.load(Ordering::Relaxed),
+            self.latency_ms.load(Ordering::Relaxed)
+        ));
+    }
+}
+
+/// Declares the demo's event, its clubs' keys derived from the seed.
+fn declare_demo(
+    log: &dyn simpairs_log::Log,
+    event: &simpairs_sim::SimEvent,
+    seed: u64,
+    event_id: &str,
+) -> anyhow::Result<()> {
+    let clubs: Vec<ClubLine> = event
+        .clubs
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.id.clone(),
+            name: c.name.clone(),
+            public_key: Some(demo_key(seed, &c.id).public()),
+        })
+        .collect();
+    declare(
+        log,
+        Declaration::matchpoints(
+            event_id,
+            &format!("Simulated national simultaneous pairs (seed {seed})"),
+            event.boards,
+            clubs,
+            1,
+        )
+        .with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
+    )?;
+    Ok(())
+}
+
+type Role = std::thread::JoinHandle<anyhow::Result<()>>;
+
+/// Runs the aggregator on a thread of its own until `stop`.
+fn spawn_aggregator(
+    log: Arc<dyn simpairs_log::Log>,
+    event_id: String,
+    stop: Arc<AtomicBool>,
+    progress: &Progress,
+) -> Role {
+    let applied = progress.applied.clone();
+    std::thread::spawn(move || -> anyhow::Result<()> {
+        let mut aggregator = Aggregator::open(log, &event_id, simpairs_sim::aggregator_key())?;
+        aggregator.run(&AggregateOptions::default(), &stop, |batch| {
+            applied.store(batch.generation, Ordering::Relaxed);
+        })?;
+        Ok(())
+    })
+}
+
+/// Serves the leaderboard on a thread of its own until `stop`; its address is sent on `url_tx`.
+fn spawn_server(
+    log: Arc<dyn simpairs_log::Log>,
+    event_id: String,
+    args: &Args,
+    stop: Arc<AtomicBool>,
+    progress: &Progress,
+    url_tx: std::sync::mpsc::Sender<SocketAddr>,
+) -> Role {
+    let (listen, web) = (args.listen, args.web.clone());
+    let (shown, latency_ms, published_at) = (
+        progress.shown.clone(),
+        progress.latency_ms.clone(),
+        progress.published_at.clone(),
+    );
+    std::thread::spawn(move || -> anyhow::Result<()> {
+        let on_generation = move |generation: i64| {
+            shown.store(generation, Ordering::Relaxed);
+            let times = published_at.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(t) = times.get((generation as usize).saturating_sub(1)) {
+                latency_ms.store(t.elapsed().as_millis() as u64, Ordering::Relaxed);
+            }
+        };
+        serve_demo(log, &event_id, listen, &web, stop, on_generation, url_tx)
+    })
+}
+
+/// Publishes: every club but the last, spread over the publishing time; a forged upload; the late
+/// club; a correction.
+fn publish_clubs(
+    args: &Args,
+    event: &simpairs_sim::SimEvent,
+    log: &dyn simpairs_log::Log,
+    event_id: &str,
+    stop: &AtomicBool,
+    progress: &Progress,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<()> {
+    let codec = simpairs_events::Codec::new()?;
+    let on_time = event.clubs.len() - 1;
+    let pause = Duration::from_millis(args.publish_seconds * 1000 / (on_time as u64 + 3));
+    let publish = |club: &simpairs_sim::SimClub,
+                   csv: &str,
+                   key: &simpairs_events::PrivateKey,
+                   what: &str|
+     -> anyhow::Result<()> {
+        let imported =
+            simpairs_formats::import::read(&format!("{}.csv", club.id), csv.as_bytes(), None)?;
+        let submission =
+            simpairs_pipeline::publish::submission_events(event_id, &club.id, &imported)?;
+        let sealed = simpairs_pipeline::publish::seal(
+            &codec,
+            event_id,
+            &club.id,
+            key,
+            submission.events,
+            Some(what.to_string()),
+            Vec::new(),
+        );
+        simpairs_pipeline::publish::append_submission(log, &codec, event_id, &sealed)?;
+        Ok(())
+    };
+    for club in &event.clubs[..on_time] {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        progress.published_now();
+        let named = simpairs_sim::names::with_names(club, args.seed);
+        publish(club, &named, &demo_key(args.seed, &club.id), "on time")?;
+        bar.inc(1);
+        progress.status(bar);
+        std::thread::sleep(pause);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    // Someone tries to upload for club 2 without its key: set aside, nothing changes.
+    let victim = &event.clubs[1];
+    publish(
+        victim,
+        &victim.csv,
+        &simpairs_events::PrivateKey::from_secret([0x5E; 32]),
+        "forged",
+    )?;
+    say(
+        bar,
+        format!(
+            "a forged upload for {} was sent (it goes to the dead-letter stream)",
+            victim.id
+        ),
+    );
+    std::thread::sleep(pause * 2);
+    let late = &event.clubs[on_time];
+    progress.published_now();
+    let named = simpairs_sim::names::with_names(late, args.seed);
+    publish(late, &named, &demo_key(args.seed, &late.id), "late")?;
+    bar.inc(1);
+    say(
+        bar,
+        format!(
+            "late club {} ({}) is in: the whole event is rescored",
+            late.id, late.name
+        ),
+    );
+    std::thread::sleep(pause * 2);
+    let (index, csv) = &event.correction;
+    let corrected = &event.clubs[*index];
+    progress.published_now();
+    publish(
+        corrected,
+        csv,
+        &demo_key(args.seed, &corrected.id),
+        "correction",
+    )?;
+    say(
+        bar,
+        format!("{} corrected one traveller line", corrected.id),
+    );
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let dir = fresh_dir(&args)?;
     let log = simpairs_pipeline::streams::open_embedded(&dir)?;
@@ -88,29 +292,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Default::default()
     });
     let event_id = format!("demo-{}", args.seed);
-    let clubs: Vec<ClubLine> = event
-        .clubs
-        .iter()
-        .map(|c| ClubLine {
-            club_id: c.id.clone(),
-            name: c.name.clone(),
-            public_key: Some(demo_key(args.seed, &c.id).public()),
-        })
-        .collect();
-    declare(
-        log.as_ref(),
-        Declaration::matchpoints(
-            &event_id,
-            &format!("Simulated national simultaneous pairs (seed {})", args.seed),
-            event.boards,
-            clubs,
-            1,
-        )
-        .with_keys(
-            simpairs_sim::aggregator_key().public(),
-            simpairs_sim::organiser_key().public(),
-        ),
-    )?;
+    declare_demo(log.as_ref(), &event, args.seed, &event_id)?;
     let results_total: usize = event.clubs.iter().map(|c| c.results).sum();
     println!(
         "simpairs demo: {} clubs, {} boards, {} results; log in {}",
@@ -121,159 +303,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
 
     let stop = super::stop_on_signal();
-    // Shared progress between the roles and the display.
-    let applied = Arc::new(AtomicI64::new(0));
-    let shown = Arc::new(AtomicI64::new(0));
-    let latency_ms = Arc::new(AtomicU64::new(0));
-    let published_at: Arc<Mutex<Vec<Instant>>> = Arc::new(Mutex::new(Vec::new()));
-
-    let aggregator = {
-        let (log, stop, applied, event_id) =
-            (log.clone(), stop.clone(), applied.clone(), event_id.clone());
-        std::thread::spawn(move || -> anyhow::Result<()> {
-            let mut aggregator = Aggregator::open(log, &event_id, simpairs_sim::aggregator_key())?;
-            aggregator.run(&AggregateOptions::default(), &stop, |batch| {
-                applied.store(batch.generation, Ordering::Relaxed);
-            })?;
-            Ok(())
-        })
-    };
+    let progress = Progress::default();
+    let aggregator = spawn_aggregator(log.clone(), event_id.clone(), stop.clone(), &progress);
     let (url_tx, url_rx) = std::sync::mpsc::channel::<SocketAddr>();
-    let server = {
-        let (log, stop, event_id, listen, web) = (
-            log.clone(),
-            stop.clone(),
-            event_id.clone(),
-            args.listen,
-            args.web.clone(),
-        );
-        let (shown, latency_ms, published_at) =
-            (shown.clone(), latency_ms.clone(), published_at.clone());
-        std::thread::spawn(move || -> anyhow::Result<()> {
-            let on_generation = move |generation: i64| {
-                shown.store(generation, Ordering::Relaxed);
-                let times = published_at.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(t) = times.get((generation as usize).saturating_sub(1)) {
-                    latency_ms.store(t.elapsed().as_millis() as u64, Ordering::Relaxed);
-                }
-            };
-            serve_demo(log, &event_id, listen, &web, stop, on_generation, url_tx)
-        })
-    };
+    let server = spawn_server(
+        log.clone(),
+        event_id.clone(),
+        &args,
+        stop.clone(),
+        &progress,
+        url_tx,
+    );
     let url = url_rx
         .recv_timeout(Duration::from_secs(10))
         .context("the web server did not start")?;
     println!("live leaderboard: http://{url}/");
 
-    // Publish: every club but the last, spread over the publishing time; a forged upload; the late
-    // club; a correction.
-    let codec = simpairs_events::Codec::new()?;
-    let on_time = event.clubs.len() - 1;
-    let pause = Duration::from_millis(args.publish_seconds * 1000 / (on_time as u64 + 3));
     let bar = progress_bar(event.clubs.len() as u64);
-    let publish = |club: &simpairs_sim::SimClub,
-                   csv: &str,
-                   key: &simpairs_events::PrivateKey,
-                   what: &str|
-     -> anyhow::Result<()> {
-        let imported =
-            simpairs_formats::import::read(&format!("{}.csv", club.id), csv.as_bytes(), None)?;
-        let submission =
-            simpairs_pipeline::publish::submission_events(&event_id, &club.id, &imported)?;
-        let sealed = simpairs_pipeline::publish::seal(
-            &codec,
-            &event_id,
-            &club.id,
-            key,
-            submission.events,
-            Some(what.to_string()),
-            Vec::new(),
-        );
-        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event_id, &sealed)?;
-        Ok(())
-    };
-    let status = |bar: &indicatif::ProgressBar| {
-        bar.set_message(format!(
-            "leaderboard generation {} (applied {}), last seal-to-leaderboard {} ms",
-            shown.load(Ordering::Relaxed),
-            applied.load(Ordering::Relaxed),
-            latency_ms.load(Ordering::Relaxed)
-        ));
-    };
-    for club in &event.clubs[..on_time] {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        published_at
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Instant::now());
-        let named = simpairs_sim::names::with_names(club, args.seed);
-        publish(club, &named, &demo_key(args.seed, &club.id), "on time")?;
-        bar.inc(1);
-        status(&bar);
-        std::thread::sleep(pause);
-    }
-    if !stop.load(Ordering::Relaxed) {
-        // Someone tries to upload for club 2 without its key: set aside, nothing changes.
-        let victim = &event.clubs[1];
-        publish(
-            victim,
-            &victim.csv,
-            &simpairs_events::PrivateKey::from_secret([0x5E; 32]),
-            "forged",
-        )?;
-        say(
-            &bar,
-            format!(
-                "a forged upload for {} was sent (it goes to the dead-letter stream)",
-                victim.id
-            ),
-        );
-        std::thread::sleep(pause * 2);
-        let late = &event.clubs[on_time];
-        published_at
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Instant::now());
-        let named = simpairs_sim::names::with_names(late, args.seed);
-        publish(late, &named, &demo_key(args.seed, &late.id), "late")?;
-        bar.inc(1);
-        say(
-            &bar,
-            format!(
-                "late club {} ({}) is in: the whole event is rescored",
-                late.id, late.name
-            ),
-        );
-        std::thread::sleep(pause * 2);
-        let (index, csv) = &event.correction;
-        let corrected = &event.clubs[*index];
-        published_at
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Instant::now());
-        publish(
-            corrected,
-            csv,
-            &demo_key(args.seed, &corrected.id),
-            "correction",
-        )?;
-        say(
-            &bar,
-            format!("{} corrected one traveller line", corrected.id),
-        );
-    }
+    publish_clubs(
+        &args,
+        &event,
+        log.as_ref(),
+        &event_id,
+        &stop,
+        &progress,
+        &bar,
+    )?;
+    let shown = &progress.shown;
     let expected = event.clubs.len() as i64 + 1;
     let waited = Instant::now();
     while shown.load(Ordering::Relaxed) < expected
         && !stop.load(Ordering::Relaxed)
         && waited.elapsed() < Duration::from_secs(120)
     {
-        status(&bar);
+        progress.status(&bar);
         std::thread::sleep(Duration::from_millis(100));
     }
-    status(&bar);
+    progress.status(&bar);
     bar.finish();
     println!(
         "all {} clubs are in (generation {}); leaderboard at http://{url}/",

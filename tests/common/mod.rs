@@ -344,7 +344,38 @@ pub fn clean_run(log: TestLog, event: &simpairs_sim::SimEvent, partitions: u32) 
         log.publish(event, club, &csv);
     }
     assert!(log.aggregator("clean", true).wait().unwrap().success());
-    log.leaderboard()
+    let rows = log.leaderboard();
+    assert_complete(event, &rows);
+    rows
+}
+
+/// Asserts that a leaderboard of [`TestLog::leaderboard`] holds the whole event: every club's
+/// pairs, every result in force, every board scored. A run compared with a clean run must show
+/// this too: two empty leaderboards (an aggregator that wrote nothing) are equal.
+pub fn assert_complete(event: &simpairs_sim::SimEvent, rows: &[String]) {
+    // The correction replaces a line: it adds no result.
+    let results: usize = event.clubs.iter().map(|c| c.results).sum();
+    assert!(results > 0, "the event has results");
+    assert!(
+        rows.contains(&format!("results in force: {results}")),
+        "not every result is in force: {:?}",
+        rows.iter().find(|r| r.starts_with("results in force"))
+    );
+    for club in &event.clubs {
+        let pairs = rows
+            .iter()
+            .filter(|r| r.split(' ').next() == Some(club.id.as_str()))
+            .count();
+        assert_eq!(
+            pairs,
+            2 * club.tables,
+            "club {} ({} tables) on the leaderboard",
+            club.id,
+            club.tables
+        );
+    }
+    let boards = rows.iter().filter(|r| r.starts_with("board ")).count();
+    assert_eq!(boards, usize::from(event.boards), "every board scored");
 }
 
 /// Runs the aggregator over what is published, in small batches, killing it with SIGKILL at

@@ -435,6 +435,73 @@ fn read_chunk<'l>(
     }
 }
 
+/// The columns whose presence makes a row more than a plain score.
+fn complex_columns(layout: &Layout) -> Vec<usize> {
+    let col = |name: &str| layout.index[COLUMNS.iter().position(|c| *c == name).expect("known")];
+    [
+        "contract",
+        "declarer",
+        "tricks",
+        "ew_score",
+        "adjusted",
+        "arrow_switch",
+        "group",
+        "movement",
+    ]
+    .iter()
+    .filter_map(|c| col(c))
+    .collect()
+}
+
+/// A row read the checked way: more than a plain score, or a plain one the fast path refused.
+struct Checked<'a> {
+    file: &'a str,
+    line: u64,
+    layout: &'a Layout,
+}
+
+impl Checked<'_> {
+    /// Adds the row, its fields as text, or notes why it cannot be added.
+    fn push(
+        &self,
+        builder: &mut FieldBuilder<'_>,
+        fields: &[&[u8]],
+        absent: &mut Absent,
+        problems: &mut Problems,
+    ) {
+        let at = |field: &str| Location {
+            file: self.file.to_string(),
+            line: self.line,
+            field: Some(field.to_string()),
+        };
+        let mut text: [&str; 14] = [""; 14];
+        let mut bad_utf8 = None;
+        for (k, slot) in text.iter_mut().enumerate() {
+            if let Some(i) = self.layout.index[k] {
+                match std::str::from_utf8(fields[i]) {
+                    Ok(s) => *slot = s,
+                    Err(_) => bad_utf8 = Some(COLUMNS[k]),
+                }
+            }
+        }
+        if let Some(field) = bad_utf8 {
+            problems.push(Problem {
+                at: at(field),
+                message: "the field is not UTF-8 text".into(),
+            });
+            return;
+        }
+        if let Err(p) = builder.push(&text_row(&text), self.line)
+            && !absent.note(self.layout, self.line, p.field, &p.message)
+        {
+            problems.push(Problem {
+                at: at(p.field),
+                message: p.message,
+            });
+        }
+    }
+}
+
 /// Reads a chunk without quotes line by line, splitting at commas; plain-score rows take the fast
 /// path, every other row the checked one.
 fn read_chunk_fast<'l>(
@@ -458,20 +525,7 @@ fn read_chunk_fast<'l>(
         col("ew_pair"),
         col("ns_score"),
     );
-    // Columns whose presence makes a row more than a plain score.
-    let complex: Vec<usize> = [
-        "contract",
-        "declarer",
-        "tricks",
-        "ew_score",
-        "adjusted",
-        "arrow_switch",
-        "group",
-        "movement",
-    ]
-    .iter()
-    .filter_map(|c| col(c))
-    .collect();
+    let complex = complex_columns(&layout);
     let mut fields: Vec<&[u8]> = Vec::with_capacity(layout.width);
     let mut line = first_line;
     // Lines are found with memchr (long spans); the few commas of a short line by a plain loop,
@@ -523,31 +577,12 @@ fn read_chunk_fast<'l>(
                 continue;
             }
         }
-        let mut text: [&str; 14] = [""; 14];
-        let mut bad_utf8 = None;
-        for (k, slot) in text.iter_mut().enumerate() {
-            if let Some(i) = layout.index[k] {
-                match std::str::from_utf8(fields[i]) {
-                    Ok(s) => *slot = s,
-                    Err(_) => bad_utf8 = Some(COLUMNS[k]),
-                }
-            }
-        }
-        if let Some(field) = bad_utf8 {
-            problems.push(Problem {
-                at: at(Some(field)),
-                message: "the field is not UTF-8 text".into(),
-            });
-            continue;
-        }
-        if let Err(p) = builder.push(&text_row(&text), this_line)
-            && !absent.note(&layout, this_line, p.field, &p.message)
-        {
-            problems.push(Problem {
-                at: at(Some(p.field)),
-                message: p.message,
-            });
-        }
+        let checked = Checked {
+            file,
+            line: this_line,
+            layout: &layout,
+        };
+        checked.push(&mut builder, &fields, &mut absent, &mut problems);
     }
     Chunk {
         builder,

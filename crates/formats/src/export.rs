@@ -177,6 +177,54 @@ pub fn write_usebio<W: Write>(
         out: io::BufWriter::new(out),
         depth: 0,
     };
+    let (howell, mitchell) = write_event_header(&mut x, imported, method)?;
+
+    let units = units(imported);
+    let several_clubs = field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty());
+    let flat = units.len() == 1 && field.section_name(units[0].1).is_empty() && !several_clubs;
+    let by_board = field.rows_by_board();
+    if !flat {
+        x.open("SESSION", &[("SESSION_ID", "1")])?;
+    }
+    for &(club, section) in &units {
+        let section_name = field.section_name(section);
+        if !flat {
+            x.open("SECTION", &[("SECTION_ID", section_name)])?;
+            if several_clubs {
+                x.leaf("CLUB_NAME", field.club_name(club))?;
+            }
+            if !howell && !mitchell {
+                // Movements differ between sections: each section says its own.
+                let unit_howell = field
+                    .pairs()
+                    .iter()
+                    .any(|p| (p.club, p.section) == (club, section) && p.direction.is_none());
+                x.leaf("WINNER_TYPE", if unit_howell { "1" } else { "2" })?;
+            }
+        }
+        write_participants(&mut x, imported, scoring, club, section)?;
+        write_boards(&mut x, imported, scoring, &by_board, club, section)?;
+        if !flat {
+            x.close("SECTION")?;
+        }
+    }
+    if !flat {
+        x.close("SESSION")?;
+    }
+    x.close("EVENT")?;
+    write_handset(&mut x, &imported.deals)?;
+    x.close("USEBIO")?;
+    x.out.flush()
+}
+
+/// The start of the document, down to the event's own fields; whether every pair is a Howell
+/// pair, and whether every pair is a Mitchell pair.
+fn write_event_header<W: Write>(
+    x: &mut Xml<W>,
+    imported: &Imported,
+    method: Method,
+) -> io::Result<(bool, bool)> {
+    let field = &imported.field;
     let e = &imported.event;
     writeln!(x.out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
     let source = e
@@ -217,67 +265,46 @@ pub fn write_usebio<W: Write>(
         x.leaf("FULL_NAME", scorer)?;
         x.close("CONTACT")?;
     }
+    Ok((howell, mitchell))
+}
 
-    let units = units(imported);
-    let several_clubs = field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty());
-    let flat = units.len() == 1 && field.section_name(units[0].1).is_empty() && !several_clubs;
-    let by_board = field.rows_by_board();
-    if !flat {
-        x.open("SESSION", &[("SESSION_ID", "1")])?;
-    }
-    for &(club, section) in &units {
-        let section_name = field.section_name(section);
-        if !flat {
-            x.open("SECTION", &[("SECTION_ID", section_name)])?;
-            if several_clubs {
-                x.leaf("CLUB_NAME", field.club_name(club))?;
-            }
-            if !howell && !mitchell {
-                // Movements differ between sections: each section says its own.
-                let unit_howell = field
-                    .pairs()
-                    .iter()
-                    .any(|p| (p.club, p.section) == (club, section) && p.direction.is_none());
-                x.leaf("WINNER_TYPE", if unit_howell { "1" } else { "2" })?;
-            }
+/// The boards of one club's section, each with its lines.
+fn write_boards<W: Write>(
+    x: &mut Xml<W>,
+    imported: &Imported,
+    scoring: &Scoring<'_>,
+    by_board: &simpairs_scoring::BoardRows,
+    club: simpairs_scoring::field::ClubId,
+    section: simpairs_scoring::field::SectionId,
+) -> io::Result<()> {
+    let field = &imported.field;
+    let method = scoring.options().method;
+    for (i, rows) in by_board.iter().enumerate() {
+        let board = by_board.boards[i];
+        let mine: Vec<u32> = rows
+            .iter()
+            .copied()
+            .filter(|&r| {
+                let p = &field.pairs()[field.result(r as usize).ns as usize];
+                (p.club, p.section) == (club, section)
+            })
+            .collect();
+        if mine.is_empty() {
+            continue;
         }
-        write_participants(&mut x, imported, scoring, club, section)?;
-        for (i, rows) in by_board.iter().enumerate() {
-            let board = by_board.boards[i];
-            let mine: Vec<u32> = rows
-                .iter()
-                .copied()
-                .filter(|&r| {
-                    let p = &field.pairs()[field.result(r as usize).ns as usize];
-                    (p.club, p.section) == (club, section)
-                })
-                .collect();
-            if mine.is_empty() {
-                continue;
-            }
-            x.open("BOARD", &[])?;
-            x.leaf("BOARD_NUMBER", &board.to_string())?;
-            if method == Method::Butler
-                && let Some(datum) = scoring.board(board).and_then(|b| b.datum)
-            {
-                x.leaf("BOARD_AVERAGE", &datum.to_string())?;
-            }
-            for row in mine {
-                write_line(&mut x, imported, scoring, row as usize)?;
-            }
-            x.close("BOARD")?;
+        x.open("BOARD", &[])?;
+        x.leaf("BOARD_NUMBER", &board.to_string())?;
+        if method == Method::Butler
+            && let Some(datum) = scoring.board(board).and_then(|b| b.datum)
+        {
+            x.leaf("BOARD_AVERAGE", &datum.to_string())?;
         }
-        if !flat {
-            x.close("SECTION")?;
+        for row in mine {
+            write_line(x, imported, scoring, row as usize)?;
         }
+        x.close("BOARD")?;
     }
-    if !flat {
-        x.close("SESSION")?;
-    }
-    x.close("EVENT")?;
-    write_handset(&mut x, &imported.deals)?;
-    x.close("USEBIO")?;
-    x.out.flush()
+    Ok(())
 }
 
 fn write_pair<W: Write>(

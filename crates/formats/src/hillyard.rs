@@ -69,13 +69,11 @@ fn pair_line(line: &str) -> Option<(&str, Direction, &str)> {
         .then_some((number, direction, names))
 }
 
-/// Reads a file of this format.
-pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
-    let text = text::utf8(file, text::strip_bom(bytes), "")?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i as u64 + 1, l.trim()));
+/// The title line and the section line (`A`, or `A DW` with a modifier).
+fn header<'t>(
+    file: &str,
+    lines: &mut impl Iterator<Item = (u64, &'t str)>,
+) -> Result<(&'t str, String, Option<String>)> {
     let Some((_, title)) = lines.next().filter(|(_, t)| !t.is_empty()) else {
         return Err(Error::at(
             file,
@@ -96,6 +94,104 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             format!("{section_text:?} is not a section line such as \"A\" or \"A DW\""),
         ));
     }
+    Ok((title, section, modifier))
+}
+
+/// A pair of the pair lines, its players' names joined by `&`.
+fn pair_info(section: &str, number: &str, direction: Direction, names: &str) -> PairInfo {
+    PairInfo {
+        club: String::new(),
+        section: section.to_string(),
+        label: number.to_string(),
+        direction: Some(direction),
+        players: names
+            .split('&')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|n| Player {
+                name: n.to_string(),
+                ..Player::default()
+            })
+            .collect(),
+    }
+}
+
+/// A `board,score` line of table `ns` v `ew`: a score, an artificial score (`A+`) or not played.
+fn result_line<'t>(
+    section: &str,
+    ns: &str,
+    ew: &str,
+    board: &'t str,
+    result: &'t str,
+    number: u64,
+) -> RawLine<'t> {
+    let numeric = result.parse::<i32>().is_ok();
+    let mut at = At {
+        line: number,
+        path: String::new(),
+        field_lines: [0; FIELDS.len()],
+    };
+    at.field_lines[field_index("board")] = u32::try_from(number).unwrap_or(0);
+    RawLine {
+        section: Cow::Owned(section.to_string()),
+        board: Cow::Borrowed(board),
+        ns: Cow::Owned(ns.to_string()),
+        ew: Cow::Owned(ew.to_string()),
+        ns_score: Cow::Borrowed(if numeric { result } else { "" }),
+        adjusted: Cow::Borrowed(if numeric || is_not_played(result) {
+            ""
+        } else {
+            result
+        }),
+        not_played: is_not_played(result),
+        details: LineDetails::default(),
+        at,
+        ..RawLine::default()
+    }
+}
+
+/// The import of a read file: the pairs placed in the field, the event as the header says.
+fn imported(
+    built: build::Built,
+    pairs: Vec<PairInfo>,
+    title: &str,
+    modifier: Option<String>,
+    section: String,
+) -> Imported {
+    let (pair_infos, absent_pairs, _) = build::place_pairs(&built.field, pairs);
+    Imported {
+        format: Format::HillyardCsv,
+        field: built.field,
+        lines: built.lines,
+        not_played: built.not_played,
+        event: EventInfo {
+            name: Some(title.to_string()),
+            title: modifier,
+            program: Some("Bridge director (rchillyard)".into()),
+            movement: Some(simpairs_scoring::field::Movement::Mitchell),
+            sections: vec![SectionInfo {
+                name: section,
+                ..SectionInfo::default()
+            }],
+            ..EventInfo::default()
+        },
+        pairs: pair_infos,
+        absent_pairs,
+        deals: Vec::new(),
+        details: built.details,
+        warnings: built.warnings,
+        official: Official::default(),
+    }
+}
+
+/// Reads a file of this format.
+pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
+    let text = text::utf8(file, text::strip_bom(bytes), "")?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l.trim()));
+    let (title, section, modifier) = header(file, &mut lines)?;
     let legal = simpairs_scoring::LegalScores::new();
     let naming = Naming {
         names: &NAMES,
@@ -131,21 +227,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         }
         if table.is_none() {
             match pair_line(line) {
-                Some((n, direction, names)) => pairs.push(PairInfo {
-                    club: String::new(),
-                    section: section.clone(),
-                    label: n.to_string(),
-                    direction: Some(direction),
-                    players: names
-                        .split('&')
-                        .map(str::trim)
-                        .filter(|n| !n.is_empty())
-                        .map(|n| Player {
-                            name: n.to_string(),
-                            ..Player::default()
-                        })
-                        .collect(),
-                }),
+                Some((n, direction, names)) => pairs.push(pair_info(&section, n, direction, names)),
                 None => bad(
                     number,
                     "pair",
@@ -165,30 +247,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             );
             continue;
         }
-        let result = fields[1];
-        let numeric = result.parse::<i32>().is_ok();
-        let mut at = At {
-            line: number,
-            path: String::new(),
-            field_lines: [0; FIELDS.len()],
-        };
-        at.field_lines[field_index("board")] = u32::try_from(number).unwrap_or(0);
-        let raw = RawLine {
-            section: Cow::Owned(section.clone()),
-            board: Cow::Borrowed(fields[0]),
-            ns: Cow::Owned(ns.clone()),
-            ew: Cow::Owned(ew.clone()),
-            ns_score: Cow::Borrowed(if numeric { result } else { "" }),
-            adjusted: Cow::Borrowed(if numeric || is_not_played(result) {
-                ""
-            } else {
-                result
-            }),
-            not_played: is_not_played(result),
-            details: LineDetails::default(),
-            at,
-            ..RawLine::default()
-        };
+        let raw = result_line(&section, ns, ew, fields[0], fields[1], number);
         sink.push(raw, true);
     }
     let raw = std::mem::take(&mut sink.lines);
@@ -203,30 +262,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     let built = build::build(file, raw, &naming, problems)?;
-    let (pair_infos, absent_pairs, _) = build::place_pairs(&built.field, pairs);
-    Ok(Imported {
-        format: Format::HillyardCsv,
-        field: built.field,
-        lines: built.lines,
-        not_played: built.not_played,
-        event: EventInfo {
-            name: Some(title.to_string()),
-            title: modifier,
-            program: Some("Bridge director (rchillyard)".into()),
-            movement: Some(simpairs_scoring::field::Movement::Mitchell),
-            sections: vec![SectionInfo {
-                name: section,
-                ..SectionInfo::default()
-            }],
-            ..EventInfo::default()
-        },
-        pairs: pair_infos,
-        absent_pairs,
-        deals: Vec::new(),
-        details: built.details,
-        warnings: built.warnings,
-        official: Official::default(),
-    })
+    Ok(imported(built, pairs, title, modifier, section))
 }
 
 #[cfg(test)]

@@ -796,18 +796,7 @@ impl<'a> Reader<'a, '_> {
             })
             .collect();
 
-        // Howell or Mitchell, per section, from the travellers.
-        let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
-        for s in &self.sections {
-            let guess = build::looks_like_howell(
-                self.sink
-                    .lines
-                    .iter()
-                    .filter(|r| &*r.section == s && !r.ns.is_empty())
-                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
-            );
-            howell_of.insert(s.clone(), guess);
-        }
+        let howell_of = self.howell_by_section();
         let all_howell = howell_of.values().all(|h| *h);
         if all_howell || howell_of.values().all(|h| !*h) {
             event.movement = Some(build::movement_of(all_howell));
@@ -838,39 +827,7 @@ impl<'a> Reader<'a, '_> {
             .collect();
         let mut total_rows = Vec::new();
         for (values, _, section) in &self.totals {
-            let get = |k: &str| values.get(k).map_or("", |v| v.trim());
-            let (label, suffix) = build::split_pair_number(get("PairId"));
-            let direction = if howell(section) {
-                None
-            } else {
-                suffix.or(match get("Direction").to_ascii_uppercase().as_str() {
-                    "NS" | "N" => Some(Direction::NS),
-                    "EW" | "E" => Some(Direction::EW),
-                    _ => None,
-                })
-            };
-            let official = OfficialPair {
-                total: [
-                    "TotalScoreMP",
-                    "TotalMP",
-                    "TotalScoreIMP",
-                    "TotalIMP",
-                    "TotalScore",
-                ]
-                .iter()
-                .find_map(|k| parse_decimal(get(k))),
-                percent: parse_decimal(get("TotalPercentage").trim_end_matches('%')),
-                place: Place::parse(get("Rank")),
-                boards: get("NrBoards").parse().ok(),
-                ..OfficialPair::default()
-            };
-            let info = PairInfo {
-                club: String::new(),
-                section: section.clone(),
-                label: label.to_string(),
-                direction,
-                players: players_of(get("Names")),
-            };
+            let (info, official) = total_row(values, section, howell(section));
             total_rows.push((info.clone(), official));
             infos.push(info);
         }
@@ -909,6 +866,22 @@ impl<'a> Reader<'a, '_> {
                 datums: Vec::new(),
             },
         })
+    }
+
+    /// Howell or Mitchell, per section, from the travellers.
+    fn howell_by_section(&self) -> FxHashMap<String, bool> {
+        let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
+        for s in &self.sections {
+            let guess = build::looks_like_howell(
+                self.sink
+                    .lines
+                    .iter()
+                    .filter(|r| &*r.section == s && !r.ns.is_empty())
+                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
+            );
+            howell_of.insert(s.clone(), guess);
+        }
+        howell_of
     }
 
     fn read_deal(&mut self, board_text: &str) {
@@ -1009,14 +982,7 @@ impl<'a> Reader<'a, '_> {
         ] {
             at.field_lines[field_index(field)] = row.line_of(column);
         }
-        let official = OfficialLine {
-            ns: ["MP_NS", "IMP_NS"]
-                .iter()
-                .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
-            ew: ["MP_EW", "IMP_EW"]
-                .iter()
-                .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
-        };
+        let official = official_of(row);
         let contract = row.get("Contract");
         let mut ns_score = score_text(row.get("Score_NS"));
         let mut ew_score = score_text(row.get("Score_EW"));
@@ -1034,25 +1000,7 @@ impl<'a> Reader<'a, '_> {
             contract_text = contract.trim_start_matches('^').to_string();
             let ns = ns_score.trim_start_matches('^').to_string();
             let ew = ew_score.trim_start_matches('^').to_string();
-            let pct_ns = row.get("Percentage_NS").trim_start_matches('^').to_string();
-            let pct_ew = row.get("Percentage_EW").trim_start_matches('^').to_string();
-            let percent = |s: &str| s.strip_suffix('%').map(|p| p.trim().to_string());
-            match (
-                percent(&ns).or((!pct_ns.is_empty()).then_some(pct_ns)),
-                percent(&ew).or((!pct_ew.is_empty()).then_some(pct_ew)),
-            ) {
-                (Some(a), Some(b)) => adjusted = format!("{a}/{b}"),
-                (Some(a), None) => {
-                    adjusted = format!("{a}/{}", 100 - a.parse::<i32>().unwrap_or(50))
-                }
-                (None, Some(b)) => {
-                    adjusted = format!("{}/{b}", 100 - b.parse::<i32>().unwrap_or(50))
-                }
-                (None, None) if parse_adjusted(&ns).is_ok() && ns.parse::<i32>().is_err() => {
-                    adjusted = ns.clone()
-                }
-                (None, None) => {}
-            }
+            adjusted = artificial_percentages(row, &ns, &ew);
             if adjusted.is_empty() {
                 ns_score = ns;
                 ew_score = ew;
@@ -1104,6 +1052,36 @@ impl<'a> Reader<'a, '_> {
             origin: 0,
             at,
         }
+    }
+}
+
+/// The official values of a ScoreTable row (matchpoints or IMPs; `^` marks an artificial one).
+fn official_of(row: &Row) -> OfficialLine {
+    OfficialLine {
+        ns: ["MP_NS", "IMP_NS"]
+            .iter()
+            .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
+        ew: ["MP_EW", "IMP_EW"]
+            .iter()
+            .find_map(|c| parse_decimal(row.get(c).trim_start_matches('^'))),
+    }
+}
+
+/// An artificial score's percentages (`60/40`) from its scores (`60%`), its percentage columns, or
+/// an adjusted score written as the NS score; empty when there are none.
+fn artificial_percentages(row: &Row, ns: &str, ew: &str) -> String {
+    let pct_ns = row.get("Percentage_NS").trim_start_matches('^').to_string();
+    let pct_ew = row.get("Percentage_EW").trim_start_matches('^').to_string();
+    let percent = |s: &str| s.strip_suffix('%').map(|p| p.trim().to_string());
+    match (
+        percent(ns).or((!pct_ns.is_empty()).then_some(pct_ns)),
+        percent(ew).or((!pct_ew.is_empty()).then_some(pct_ew)),
+    ) {
+        (Some(a), Some(b)) => format!("{a}/{b}"),
+        (Some(a), None) => format!("{a}/{}", 100 - a.parse::<i32>().unwrap_or(50)),
+        (None, Some(b)) => format!("{}/{b}", 100 - b.parse::<i32>().unwrap_or(50)),
+        (None, None) if parse_adjusted(ns).is_ok() && ns.parse::<i32>().is_err() => ns.to_string(),
+        (None, None) => String::new(),
     }
 }
 
@@ -1209,6 +1187,49 @@ fn parse_deal(text: &str) -> std::result::Result<[Option<Hand>; 4], String> {
         out[(start + k) % 4] = Some(parsed);
     }
     Ok(out)
+}
+
+/// A row of the TotalScoreTable: the pair (its direction from its number's suffix or the
+/// `Direction` column, none in a Howell) and its official result.
+fn total_row(
+    values: &FxHashMap<String, String>,
+    section: &str,
+    howell: bool,
+) -> (PairInfo, OfficialPair) {
+    let get = |k: &str| values.get(k).map_or("", |v| v.trim());
+    let (label, suffix) = build::split_pair_number(get("PairId"));
+    let direction = if howell {
+        None
+    } else {
+        suffix.or(match get("Direction").to_ascii_uppercase().as_str() {
+            "NS" | "N" => Some(Direction::NS),
+            "EW" | "E" => Some(Direction::EW),
+            _ => None,
+        })
+    };
+    let official = OfficialPair {
+        total: [
+            "TotalScoreMP",
+            "TotalMP",
+            "TotalScoreIMP",
+            "TotalIMP",
+            "TotalScore",
+        ]
+        .iter()
+        .find_map(|k| parse_decimal(get(k))),
+        percent: parse_decimal(get("TotalPercentage").trim_end_matches('%')),
+        place: Place::parse(get("Rank")),
+        boards: get("NrBoards").parse().ok(),
+        ..OfficialPair::default()
+    };
+    let info = PairInfo {
+        club: String::new(),
+        section: section.to_string(),
+        label: label.to_string(),
+        direction,
+        players: players_of(get("Names")),
+    };
+    (info, official)
 }
 
 #[cfg(test)]

@@ -84,226 +84,243 @@ struct PairAcc {
     official: OfficialPair,
 }
 
-/// Reads a Scorer session file.
-pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
-    let text = xml::decode(file, bytes)?;
-    if text.trim().is_empty() {
-        return Err(Error::at(
-            file,
-            1,
-            None,
-            "the file is empty: expected a Scorer session",
-        ));
-    }
-    let mut walker = Walker::new(file, &text);
-    let mut event = EventInfo {
-        program: Some("Scorer".into()),
-        ..EventInfo::default()
-    };
-    let mut sections: Vec<SectionInfo> = Vec::new();
-    let legal = simpairs_scoring::LegalScores::new();
-    let naming = Naming {
-        names: &NAMES,
-        separator: "/",
-    };
-    // Results are checked as they are read; artificial scores wait for their board's top.
-    let mut sink = build::Sink::new(file, naming, &legal);
-    let mut adjusted: Vec<(usize, ResultAcc<'_>)> = Vec::new();
-    let mut tops: FxHashMap<(String, String), FxHashMap<i64, u32>> = FxHashMap::default();
-    let mut pairs: Vec<PairAcc> = Vec::new();
-    let mut current_section = String::new();
-    let mut root_seen = false;
-    loop {
-        match walker.next()? {
-            Node::Start { start, line } => {
-                let name = start.name().as_ref().to_string();
-                if !root_seen {
-                    root_seen = true;
-                    if name != "session" {
-                        return Err(Error::at(
-                            file,
-                            line,
-                            Some(&name),
-                            format!(
-                                "the root element is <{name}>, not <session>: this is not a Scorer session file"
-                            ),
-                        ));
+/// What reading a session collects, element by element.
+struct Session<'a, 'l> {
+    file: &'a str,
+    event: EventInfo,
+    sections: Vec<SectionInfo>,
+    /// Results are checked as they are read; artificial scores wait for their board's top.
+    sink: build::Sink<'a, 'l>,
+    adjusted: Vec<(usize, ResultAcc<'a>)>,
+    /// By (section, board): how many results have each NS + EW matchpoints.
+    tops: FxHashMap<(String, String), FxHashMap<i64, u32>>,
+    pairs: Vec<PairAcc>,
+    current_section: String,
+}
+
+impl<'a, 'l> Session<'a, 'l> {
+    /// Reads every element of the file; returns whether it has a root element.
+    fn walk(&mut self, walker: &mut Walker<'a>) -> Result<bool> {
+        let file = self.file;
+        let mut root_seen = false;
+        loop {
+            match walker.next()? {
+                Node::Start { start, line } => {
+                    let name = start.name().as_ref().to_string();
+                    if !root_seen {
+                        root_seen = true;
+                        self.session(walker, &start, &name, line)?;
+                        continue;
                     }
-                    let attrs = xml::attributes(&mut walker, &start)?;
-                    for (k, v) in attrs {
-                        let v = non_empty(&v);
-                        match k.as_str() {
-                            "club" => event.club_name = v,
-                            "club_no" => event.club_id = v,
-                            "scoring_type" => event.event_type = v,
-                            "event_name" => event.name = v,
-                            "event_date" => event.date = v,
-                            "event_time" => event.time = v,
-                            _ => {}
+                    let parent = walker.ancestor(1).unwrap_or("").to_string();
+                    match (parent.as_str(), name.as_str()) {
+                        ("sections", "section") => {
+                            self.sections.push(section_info(walker, &start)?);
                         }
-                    }
-                    continue;
-                }
-                let parent = walker.ancestor(1).unwrap_or("").to_string();
-                match (parent.as_str(), name.as_str()) {
-                    ("sections", "section") => {
-                        let a = xml::attributes(&mut walker, &start)?;
-                        let get = |k: &str| {
-                            a.iter()
-                                .find(|(n, _)| n == k)
-                                .map(|(_, v)| v.trim().to_string())
-                        };
-                        sections.push(SectionInfo {
-                            name: get("sectid").unwrap_or_default(),
-                            tables: get("tables").and_then(|t| t.parse().ok()),
-                            handicapped: get("handicap")
-                                .is_some_and(|h| h.eq_ignore_ascii_case("true")),
-                        });
-                    }
-                    ("board_results", "brsection") | ("scores", "scsection") => {
-                        current_section = xml::attribute(&start, "id")
-                            .unwrap_or_default()
-                            .trim()
-                            .to_string();
-                    }
-                    ("brsection", "result") => {
-                        let attrs = xml::attributes(&mut walker, &start)?;
-                        let r = ResultAcc {
-                            section: current_section.clone(),
-                            attrs: attrs.into_iter().collect(),
-                            at: At {
+                        ("board_results", "brsection") | ("scores", "scsection") => {
+                            self.current_section = xml::attribute(&start, "id")
+                                .unwrap_or_default()
+                                .trim()
+                                .to_string();
+                        }
+                        ("brsection", "result") => {
+                            let more = self.result(walker, &start, line)?;
+                            if !more {
+                                break;
+                            }
+                        }
+                        ("scsection", "pair") => {
+                            let attrs = xml::attributes(walker, &start)?;
+                            let path = walker.path();
+                            self.pairs.push(pair_of(
+                                file,
+                                &self.current_section,
+                                &attrs,
                                 line,
-                                path: walker.path(),
-                                field_lines: [0; FIELDS.len()],
-                            },
-                        };
-                        let no_result = r.get("mp_ns") == NO_RESULT;
-                        if r.get("score").eq_ignore_ascii_case("adj") && !no_result {
-                            let placeholder = RawLine {
-                                at: r.at.clone(),
-                                ..RawLine::default()
-                            };
-                            adjusted.push((sink.lines.len(), r));
-                            sink.push(placeholder, false);
-                            continue;
+                                &path,
+                                &mut self.sink.problems,
+                            ));
                         }
-                        if let (false, Ok(a), Ok(b)) = (
-                            no_result,
-                            r.get("mp_ns").parse::<i64>(),
-                            r.get("mp_ew").parse::<i64>(),
-                        ) {
-                            *tops
-                                .entry((r.section.clone(), r.get("bd").to_string()))
-                                .or_default()
-                                .entry(a + b)
-                                .or_default() += 1;
-                        }
-                        let raw = raw_line(&r, None, file, &mut sink.problems);
-                        if !sink.push(raw, true) {
-                            break;
-                        }
+                        _ => {}
                     }
-                    ("scsection", "pair") => {
-                        let attrs = xml::attributes(&mut walker, &start)?;
-                        let path = walker.path();
-                        pairs.push(pair_of(
-                            file,
-                            &current_section,
-                            &attrs,
-                            line,
-                            &path,
-                            &mut sink.problems,
-                        ));
-                    }
-                    _ => {}
                 }
+                Node::End { .. } => {}
+                Node::Eof => break,
             }
-            Node::End { .. } => {}
-            Node::Eof => break,
         }
-    }
-    if !root_seen {
-        return Err(Error::at(
-            file,
-            1,
-            None,
-            "the file has no XML elements: expected a Scorer session",
-        ));
-    }
-    if sink.lines.is_empty() && sink.problems.is_empty() {
-        return Err(Error::at(
-            file,
-            1,
-            Some("board_results"),
-            "the session has no results to score",
-        ));
-    }
-    if let Some(scoring_type) = event.event_type.clone() {
-        crate::method::set(&mut event, crate::method::scorer(&scoring_type));
+        Ok(root_seen)
     }
 
-    // Howell or Mitchell, section by section: Scorer marks Howell pairs `dir="H"`.
-    let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
-    for p in &pairs {
-        let h = p.dir.eq_ignore_ascii_case("H");
+    /// The root element: a `<session>`, whose attributes describe the event.
+    fn session(
+        &mut self,
+        walker: &mut Walker<'a>,
+        start: &quick_xml::events::BytesStart<'_>,
+        name: &str,
+        line: u64,
+    ) -> Result<()> {
+        if name != "session" {
+            return Err(Error::at(
+                self.file,
+                line,
+                Some(name),
+                format!(
+                    "the root element is <{name}>, not <session>: this is not a Scorer session file"
+                ),
+            ));
+        }
+        let event = &mut self.event;
+        for (k, v) in xml::attributes(walker, start)? {
+            let v = non_empty(&v);
+            match k.as_str() {
+                "club" => event.club_name = v,
+                "club_no" => event.club_id = v,
+                "scoring_type" => event.event_type = v,
+                "event_name" => event.name = v,
+                "event_date" => event.date = v,
+                "event_time" => event.time = v,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A `<result>`: checked now, or kept for later when it is an artificial score. Returns
+    /// whether reading goes on (false: too many problems).
+    fn result(
+        &mut self,
+        walker: &mut Walker<'a>,
+        start: &quick_xml::events::BytesStart<'_>,
+        line: u64,
+    ) -> Result<bool> {
+        let attrs = xml::attributes(walker, start)?;
+        let r = ResultAcc {
+            section: self.current_section.clone(),
+            attrs: attrs.into_iter().collect(),
+            at: At {
+                line,
+                path: walker.path(),
+                field_lines: [0; FIELDS.len()],
+            },
+        };
+        let no_result = r.get("mp_ns") == NO_RESULT;
+        if r.get("score").eq_ignore_ascii_case("adj") && !no_result {
+            let placeholder = RawLine {
+                at: r.at.clone(),
+                ..RawLine::default()
+            };
+            self.adjusted.push((self.sink.lines.len(), r));
+            self.sink.push(placeholder, false);
+            return Ok(true);
+        }
+        if let (false, Ok(a), Ok(b)) = (
+            no_result,
+            r.get("mp_ns").parse::<i64>(),
+            r.get("mp_ew").parse::<i64>(),
+        ) {
+            *self
+                .tops
+                .entry((r.section.clone(), r.get("bd").to_string()))
+                .or_default()
+                .entry(a + b)
+                .or_default() += 1;
+        }
+        let raw = raw_line(&r, None, self.file, &mut self.sink.problems);
+        Ok(self.sink.push(raw, true))
+    }
+
+    /// Howell or Mitchell, section by section (Scorer marks Howell pairs `dir="H"`; sections
+    /// without pairs are told by their results); sets the event's movement and sections.
+    fn movements(&mut self) -> FxHashMap<String, bool> {
+        let mut howell_of: FxHashMap<String, bool> = FxHashMap::default();
+        for p in &self.pairs {
+            let h = p.dir.eq_ignore_ascii_case("H");
+            howell_of
+                .entry(p.section.clone())
+                .and_modify(|v| *v &= h)
+                .or_insert(h);
+        }
+        let lines = &self.sink.lines;
+        let section_names: Vec<String> = {
+            let mut v: Vec<String> = lines.iter().map(|r| r.section.to_string()).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        for s in &section_names {
+            if !howell_of.contains_key(s) {
+                let guess = build::looks_like_howell(
+                    lines
+                        .iter()
+                        .filter(|r| &*r.section == s && !r.not_played)
+                        .map(|r| (&*r.board, &*r.ns, &*r.ew)),
+                );
+                howell_of.insert(s.clone(), guess);
+            }
+        }
+        let all_howell = howell_of.values().all(|h| *h);
+        let any_howell = howell_of.values().any(|h| *h);
+        if all_howell || !any_howell {
+            self.event.movement = Some(build::movement_of(all_howell));
+        }
+        let mut sections = std::mem::take(&mut self.sections);
+        if sections.is_empty() {
+            sections = section_names
+                .iter()
+                .map(|n| SectionInfo {
+                    name: n.clone(),
+                    ..SectionInfo::default()
+                })
+                .collect();
+        }
+        self.event.sections = sections;
         howell_of
-            .entry(p.section.clone())
-            .and_modify(|v| *v &= h)
-            .or_insert(h);
     }
-    let section_names: Vec<String> = {
-        let mut v: Vec<String> = sink.lines.iter().map(|r| r.section.to_string()).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    for s in &section_names {
-        if !howell_of.contains_key(s) {
-            let guess = build::looks_like_howell(
-                sink.lines
-                    .iter()
-                    .filter(|r| &*r.section == s && !r.not_played)
-                    .map(|r| (&*r.board, &*r.ns, &*r.ew)),
+
+    /// Reads the artificial scores, now that every board's top is known: the most common NS + EW
+    /// among its results.
+    fn read_adjusted(&mut self) {
+        let tops = &self.tops;
+        let top_of = |section: &str, board: &str| -> Option<i64> {
+            let counts = tops.get(&(section.to_string(), board.to_string()))?;
+            counts
+                .iter()
+                .max_by_key(|(sum, n)| (**n, **sum))
+                .map(|(sum, _)| *sum)
+        };
+        for (at, r) in &self.adjusted {
+            let line = raw_line(
+                r,
+                top_of(&r.section, r.get("bd")),
+                self.file,
+                &mut self.sink.problems,
             );
-            howell_of.insert(s.clone(), guess);
+            self.sink.lines[*at] = line;
         }
     }
-    let all_howell = howell_of.values().all(|h| *h);
-    let any_howell = howell_of.values().any(|h| *h);
-    if all_howell || !any_howell {
-        event.movement = Some(build::movement_of(all_howell));
-    }
-    if sections.is_empty() {
-        sections = section_names
-            .iter()
-            .map(|n| SectionInfo {
-                name: n.clone(),
-                ..SectionInfo::default()
-            })
-            .collect();
-    }
-    event.sections = sections;
+}
 
-    // The top of each board, to read artificial scores: the most common NS + EW among its results.
-    let top_of = |section: &str, board: &str| -> Option<i64> {
-        let counts = tops.get(&(section.to_string(), board.to_string()))?;
-        counts
-            .iter()
-            .max_by_key(|(sum, n)| (**n, **sum))
-            .map(|(sum, _)| *sum)
+/// A `<section>` of the `<sections>` list.
+fn section_info(
+    walker: &mut Walker<'_>,
+    start: &quick_xml::events::BytesStart<'_>,
+) -> Result<SectionInfo> {
+    let a = xml::attributes(walker, start)?;
+    let get = |k: &str| {
+        a.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.trim().to_string())
     };
-    for (at, r) in &adjusted {
-        let line = raw_line(r, top_of(&r.section, r.get("bd")), file, &mut sink.problems);
-        sink.lines[*at] = line;
-    }
-    let mut raw = std::mem::take(&mut sink.lines);
-    for line in &mut raw {
-        line.howell = howell_of.get(&*line.section).copied().unwrap_or(false);
-    }
-    let problems = std::mem::take(&mut sink.problems);
-    let built = build::build(file, raw, &naming, problems)?;
+    Ok(SectionInfo {
+        name: get("sectid").unwrap_or_default(),
+        tables: get("tables").and_then(|t| t.parse().ok()),
+        handicapped: get("handicap").is_some_and(|h| h.eq_ignore_ascii_case("true")),
+    })
+}
 
-    let infos: Vec<PairInfo> = pairs
+/// The pairs of the scores, as the field's pairs are described.
+fn pair_infos(pairs: &[PairAcc], howell_of: &FxHashMap<String, bool>) -> Vec<PairInfo> {
+    pairs
         .iter()
         .map(|p| {
             let howell = howell_of.get(&p.section).copied().unwrap_or(false);
@@ -321,8 +338,70 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
                 players: p.players.clone(),
             }
         })
-        .collect();
-    let (pair_infos, absent_pairs, placed) = build::place_pairs(&built.field, infos);
+        .collect()
+}
+
+/// Reads a Scorer session file.
+pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
+    let text = xml::decode(file, bytes)?;
+    if text.trim().is_empty() {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            "the file is empty: expected a Scorer session",
+        ));
+    }
+    let mut walker = Walker::new(file, &text);
+    let legal = simpairs_scoring::LegalScores::new();
+    let naming = Naming {
+        names: &NAMES,
+        separator: "/",
+    };
+    let mut session = Session {
+        file,
+        event: EventInfo {
+            program: Some("Scorer".into()),
+            ..EventInfo::default()
+        },
+        sections: Vec::new(),
+        sink: build::Sink::new(file, naming, &legal),
+        adjusted: Vec::new(),
+        tops: FxHashMap::default(),
+        pairs: Vec::new(),
+        current_section: String::new(),
+    };
+    if !session.walk(&mut walker)? {
+        return Err(Error::at(
+            file,
+            1,
+            None,
+            "the file has no XML elements: expected a Scorer session",
+        ));
+    }
+    if session.sink.lines.is_empty() && session.sink.problems.is_empty() {
+        return Err(Error::at(
+            file,
+            1,
+            Some("board_results"),
+            "the session has no results to score",
+        ));
+    }
+    if let Some(scoring_type) = session.event.event_type.clone() {
+        crate::method::set(&mut session.event, crate::method::scorer(&scoring_type));
+    }
+    let howell_of = session.movements();
+    session.read_adjusted();
+    let mut raw = std::mem::take(&mut session.sink.lines);
+    for line in &mut raw {
+        line.howell = howell_of.get(&*line.section).copied().unwrap_or(false);
+    }
+    let problems = std::mem::take(&mut session.sink.problems);
+    let built = build::build(file, raw, &naming, problems)?;
+
+    let pairs = session.pairs;
+    let (pair_infos, absent_pairs, placed) =
+        build::place_pairs(&built.field, pair_infos(&pairs, &howell_of));
     let mut official_pairs: Vec<_> = placed
         .iter()
         .zip(&pairs)
@@ -336,7 +415,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         field: built.field,
         lines: built.lines,
         not_played: built.not_played,
-        event,
+        event: session.event,
         pairs: pair_infos,
         absent_pairs,
         deals: Vec::new(),
@@ -477,6 +556,48 @@ fn played_fields<'a>(
     }
 }
 
+/// The matchpoints Scorer gave a line (x10 in the file).
+fn official_values(mp_ns: &str, mp_ew: &str, bad: &mut dyn FnMut(&str, String)) -> OfficialLine {
+    let mut official = OfficialLine::default();
+    for (name, text, slot) in [
+        ("mp_ns", mp_ns, &mut official.ns),
+        ("mp_ew", mp_ew, &mut official.ew),
+    ] {
+        if text.is_empty() {
+            continue;
+        }
+        match parse_decimal(text) {
+            Some(v) => *slot = Some(v / Value::from_integer(MP_SCALE)),
+            None => bad(name, format!("{text:?} is not matchpoints")),
+        }
+    }
+    official
+}
+
+/// An adjusted score's percentages of the board's top (`60/40`), read back from the matchpoints
+/// given.
+fn adjusted_percentages(
+    top: Option<i64>,
+    mp_ns: &str,
+    mp_ew: &str,
+    bad: &mut dyn FnMut(&str, String),
+) -> Cow<'static, str> {
+    match (top, mp_ns.parse::<i64>(), mp_ew.parse::<i64>()) {
+        (Some(top), Ok(a), Ok(b)) if top > 0 => {
+            let pct = |x: i64| (x * 200 + top) / (2 * top);
+            Cow::Owned(format!("{}/{}", pct(a), pct(b)))
+        }
+        _ => {
+            bad(
+                "score",
+                "an adjusted score (Adj) whose percentages cannot be read from its matchpoints"
+                    .into(),
+            );
+            Cow::Borrowed("")
+        }
+    }
+}
+
 /// A `<result>` as a traveller line (its movement is set once the whole file is read); `top` is its
 /// board's top (x10), needed for an artificial score.
 fn raw_line<'a>(
@@ -501,38 +622,18 @@ fn raw_line<'a>(
     // did not play the board is a -9999 line, with no contract.
     let passed_out = !not_played && is_not_played(r.get("cont"));
     let cont = if passed_out { "PASS" } else { r.get("cont") };
-    let mut official = OfficialLine::default();
-    if !not_played {
-        for (name, text, slot) in [
-            ("mp_ns", mp_ns, &mut official.ns),
-            ("mp_ew", mp_ew, &mut official.ew),
-        ] {
-            if text.is_empty() {
-                continue;
-            }
-            match parse_decimal(text) {
-                Some(v) => *slot = Some(v / Value::from_integer(MP_SCALE)),
-                None => bad(name, format!("{text:?} is not matchpoints")),
-            }
-        }
-    }
+    let official = if not_played {
+        OfficialLine::default()
+    } else {
+        official_values(mp_ns, mp_ew, &mut bad)
+    };
     let score = r.get("score");
     let adjusted_score = score.eq_ignore_ascii_case("adj");
-    let mut adjusted = Cow::Borrowed("");
-    if adjusted_score && !not_played {
-        // Percentages of the board's top, read back from the matchpoints given.
-        match (top, mp_ns.parse::<i64>(), mp_ew.parse::<i64>()) {
-            (Some(top), Ok(a), Ok(b)) if top > 0 => {
-                let pct = |x: i64| (x * 200 + top) / (2 * top);
-                adjusted = Cow::Owned(format!("{}/{}", pct(a), pct(b)));
-            }
-            _ => bad(
-                "score",
-                "an adjusted score (Adj) whose percentages cannot be read from its matchpoints"
-                    .into(),
-            ),
-        }
-    }
+    let adjusted = if adjusted_score && !not_played {
+        adjusted_percentages(top, mp_ns, mp_ew, &mut bad)
+    } else {
+        Cow::Borrowed("")
+    };
     let tricks = if adjusted_score || not_played {
         None
     } else {

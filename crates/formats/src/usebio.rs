@@ -259,26 +259,7 @@ impl<'a> Reader<'a, '_> {
         line: u64,
     ) -> Result<()> {
         match name {
-            "EVENT" if self.parent() == "USEBIO" => {
-                self.events_seen += 1;
-                if self.events_seen > 1 {
-                    return Err(self.walker.error(
-                        None,
-                        "the file holds more than one EVENT: simpairs scores one event at a time",
-                    ));
-                }
-                self.event.event_type = xml::attribute(start, "EVENT_TYPE");
-                if let Some(t) = &self.event.event_type
-                    && let Some(what) = crate::method::usebio_not_pairs(t)
-                {
-                    return Err(self.walker.error(
-                        None,
-                        format!(
-                            "the event is of type {t} ({what}): simpairs scores pairs events only"
-                        ),
-                    ));
-                }
-            }
+            "EVENT" if self.parent() == "USEBIO" => self.start_event(start)?,
             "MATCH" => {
                 return Err(self.walker.error(
                     None,
@@ -359,71 +340,36 @@ impl<'a> Reader<'a, '_> {
         Ok(())
     }
 
+    /// The event: one a file, and a pairs event.
+    fn start_event(&mut self, start: &quick_xml::events::BytesStart<'_>) -> Result<()> {
+        self.events_seen += 1;
+        if self.events_seen > 1 {
+            return Err(self.walker.error(
+                None,
+                "the file holds more than one EVENT: simpairs scores one event at a time",
+            ));
+        }
+        self.event.event_type = xml::attribute(start, "EVENT_TYPE");
+        if let Some(t) = &self.event.event_type
+            && let Some(what) = crate::method::usebio_not_pairs(t)
+        {
+            return Err(self.walker.error(
+                None,
+                format!("the event is of type {t} ({what}): simpairs scores pairs events only"),
+            ));
+        }
+        Ok(())
+    }
+
     fn end(&mut self, name: &str, text: Cow<'a, str>, line: u64) -> Result<()> {
         // The element that just closed is no longer on the stack: its parent is ancestor 0.
         let parent = self.walker.ancestor_name(0);
-        if let Some(acc) = self.line.as_mut()
-            && parent == "TRAVELLER_LINE"
-        {
-            let line32 = u32::try_from(line).unwrap_or(u32::MAX);
-            let (field, slot): (&str, &mut Cow<'a, str>) = match name {
-                "NS_PAIR_NUMBER" => ("ns_pair", &mut acc.ns),
-                "EW_PAIR_NUMBER" => ("ew_pair", &mut acc.ew),
-                "CONTRACT" => ("contract", &mut acc.contract),
-                "PLAYED_BY" | "DECLARER" => ("declarer", &mut acc.declarer),
-                "TRICKS" => ("tricks", &mut acc.tricks),
-                "SCORE" => {
-                    acc.at.field_lines[field_index("adjusted")] = line32;
-                    ("ns_score", &mut acc.score)
-                }
-                "NS_SCORE" => ("ns_score", &mut acc.ns_score),
-                "EW_SCORE" => ("ew_score", &mut acc.ew_score),
-                "LEAD" => ("", &mut acc.lead),
-                "TABLE_NUMBER" | "TABLE" => ("", &mut acc.table),
-                "ROUND_NUMBER" | "ROUND" => ("", &mut acc.round),
-                "ARROW_SWITCH" => ("", &mut acc.arrow_switch),
-                "FOULED_GROUP" => ("", &mut acc.group),
-                "NS_MATCH_POINTS"
-                | "NS_BUTLER_POINTS"
-                | "NS_CROSS_IMPS"
-                | "NS_CROSS_IMP_POINTS"
-                | "NS_IMPS"
-                | "NS_POINTS" => {
-                    acc.official_ns = Some((text, line, official_name(name)));
-                    return Ok(());
-                }
-                "EW_MATCH_POINTS"
-                | "EW_BUTLER_POINTS"
-                | "EW_CROSS_IMPS"
-                | "EW_CROSS_IMP_POINTS"
-                | "EW_IMPS"
-                | "EW_POINTS" => {
-                    acc.official_ew = Some((text, line, official_name(name)));
-                    return Ok(());
-                }
-                _ => return Ok(()),
-            };
-            if !field.is_empty() {
-                acc.at.field_lines[field_index(field)] = line32;
-            }
-            *slot = text;
+        if self.line.is_some() && parent == "TRAVELLER_LINE" {
+            self.traveller_field(name, text, line);
             return Ok(());
         }
         match (&*parent, name) {
-            (_, "TRAVELLER_LINE") => {
-                if let Some(acc) = self.line.take() {
-                    let board = acc.board;
-                    let section = self.boards[board].section;
-                    if self.suffixed.len() <= section {
-                        self.suffixed.resize(section + 1, false);
-                    }
-                    self.suffixed[section] |= build::split_pair_number(&acc.ns).1.is_some()
-                        || build::split_pair_number(&acc.ew).1.is_some();
-                    let checkable = !self.boards[board].number.trim().is_empty();
-                    let raw = self.raw_line(acc);
-                    self.sink.push(raw, checkable);
-                }
-            }
+            (_, "TRAVELLER_LINE") => self.end_traveller_line(),
             ("CLUB", "CLUB_NAME") if self.event.club_name.is_none() => {
                 self.event.club_name = non_empty(&text)
             }
@@ -437,20 +383,7 @@ impl<'a> Reader<'a, '_> {
             ("EVENT", "TITLE") => self.event.title = non_empty(&text),
             ("EVENT", "DATE") => self.event.date = non_empty(&text),
             ("EVENT", "VENUE") => self.event.venue = non_empty(&text),
-            ("EVENT", "WINNER_TYPE") => {
-                let t = text.trim();
-                match t {
-                    "" => {}
-                    "1" => self.event.winner_type = Some(1),
-                    "2" => self.event.winner_type = Some(2),
-                    other => {
-                        return Err(self.walker.error(
-                            Some(format!("{}/WINNER_TYPE", self.walker.path())),
-                            format!("WINNER_TYPE is {other:?}: expected 1 (one winner) or 2 (NS and EW winners)"),
-                        ));
-                    }
-                }
-            }
+            ("EVENT", "WINNER_TYPE") => self.winner_type(&text)?,
             ("EVENT", "BOARD_SCORING_METHOD") | ("EVENT", "SCORING_METHOD") => {
                 self.scoring_method = non_empty(&text);
             }
@@ -472,16 +405,7 @@ impl<'a> Reader<'a, '_> {
                 // Back to the event level: anything after belongs to no section.
                 self.section = 0;
             }
-            ("PLAYER", _) => {
-                if let Some(p) = self.player.as_mut() {
-                    match name {
-                        "PLAYER_NAME" => p.name = text.trim().to_string(),
-                        "NATIONAL_ID_NUMBER" => p.national_id = non_empty(&text),
-                        "CLUB_ID_NUMBER" => p.club_id = non_empty(&text),
-                        _ => {}
-                    }
-                }
-            }
+            ("PLAYER", _) => self.player_field(name, &text),
             ("PAIR", "PLAYER") => {
                 if let (Some(pair), Some(player)) = (self.pair.as_mut(), self.player.take()) {
                     pair.players.push(player);
@@ -493,35 +417,7 @@ impl<'a> Reader<'a, '_> {
                     self.pairs.push(pair);
                 }
             }
-            ("HAND", _) => {
-                let mut bad_seat = None;
-                if let Some(hand) = self.hand.as_mut() {
-                    let suit = match name {
-                        "SPADES" => Some(0),
-                        "HEARTS" => Some(1),
-                        "DIAMONDS" => Some(2),
-                        "CLUBS" => Some(3),
-                        "DIRECTION" => {
-                            hand.seat = text.parse().ok();
-                            if hand.seat.is_none() {
-                                bad_seat = Some(format!("{}/DIRECTION", hand.path));
-                            }
-                            None
-                        }
-                        _ => None,
-                    };
-                    if let Some(k) = suit {
-                        hand.suits[k] = text.to_string();
-                    }
-                }
-                if let Some(at) = bad_seat {
-                    self.problem(
-                        line,
-                        at,
-                        format!("unknown seat {text:?}: expected North, East, South or West"),
-                    );
-                }
-            }
+            ("HAND", _) => self.hand_field(name, &text, line),
             (_, "HAND") => self.finish_hand(),
             ("BOARD", _) if self.deal.is_some() => {
                 if let Some(deal) = self.deal.as_mut() {
@@ -533,25 +429,155 @@ impl<'a> Reader<'a, '_> {
                 }
             }
             (_, "BOARD") if self.deal.is_some() => self.finish_deal(),
-            ("BOARD", _) => {
-                if let Some(b) = self.board {
-                    match name {
-                        "BOARD_NUMBER" => {
-                            self.boards[b].number = text;
-                            self.boards[b].number_line = line;
-                        }
-                        "BOARD_AVERAGE" | "DATUM" => {
-                            let path = format!("{}/{name}", self.walker.path());
-                            self.boards[b].average = Some((text.into_owned(), line, path));
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            ("BOARD", _) => self.board_field(name, text, line),
             (_, "BOARD") => self.board = None,
             _ => {}
         }
         Ok(())
+    }
+
+    /// A field of the open traveller line.
+    fn traveller_field(&mut self, name: &str, text: Cow<'a, str>, line: u64) {
+        let Some(acc) = self.line.as_mut() else {
+            return;
+        };
+        let line32 = u32::try_from(line).unwrap_or(u32::MAX);
+        let (field, slot): (&str, &mut Cow<'a, str>) = match name {
+            "NS_PAIR_NUMBER" => ("ns_pair", &mut acc.ns),
+            "EW_PAIR_NUMBER" => ("ew_pair", &mut acc.ew),
+            "CONTRACT" => ("contract", &mut acc.contract),
+            "PLAYED_BY" | "DECLARER" => ("declarer", &mut acc.declarer),
+            "TRICKS" => ("tricks", &mut acc.tricks),
+            "SCORE" => {
+                acc.at.field_lines[field_index("adjusted")] = line32;
+                ("ns_score", &mut acc.score)
+            }
+            "NS_SCORE" => ("ns_score", &mut acc.ns_score),
+            "EW_SCORE" => ("ew_score", &mut acc.ew_score),
+            "LEAD" => ("", &mut acc.lead),
+            "TABLE_NUMBER" | "TABLE" => ("", &mut acc.table),
+            "ROUND_NUMBER" | "ROUND" => ("", &mut acc.round),
+            "ARROW_SWITCH" => ("", &mut acc.arrow_switch),
+            "FOULED_GROUP" => ("", &mut acc.group),
+            "NS_MATCH_POINTS"
+            | "NS_BUTLER_POINTS"
+            | "NS_CROSS_IMPS"
+            | "NS_CROSS_IMP_POINTS"
+            | "NS_IMPS"
+            | "NS_POINTS" => {
+                acc.official_ns = Some((text, line, official_name(name)));
+                return;
+            }
+            "EW_MATCH_POINTS"
+            | "EW_BUTLER_POINTS"
+            | "EW_CROSS_IMPS"
+            | "EW_CROSS_IMP_POINTS"
+            | "EW_IMPS"
+            | "EW_POINTS" => {
+                acc.official_ew = Some((text, line, official_name(name)));
+                return;
+            }
+            _ => return,
+        };
+        if !field.is_empty() {
+            acc.at.field_lines[field_index(field)] = line32;
+        }
+        *slot = text;
+    }
+
+    /// A traveller line closed: it joins the results.
+    fn end_traveller_line(&mut self) {
+        if let Some(acc) = self.line.take() {
+            let board = acc.board;
+            let section = self.boards[board].section;
+            if self.suffixed.len() <= section {
+                self.suffixed.resize(section + 1, false);
+            }
+            self.suffixed[section] |= build::split_pair_number(&acc.ns).1.is_some()
+                || build::split_pair_number(&acc.ew).1.is_some();
+            let checkable = !self.boards[board].number.trim().is_empty();
+            let raw = self.raw_line(acc);
+            self.sink.push(raw, checkable);
+        }
+    }
+
+    /// The event's WINNER_TYPE: 1 (one winner) or 2 (NS and EW winners).
+    fn winner_type(&mut self, text: &str) -> Result<()> {
+        let t = text.trim();
+        match t {
+            "" => {}
+            "1" => self.event.winner_type = Some(1),
+            "2" => self.event.winner_type = Some(2),
+            other => {
+                return Err(self.walker.error(
+                    Some(format!("{}/WINNER_TYPE", self.walker.path())),
+                    format!(
+                        "WINNER_TYPE is {other:?}: expected 1 (one winner) or 2 (NS and EW winners)"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A field of the open player.
+    fn player_field(&mut self, name: &str, text: &str) {
+        if let Some(p) = self.player.as_mut() {
+            match name {
+                "PLAYER_NAME" => p.name = text.trim().to_string(),
+                "NATIONAL_ID_NUMBER" => p.national_id = non_empty(text),
+                "CLUB_ID_NUMBER" => p.club_id = non_empty(text),
+                _ => {}
+            }
+        }
+    }
+
+    /// A field of the open hand: a suit's cards or its seat.
+    fn hand_field(&mut self, name: &str, text: &str, line: u64) {
+        let mut bad_seat = None;
+        if let Some(hand) = self.hand.as_mut() {
+            let suit = match name {
+                "SPADES" => Some(0),
+                "HEARTS" => Some(1),
+                "DIAMONDS" => Some(2),
+                "CLUBS" => Some(3),
+                "DIRECTION" => {
+                    hand.seat = text.parse().ok();
+                    if hand.seat.is_none() {
+                        bad_seat = Some(format!("{}/DIRECTION", hand.path));
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(k) = suit {
+                hand.suits[k] = text.to_string();
+            }
+        }
+        if let Some(at) = bad_seat {
+            self.problem(
+                line,
+                at,
+                format!("unknown seat {text:?}: expected North, East, South or West"),
+            );
+        }
+    }
+
+    /// A field of the open board: its number, or its datum.
+    fn board_field(&mut self, name: &str, text: Cow<'a, str>, line: u64) {
+        if let Some(b) = self.board {
+            match name {
+                "BOARD_NUMBER" => {
+                    self.boards[b].number = text;
+                    self.boards[b].number_line = line;
+                }
+                "BOARD_AVERAGE" | "DATUM" => {
+                    let path = format!("{}/{name}", self.walker.path());
+                    self.boards[b].average = Some((text.into_owned(), line, path));
+                }
+                _ => {}
+            }
+        }
     }
 
     fn problem(&mut self, line: u64, field: String, message: String) {
@@ -670,8 +696,65 @@ impl<'a> Reader<'a, '_> {
         crate::method::set(&mut self.event, named);
         self.check_sessions();
 
-        // The movement of each section: numbers with a direction (`1NS`) are a Mitchell; otherwise the
-        // winner type; otherwise the pairs' directions; otherwise the travellers.
+        let howell_of = self.movements();
+
+        // Now that the movement and the sections' names are known, complete every line.
+        let mut raw = std::mem::take(&mut self.sink.lines);
+        for line in &mut raw {
+            let board = &self.boards[line.origin];
+            let section = &self.sections[board.section];
+            line.howell = howell_of[board.section];
+            if !section.name.is_empty() {
+                line.section = Cow::Owned(section.name.clone());
+            }
+            if !section.club.is_empty() {
+                line.club = Cow::Owned(section.club.clone());
+            }
+            line.board = board.number.clone();
+        }
+        let problems = std::mem::take(&mut self.sink.problems);
+        let naming = NAMING;
+        let built = build::build(self.file, raw, &naming, problems)?;
+
+        // Pairs and their official results.
+        let infos = self.pair_infos(&howell_of);
+        let (pairs, absent_pairs, placed) = build::place_pairs(&built.field, infos);
+        let mut official_pairs: Vec<_> = placed
+            .iter()
+            .zip(&self.pairs)
+            .filter_map(|(id, p)| id.map(|id| (id as u32, p.official.clone())))
+            .filter(|(_, o)| o != &OfficialPair::default())
+            .collect();
+        official_pairs.sort_by_key(|(id, _)| *id);
+        official_pairs.dedup_by_key(|(id, _)| *id);
+
+        let datums = self.datums()?;
+        self.deals.sort_by_key(|d| d.board);
+        self.deals.dedup_by_key(|d| d.board);
+
+        Ok(Imported {
+            format: Format::Usebio,
+            field: built.field,
+            lines: built.lines,
+            not_played: built.not_played,
+            event: self.event,
+            pairs,
+            absent_pairs,
+            deals: self.deals,
+            details: built.details,
+            warnings: built.warnings,
+            official: Official {
+                lines: built.official,
+                pairs: official_pairs,
+                datums,
+            },
+        })
+    }
+
+    /// The movement of each section (Howell: true), and the event's movement and sections.
+    fn movements(&mut self) -> Vec<bool> {
+        // Numbers with a direction (`1NS`) are a Mitchell; otherwise the winner type; otherwise the
+        // pairs' directions; otherwise the travellers.
         let mut howell_of = vec![false; self.sections.len()];
         self.suffixed.resize(self.sections.len(), false);
         for (k, slot) in howell_of.iter_mut().enumerate() {
@@ -719,28 +802,12 @@ impl<'a> Reader<'a, '_> {
                 handicapped: false,
             })
             .collect();
+        howell_of
+    }
 
-        // Now that the movement and the sections' names are known, complete every line.
-        let mut raw = std::mem::take(&mut self.sink.lines);
-        for line in &mut raw {
-            let board = &self.boards[line.origin];
-            let section = &self.sections[board.section];
-            line.howell = howell_of[board.section];
-            if !section.name.is_empty() {
-                line.section = Cow::Owned(section.name.clone());
-            }
-            if !section.club.is_empty() {
-                line.club = Cow::Owned(section.club.clone());
-            }
-            line.board = board.number.clone();
-        }
-        let problems = std::mem::take(&mut self.sink.problems);
-        let naming = NAMING;
-        let built = build::build(self.file, raw, &naming, problems)?;
-
-        // Pairs and their official results.
-        let infos: Vec<PairInfo> = self
-            .pairs
+    /// The pairs of the participants, as the field's pairs are described.
+    fn pair_infos(&self, howell_of: &[bool]) -> Vec<PairInfo> {
+        self.pairs
             .iter()
             .map(|p| {
                 let (label, suffix) = build::split_pair_number(&p.number);
@@ -757,17 +824,11 @@ impl<'a> Reader<'a, '_> {
                     players: p.players.clone(),
                 }
             })
-            .collect();
-        let (pairs, absent_pairs, placed) = build::place_pairs(&built.field, infos);
-        let mut official_pairs: Vec<_> = placed
-            .iter()
-            .zip(&self.pairs)
-            .filter_map(|(id, p)| id.map(|id| (id as u32, p.official.clone())))
-            .filter(|(_, o)| o != &OfficialPair::default())
-            .collect();
-        official_pairs.sort_by_key(|(id, _)| *id);
-        official_pairs.dedup_by_key(|(id, _)| *id);
+            .collect()
+    }
 
+    /// The boards' datums (BOARD_AVERAGE), by board.
+    fn datums(&self) -> Result<Vec<(u16, i32)>> {
         let mut datums = Vec::new();
         let mut problems = Problems::default();
         for b in &self.boards {
@@ -793,26 +854,7 @@ impl<'a> Reader<'a, '_> {
         problems.into_result()?;
         datums.sort_by_key(|(b, _)| *b);
         datums.dedup_by_key(|(b, _)| *b);
-        self.deals.sort_by_key(|d| d.board);
-        self.deals.dedup_by_key(|d| d.board);
-
-        Ok(Imported {
-            format: Format::Usebio,
-            field: built.field,
-            lines: built.lines,
-            not_played: built.not_played,
-            event: self.event,
-            pairs,
-            absent_pairs,
-            deals: self.deals,
-            details: built.details,
-            warnings: built.warnings,
-            official: Official {
-                lines: built.official,
-                pairs: official_pairs,
-                datums,
-            },
-        })
+        Ok(datums)
     }
 
     /// Boards of different sessions are different deals: a board number may not be used by two.

@@ -449,14 +449,100 @@ fn every_real_file_reads_whole_in_its_native_format() {
                 "{f}"
             );
         }
-        // The file scores, and every board's matchpoints add up (double scale: n(n-1) when unfactored).
+        // The file scores, and every board's values add up.
         let scoring = score(
             &imported.field,
             &options(imported.method().unwrap_or_default()),
         )
         .unwrap();
         assert_eq!(scoring.standings().len(), e.pairs, "{f}");
+        assert!(boards_add_up(f, &imported, &scoring) > 0, "{f}: no board");
     }
+}
+
+/// The standard IMP scale: the least score difference worth each number of IMPs from 1 to 24.
+const IMP_STEPS: [i32; 24] = [
+    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750,
+    2000, 2250, 2500, 3000, 3500, 4000,
+];
+
+fn imps(difference: i32) -> i64 {
+    let won = IMP_STEPS
+        .iter()
+        .take_while(|&&step| difference.abs() >= step)
+        .count() as i64;
+    if difference < 0 { -won } else { won }
+}
+
+/// Checks that every board's values share it out as its method says, exactly; returns the boards
+/// checked.
+///
+/// Matchpoints: on each line NS + EW is the board's top; an artificial score gives each side its
+/// percentage of the top; and the NS (and the EW) matchpoints of a board's c played results add up
+/// to c x top / 2, which Neuberg's factoring keeps (sum (x + 1) N / c - 1 = c (N - 1) when the raw
+/// values sum to c (c - 1)).
+///
+/// Butler: each played line is worth IMPs(score - datum) to NS and the opposite to EW (the datum
+/// is checked against the file's own in `cobalt_butler_datums_are_ours`), so a board's NS values
+/// add up to the IMPs of its scores against the datum.
+fn boards_add_up(file: &str, imported: &Imported, scoring: &simpairs_scoring::Scoring) -> usize {
+    use simpairs_scoring::{Outcome, Value};
+    let field = &imported.field;
+    let mut by_board: std::collections::BTreeMap<u16, Vec<usize>> = Default::default();
+    for row in 0..field.len() {
+        by_board
+            .entry(field.result(row).board)
+            .or_default()
+            .push(row);
+    }
+    let zero = Value::from_integer(0);
+    for (&board, rows) in &by_board {
+        let b = scoring.board(board).expect("a scored board");
+        let top = scoring.top(b);
+        let (mut ns_sum, mut ew_sum, mut expected_ns) = (zero, zero, zero);
+        let mut played = 0i64;
+        for &row in rows {
+            let (ns, ew) = scoring.result_values(row);
+            let at = format!("{file} board {board} row {row}");
+            match (scoring.options().method, field.result(row).outcome) {
+                (
+                    Method::Matchpoints,
+                    Outcome::Adjusted {
+                        ns_percent,
+                        ew_percent,
+                    },
+                ) => {
+                    let share = |p: u8| top * Value::new(i64::from(p), 100);
+                    assert_eq!((ns, ew), (share(ns_percent), share(ew_percent)), "{at}");
+                }
+                (Method::Matchpoints, Outcome::Played(_)) => {
+                    assert_eq!(ns + ew, top, "{at}: NS + EW is the top");
+                    (ns_sum, ew_sum) = (ns_sum + ns, ew_sum + ew);
+                    played += 1;
+                }
+                (Method::Butler, Outcome::Played(score)) => {
+                    let datum = b.datum.expect("a Butler board has a datum");
+                    let won = Value::from_integer(imps(score - datum));
+                    assert_eq!(
+                        (ns, ew),
+                        (won, -won),
+                        "{at}: IMPs against the datum {datum}"
+                    );
+                    (ns_sum, ew_sum) = (ns_sum + ns, ew_sum + ew);
+                    expected_ns += won;
+                }
+                (method, outcome) => panic!("{at}: no rule for {outcome:?} under {method:?}"),
+            }
+        }
+        if scoring.options().method == Method::Matchpoints {
+            expected_ns = Value::from_integer(played) * top / Value::from_integer(2);
+            assert_eq!(ew_sum, expected_ns, "{file} board {board}: EW matchpoints");
+        } else {
+            assert_eq!(ew_sum, -expected_ns, "{file} board {board}: EW IMPs");
+        }
+        assert_eq!(ns_sum, expected_ns, "{file} board {board}: NS values");
+    }
+    by_board.len()
 }
 
 #[test]

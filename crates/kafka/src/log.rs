@@ -56,6 +56,22 @@ struct Reader {
     at: Option<(String, u32, u64)>,
 }
 
+impl Reader {
+    /// Assigns the consumer to the partition at `from`.
+    fn start_at(&self, stream: &str, partition: u32, from: u64) -> Result<()> {
+        let mut assignment = TopicPartitionList::new();
+        assignment
+            .add_partition_offset(stream, partition as i32, Offset::Offset(from as i64))
+            .and_then(|()| self.consumer.assign(&assignment))
+            .map_err(|e| {
+                failed(
+                    format!("could not start reading topic \"{stream}\" partition {partition} at offset {from}"),
+                    &e,
+                )
+            })
+    }
+}
+
 /// The simpairs event log on a Kafka cluster (Apache Kafka, Redpanda, Tansu, ...).
 ///
 /// One `KafkaLog` holds one admin client, one producer (created at the first append) and one
@@ -550,16 +566,7 @@ impl Log for KafkaLog {
             .is_some_and(|(t, p, o)| t == stream && *p == partition && *o == from);
         reader.at = None;
         if !continuing {
-            let mut assignment = TopicPartitionList::new();
-            assignment
-                .add_partition_offset(stream, partition as i32, Offset::Offset(from as i64))
-                .and_then(|()| reader.consumer.assign(&assignment))
-                .map_err(|e| {
-                    failed(
-                        format!("could not start reading topic \"{stream}\" partition {partition} at offset {from}"),
-                        &e,
-                    )
-                })?;
+            reader.start_at(stream, partition, from)?;
         }
         let patience = self.config.request_timeout.max(MIN_READ_WAIT);
         let deadline = Instant::now() + patience;

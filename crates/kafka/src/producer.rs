@@ -26,6 +26,37 @@ const REPORT_GRACE: Duration = Duration::from_secs(30);
 /// Pause before retrying a record the producer's full queue refused.
 const QUEUE_FULL_PAUSE: Duration = Duration::from_millis(2);
 
+/// Failed records by the client's message: how many, their partitions, the error code.
+type Failures = BTreeMap<String, (usize, Vec<u32>, Option<RDKafkaErrorCode>)>;
+
+/// Where each delivered record was placed, and the failures of the others.
+fn tally(
+    outcomes: Vec<Option<Outcome>>,
+    records: &[(u32, Produce<'_>)],
+) -> (Vec<(u32, u64)>, Failures) {
+    let mut placed = Vec::with_capacity(records.len());
+    let mut failures: Failures = BTreeMap::new();
+    for (outcome, (partition, _)) in outcomes.into_iter().zip(records) {
+        match outcome {
+            Some(Ok(at)) => placed.push(at),
+            Some(Err(f)) => {
+                let entry = failures.entry(f.text).or_insert((0, Vec::new(), f.code));
+                entry.0 += 1;
+                if !entry.1.contains(partition) {
+                    entry.1.push(*partition);
+                }
+            }
+            None => {
+                let entry = failures
+                    .entry("no delivery report from the client".to_string())
+                    .or_insert((0, Vec::new(), None));
+                entry.0 += 1;
+            }
+        }
+    }
+    (placed, failures)
+}
+
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -281,7 +312,32 @@ impl Appender {
         topic: &str,
         records: &[(u32, Produce<'_>)],
     ) -> Result<Vec<(u32, u64)>> {
-        let mut one_transaction = match self.mode {
+        let mut one_transaction = self.begin(topic)?;
+        let started = Instant::now();
+        let batch = Arc::new(Batch::new(records.len()));
+        let refused = self.send_all(topic, records, &batch, started);
+        let outcomes = batch.wait(started + self.message_timeout + REPORT_GRACE);
+        let (placed, failures) = tally(outcomes, records);
+        if refused.is_none() && failures.is_empty() {
+            if let Some(pending) = one_transaction.as_mut() {
+                self.commit(topic, pending)?;
+            }
+            return Ok(placed);
+        }
+        let message = self.failure_message(
+            topic,
+            records.len(),
+            refused.as_ref(),
+            &failures,
+            one_transaction.as_mut(),
+        );
+        Err(backend(message))
+    }
+
+    /// In transactional mode, begins the append's transaction (aborting first one an earlier
+    /// append left open); the guard says whether it is left to abort.
+    fn begin(&self, topic: &str) -> Result<Option<MutexGuard<'_, bool>>> {
+        Ok(match self.mode {
             DeliveryMode::Transactional => {
                 let mut guard = lock(&self.transaction);
                 if *guard {
@@ -305,13 +361,22 @@ impl Appender {
                 Some(guard)
             }
             DeliveryMode::Idempotent => None,
-        };
-        let started = Instant::now();
-        let batch = Arc::new(Batch::new(records.len()));
+        })
+    }
+
+    /// Hands every record to the client, waiting while its queue is full; returns the record it
+    /// refused (and why), after which nothing is sent: those records are reported "not sent".
+    fn send_all(
+        &self,
+        topic: &str,
+        records: &[(u32, Produce<'_>)],
+        batch: &Arc<Batch>,
+        started: Instant,
+    ) -> Option<(usize, String)> {
         let mut refused: Option<(usize, String)> = None;
         for (index, (partition, r)) in records.iter().enumerate() {
             let slot = Box::new(Slot {
-                batch: Arc::clone(&batch),
+                batch: Arc::clone(batch),
                 index,
             });
             let mut record = BaseRecord::with_opaque_to(topic, slot)
@@ -349,48 +414,30 @@ impl Appender {
                 );
             }
         }
-        let outcomes = batch.wait(started + self.message_timeout + REPORT_GRACE);
-        let mut placed = Vec::with_capacity(records.len());
-        let mut failures: BTreeMap<String, (usize, Vec<u32>, Option<RDKafkaErrorCode>)> =
-            BTreeMap::new();
-        for (outcome, (partition, _)) in outcomes.into_iter().zip(records) {
-            match outcome {
-                Some(Ok(at)) => placed.push(at),
-                Some(Err(f)) => {
-                    let entry = failures.entry(f.text).or_insert((0, Vec::new(), f.code));
-                    entry.0 += 1;
-                    if !entry.1.contains(partition) {
-                        entry.1.push(*partition);
-                    }
-                }
-                None => {
-                    let entry = failures
-                        .entry("no delivery report from the client".to_string())
-                        .or_insert((0, Vec::new(), None));
-                    entry.0 += 1;
-                }
-            }
-        }
-        if refused.is_none() && failures.is_empty() {
-            if let Some(pending) = one_transaction.as_mut() {
-                self.commit(topic, pending)?;
-            }
-            return Ok(placed);
-        }
-        // Something failed: say what, and what it means for the records.
+        refused
+    }
+
+    /// What failed in an append, and what it means for its records (aborting its transaction).
+    fn failure_message(
+        &self,
+        topic: &str,
+        records: usize,
+        refused: Option<&(usize, String)>,
+        failures: &Failures,
+        pending_abort: Option<&mut MutexGuard<'_, bool>>,
+    ) -> String {
         let mut message = format!(
             "appending {} record(s) to topic \"{topic}\" at {} failed:",
-            records.len(),
-            self.brokers
+            records, self.brokers
         );
-        if let Some((index, why)) = &refused {
+        if let Some((index, why)) = refused {
             let _ = write!(
                 message,
                 " the producer refused record {} of the append ({why});",
                 index + 1
             );
         }
-        for (text, (count, partitions, code)) in &failures {
+        for (text, (count, partitions, code)) in failures {
             if text == "not sent" {
                 continue;
             }
@@ -418,7 +465,7 @@ impl Appender {
                          read_committed consumers; appending again is safe.",
                     ),
                     Err(e) => {
-                        if let Some(pending) = one_transaction.as_mut() {
+                        if let Some(pending) = pending_abort {
                             **pending = true;
                         }
                         let _ = write!(
@@ -437,7 +484,7 @@ impl Appender {
                  simpairs event has a stable identity) absorb.",
             ),
         }
-        Err(backend(message))
+        message
     }
 
     /// Commits the open transaction; on failure aborts it, or marks it in `pending_abort` for

@@ -234,12 +234,49 @@ impl Aggregator {
         // its own group keeps its position.
         let reader_group = format!("{GROUP}.{}.{}", self.event_id, options.instance);
         let mut consumer = self.log.solo_consumer(&reader_group, &[&results])?;
-        // Rebuild the state from the log up to the committed position: the output of those records is
-        // already durable.
-        let partitions = self.log.partitions(&results)?;
+        self.rebuild_from_log(consumer.as_ref(), &results)?;
+        while !stop.load(Ordering::Relaxed) {
+            let polling = Instant::now();
+            let records = consumer.poll(options.batch, options.poll_timeout)?;
+            if records.is_empty() {
+                if options.until_idle {
+                    break;
+                }
+                continue;
+            }
+            let started = Instant::now();
+            tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
+            // Amendments are appended before the seals that rely on them: read after the poll,
+            // the roster knows every key and club the batch's seals can name.
+            self.refresh_roster()?;
+            let batch = stage_batch(&mut self.state, &self.codec, &records);
+            tracing::debug!(elapsed = ?started.elapsed(), "records staged");
+            let finished = self.state.finish(batch);
+            let (applied, dead) = self.sort_effects(finished.effects, &records);
+            let fields = finished.fields;
+            tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
+            let report = self.write_output(applied, dead, fields, started)?;
+            // Output is durable: now the input may be marked as done. A commit that fails is
+            // tried again on its own: deriving the batch again would append its output twice.
+            commit_with_retries(consumer.as_mut(), &next_positions(&records))?;
+            if report.submissions_applied > 0 || report.dead_letters > 0 {
+                on_batch(&report);
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the state from the log up to the committed position: the output of those records
+    /// is already durable.
+    fn rebuild_from_log(
+        &mut self,
+        consumer: &dyn simpairs_log::Consumer,
+        results: &str,
+    ) -> Result<()> {
+        let partitions = self.log.partitions(results)?;
         let mut rebuilt = false;
         for partition in 0..partitions {
-            let committed = consumer.committed(&results, partition)?.unwrap_or(0);
+            let committed = consumer.committed(results, partition)?.unwrap_or(0);
             let state = &mut self.state;
             let codec = &self.codec;
             // In batches: the submissions each completes are checked together, in parallel. Their
@@ -248,7 +285,7 @@ impl Aggregator {
             let (mut index, mut chunk) = (0, Vec::with_capacity(DECODE_CHUNK));
             crate::read_range(
                 self.log.as_ref(),
-                &results,
+                results,
                 partition,
                 0,
                 committed,
@@ -274,102 +311,34 @@ impl Aggregator {
             self.rebuild_fields(&clubs, HashMap::new());
             tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
         }
-        while !stop.load(Ordering::Relaxed) {
-            let polling = Instant::now();
-            let records = consumer.poll(options.batch, options.poll_timeout)?;
-            if records.is_empty() {
-                if options.until_idle {
-                    break;
-                }
-                continue;
-            }
-            let started = Instant::now();
-            tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
-            // Amendments are appended before the seals that rely on them: read after the poll,
-            // the roster knows every key and club the batch's seals can name.
-            self.refresh_roster()?;
-            // Decoding is independent per record; handling is in log order, one record after
-            // the other. The batch is decoded in chunks on a thread of its own (in parallel
-            // within a chunk) while the records before are handled, so that handling does not
-            // wait for the whole batch and the second core is not idle while it runs. The
-            // submissions the batch completes are then checked in parallel (`finish`).
-            let roster = self.state.roster_shared();
-            let (state, codec) = (&mut self.state, &self.codec);
-            let records = records.as_slice();
-            let mut batch = Batch::new(codec);
-            std::thread::scope(|scope| {
-                let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
-                scope.spawn(move || {
-                    use rayon::prelude::*;
-                    for chunk in records.chunks(DECODE_CHUNK) {
-                        // Seals' signatures are checked here too, in parallel.
-                        let decoded: Vec<Decoded> = chunk
-                            .par_iter()
-                            .map(|r| {
-                                let decoded = crate::state::decode(codec, &r.value);
-                                let checked = roster.as_deref().and_then(|roster| {
-                                    crate::state::precheck(
-                                        roster,
-                                        &decoded,
-                                        r.partition,
-                                        r.offset as i64,
-                                    )
-                                });
-                                (decoded, checked)
-                            })
-                            .collect();
-                        if decoded_tx.send(decoded).is_err() {
-                            return;
-                        }
-                    }
-                });
-                let mut index = 0;
-                for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
-                    for (record, (decoded, checked)) in chunk.iter().zip(decoded) {
-                        if let Some(checked) = checked {
-                            batch.prechecked.insert(index, checked);
-                        }
-                        state.stage_at(
-                            &mut batch,
-                            decoded,
-                            record.partition,
-                            record.offset as i64,
-                            index,
-                        );
-                        index += 1;
-                    }
-                }
-            });
-            tracing::debug!(elapsed = ?started.elapsed(), "records staged");
-            let finished = self.state.finish(batch);
-            let mut applied = Vec::new();
-            let mut dead = Vec::new();
-            for (index, effect) in finished.effects {
-                let record = &records[index];
-                match effect {
-                    Effect::Applied(a) => applied.push(a),
-                    Effect::DeadLetter { reason } => dead.push(DeadLettered {
-                        event_id: Some(self.event_id.clone()),
-                        source_stream: record.stream.clone(),
-                        source_partition: record.partition as i32,
-                        source_offset: record.offset as i64,
-                        reason,
-                        payload: record.value.clone(),
-                        at_ms: now_ms(),
-                    }),
-                }
-            }
-            let fields = finished.fields;
-            tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            let report = self.write_output(applied, dead, fields, started)?;
-            // Output is durable: now the input may be marked as done. A commit that fails is
-            // tried again on its own: deriving the batch again would append its output twice.
-            commit_with_retries(consumer.as_mut(), &next_positions(records))?;
-            if report.submissions_applied > 0 || report.dead_letters > 0 {
-                on_batch(&report);
+        Ok(())
+    }
+
+    /// The effects of a batch, in record order: what applied, and the dead letters of what was set
+    /// aside.
+    fn sort_effects(
+        &self,
+        effects: Vec<(usize, Effect)>,
+        records: &[simpairs_log::Record],
+    ) -> (Vec<Arc<SubmissionApplied>>, Vec<DeadLettered>) {
+        let mut applied = Vec::new();
+        let mut dead = Vec::new();
+        for (index, effect) in effects {
+            let record = &records[index];
+            match effect {
+                Effect::Applied(a) => applied.push(a),
+                Effect::DeadLetter { reason } => dead.push(DeadLettered {
+                    event_id: Some(self.event_id.clone()),
+                    source_stream: record.stream.clone(),
+                    source_partition: record.partition as i32,
+                    source_offset: record.offset as i64,
+                    reason,
+                    payload: record.value.clone(),
+                    at_ms: now_ms(),
+                }),
             }
         }
-        Ok(())
+        (applied, dead)
     }
 
     /// Rebuilds the cached fields of some clubs and the national field. `built` has the fields of
@@ -800,4 +769,57 @@ pub(crate) fn event_options(
             _ => simpairs_events::types::Factoring::Neuberg,
         },
     )
+}
+
+/// Stages a polled batch. Decoding is independent per record; handling is in log order, one
+/// record after the other. The batch is decoded in chunks on a thread of its own (in parallel
+/// within a chunk) while the records before are handled, so that handling does not wait for the
+/// whole batch and the second core is not idle while it runs. The submissions the batch completes
+/// are then checked in parallel ([`EventState::finish`]).
+fn stage_batch<'c>(
+    state: &mut EventState,
+    codec: &'c Codec,
+    records: &[simpairs_log::Record],
+) -> Batch<'c> {
+    let roster = state.roster_shared();
+    let mut batch = Batch::new(codec);
+    std::thread::scope(|scope| {
+        let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
+        scope.spawn(move || {
+            use rayon::prelude::*;
+            for chunk in records.chunks(DECODE_CHUNK) {
+                // Seals' signatures are checked here too, in parallel.
+                let decoded: Vec<Decoded> = chunk
+                    .par_iter()
+                    .map(|r| {
+                        let decoded = crate::state::decode(codec, &r.value);
+                        let checked = roster.as_deref().and_then(|roster| {
+                            crate::state::precheck(roster, &decoded, r.partition, r.offset as i64)
+                        });
+                        (decoded, checked)
+                    })
+                    .collect();
+                if decoded_tx.send(decoded).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut index = 0;
+        for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
+            for (record, (decoded, checked)) in chunk.iter().zip(decoded) {
+                if let Some(checked) = checked {
+                    batch.prechecked.insert(index, checked);
+                }
+                state.stage_at(
+                    &mut batch,
+                    decoded,
+                    record.partition,
+                    record.offset as i64,
+                    index,
+                );
+                index += 1;
+            }
+        }
+    });
+    batch
 }

@@ -711,6 +711,52 @@ impl Projection {
     }
 }
 
+/// Reads what each stream's partitions hold past `positions`, decoded, and moves the positions on.
+fn read_new(
+    log: &dyn Log,
+    codec: &Codec,
+    positions: &mut BTreeMap<(Stream, String, u32), u64>,
+) -> Result<Vec<Read>> {
+    let mut decoded = Vec::new();
+    for ((stream, name, partition), at) in positions.iter_mut() {
+        let batch = crate::read_kept(log, name, *partition, at, 50_000)?;
+        for record in batch {
+            *at = record.offset + 1;
+            decoded.push(Read {
+                stream: *stream,
+                stream_name: name.clone(),
+                partition: *partition,
+                decoded: codec.decode(&record.value),
+                message: record.value,
+            });
+        }
+    }
+    Ok(decoded)
+}
+
+/// Ranks the national field on the projection's own threads (or the shared ones); `None`, with a
+/// warning, when it cannot be ranked.
+fn rank_on(
+    pool: Option<&rayon::ThreadPool>,
+    ranking: &mut NationalRanking,
+    options: &simpairs_scoring::Options,
+    generation: i64,
+    event_id: &str,
+) -> Option<NationalStandings> {
+    let mut rank = || ranking.rank(options, generation);
+    let ranked = match pool {
+        Some(pool) => pool.install(rank),
+        None => rank(),
+    };
+    match ranked {
+        Ok(ranked) => Some(ranked),
+        Err(e) => {
+            tracing::warn!(event = event_id, "the national field cannot be ranked: {e}");
+            None
+        }
+    }
+}
+
 /// Runs the projection of an event until stopped: reads the board-scores and leaderboard streams from
 /// the start, keeps `shared` up to date, and (if `publish`) writes a `LeaderboardPublished` for each new
 /// national generation. `on_update` hears each new national generation.
@@ -742,20 +788,7 @@ pub fn run(
     let mut idle = 0u32;
     while !stop.load(Ordering::Relaxed) {
         let token = log.append_token();
-        let mut decoded = Vec::new();
-        for ((stream, name, partition), at) in positions.iter_mut() {
-            let batch = crate::read_kept(log.as_ref(), name, *partition, at, 50_000)?;
-            for record in batch {
-                *at = record.offset + 1;
-                decoded.push(Read {
-                    stream: *stream,
-                    stream_name: name.clone(),
-                    partition: *partition,
-                    decoded: codec.decode(&record.value),
-                    message: record.value,
-                });
-            }
-        }
+        let decoded = read_new(log.as_ref(), &codec, &mut positions)?;
         if decoded.is_empty() {
             // Back off gently while nothing happens, but stay quick to notice new output: on the
             // embedded log an append in this process wakes the wait at once.
@@ -786,21 +819,7 @@ pub fn run(
                 if ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner())) =>
             {
                 tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
-                let mut rank = || ranking.rank(&options, generation);
-                let ranked = match &pool {
-                    Some(pool) => pool.install(rank),
-                    None => rank(),
-                };
-                match ranked {
-                    Ok(ranked) => Some(ranked),
-                    Err(e) => {
-                        tracing::warn!(
-                            event = event_id,
-                            "the national field cannot be ranked: {e}"
-                        );
-                        None
-                    }
-                }
+                rank_on(pool.as_ref(), &mut ranking, &options, generation, event_id)
             }
             _ => None,
         };

@@ -97,48 +97,7 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
         for &row in rows {
             let row = row as usize;
             lines.push(imported.lines.line_of(row));
-            let r = field.result(row);
-            let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
-            let details = imported.details(row);
-            let (mut ns_score, mut ew_score, mut adjusted) = (None, None, None);
-            match r.outcome {
-                Outcome::Played(s) => ns_score = Some(s),
-                Outcome::Split { ns, ew } => {
-                    ns_score = Some(ns);
-                    ew_score = Some(ew);
-                }
-                Outcome::Adjusted {
-                    ns_percent,
-                    ew_percent,
-                } => {
-                    adjusted = Some(Adjusted {
-                        ns_percent: i32::from(ns_percent),
-                        ew_percent: i32::from(ew_percent),
-                    });
-                }
-            }
-            batch.push(ResultLine {
-                section: field.section_name(ns.section).into(),
-                ns_pair: ns.label.to_compact_string(),
-                ew_pair: ew.label.to_compact_string(),
-                movement: if ns.direction.is_none() {
-                    Movement::Howell
-                } else {
-                    Movement::Mitchell
-                },
-                contract: details.and_then(|d| d.contract.as_deref().map(Text::from)),
-                declarer: details
-                    .and_then(|d| d.declarer)
-                    .map(|s| s.letter().to_compact_string()),
-                tricks: details.and_then(|d| d.tricks).map(i32::from),
-                ns_score,
-                ew_score,
-                adjusted,
-                arrow_switch: r.arrow_switch,
-                group: r.group.map(|g| field.group_name(g).1.into()),
-                lead: details.and_then(|d| d.lead.as_deref().map(Text::from)),
-                table: details.and_then(|d| d.table).map(|t| t as i32),
-            });
+            batch.push(result_line(imported, row));
         }
         let first_sequence = sequence;
         sequence += batch.len() as i32;
@@ -169,6 +128,53 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
         sequence += 1;
     }
     Ok(Submission { events, lines })
+}
+
+/// The record of one result of an imported file, with its details.
+fn result_line(imported: &Imported, row: usize) -> ResultLine {
+    let field = &imported.field;
+    let r = field.result(row);
+    let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
+    let details = imported.details(row);
+    let (mut ns_score, mut ew_score, mut adjusted) = (None, None, None);
+    match r.outcome {
+        Outcome::Played(s) => ns_score = Some(s),
+        Outcome::Split { ns, ew } => {
+            ns_score = Some(ns);
+            ew_score = Some(ew);
+        }
+        Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        } => {
+            adjusted = Some(Adjusted {
+                ns_percent: i32::from(ns_percent),
+                ew_percent: i32::from(ew_percent),
+            });
+        }
+    }
+    ResultLine {
+        section: field.section_name(ns.section).into(),
+        ns_pair: ns.label.to_compact_string(),
+        ew_pair: ew.label.to_compact_string(),
+        movement: if ns.direction.is_none() {
+            Movement::Howell
+        } else {
+            Movement::Mitchell
+        },
+        contract: details.and_then(|d| d.contract.as_deref().map(Text::from)),
+        declarer: details
+            .and_then(|d| d.declarer)
+            .map(|s| s.letter().to_compact_string()),
+        tricks: details.and_then(|d| d.tricks).map(i32::from),
+        ns_score,
+        ew_score,
+        adjusted,
+        arrow_switch: r.arrow_switch,
+        group: r.group.map(|g| field.group_name(g).1.into()),
+        lead: details.and_then(|d| d.lead.as_deref().map(Text::from)),
+        table: details.and_then(|d| d.table).map(|t| t as i32),
+    }
 }
 
 fn direction(d: simpairs_scoring::Direction) -> Direction {

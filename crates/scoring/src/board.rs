@@ -334,15 +334,9 @@ fn to_value(x: Exact, board: u16) -> Result<Value> {
     })
 }
 
-/// Values one board. `positions` maps a North-South score to its table position.
-pub(crate) fn value_board(
-    input: BoardInput<'_>,
-    ctx: FieldContext,
-    options: &Options,
-    positions: &dyn Fn(i32) -> usize,
-    table_len: usize,
-) -> Result<BoardScore> {
-    let board = input.board;
+/// A board's fouled-board groups (index 0: the board as dealt), each with its key and its
+/// results' scores, and, for Butler scoring, its datum.
+fn groups_of(input: &BoardInput<'_>, options: &Options) -> (Vec<Option<u32>>, Vec<Group>) {
     // Gather the groups: index 0 is the board as dealt.
     let mut group_keys: Vec<Option<u32>> = vec![None];
     let mut ns_scores: Vec<Vec<i32>> = vec![Vec::new()];
@@ -374,7 +368,7 @@ pub(crate) fn value_board(
     for g in 0..group_keys.len() {
         let mut ns = std::mem::take(&mut ns_scores[g]);
         let mut ew = std::mem::take(&mut ew_scores[g]);
-        let mut plain = std::mem::take(&mut plain_scores[g]);
+        let plain = std::mem::take(&mut plain_scores[g]);
         let (mut ns_field, mut ew_field) = (
             DirectionField::from_scores(std::mem::take(&mut ns)),
             DirectionField::from_scores(std::mem::take(&mut ew)),
@@ -384,21 +378,8 @@ pub(crate) fn value_board(
             merge_counts(&mut ew_field, &input.plain);
         }
         let datum = if options.method == Method::Butler {
-            let mut sorted = Vec::new();
-            if g == 0 {
-                for &(s, c) in &input.plain {
-                    sorted.extend(std::iter::repeat_n(s, c as usize));
-                }
-            }
-            sorted.append(&mut plain);
-            if sorted.is_empty() {
-                // Only split scores: their North-South scores set the datum.
-                for &(s, c) in &ns_field.entries {
-                    sorted.extend(std::iter::repeat_n(s, c as usize));
-                }
-            }
-            sorted.sort_unstable();
-            datum_of(&sorted, options.butler_trim_percent, &options.conventions)
+            let dealt: &[(i32, u32)] = if g == 0 { &input.plain } else { &[] };
+            group_datum(dealt, plain, &ns_field, options)
         } else {
             None
         };
@@ -408,6 +389,106 @@ pub(crate) fn value_board(
             datum,
         });
     }
+    (group_keys, groups)
+}
+
+/// The Butler datum of a group: of its plain scores (`dealt`, with counts, and `plain`), or of its
+/// North-South scores when it has only split scores.
+fn group_datum(
+    dealt: &[(i32, u32)],
+    mut plain: Vec<i32>,
+    ns_field: &DirectionField,
+    options: &Options,
+) -> Option<i32> {
+    let mut sorted = Vec::new();
+    for &(s, c) in dealt {
+        sorted.extend(std::iter::repeat_n(s, c as usize));
+    }
+    sorted.append(&mut plain);
+    if sorted.is_empty() {
+        // Only split scores: their North-South scores set the datum.
+        for &(s, c) in &ns_field.entries {
+            sorted.extend(std::iter::repeat_n(s, c as usize));
+        }
+    }
+    sorted.sort_unstable();
+    datum_of(&sorted, options.butler_trim_percent, &options.conventions)
+}
+
+/// What a board's groups are worth: its scale, each group's values.
+struct Valued<'g> {
+    mp: MatchpointScale,
+    keys: Vec<Option<u32>>,
+    groups: &'g [Group],
+    values: Vec<GroupValues>,
+}
+
+/// The values of a board's special rows: (row, value to the row's NS pair, to its EW pair), in
+/// row order.
+fn special_values(
+    input: &BoardInput<'_>,
+    options: &Options,
+    v: &Valued<'_>,
+) -> Result<Vec<(u32, Value, Value)>> {
+    let check = |x: Exact| -> Result<Value> { to_value(x, input.board) };
+    let mut specials = Vec::with_capacity(input.specials.len());
+    for &(row, special) in input.specials {
+        let (ns, ew) = match special.outcome {
+            Outcome::Adjusted {
+                ns_percent,
+                ew_percent,
+            } => {
+                let artificial = |percent: u8| match options.method {
+                    Method::Matchpoints => v.mp.percent_of_top(i64::from(percent)),
+                    Method::Butler | Method::CrossImps => Exact::new(
+                        i128::from((i64::from(percent) - 50) * IMPS_PER_TEN_PERCENT),
+                        10,
+                    ),
+                };
+                match (options.method, special.imps) {
+                    // A director's award in IMPs (`0/1.2`) stands as given in IMP scoring.
+                    (Method::Butler | Method::CrossImps, Some((ns, ew))) => (exact(ns), exact(ew)),
+                    _ => (artificial(ns_percent), artificial(ew_percent)),
+                }
+            }
+            Outcome::Played(_) | Outcome::Split { .. } => {
+                let (ns_score, ew_score) = match special.outcome {
+                    Outcome::Split { ns, ew } => (ns, -ew),
+                    Outcome::Played(s) => (s, s),
+                    Outcome::Adjusted { .. } => unreachable!("handled above"),
+                };
+                let g = v
+                    .keys
+                    .iter()
+                    .position(|k| *k == special.group)
+                    .expect("every comparable special is in a group");
+                (
+                    v.values[g].ns[v.groups[g].ns.find(ns_score)],
+                    v.values[g].ew[v.groups[g].ew.find(ew_score)],
+                )
+            }
+        };
+        let (ns, ew) = (check(ns)?, check(ew)?);
+        // Arrow-switch: scored as usual, then each pair takes the other direction's value.
+        specials.push(if special.arrow_switch {
+            (row, ew, ns)
+        } else {
+            (row, ns, ew)
+        });
+    }
+    Ok(specials)
+}
+
+/// Values one board. `positions` maps a North-South score to its table position.
+pub(crate) fn value_board(
+    input: BoardInput<'_>,
+    ctx: FieldContext,
+    options: &Options,
+    positions: &dyn Fn(i32) -> usize,
+    table_len: usize,
+) -> Result<BoardScore> {
+    let board = input.board;
+    let (keys, groups) = groups_of(&input, options);
     let populated = groups.iter().filter(|g| g.ns.size > 0).count();
     let mp = MatchpointScale::new(input.results, ctx, populated > 1, options);
     let values: Vec<GroupValues> = groups
@@ -433,51 +514,13 @@ pub(crate) fn value_board(
         Method::Matchpoints => check(mp.top)?,
         Method::Butler | Method::CrossImps => zero,
     };
-
-    let mut specials = Vec::with_capacity(input.specials.len());
-    for &(row, special) in input.specials {
-        let (ns, ew) = match special.outcome {
-            Outcome::Adjusted {
-                ns_percent,
-                ew_percent,
-            } => {
-                let artificial = |percent: u8| match options.method {
-                    Method::Matchpoints => mp.percent_of_top(i64::from(percent)),
-                    Method::Butler | Method::CrossImps => Exact::new(
-                        i128::from((i64::from(percent) - 50) * IMPS_PER_TEN_PERCENT),
-                        10,
-                    ),
-                };
-                match (options.method, special.imps) {
-                    // A director's award in IMPs (`0/1.2`) stands as given in IMP scoring.
-                    (Method::Butler | Method::CrossImps, Some((ns, ew))) => (exact(ns), exact(ew)),
-                    _ => (artificial(ns_percent), artificial(ew_percent)),
-                }
-            }
-            Outcome::Played(_) | Outcome::Split { .. } => {
-                let (ns_score, ew_score) = match special.outcome {
-                    Outcome::Split { ns, ew } => (ns, -ew),
-                    Outcome::Played(s) => (s, s),
-                    Outcome::Adjusted { .. } => unreachable!("handled above"),
-                };
-                let g = group_keys
-                    .iter()
-                    .position(|k| *k == special.group)
-                    .expect("every comparable special is in a group");
-                (
-                    values[g].ns[groups[g].ns.find(ns_score)],
-                    values[g].ew[groups[g].ew.find(ew_score)],
-                )
-            }
-        };
-        let (ns, ew) = (check(ns)?, check(ew)?);
-        // Arrow-switch: scored as usual, then each pair takes the other direction's value.
-        specials.push(if special.arrow_switch {
-            (row, ew, ns)
-        } else {
-            (row, ns, ew)
-        });
-    }
+    let valued = Valued {
+        mp,
+        keys,
+        groups: &groups,
+        values,
+    };
+    let specials = special_values(&input, options, &valued)?;
 
     Ok(BoardScore {
         board,

@@ -579,20 +579,14 @@ pub fn score<'f>(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn finish<'f, P: Positions>(
-    field: &'f Field,
-    options: &Options,
-    positions: ScorePositions,
-    p: &P,
+/// Keeps only the boards that were played: their numbers, results and plain scores (with
+/// their counts), re-indexed in `board_index` (`u32::MAX` for a board not played).
+#[allow(clippy::type_complexity)]
+fn played_boards(
     board_numbers: Vec<u16>,
-    mut board_index: Vec<u32>,
+    board_index: &mut [u32],
     histograms: Histograms,
-    depth: Depth,
-    lap: impl Fn(&str),
-) -> Result<Scoring<'f>> {
-    let width = positions.len();
-    // Keep only the boards that were played.
+) -> (Vec<u16>, Vec<u32>, Vec<Vec<(i32, u32)>>) {
     let Histograms { results, plain } = histograms;
     let mut kept_numbers = Vec::new();
     let mut results_per_board = Vec::new();
@@ -607,7 +601,24 @@ fn finish<'f, P: Positions>(
             board_index[number as usize] = u32::MAX;
         }
     }
-    let board_numbers = kept_numbers;
+    (kept_numbers, results_per_board, plain_per_board)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish<'f, P: Positions>(
+    field: &'f Field,
+    options: &Options,
+    positions: ScorePositions,
+    p: &P,
+    board_numbers: Vec<u16>,
+    mut board_index: Vec<u32>,
+    histograms: Histograms,
+    depth: Depth,
+    lap: impl Fn(&str),
+) -> Result<Scoring<'f>> {
+    let width = positions.len();
+    let (board_numbers, results_per_board, plain_per_board) =
+        played_boards(board_numbers, &mut board_index, histograms);
     let nboards = board_numbers.len();
     let target = results_per_board.iter().copied().max().unwrap_or(0);
 

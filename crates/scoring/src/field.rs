@@ -554,6 +554,41 @@ impl Field {
             }));
     }
 
+    /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
+    /// in this field of the part's groups and pairs.
+    fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
+        let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| self.club(n)).collect();
+        let sections: Vec<SectionId> = part
+            .sections
+            .names
+            .iter()
+            .map(|n| self.section(n))
+            .collect();
+        let groups = part
+            .groups
+            .iter()
+            .map(|(club, label)| self.group(clubs[*club as usize], label))
+            .collect();
+        let pairs = part
+            .pairs
+            .iter()
+            .map(|p| match p.label {
+                PairLabel::Number(n) => self.pair_numbered(
+                    clubs[p.club as usize],
+                    sections[p.section as usize],
+                    n,
+                    p.direction,
+                ),
+                PairLabel::Text(_) => self.pair(Pair {
+                    club: clubs[p.club as usize],
+                    section: sections[p.section as usize],
+                    ..p.clone()
+                }),
+            })
+            .collect();
+        (groups, pairs)
+    }
+
     /// Joins fields read in parallel into one, in order: names are merged once per part and the result
     /// columns are filled in parallel.
     pub fn concat(mut parts: Vec<Field>) -> Field {
@@ -578,34 +613,7 @@ impl Field {
         let later_maps: Vec<(Vec<GroupId>, Vec<PairId>)> = parts
             .iter()
             .skip(1)
-            .map(|part| {
-                let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| out.club(n)).collect();
-                let sections: Vec<SectionId> =
-                    part.sections.names.iter().map(|n| out.section(n)).collect();
-                let groups = part
-                    .groups
-                    .iter()
-                    .map(|(club, label)| out.group(clubs[*club as usize], label))
-                    .collect();
-                let pairs = part
-                    .pairs
-                    .iter()
-                    .map(|p| match p.label {
-                        PairLabel::Number(n) => out.pair_numbered(
-                            clubs[p.club as usize],
-                            sections[p.section as usize],
-                            n,
-                            p.direction,
-                        ),
-                        PairLabel::Text(_) => out.pair(Pair {
-                            club: clubs[p.club as usize],
-                            section: sections[p.section as usize],
-                            ..p.clone()
-                        }),
-                    })
-                    .collect();
-                (groups, pairs)
-            })
+            .map(|part| out.take_names_of(part))
             .collect();
         let maps: Vec<(Vec<GroupId>, Vec<PairId>)> = std::iter::once(first_map)
             .chain(later_maps)

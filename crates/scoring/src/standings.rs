@@ -104,101 +104,154 @@ pub(crate) struct RankOrder {
 /// Pairs from which places are written by id in parallel (see [`rank_pairs`]).
 const PARALLEL_PLACES: usize = 1 << 20;
 
-pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
-    let started = std::time::Instant::now();
-    let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
-    let field = scoring.field;
-    let pairs = field.pairs().len();
-    let integral = sums.total_int.is_some();
-    let total_int = sums.total_int.unwrap_or_default();
-    // Integer totals count units of 1 / `unit`.
-    let unit = sums.unit;
-    let (total_f, tops_f, boards) = (sums.total_f, sums.tops_f, sums.boards);
-    let options = scoring.options;
-    let mp = options.method == Method::Matchpoints;
-    let ratio = mp && options.factoring == Factoring::Ratio;
-    let divisor = scoring.scale_divisor();
-    // Under Neuberg every board has the same top, 2(N-1).
-    let common_top = if mp && !ratio {
-        scoring.boards.first().map_or(0, |b| *b.top.numer())
-    } else {
-        0
-    };
-    let total_of = |p: usize| -> f64 {
-        if integral {
-            total_int[p] as f64 / unit as f64
-        } else {
-            total_f[p]
-        }
-    };
-    let max_of = |p: usize| -> f64 {
-        if !mp {
-            0.0
-        } else if ratio {
-            tops_f[p]
-        } else {
-            f64::from(boards[p]) * common_top as f64
-        }
-    };
-    // Fields with fractions are ordered by the factored total in floating point, computed once.
-    let key: Vec<f64> = if integral {
-        Vec::new()
-    } else {
-        (0..pairs)
-            .into_par_iter()
-            .map(|p| total_of(p) / f64::from(boards[p].max(1)))
-            .collect()
-    };
+/// Each pair's sums as ranking reads them, with the options that say how.
+struct Totals {
+    integral: bool,
+    total_int: Vec<i64>,
+    /// Integer totals count units of 1 / `unit`.
+    unit: i64,
+    total_f: Vec<f64>,
+    tops_f: Vec<f64>,
+    boards: Vec<u32>,
+    mp: bool,
+    ratio: bool,
+    divisor: i64,
+    /// Under Neuberg every board has the same top, 2(N-1).
+    common_top: i64,
+    pair_ranges: Vec<(PairId, PairId)>,
+}
 
-    // Order every pair by its factored total.
-    let mut order: Vec<PairId> = (0..pairs as PairId).collect();
-    let mut sorted_keys: Option<Vec<u64>> = None;
-    // The floating-point keys in rank order (fields with fractions).
-    let mut key_at: Vec<f64> = Vec::new();
-    let uniform = boards
-        .iter()
-        .all(|&b| b == boards.first().copied().unwrap_or(0));
-    let (lowest, highest) = (
-        total_int.iter().copied().min().unwrap_or(0),
-        total_int.iter().copied().max().unwrap_or(0),
-    );
-    if integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
-        // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
-        // as one integer, so that ties then sit side by side with no lookups. (A serial radix sort
-        // of 2,000,000 such keys took twice as long as this parallel comparison sort here.)
-        let mut keys: Vec<u64> = (0..pairs)
-            .into_par_iter()
-            .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
-            .collect();
-        keys.par_sort_unstable();
-        order = keys.par_iter().map(|&k| k as u32).collect();
-        sorted_keys = Some(keys);
-    } else if integral {
-        order.par_sort_unstable_by(|&a, &b| {
-            let (a, b) = (a as usize, b as usize);
-            let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
-            let rhs = i128::from(total_int[b]) * i128::from(boards[a]);
-            rhs.cmp(&lhs).then(a.cmp(&b))
-        });
-    } else {
-        // Highest key first, pairs with equal keys by id: (key, pair) packed in one integer, the
-        // key's bits mapped so that ascending integer order is descending float order.
-        let mut keyed: Vec<u128> = key
-            .par_iter()
-            .enumerate()
-            .map(|(p, &k)| u128::from(!ordered_bits(k)) << 32 | p as u128)
-            .collect();
-        keyed.par_sort_unstable();
-        (order, key_at) = keyed
-            .par_iter()
-            .map(|&k| (k as PairId, key[k as PairId as usize]))
-            .unzip();
+impl Totals {
+    fn new(scoring: &Scoring<'_>, sums: Sums) -> Totals {
+        let integral = sums.total_int.is_some();
+        let options = scoring.options;
+        let mp = options.method == Method::Matchpoints;
+        let ratio = mp && options.factoring == Factoring::Ratio;
+        let common_top = if mp && !ratio {
+            scoring.boards.first().map_or(0, |b| *b.top.numer())
+        } else {
+            0
+        };
+        Totals {
+            integral,
+            total_int: sums.total_int.unwrap_or_default(),
+            unit: sums.unit,
+            total_f: sums.total_f,
+            tops_f: sums.tops_f,
+            boards: sums.boards,
+            mp,
+            ratio,
+            divisor: scoring.scale_divisor(),
+            common_top,
+            pair_ranges: sums.pair_ranges,
+        }
     }
 
-    lap("sorted");
-    // Runs of pairs whose floating-point keys are too close to tell apart: settled exactly below.
-    let mut near_runs: Vec<std::ops::Range<usize>> = Vec::new();
-    if !integral {
+    fn total_of(&self, p: usize) -> f64 {
+        if self.integral {
+            self.total_int[p] as f64 / self.unit as f64
+        } else {
+            self.total_f[p]
+        }
+    }
+
+    fn max_of(&self, p: usize) -> f64 {
+        if !self.mp {
+            0.0
+        } else if self.ratio {
+            self.tops_f[p]
+        } else {
+            f64::from(self.boards[p]) * self.common_top as f64
+        }
+    }
+}
+
+/// The pairs by factored total, highest first, and what tells two places apart.
+struct Ranking {
+    order: Vec<PairId>,
+    /// (inverted total, pair) as sorted, when every pair played the same boards.
+    sorted_keys: Option<Vec<u64>>,
+    /// Fields with fractions: each pair's floating-point key (total / boards), by pair id.
+    key: Vec<f64>,
+    /// The floating-point keys in rank order (fields with fractions).
+    key_at: Vec<f64>,
+    /// Runs of pairs whose floating-point keys are too close to tell apart, settled exactly.
+    near_runs: Vec<std::ops::Range<usize>>,
+    /// The exact factored total of every pair of a near run.
+    exact_keys: FxHashMap<PairId, BigRational>,
+}
+
+impl Ranking {
+    /// Orders every pair by its factored total (floating point for fields with fractions).
+    fn sort(t: &Totals, pairs: usize) -> Ranking {
+        let (total_int, boards) = (&t.total_int, &t.boards);
+        // Fields with fractions are ordered by the factored total in floating point, computed once.
+        let key: Vec<f64> = if t.integral {
+            Vec::new()
+        } else {
+            (0..pairs)
+                .into_par_iter()
+                .map(|p| t.total_of(p) / f64::from(boards[p].max(1)))
+                .collect()
+        };
+        let mut order: Vec<PairId> = (0..pairs as PairId).collect();
+        let mut sorted_keys: Option<Vec<u64>> = None;
+        let mut key_at: Vec<f64> = Vec::new();
+        let uniform = boards
+            .iter()
+            .all(|&b| b == boards.first().copied().unwrap_or(0));
+        let (lowest, highest) = (
+            total_int.iter().copied().min().unwrap_or(0),
+            total_int.iter().copied().max().unwrap_or(0),
+        );
+        if t.integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
+            // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
+            // as one integer, so that ties then sit side by side with no lookups. (A serial radix sort
+            // of 2,000,000 such keys took twice as long as this parallel comparison sort here.)
+            let mut keys: Vec<u64> = (0..pairs)
+                .into_par_iter()
+                .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
+                .collect();
+            keys.par_sort_unstable();
+            order = keys.par_iter().map(|&k| k as u32).collect();
+            sorted_keys = Some(keys);
+        } else if t.integral {
+            order.par_sort_unstable_by(|&a, &b| {
+                let (a, b) = (a as usize, b as usize);
+                let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
+                let rhs = i128::from(total_int[b]) * i128::from(boards[a]);
+                rhs.cmp(&lhs).then(a.cmp(&b))
+            });
+        } else {
+            // Highest key first, pairs with equal keys by id: (key, pair) packed in one integer, the
+            // key's bits mapped so that ascending integer order is descending float order.
+            let mut keyed: Vec<u128> = key
+                .par_iter()
+                .enumerate()
+                .map(|(p, &k)| u128::from(!ordered_bits(k)) << 32 | p as u128)
+                .collect();
+            keyed.par_sort_unstable();
+            (order, key_at) = keyed
+                .par_iter()
+                .map(|&k| (k as PairId, key[k as PairId as usize]))
+                .unzip();
+        }
+        Ranking {
+            order,
+            sorted_keys,
+            key,
+            key_at,
+            near_runs: Vec::new(),
+            exact_keys: FxHashMap::default(),
+        }
+    }
+
+    /// Finds the runs of pairs whose floating-point keys are too close to tell apart.
+    fn find_near_runs(&mut self, t: &Totals) {
+        if t.integral {
+            return;
+        }
+        let (order, key_at) = (&self.order, &self.key_at);
         let mut i = 0;
         while i < order.len() {
             let mut j = i + 1;
@@ -206,115 +259,127 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
                 j += 1;
             }
             if j - i > 1 {
-                near_runs.push(i..j);
+                self.near_runs.push(i..j);
             }
             i = j;
         }
     }
-    lap("near runs found");
-    // Pairs whose floating-point figures cannot be trusted to the last digit.
-    let mut doubtful: Vec<PairId> = near_runs
-        .iter()
-        .flat_map(|run| order[run.clone()].iter().copied())
-        .collect();
-    let needs_exact_rounding = !integral || ratio;
-    if needs_exact_rounding {
-        // The largest value one board can give: a top of 2(N-1), or 24 IMPs.
-        let per_board = if mp {
-            f64::from(scoring.target.max(1)) * 2.0
-        } else {
-            24.0
-        };
-        let near_halves: Vec<PairId> = boards
-            .par_iter()
-            .enumerate()
-            .filter_map(|(p, &played)| {
-                let total = total_of(p);
-                let t = total * 100.0 / divisor as f64;
-                // Matchpoints are never negative, so their magnitudes add up to the total itself.
-                let magnitude = if mp {
-                    total.abs()
-                } else {
-                    f64::from(played) * per_board
-                };
-                let error = sum_error(played, magnitude);
-                let t_error = error * 100.0 / divisor as f64;
-                let m = max_of(p);
-                let (pct, pct_error) = if m > 0.0 {
-                    let pct = total * 1e4 / m;
-                    // Relative errors of the total and the sum of tops, plus the division's own rounding.
-                    let relative = error / total.abs().max(f64::MIN_POSITIVE)
-                        + sum_error(played, m) / m
-                        + f64::EPSILON;
-                    (pct, pct.abs() * relative)
-                } else {
-                    (0.0, 0.0)
-                };
-                (near_half(t, t_error) || (mp && near_half(pct, pct_error))).then_some(p as PairId)
+
+    /// The pairs of the near runs.
+    fn near_pairs(&self) -> Vec<PairId> {
+        self.near_runs
+            .iter()
+            .flat_map(|run| self.order[run.clone()].iter().copied())
+            .collect()
+    }
+
+    /// Settles near-ties exactly: the exact factored total of every pair of a near run, once.
+    /// Exact totals are kept unreduced (a national pair's total has a denominator of hundreds of
+    /// bits, and reducing it costs a big gcd): they are compared by cross-multiplying.
+    fn settle_near_runs(
+        &mut self,
+        t: &Totals,
+        exact: &FxHashMap<PairId, (BigRational, BigRational)>,
+    ) {
+        self.exact_keys = self
+            .near_runs
+            .iter()
+            .flat_map(|run| self.order[run.clone()].iter())
+            .map(|&p| {
+                let (total, _) = &exact[&p];
+                let played = BigInt::from(t.boards[p as usize].max(1));
+                (
+                    p,
+                    BigRational::new_raw(total.numer().clone(), total.denom() * played),
+                )
             })
             .collect();
-        doubtful.extend(near_halves);
-        doubtful.sort_unstable();
-        doubtful.dedup();
-    }
-    lap("near halves found");
-    // One bit a pair: the standings of 200,000 pairs then look up the few exact totals without
-    // a hash lookup each.
-    let mut doubtful_bits = vec![0u64; pairs.div_ceil(64)];
-    for &p in &doubtful {
-        doubtful_bits[p as usize / 64] |= 1 << (p % 64);
-    }
-    let is_doubtful = |p: usize| doubtful_bits[p / 64] >> (p % 64) & 1 != 0;
-    let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
-        FxHashMap::default()
-    } else {
-        scoring.exact_totals(&doubtful, &sums.pair_ranges)
-    };
-
-    tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
-    // Settle near-ties exactly: the exact factored total of every pair of a near run, once.
-    // Exact totals are kept unreduced (a national pair's total has a denominator of hundreds of
-    // bits, and reducing it costs a big gcd): they are compared by cross-multiplying.
-    let exact_keys: FxHashMap<PairId, BigRational> = near_runs
-        .iter()
-        .flat_map(|run| order[run.clone()].iter())
-        .map(|&p| {
-            let (t, _) = &exact[&p];
-            let played = BigInt::from(boards[p as usize].max(1));
-            (
-                p,
-                BigRational::new_raw(t.numer().clone(), t.denom() * played),
-            )
-        })
-        .collect();
-    // Denominators are positive.
-    let exact_cmp = |a: &PairId, b: &PairId| {
-        let (a, b) = (&exact_keys[a], &exact_keys[b]);
-        (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
-    };
-    for run in &near_runs {
-        order[run.clone()].sort_by(|a, b| exact_cmp(b, a).then(a.cmp(b)));
-        for i in run.clone() {
-            key_at[i] = key[order[i] as usize];
+        let runs = std::mem::take(&mut self.near_runs);
+        for run in &runs {
+            let mut settled = self.order[run.clone()].to_vec();
+            settled.sort_by(|a, b| self.exact_cmp(b, a).then(a.cmp(b)));
+            self.order[run.clone()].copy_from_slice(&settled);
+            for i in run.clone() {
+                self.key_at[i] = self.key[self.order[i] as usize];
+            }
         }
+        self.near_runs = runs;
     }
-    // Whether the pairs at places `i` and `j` of `order` have equal factored totals.
-    let same_at = |i: usize, j: usize| -> bool {
-        if let Some(keys) = &sorted_keys {
+
+    /// Compares the exact keys of two pairs of near runs (denominators are positive).
+    fn exact_cmp(&self, a: &PairId, b: &PairId) -> std::cmp::Ordering {
+        let (a, b) = (&self.exact_keys[a], &self.exact_keys[b]);
+        (a.numer() * b.denom()).cmp(&(b.numer() * a.denom()))
+    }
+
+    /// Whether the pairs at places `i` and `j` of the order have equal factored totals.
+    fn same_at(&self, t: &Totals, i: usize, j: usize) -> bool {
+        if let Some(keys) = &self.sorted_keys {
             keys[i] >> 32 == keys[j] >> 32
-        } else if integral {
-            let (a, b) = (order[i] as usize, order[j] as usize);
-            i128::from(total_int[a]) * i128::from(boards[b])
-                == i128::from(total_int[b]) * i128::from(boards[a])
+        } else if t.integral {
+            let (a, b) = (self.order[i] as usize, self.order[j] as usize);
+            i128::from(t.total_int[a]) * i128::from(t.boards[b])
+                == i128::from(t.total_int[b]) * i128::from(t.boards[a])
         } else {
             // Pairs this near are in one near run, so both have exact keys.
-            near(key_at[i], key_at[j]) && exact_cmp(&order[i], &order[j]).is_eq()
+            near(self.key_at[i], self.key_at[j])
+                && self.exact_cmp(&self.order[i], &self.order[j]).is_eq()
         }
-    };
+    }
+}
 
-    lap("near-ties settled");
-    // Places: walk tie groups in rank order, counting the pairs of each list placed before. Places go
-    // to small per-pair arrays first, so that the standings are then written in pair order.
+/// Pairs whose floating-point total or percentage may round to the other side of a half.
+fn near_halves(scoring: &Scoring<'_>, t: &Totals) -> Vec<PairId> {
+    let (mp, divisor) = (t.mp, t.divisor);
+    // The largest value one board can give: a top of 2(N-1), or 24 IMPs.
+    let per_board = if mp {
+        f64::from(scoring.target.max(1)) * 2.0
+    } else {
+        24.0
+    };
+    t.boards
+        .par_iter()
+        .enumerate()
+        .filter_map(|(p, &played)| {
+            let total = t.total_of(p);
+            let th = total * 100.0 / divisor as f64;
+            // Matchpoints are never negative, so their magnitudes add up to the total itself.
+            let magnitude = if mp {
+                total.abs()
+            } else {
+                f64::from(played) * per_board
+            };
+            let error = sum_error(played, magnitude);
+            let t_error = error * 100.0 / divisor as f64;
+            let m = t.max_of(p);
+            let (pct, pct_error) = if m > 0.0 {
+                let pct = total * 1e4 / m;
+                // Relative errors of the total and the sum of tops, plus the division's own rounding.
+                let relative = error / total.abs().max(f64::MIN_POSITIVE)
+                    + sum_error(played, m) / m
+                    + f64::EPSILON;
+                (pct, pct.abs() * relative)
+            } else {
+                (0.0, 0.0)
+            };
+            (near_half(th, t_error) || (mp && near_half(pct, pct_error))).then_some(p as PairId)
+        })
+        .collect()
+}
+
+/// Places in rank order: each pair's combined place, and its place in its own list with its ties
+/// (bit 0: tied in its own list; bit 1: tied in the combined list); with each pair's list.
+struct Places {
+    places: Vec<u32>,
+    placed_at: Vec<(u32, u8)>,
+    category_at: Vec<u8>,
+}
+
+/// Walks tie groups in rank order, counting the pairs of each list placed before. Places go to
+/// small per-pair arrays first, so that the standings are then written in pair order.
+fn place_in_order(field: &crate::Field, t: &Totals, ranking: &Ranking) -> Places {
+    let order = &ranking.order;
+    let same_at = |i: usize, j: usize| ranking.same_at(t, i, j);
     // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
     let category_of: Vec<u8> = field
         .pairs()
@@ -344,8 +409,6 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
             count
         })
         .collect();
-    // By rank order: the combined place, and each pair's place in its own list with its ties (bit 0:
-    // tied in its own list; bit 1: tied in the combined list).
     let mut places = vec![0u32; n];
     let mut placed_at: Vec<(u32, u8)> = vec![(0, 0); n];
     let mut work = Vec::with_capacity(parts.len());
@@ -392,11 +455,19 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
                 i = j;
             }
         });
-    // The same by pair id, so that the standings are then written in pair order.
+    Places {
+        places,
+        placed_at,
+        category_at,
+    }
+}
+
+/// The places by pair id: (place in its list, combined place, ties).
+fn places_by_pair(order: &[PairId], p: &Places, pairs: usize) -> Vec<(u32, u32, u8)> {
     // Each thread writes the pairs of its own range of ids, reading the whole rank order. That pays
     // off for millions of pairs (2,000,000: 31 ms to 20 ms); for a national field's 200,000 it
     // measured no faster, and one thread writes them all.
-    let threads = if n >= PARALLEL_PLACES {
+    let threads = if order.len() >= PARALLEL_PLACES {
         rayon::current_num_threads()
     } else {
         1
@@ -408,8 +479,8 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
         .enumerate()
         .for_each(|(k, mine)| {
             let first = k * share;
-            for ((&p, &combined), &(r, tied)) in order.iter().zip(&places).zip(&placed_at) {
-                if let Some(slot) = (p as usize)
+            for ((&pair, &combined), &(r, tied)) in order.iter().zip(&p.places).zip(&p.placed_at) {
+                if let Some(slot) = (pair as usize)
                     .checked_sub(first)
                     .and_then(|at| mine.get_mut(at))
                 {
@@ -417,67 +488,118 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
                 }
             }
         });
+    placed
+}
+
+/// A pair's total and percentage in hundredths: from its exact total where the floating-point one
+/// cannot be trusted, else from the integer or floating-point sums.
+fn hundredths_of(
+    t: &Totals,
+    p: usize,
+    total: f64,
+    exact: Option<&(BigRational, BigRational)>,
+) -> (i64, Option<i64>) {
+    let (mp, divisor) = (t.mp, t.divisor);
+    match exact {
+        Some((total, m)) => {
+            // total / m and total / divisor, unreduced.
+            let pct = if mp && *m.numer() != BigInt::from(0) {
+                Some(hundredths(
+                    &(total.numer() * 100 * m.denom()),
+                    &(total.denom() * m.numer()),
+                ))
+            } else if mp {
+                Some(5000)
+            } else {
+                None
+            };
+            (hundredths(total.numer(), &(total.denom() * divisor)), pct)
+        }
+        None if t.integral && !t.ratio => {
+            let total = i128::from(t.total_int[p]);
+            let th = round_div(total * 100, i128::from(divisor) * i128::from(t.unit));
+            let pct = mp.then(|| {
+                let m = i128::from(t.boards[p]) * i128::from(t.common_top) * i128::from(t.unit);
+                if m == 0 {
+                    5000
+                } else {
+                    round_div(total * 10_000, m)
+                }
+            });
+            (th, pct)
+        }
+        None => {
+            let m = t.max_of(p);
+            let pct = mp.then(|| {
+                if m > 0.0 {
+                    round_f64(t.total_of(p) * 1e4 / m)
+                } else {
+                    5000
+                }
+            });
+            (round_f64(total * 100.0), pct)
+        }
+    }
+}
+
+pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
+    let started = std::time::Instant::now();
+    let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
+    let field = scoring.field;
+    let pairs = field.pairs().len();
+    let t = Totals::new(scoring, sums);
+
+    let mut ranking = Ranking::sort(&t, pairs);
+    lap("sorted");
+    ranking.find_near_runs(&t);
+    lap("near runs found");
+    // Pairs whose floating-point figures cannot be trusted to the last digit.
+    let mut doubtful = ranking.near_pairs();
+    if !t.integral || t.ratio {
+        doubtful.extend(near_halves(scoring, &t));
+        doubtful.sort_unstable();
+        doubtful.dedup();
+    }
+    lap("near halves found");
+    // One bit a pair: the standings of 200,000 pairs then look up the few exact totals without
+    // a hash lookup each.
+    let mut doubtful_bits = vec![0u64; pairs.div_ceil(64)];
+    for &p in &doubtful {
+        doubtful_bits[p as usize / 64] |= 1 << (p % 64);
+    }
+    let is_doubtful = |p: usize| doubtful_bits[p / 64] >> (p % 64) & 1 != 0;
+    let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
+        FxHashMap::default()
+    } else {
+        scoring.exact_totals(&doubtful, &t.pair_ranges)
+    };
+
+    tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
+    ranking.settle_near_runs(&t, &exact);
+    lap("near-ties settled");
+    let places = place_in_order(field, &t, &ranking);
+    let placed = places_by_pair(&ranking.order, &places, pairs);
     lap("placed");
     let standings: Vec<Standing> = (0..pairs)
         .into_par_iter()
         .map(|p| {
             // One rounding: the integer total divided by both scales at once.
-            let total = if integral {
-                total_int[p] as f64 / (unit * divisor) as f64
+            let total = if t.integral {
+                t.total_int[p] as f64 / (t.unit * t.divisor) as f64
             } else {
-                total_of(p) / divisor as f64
+                t.total_of(p) / t.divisor as f64
             };
-            let max = max_of(p) / divisor as f64;
             let exact = if is_doubtful(p) {
                 exact.get(&(p as PairId))
             } else {
                 None
             };
-            let (total_hundredths, percent_hundredths) = match exact {
-                Some((t, m)) => {
-                    // t / m and t / divisor, unreduced.
-                    let pct = if mp && *m.numer() != BigInt::from(0) {
-                        Some(hundredths(
-                            &(t.numer() * 100 * m.denom()),
-                            &(t.denom() * m.numer()),
-                        ))
-                    } else if mp {
-                        Some(5000)
-                    } else {
-                        None
-                    };
-                    (hundredths(t.numer(), &(t.denom() * divisor)), pct)
-                }
-                None if integral && !ratio => {
-                    let t = i128::from(total_int[p]);
-                    let th = round_div(t * 100, i128::from(divisor) * i128::from(unit));
-                    let pct = mp.then(|| {
-                        let m = i128::from(boards[p]) * i128::from(common_top) * i128::from(unit);
-                        if m == 0 {
-                            5000
-                        } else {
-                            round_div(t * 10_000, m)
-                        }
-                    });
-                    (th, pct)
-                }
-                None => {
-                    let m = max_of(p);
-                    let pct = mp.then(|| {
-                        if m > 0.0 {
-                            round_f64(total_of(p) * 1e4 / m)
-                        } else {
-                            5000
-                        }
-                    });
-                    (round_f64(total * 100.0), pct)
-                }
-            };
+            let (total_hundredths, percent_hundredths) = hundredths_of(&t, p, total, exact);
             Standing {
                 pair: p as PairId,
-                boards: boards[p],
+                boards: t.boards[p],
                 total,
-                max,
+                max: t.max_of(p) / t.divisor as f64,
                 total_hundredths,
                 percent_hundredths,
                 rank: placed[p].0,
@@ -491,9 +613,9 @@ pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Stand
     Ok((
         standings,
         RankOrder {
-            pairs: order,
-            places,
-            categories: category_at,
+            pairs: ranking.order,
+            places: places.places,
+            categories: places.category_at,
         },
     ))
 }

@@ -46,24 +46,31 @@ fn seed_002_slide_8_plain_board_and_check_totals() {
     assert_eq!(ew.iter().sum::<i64>(), 72, "check total");
 }
 
+/// Slide 12's Neuberg figures (Bridgemate, to two decimals) of board 4 with table 6 given Avg/Avg.
+const SLIDE_12: [(&str, &str); 9] = [
+    ("6.88", "9.13"),
+    ("0.13", "15.88"),
+    ("9.13", "6.88"),
+    ("15.88", "0.13"),
+    ("2.38", "13.63"),
+    ("8.00", "8.00"),
+    ("11.38", "4.63"),
+    ("13.63", "2.38"),
+    ("4.63", "11.38"),
+];
+
+/// Slides 10-11 and 14's manual figures of board 4 with table 6 given an artificial score: every
+/// other result counts it as a tie (16 14 ... 2 become 15 13 ... 1).
+const SLIDE_11_NS: [i64; 9] = [7, 1, 9, 15, 3, 8, 11, 13, 5];
+const SLIDE_11_EW: [i64; 9] = [9, 15, 7, 1, 13, 8, 5, 3, 11];
+
 #[test]
 fn seed_002_slide_12_avg_avg_with_neuberg() {
     let mut lines = seed_002_board_4();
     lines[5] = adjusted(6, 1, 50, 50);
     let field = mitchell(&[(4, lines)]);
     let got = printed(&values(&field, &Options::default()));
-    let expected = [
-        ("6.88", "9.13"),
-        ("0.13", "15.88"),
-        ("9.13", "6.88"),
-        ("15.88", "0.13"),
-        ("2.38", "13.63"),
-        ("8.00", "8.00"),
-        ("11.38", "4.63"),
-        ("13.63", "2.38"),
-        ("4.63", "11.38"),
-    ];
-    let expected: Vec<(String, String)> = expected
+    let expected: Vec<(String, String)> = SLIDE_12
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
@@ -78,12 +85,35 @@ fn seed_002_slides_13_14_sixty_forty() {
     let got = values(&field, &Options::default());
     // "A Top is 16 so 10% is 1.6 ... add or subtract 1.6": 9.6 to NS 6 and 6.4 to EW 1.
     assert_eq!(got[5], (v(9.6), v(6.4)));
-    // The other tables are scored as though 50/50 had been given (slide 12's numbers).
-    let mut avg = seed_002_board_4();
-    avg[5] = adjusted(6, 1, 50, 50);
-    let avg = values(&mitchell(&[(4, avg)]), &Options::default());
+    // "Allocate matchpoints as though 50% 50% had been assigned": the other tables get what slide 12
+    // shows for Avg/Avg (Neuberg, the seeds' own conventions).
+    let printed = printed(&got);
     for t in [0, 1, 2, 3, 4, 6, 7, 8] {
-        assert_eq!(got[t], avg[t], "table {}", t + 1);
+        assert_eq!(
+            (printed[t].0.as_str(), printed[t].1.as_str()),
+            SLIDE_12[t],
+            "table {}",
+            t + 1
+        );
+    }
+    // Slide 14 itself, scored by hand: the other tables get slide 11's figures.
+    let manual = Options {
+        conventions: "scorebridge".parse().unwrap(),
+        ..Options::default()
+    };
+    let scoring = score(&field, &manual).unwrap();
+    let lines: Vec<(Value, Value)> = (0..field.len()).map(|r| scoring.line_values(r)).collect();
+    assert_eq!(lines[5], (v(9.6), v(6.4)), "slide 14: 8 + 1.6 and 8 - 1.6");
+    for t in [0, 1, 2, 3, 4, 6, 7, 8] {
+        assert_eq!(
+            lines[t],
+            (
+                Value::from_integer(SLIDE_11_NS[t]),
+                Value::from_integer(SLIDE_11_EW[t])
+            ),
+            "slide 14 table {}",
+            t + 1
+        );
     }
     // 60/60 and 40/40 too.
     let mut both = seed_002_board_4();

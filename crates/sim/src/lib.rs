@@ -132,127 +132,162 @@ fn weight(rng: &mut fastrand::Rng) -> f64 {
     0.5 * (e(rng) + e(rng))
 }
 
-impl BoardPlan {
-    /// The distribution of one board: a "main" contract by one side and its variations.
-    pub fn new(board: u16, rng: &mut fastrand::Rng) -> BoardPlan {
-        const ALL: [Strain; 5] = [
-            Strain::Clubs,
-            Strain::Diamonds,
-            Strain::Hearts,
-            Strain::Spades,
-            Strain::NoTrump,
-        ];
-        const SUITS: [Strain; 4] = [
-            Strain::Clubs,
-            Strain::Diamonds,
-            Strain::Hearts,
-            Strain::Spades,
-        ];
-        let ns_declares = rng.bool();
-        let (declarer, defender) = if ns_declares {
-            (
-                [Seat::North, Seat::South][rng.usize(..2)],
-                [Seat::East, Seat::West][rng.usize(..2)],
-            )
-        } else {
-            (
-                [Seat::East, Seat::West][rng.usize(..2)],
-                [Seat::North, Seat::South][rng.usize(..2)],
-            )
-        };
-        let kind = rng.f64();
-        let (level, strain) = if kind < 0.40 {
-            (rng.u8(1..=3), pick_strain(rng, &ALL))
-        } else if kind < 0.85 {
-            [
-                (3, Strain::NoTrump),
-                (4, Strain::Hearts),
-                (4, Strain::Spades),
-                (5, Strain::Clubs),
-                (5, Strain::Diamonds),
-            ][rng.usize(..5)]
-        } else if kind < 0.97 {
-            (6, pick_strain(rng, &ALL))
-        } else {
-            (7, pick_strain(rng, &ALL))
-        };
-        let bid = |level: u8, strain, doubling| Contract::Bid {
-            level,
-            strain,
-            doubling,
-        };
-        let mut outcomes = Vec::new();
-        for (diff, w) in [(0i8, 4.0), (1, 3.0), (2, 0.8), (-1, 1.5), (-2, 0.4)] {
-            let tricks = i16::from(level) + 6 + i16::from(diff);
-            if (0..=13).contains(&tricks) {
-                outcomes.push((
-                    bid(level, strain, Doubling::Undoubled),
-                    declarer,
-                    tricks as u8,
-                    w * weight(rng),
-                ));
-            }
-        }
-        let alt_level = (i16::from(level) + rng.i16(-1..=1)).clamp(1, 7) as u8;
-        let alt_strain = loop {
-            let s = pick_strain(rng, &ALL);
-            if s != strain {
-                break s;
-            }
-        };
-        for (diff, w) in [(0i8, 1.0), (1, 0.6), (-1, 0.6)] {
-            let tricks = i16::from(alt_level) + 6 + i16::from(diff);
-            if (0..=13).contains(&tricks) {
-                outcomes.push((
-                    bid(alt_level, alt_strain, Doubling::Undoubled),
-                    declarer,
-                    tricks as u8,
-                    w * weight(rng),
-                ));
-            }
-        }
-        let opp_level = rng.u8(2..=3);
-        let opp_strain = pick_strain(rng, &SUITS);
-        for (diff, doubling, w) in [
-            (0i8, Doubling::Undoubled, 0.5),
-            (-1, Doubling::Undoubled, 0.5),
-            (-2, Doubling::Doubled, 0.3),
-        ] {
-            let tricks = (i16::from(opp_level) + 6 + i16::from(diff)) as u8;
+/// Every strain, and the suits.
+const ALL: [Strain; 5] = [
+    Strain::Clubs,
+    Strain::Diamonds,
+    Strain::Hearts,
+    Strain::Spades,
+    Strain::NoTrump,
+];
+const SUITS: [Strain; 4] = [
+    Strain::Clubs,
+    Strain::Diamonds,
+    Strain::Hearts,
+    Strain::Spades,
+];
+
+/// A contract, result and weight of a board's distribution.
+type Weighted = (Contract, Seat, u8, f64);
+
+fn bid(level: u8, strain: Strain, doubling: Doubling) -> Contract {
+    Contract::Bid {
+        level,
+        strain,
+        doubling,
+    }
+}
+
+/// The side that declares the board's main contract (a declarer and a defender of the other
+/// side), and the contract: part-scores, games, slams and grand slams, most often games.
+fn main_contract(rng: &mut fastrand::Rng) -> (Seat, Seat, u8, Strain) {
+    let ns_declares = rng.bool();
+    let (declarer, defender) = if ns_declares {
+        (
+            [Seat::North, Seat::South][rng.usize(..2)],
+            [Seat::East, Seat::West][rng.usize(..2)],
+        )
+    } else {
+        (
+            [Seat::East, Seat::West][rng.usize(..2)],
+            [Seat::North, Seat::South][rng.usize(..2)],
+        )
+    };
+    let kind = rng.f64();
+    let (level, strain) = if kind < 0.40 {
+        (rng.u8(1..=3), pick_strain(rng, &ALL))
+    } else if kind < 0.85 {
+        [
+            (3, Strain::NoTrump),
+            (4, Strain::Hearts),
+            (4, Strain::Spades),
+            (5, Strain::Clubs),
+            (5, Strain::Diamonds),
+        ][rng.usize(..5)]
+    } else if kind < 0.97 {
+        (6, pick_strain(rng, &ALL))
+    } else {
+        (7, pick_strain(rng, &ALL))
+    };
+    (declarer, defender, level, strain)
+}
+
+/// The main contract made with overtricks or down, and another contract by the same declarer.
+fn declarer_outcomes(
+    rng: &mut fastrand::Rng,
+    declarer: Seat,
+    level: u8,
+    strain: Strain,
+) -> Vec<Weighted> {
+    let mut outcomes = Vec::new();
+    for (diff, w) in [(0i8, 4.0), (1, 3.0), (2, 0.8), (-1, 1.5), (-2, 0.4)] {
+        let tricks = i16::from(level) + 6 + i16::from(diff);
+        if (0..=13).contains(&tricks) {
             outcomes.push((
-                bid(opp_level, opp_strain, doubling),
-                defender,
-                tricks,
+                bid(level, strain, Doubling::Undoubled),
+                declarer,
+                tricks as u8,
                 w * weight(rng),
             ));
         }
-        // The tail: a sprinkling of other contracts and results, and the odd pass-out.
-        let tail_mass = 0.02 + 0.06 * rng.f64();
-        let main_mass: f64 = outcomes.iter().map(|o| o.3).sum();
-        for o in &mut outcomes {
-            o.3 *= (1.0 - tail_mass) / main_mass;
+    }
+    let alt_level = (i16::from(level) + rng.i16(-1..=1)).clamp(1, 7) as u8;
+    let alt_strain = loop {
+        let s = pick_strain(rng, &ALL);
+        if s != strain {
+            break s;
         }
-        let tail = 24;
-        for _ in 0..tail {
-            let level = rng.u8(1..=7);
-            let strain = pick_strain(rng, &ALL);
-            let doubling =
-                [Doubling::Undoubled, Doubling::Undoubled, Doubling::Doubled][rng.usize(..3)];
-            let who = [Seat::North, Seat::East, Seat::South, Seat::West][rng.usize(..4)];
-            let tricks = (i16::from(level) + 6 + rng.i16(-4..=2)).clamp(0, 13) as u8;
+    };
+    for (diff, w) in [(0i8, 1.0), (1, 0.6), (-1, 0.6)] {
+        let tricks = i16::from(alt_level) + 6 + i16::from(diff);
+        if (0..=13).contains(&tricks) {
             outcomes.push((
-                bid(level, strain, doubling),
-                who,
-                tricks,
-                tail_mass / (tail + 1) as f64,
+                bid(alt_level, alt_strain, Doubling::Undoubled),
+                declarer,
+                tricks as u8,
+                w * weight(rng),
             ));
         }
+    }
+    outcomes
+}
+
+/// The other side's part-score: made, one down, or two down doubled.
+fn add_defence(rng: &mut fastrand::Rng, defender: Seat, outcomes: &mut Vec<Weighted>) {
+    let opp_level = rng.u8(2..=3);
+    let opp_strain = pick_strain(rng, &SUITS);
+    for (diff, doubling, w) in [
+        (0i8, Doubling::Undoubled, 0.5),
+        (-1, Doubling::Undoubled, 0.5),
+        (-2, Doubling::Doubled, 0.3),
+    ] {
+        let tricks = (i16::from(opp_level) + 6 + i16::from(diff)) as u8;
         outcomes.push((
-            Contract::PassedOut,
-            Seat::North,
-            0,
+            bid(opp_level, opp_strain, doubling),
+            defender,
+            tricks,
+            w * weight(rng),
+        ));
+    }
+}
+
+/// The tail: a sprinkling of other contracts and results, and the odd pass-out.
+fn add_tail(rng: &mut fastrand::Rng, outcomes: &mut Vec<Weighted>) {
+    let tail_mass = 0.02 + 0.06 * rng.f64();
+    let main_mass: f64 = outcomes.iter().map(|o| o.3).sum();
+    for o in outcomes.iter_mut() {
+        o.3 *= (1.0 - tail_mass) / main_mass;
+    }
+    let tail = 24;
+    for _ in 0..tail {
+        let level = rng.u8(1..=7);
+        let strain = pick_strain(rng, &ALL);
+        let doubling =
+            [Doubling::Undoubled, Doubling::Undoubled, Doubling::Doubled][rng.usize(..3)];
+        let who = [Seat::North, Seat::East, Seat::South, Seat::West][rng.usize(..4)];
+        let tricks = (i16::from(level) + 6 + rng.i16(-4..=2)).clamp(0, 13) as u8;
+        outcomes.push((
+            bid(level, strain, doubling),
+            who,
+            tricks,
             tail_mass / (tail + 1) as f64,
         ));
+    }
+    outcomes.push((
+        Contract::PassedOut,
+        Seat::North,
+        0,
+        tail_mass / (tail + 1) as f64,
+    ));
+}
+
+impl BoardPlan {
+    /// The distribution of one board: a "main" contract by one side and its variations.
+    pub fn new(board: u16, rng: &mut fastrand::Rng) -> BoardPlan {
+        let (declarer, defender, level, strain) = main_contract(rng);
+        let mut outcomes = declarer_outcomes(rng, declarer, level, strain);
+        add_defence(rng, defender, &mut outcomes);
+        add_tail(rng, &mut outcomes);
         let total = outcomes.iter().map(|o| o.3).sum();
         BoardPlan {
             board,

@@ -44,9 +44,13 @@ const M02_A5050: &str = "mp_pairs_mitchell_02 board 3, 1NS v 1EW: SCORE is A5050
                          each side) but the line gives 23 and 11; the file's totals count it as 40 between the pairs";
 const M02_650: &str = "mp_pairs_mitchell_02 board 4, 1NS v 21EW: -650 ties nine other -650s, which the file gives 19 \
                        NS / 21 EW, but this line gets 21 / 19";
-const M02_TOTALS: &str = "mp_pairs_mitchell_02 totals and places still count board 1 as it was before the hand edit \
-                          (and are whole numbers): percentages are checked as total / our maximum, and the totals by \
-                          the board-1 test";
+const M02_TOTALS: &str = "mp_pairs_mitchell_02 totals still count board 1 as it was before the hand edit, as whole \
+                          numbers: each is ours to within 1.5 matchpoints (the rounding, and the edit's moves on \
+                          board 1), but those of 9NS v 8EW (see mitchell_02_totals_follow_from_our_boards); the \
+                          percentages are the total / our maximum";
+const M02_PLACES: &str = "mp_pairs_mitchell_02 places follow its totals: a place differs from ours only where the \
+                          file's totals order two pairs otherwise, either being of 9NS v 8EW or both totals \
+                          rounding to within 1 of each other";
 const TQH_NEUBERG: &str = "three_quarter_howell: Scorer shows every board factored with Neuberg to the 6 tables of the \
                            movement (the phantom's table counted), (x + 1) * 6/5 - 1, while its totals and \
                            percentages use the unfactored values (top 8), which simpairs computes";
@@ -76,7 +80,8 @@ pub fn rules(file: &str) -> FileRules {
                 (M02_BOARD_1, 21),
                 (M02_A5050, 1),
                 (M02_650, 1),
-                (M02_TOTALS, 42),
+                (M02_TOTALS, 37),
+                (M02_PLACES, 5),
             ],
         },
         "cobalt/butler_howell.xml" => FileRules {
@@ -318,7 +323,18 @@ fn standard_pair(p: &PairCase, all: &[PairCase]) -> Result<Verdict, String> {
     compare_pair(p, all, false).map(|_| Verdict::Agree)
 }
 
-fn mitchell_02_pair(p: &PairCase, _all: &[PairCase]) -> Result<Verdict, String> {
+/// The two pairs of the board-1 table whose totals are not ours within the rounding: 9NS v 8EW, whose
+/// A6060 on board 2 the totals count as 40 between the pairs (not 24 + 24) and whose board 1 was
+/// 3.4 / 28.6 before the edit (ours 0 / 40): the file's totals less ours, exactly.
+fn mitchell_02_board_1_pair(p: &PairCase) -> Option<Value> {
+    match (p.label.as_str(), p.direction) {
+        ("9", Some(Direction::NS)) => Some(Value::new(335, 100)),
+        ("8", Some(Direction::EW)) => Some(Value::new(-1135, 100)),
+        _ => None,
+    }
+}
+
+fn mitchell_02_pair(p: &PairCase, all: &[PairCase]) -> Result<Verdict, String> {
     // PERCENTAGE follows from the file's TOTAL_SCORE and our maximum (27 boards x 40).
     let (Some(total), Some(percent)) = (p.official.total, p.official.percent) else {
         return Err("no total or percentage".into());
@@ -332,7 +348,61 @@ fn mitchell_02_pair(p: &PairCase, _all: &[PairCase]) -> Result<Verdict, String> 
             show(Some(total))
         ));
     }
-    Ok(Verdict::Explained(M02_TOTALS))
+    // The total is ours, but for the rounding to whole numbers and the hand edit of board 1.
+    let ours = from_hundredths(p.ours.total_hundredths);
+    match mitchell_02_board_1_pair(p) {
+        Some(difference) if total - ours != difference => {
+            return Err(format!(
+                "total {} is not ours {} + {}",
+                show(Some(total)),
+                show(Some(ours)),
+                show(Some(difference))
+            ));
+        }
+        None if super::abs(total - ours) > Value::new(3, 2) => {
+            return Err(format!(
+                "total {} is not ours {} within 1.5",
+                show(Some(total)),
+                show(Some(ours))
+            ));
+        }
+        _ => {}
+    }
+    // The file's places are its totals' order, shared when equal.
+    let list: Vec<&PairCase> = all.iter().filter(|q| q.direction == p.direction).collect();
+    let official_total = |q: &PairCase| q.official.total.unwrap_or_default();
+    let place = 1 + list.iter().filter(|q| official_total(q) > total).count() as u32;
+    let Some(official_place) = p.official.place else {
+        return Err("no place".into());
+    };
+    if official_place.rank != place {
+        return Err(format!(
+            "place {official_place} does not follow the file's totals ({place})"
+        ));
+    }
+    if official_place.rank == p.ours.rank {
+        return Ok(Verdict::Explained(M02_TOTALS));
+    }
+    // Every pair ordered otherwise than by our totals is explained.
+    for q in &list {
+        let (theirs, ours_order) = (
+            official_total(q).cmp(&total),
+            q.ours.total_hundredths.cmp(&p.ours.total_hundredths),
+        );
+        if theirs == ours_order {
+            continue;
+        }
+        let close = (q.ours.total_hundredths - p.ours.total_hundredths).abs() < 100;
+        let edited = mitchell_02_board_1_pair(p).is_some() || mitchell_02_board_1_pair(q).is_some();
+        if !close && !edited {
+            return Err(format!(
+                "place {official_place}, ours {}: the file orders it and {} otherwise",
+                p.ours.rank,
+                q.name()
+            ));
+        }
+    }
+    Ok(Verdict::Explained(M02_PLACES))
 }
 
 fn scorer_pair(p: &PairCase, all: &[PairCase]) -> Result<Verdict, String> {

@@ -1,15 +1,18 @@
 //! What can be checked of `deploy/` without Docker or Kubernetes: the YAML parses, every image is
-//! pinned, every `simpairs` command line uses subcommands and flags the CLI has, the Kafka
-//! settings are ones `KafkaConfig` accepts, and the ports agree.
+//! pinned, every `simpairs` command line uses subcommands and flags the CLI has (read from the
+//! built binary's `--help`, so that a renamed flag fails here), the Kafka settings are ones
+//! `KafkaConfig` accepts, and the ports agree.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
 use serde_norway::Value;
 use simpairs_kafka::{ENV_VARS, KafkaConfig};
 
 fn deploy_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy")
 }
 
 fn read(path: &Path) -> String {
@@ -83,53 +86,139 @@ fn assert_pinned(image: &str, whence: &str) {
     }
 }
 
-/// The subcommands and flags of the simpairs CLI that deployments may use.
-fn allowed() -> BTreeMap<&'static str, (Vec<&'static str>, Vec<&'static str>, usize)> {
-    // subcommand path -> (flags taking a value, boolean flags, positional arguments)
-    BTreeMap::from([
-        (
-            "event declare",
-            (
-                vec![
-                    "--log",
-                    "--event",
-                    "--boards",
-                    "--scoring",
-                    "--factoring",
-                    "--clubs",
-                    "--partitions",
-                ],
-                vec![],
-                0,
-            ),
-        ),
-        (
-            "club publish",
-            (vec!["--log", "--event", "--club", "--key"], vec![], 1),
-        ),
-        (
-            "aggregate",
-            (vec!["--log", "--event", "--key"], vec!["--until-idle"], 0),
-        ),
-        ("serve", (vec!["--log", "--event", "--listen"], vec![], 0)),
-        (
-            "replay",
-            (
-                vec!["--log", "--event", "--as-of", "--club"],
-                vec!["--json"],
-                0,
-            ),
-        ),
-    ])
+/// What one subcommand of the CLI takes, as its `--help` says.
+#[derive(Debug, Default)]
+struct Usage {
+    /// Flags that take a value (`--log <LOG>`).
+    with_value: BTreeSet<String>,
+    /// Flags that take none (`--until-idle`).
+    booleans: BTreeSet<String>,
+    /// Positional arguments (`usize::MAX` when the last one repeats).
+    positionals: usize,
+    /// Its own subcommands.
+    commands: Vec<String>,
+}
+
+/// The built binary's `--help` for a subcommand path (empty: the program itself).
+fn help(path: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_simpairs"))
+        .args(path)
+        .arg("--help")
+        .env("COLUMNS", "200")
+        .output()
+        .expect("simpairs runs");
+    assert!(
+        out.status.success(),
+        "simpairs {} --help: {}",
+        path.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("help is text")
+}
+
+/// Reads clap's help: the `Commands:`, `Arguments:` and `Options:` sections, whose entries start
+/// at most six spaces in (descriptions wrapped onto lines of their own sit further in).
+fn usage(path: &[&str]) -> Usage {
+    let text = help(path);
+    let mut usage = Usage::default();
+    let mut section = "";
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            section = line.trim_end();
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let entry = line.trim_start();
+        if indent > 6 {
+            continue;
+        }
+        let first = entry.split_whitespace().next().unwrap_or("");
+        match section {
+            "Commands:" if first != "help" => usage.commands.push(first.to_string()),
+            "Arguments:" => {
+                usage.positionals = if first.ends_with("...") {
+                    usize::MAX
+                } else {
+                    usage.positionals.saturating_add(1)
+                };
+            }
+            "Options:" => {
+                let mut words = entry.split_whitespace();
+                let Some(flag) = words.find(|w| w.starts_with("--")) else {
+                    continue;
+                };
+                let flag = flag.trim_end_matches(',');
+                let (name, inline_value) = match flag.split_once('=') {
+                    Some((name, _)) => (name, true),
+                    None => (flag, false),
+                };
+                let takes_value = inline_value
+                    || words
+                        .next()
+                        .is_some_and(|w| w.starts_with('<') || w.starts_with("[<"));
+                if takes_value {
+                    usage.with_value.insert(name.to_string());
+                } else {
+                    usage.booleans.insert(name.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    usage
+}
+
+/// Every subcommand path of the CLI (`serve`, `event declare`, ...) with what it takes, from the
+/// binary's help, read once.
+fn cli() -> &'static BTreeMap<String, Usage> {
+    static CLI: OnceLock<BTreeMap<String, Usage>> = OnceLock::new();
+    CLI.get_or_init(|| {
+        let mut all = BTreeMap::new();
+        let mut todo: Vec<Vec<String>> = usage(&[]).commands.into_iter().map(|c| vec![c]).collect();
+        while let Some(path) = todo.pop() {
+            let words: Vec<&str> = path.iter().map(String::as_str).collect();
+            let u = usage(&words);
+            todo.extend(u.commands.iter().map(|c| {
+                let mut deeper = path.clone();
+                deeper.push(c.clone());
+                deeper
+            }));
+            if u.commands.is_empty() {
+                all.insert(path.join(" "), u);
+            }
+        }
+        all
+    })
+}
+
+#[test]
+fn the_cli_help_is_read_whole() {
+    let cli = cli();
+    let aggregate = &cli["aggregate"];
+    assert!(aggregate.with_value.contains("--log"), "{aggregate:?}");
+    assert!(aggregate.booleans.contains("--until-idle"), "{aggregate:?}");
+    assert_eq!(
+        cli["club publish"].positionals, 1,
+        "{:?}",
+        cli["club publish"]
+    );
+    assert!(cli["event declare"].with_value.contains("--partitions"));
+    assert!(
+        !cli.contains_key("event"),
+        "a command of subcommands is no command line"
+    );
 }
 
 /// Checks one `simpairs` argument list (without the program name); returns its flags' values.
 fn check_command(args: &[String], whence: &str) -> (String, BTreeMap<String, String>) {
-    let allowed = allowed();
+    let cli = cli();
     let (sub, rest) =
-        if args.len() >= 2 && allowed.contains_key(format!("{} {}", args[0], args[1]).as_str()) {
+        if args.len() >= 2 && cli.contains_key(format!("{} {}", args[0], args[1]).as_str()) {
             (format!("{} {}", args[0], args[1]), &args[2..])
-        } else if !args.is_empty() && allowed.contains_key(args[0].as_str()) {
+        } else if !args.is_empty() && cli.contains_key(args[0].as_str()) {
             (args[0].clone(), &args[1..])
         } else {
             panic!(
@@ -137,7 +226,12 @@ fn check_command(args: &[String], whence: &str) -> (String, BTreeMap<String, Str
                 args.join(" ")
             );
         };
-    let (with_value, booleans, positionals) = &allowed[sub.as_str()];
+    let Usage {
+        with_value,
+        booleans,
+        positionals,
+        ..
+    } = &cli[sub.as_str()];
     let mut values = BTreeMap::new();
     let mut seen_positionals = 0;
     let mut i = 0;
@@ -152,10 +246,10 @@ fn check_command(args: &[String], whence: &str) -> (String, BTreeMap<String, Str
                 Some((n, v)) => (format!("--{n}"), Some(v.to_string())),
                 None => (arg.clone(), None),
             };
-            if booleans.contains(&name.as_str()) {
+            if booleans.contains(&name) {
                 values.insert(name, "true".to_string());
                 i += 1;
-            } else if with_value.contains(&name.as_str()) {
+            } else if with_value.contains(&name) {
                 let value = match inline {
                     Some(v) => v,
                     None => {
