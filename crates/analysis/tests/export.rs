@@ -517,3 +517,26 @@ fn the_export_carries_the_published_double_dummy_tricks_and_par() {
             .contains(",ns_score,ew_score,par_ns_score,ns_score_minus_par,")
     );
 }
+
+/// The standings' row budget counts the pairs of the field, named or not: clubs whose files
+/// give no players' names (as the bench's national field) must not have every generation written.
+#[test]
+fn the_standings_budget_counts_pairs_without_names() {
+    let t = common::empty_log();
+    let log = t.log.as_ref();
+    common::declare_event(log, "plain", &["A", "B", "C"], 1..=2);
+    let csv = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n2,2,1,600\n";
+    for club in ["A", "B", "C"] {
+        common::publish(log, "plain", club, "session.csv", csv.as_bytes());
+    }
+    let out = tempfile::tempdir().unwrap();
+    // Room for the final field's 12 pairs once: only the last generation is written.
+    let options = ExportOptions {
+        every: simpairs_analysis::timeline::Every::Rows(12),
+        ..ExportOptions::default()
+    };
+    let exported = export(log, "plain", None, out.path(), &options).unwrap();
+    assert_eq!(exported.generations, 3);
+    assert_eq!(exported.standings_generations, 1);
+    assert_eq!(rows(&out.path().join("standings.parquet")).len(), 12);
+}

@@ -160,7 +160,8 @@ pub fn export(
     let notes = notes(in_force, deals, analysed.notes);
     let listed = simpairs_pipeline::submissions::list(log, event, None)?;
     tables.extend(submissions::write(to, options.format, &cx, &listed)?);
-    let final_pairs = in_force.pairs().len().max(1);
+    // Counted in the field: files without players' names enter no pairs in `pairs()`.
+    let final_pairs = in_force.field().pairs().len().max(1);
     let (standings, generations, standings_generations) =
         standings_table(to, options, &cx, index, &scoring, final_pairs)?;
     tables.push(standings);
