@@ -4,17 +4,15 @@
 //! The golden numbers are the files' own.
 //!
 //! Real files found per preset (tests/fixtures/realdata/SOURCES):
-//! - compscore: Compscore3's USEBIO exports in `native/cobalt/` (matchpoints, Butler). Four more
-//!   sessions of the same public repository (`mp_pairs_mitchell_04.xml`, `mp_pairs_howell.xml`,
-//!   `butler_mitchell.xml`, `cross_imp_howell.xml`) are checked when present in that folder; they
-//!   are not in the repository yet (SOURCES says where they are).
+//! - compscore: Compscore3's USEBIO exports in `native/cobalt/`: seven sessions of the ABF's
+//!   public repository (matchpoints Mitchell and Howell with short boards, Butler, cross-IMPs).
 //! - nz-scorer: NZ Bridge Scorer's session XML in `native/scorer-to-usebio/`.
 //! - scorebridge, jfr, ebu, acbl: no real file with official figures found; their presets are tested
 //!   on the seeds' worked examples (crates/scoring/tests/conventions.rs).
 
 mod common;
 
-use common::{native, read_native};
+use common::read_native;
 use simpairs_formats::check::{Check, Item, check};
 use simpairs_scoring::{Method, Options};
 
