@@ -357,6 +357,20 @@ fn history_lists_a_players_events() {
         text.contains("PLAYER 2 (900002)") && text.contains("53.89%"),
         "{text}"
     );
+    // The place printed is among the pairs it is counted of: every pair of the event.
+    let first = &json["events"][0];
+    let national = &first["national"];
+    let place = format!(
+        "place {}{} of {} pairs",
+        national["combined_place"],
+        if national["combined_tied"].as_bool().unwrap() {
+            "="
+        } else {
+            ""
+        },
+        first["national_pairs"]
+    );
+    assert!(text.contains(&place), "{place} in {text}");
 }
 
 /// A CSV line's fields (a field in double quotes may hold commas).

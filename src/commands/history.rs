@@ -41,11 +41,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn figures(f: &Option<simpairs_analysis::figures::Figures>, of: usize) -> String {
     match f {
         None => "no result in force".to_string(),
+        // The place among every pair (`of` counts them all), not within a direction.
         Some(f) => format!(
-            "{}{} place{} of {of} pairs, {}",
-            f.place,
-            if f.tied { "=" } else { "" },
-            "",
+            "place {}{} of {of} pairs, {}",
+            f.combined_place,
+            if f.combined_tied { "=" } else { "" },
             match f.percent_hundredths {
                 Some(h) => format!("{}%", simpairs_scoring::value::format_hundredths(h)),
                 None => format!(
