@@ -205,6 +205,28 @@ fn compare_shows_each_side_as_replay_does() {
         table.contains(&format!("{} pairs changed place or score", changed.len())),
         "{table}"
     );
+    // --limit shortens the list, not the count.
+    assert!(changed.len() > 1, "the test needs pairs that change");
+    let limited = simpairs(&[
+        "compare",
+        "--log",
+        l,
+        "--a",
+        "factoring=neuberg",
+        "--b",
+        "factoring=ratio",
+        "--limit",
+        "1",
+        "--no-index",
+    ]);
+    assert!(
+        limited.contains(&format!(
+            "{} pairs changed place or score, {} did not (the first 1 shown)",
+            changed.len(),
+            compared["unchanged"]
+        )),
+        "{limited}"
+    );
 }
 
 /// The Python with DuckDB: `SIMPAIRS_ANALYSIS_PYTHON`, else `.venv/bin/python` of the checkout.

@@ -47,6 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let index = args.index.dir(&args.log);
     let mut comparison = compare(log.as_ref(), &event, index.as_deref(), &a, &b)?;
+    let changed = comparison.changed.len();
     if args.limit > 0 {
         comparison.changed.truncate(args.limit);
     }
@@ -56,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_err(std::io::Error::other)
             .and_then(|()| std::io::Write::write_all(&mut out, b"\n"))
     } else {
-        write_table(&mut out, &comparison)
+        write_table(&mut out, &comparison, changed)
     };
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -80,7 +81,12 @@ fn score(c: &Change, a: bool) -> String {
     }
 }
 
-fn write_table(out: &mut impl std::io::Write, c: &Comparison) -> std::io::Result<()> {
+/// The comparison as a table; `changed` counts every pair that changed, before any `--limit`.
+fn write_table(
+    out: &mut impl std::io::Write,
+    c: &Comparison,
+    changed: usize,
+) -> std::io::Result<()> {
     let moment = |m: &Option<String>| {
         m.as_ref()
             .map(|m| format!(" as of {m}"))
@@ -103,10 +109,15 @@ fn write_table(out: &mut impl std::io::Write, c: &Comparison) -> std::io::Result
         c.b.generation,
         c.b.pairs
     )?;
+    // Every pair that changed is counted, however many `--limit` lets through.
+    let shown = if c.changed.len() < changed {
+        format!(" (the first {} shown)", c.changed.len())
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{} pairs changed place or score, {} did not\n",
-        c.changed.len(),
+        "{changed} pairs changed place or score, {} did not{shown}\n",
         c.unchanged
     )?;
     writeln!(
