@@ -385,7 +385,9 @@ pub fn kill_while_ingesting(log: &TestLog, kills: usize) -> usize {
     let mut done = 0;
     while done < kills {
         let mut child = log.aggregator_batched("main", 2_000);
-        let deadline = Instant::now() + Duration::from_millis(rng.u64(100..1_500));
+        // Short lives, so that the ingest is still under way at the last kill: each life makes
+        // at most its length of progress, and a restart that reads its state back costs little.
+        let deadline = Instant::now() + Duration::from_millis(rng.u64(30..400));
         while Instant::now() < deadline {
             if child.try_wait().unwrap().is_some() {
                 return done;
