@@ -211,36 +211,31 @@ impl Replayed {
     }
 }
 
-/// A field with what `score --json` shows of a file besides its results, as the log keeps it: the
-/// pairs' players (from the clubs' `PairEntered`) and the warnings of the submissions in force (as
-/// their seals carry them, naming the file the club published). For one club's file published as
-/// it was scored, the report is the bytes `score --json` prints.
-pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Imported {
-    use simpairs_formats::{Location, PairInfo, Player, Problem};
-    let pairs: Vec<PairInfo> = field
+/// Each pair of `field` as a report names it, with its players as the clubs entered them.
+pub(crate) fn pair_infos(
+    field: &Field,
+    players: &std::collections::BTreeMap<crate::state::PairId, Vec<simpairs_events::types::Player>>,
+) -> Vec<simpairs_formats::PairInfo> {
+    field
         .pairs()
         .iter()
         .map(|p| {
             let club = field.club_name(p.club).to_string();
             let section = field.section_name(p.section).to_string();
             let label = p.label.to_string();
-            let direction = match p.direction {
-                Some(simpairs_scoring::Direction::NS) => "NS",
-                Some(simpairs_scoring::Direction::EW) => "EW",
-                None => "",
-            };
+            let direction = p.direction.map_or("", |d| d.as_str());
             let key = (club.clone(), section.clone(), label.clone(), direction);
-            let players = state.pairs().get(&key).map_or_else(Vec::new, |players| {
+            let players = players.get(&key).map_or_else(Vec::new, |players| {
                 players
                     .iter()
-                    .map(|pl| Player {
+                    .map(|pl| simpairs_formats::Player {
                         name: pl.name.clone(),
                         national_id: pl.national_id.clone(),
                         club_id: None,
                     })
                     .collect()
             });
-            PairInfo {
+            simpairs_formats::PairInfo {
                 club,
                 section,
                 label,
@@ -248,7 +243,16 @@ pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Import
                 players,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// A field with what `score --json` shows of a file besides its results, as the log keeps it: the
+/// pairs' players (from the clubs' `PairEntered`) and the warnings of the submissions in force (as
+/// their seals carry them, naming the file the club published). For one club's file published as
+/// it was scored, the report is the bytes `score --json` prints.
+pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Imported {
+    use simpairs_formats::{Location, Problem};
+    let pairs = pair_infos(&field, state.pairs());
     let clubs: std::collections::BTreeSet<&str> = field.clubs().collect();
     let mut latest: std::collections::BTreeMap<&str, &crate::state::Judged> = Default::default();
     for ((club, _), judged) in state.judged() {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use simpairs_events::types::{Player, SealWarning};
-use simpairs_formats::{Imported, Location, PairInfo, Problem};
+use simpairs_formats::{Imported, Location, Problem};
 use simpairs_scoring::Field;
 
 use super::Generation;
@@ -18,34 +18,7 @@ pub(super) fn imported(
     players: &BTreeMap<PairId, Vec<Player>>,
     latest: &BTreeMap<&str, &Generation>,
 ) -> Imported {
-    let pairs: Vec<PairInfo> = field
-        .pairs()
-        .iter()
-        .map(|p| {
-            let club = field.club_name(p.club).to_string();
-            let section = field.section_name(p.section).to_string();
-            let label = p.label.to_string();
-            let direction = p.direction.map_or("", |d| d.as_str());
-            let key = (club.clone(), section.clone(), label.clone(), direction);
-            let players = players.get(&key).map_or_else(Vec::new, |players| {
-                players
-                    .iter()
-                    .map(|pl| simpairs_formats::Player {
-                        name: pl.name.clone(),
-                        national_id: pl.national_id.clone(),
-                        club_id: None,
-                    })
-                    .collect()
-            });
-            PairInfo {
-                club,
-                section,
-                label,
-                direction: p.direction,
-                players,
-            }
-        })
-        .collect();
+    let pairs = crate::replay::pair_infos(&field, players);
     let clubs: std::collections::BTreeSet<&str> = field.clubs().collect();
     let warnings = latest
         .iter()
