@@ -84,6 +84,8 @@ pub struct Projection {
     published: BTreeSet<i64>,
     /// When the national standings last changed (ms since the epoch).
     pub updated_ms: i64,
+    /// Records read from the event's streams, whatever became of them.
+    records_read: u64,
 }
 
 fn pair_direction(r: &AppliedResult, ns: bool) -> &'static str {
@@ -671,7 +673,7 @@ pub struct Scorecard {
 }
 
 /// The streams a projection reads.
-const STREAMS: [Stream; 4] = [
+pub const STREAMS: [Stream; 4] = [
     Stream::Declarations,
     Stream::BoardScores,
     Stream::Leaderboard,

@@ -25,6 +25,7 @@ impl Projection {
     /// Takes one record read from the event's streams; returns whether the national field
     /// changed. An event declared by an earlier simpairs with shared keys is an error.
     pub fn read(&mut self, codec: &Codec, read: Read) -> Result<bool> {
+        self.records_read += 1;
         let event = match read.decoded {
             Ok(event) => event,
             Err(e) => {
@@ -43,6 +44,13 @@ impl Projection {
             (Stream::Declarations | Stream::Results, _) => Ok(false),
             (_, event) => Ok(self.derived(&read.stream_name, read.partition, &read.message, event)),
         }
+    }
+
+    /// Records read from the event's streams so far (every partition of the declarations,
+    /// board-scores, leaderboard and dead-letter streams), whatever became of them: a reader is
+    /// caught up when this is the sum of those streams' end offsets.
+    pub fn records_read(&self) -> u64 {
+        self.records_read
     }
 
     fn declared(&mut self, declared: simpairs_events::types::EventDeclared) -> Result<bool> {
