@@ -1,6 +1,9 @@
 //! What `simpairs score` and `simpairs replay` print: the JSON shape (README, "JSON") and a readable table.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 use simpairs_scoring::standings::display_order;
@@ -45,8 +48,8 @@ struct OptionsJson {
 struct ResultJson<'a> {
     club: &'a str,
     section: &'a str,
-    ns_pair: String,
-    ew_pair: String,
+    ns_pair: &'a str,
+    ew_pair: &'a str,
     ns_score: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ew_score: Option<i32>,
@@ -70,7 +73,7 @@ struct ResultJson<'a> {
 struct PairJson<'a> {
     club: &'a str,
     section: &'a str,
-    pair: String,
+    pair: &'a str,
     direction: &'static str,
     boards: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,10 +131,11 @@ fn write_json_of<W: Write>(
                 .then(|| o.conventions.to_string()),
         },
     )?;
+    let labels = pair_labels(scoring.field());
     out.write_all(b",\"boards\":[")?;
-    write_json_boards(&mut out, scoring)?;
+    write_json_boards(&mut out, scoring, &labels)?;
     out.write_all(b"],\"pairs\":[")?;
-    write_json_pairs(&mut out, scoring, imported)?;
+    write_json_pairs(&mut out, scoring, &labels, imported)?;
     out.write_all(b"]")?;
     if let Some(imported) = imported.filter(|i| !i.warnings.is_empty()) {
         out.write_all(b",\"warnings\":")?;
@@ -159,12 +163,20 @@ struct WarningJson<'a> {
     message: &'a str,
 }
 
-/// Every board with its results, in a canonical order.
-fn write_json_boards<W: Write>(out: &mut W, scoring: &Scoring<'_>) -> io::Result<()> {
+/// Results rendered at a time by one thread (about 2 MB of JSON).
+const RENDER_CHUNK: usize = 16_384;
+
+/// Every board with its results, in a canonical order. A national field's boards are millions of
+/// results: each board's results are put in order and rendered in parallel, a chunk at a time,
+/// and written in order.
+fn write_json_boards<W: Write>(
+    out: &mut W,
+    scoring: &Scoring<'_>,
+    labels: &[String],
+) -> io::Result<()> {
     let field = scoring.field();
-    let mp = is_mp(scoring);
     let by_board = field.rows_by_board();
-    let names = field.name_order();
+    let ranks = pair_ranks(field);
     for (i, rows) in by_board.iter().enumerate() {
         let number = by_board.boards[i];
         let board = scoring
@@ -172,13 +184,16 @@ fn write_json_boards<W: Write>(out: &mut W, scoring: &Scoring<'_>) -> io::Result
             .expect("every board of the field is scored");
         // Results in a canonical order (by NS pair, then EW pair), so the same results print the same
         // bytes whatever order they arrived in.
-        let mut rows = rows.to_vec();
-        rows.sort_by(|&a, &b| {
-            let (ra, rb) = (field.result(a as usize), field.result(b as usize));
-            field
-                .compare_pairs(&names, ra.ns, rb.ns)
-                .then_with(|| field.compare_pairs(&names, ra.ew, rb.ew))
-        });
+        // (Each key holds its row: ties stay in row order, as a stable sort leaves them.)
+        let mut keyed: Vec<(u32, u32, u32)> = rows
+            .par_iter()
+            .map(|&row| {
+                let r = field.result(row as usize);
+                (ranks[r.ns as usize], ranks[r.ew as usize], row)
+            })
+            .collect();
+        keyed.par_sort_unstable();
+        let rows: Vec<u32> = keyed.into_iter().map(|(_, _, row)| row).collect();
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -187,7 +202,7 @@ fn write_json_boards<W: Write>(out: &mut W, scoring: &Scoring<'_>) -> io::Result
             "{{\"board\":{number},\"results_count\":{}",
             board.results
         )?;
-        if mp {
+        if is_mp(scoring) {
             write!(out, ",\"top\":")?;
             serde_json::to_writer(&mut *out, &to_f64(scoring.top(board)))?;
         }
@@ -195,25 +210,86 @@ fn write_json_boards<W: Write>(out: &mut W, scoring: &Scoring<'_>) -> io::Result
             write!(out, ",\"datum\":{datum}")?;
         }
         out.write_all(b",\"results\":[")?;
-        for (k, &row) in rows.iter().enumerate() {
-            if k > 0 {
-                out.write_all(b",")?;
-            }
-            serde_json::to_writer(&mut *out, &result_json(scoring, row as usize))?;
+        let rendered: Vec<io::Result<Vec<u8>>> = rows
+            .par_chunks(RENDER_CHUNK)
+            .enumerate()
+            .map(|(k, chunk)| render_results(scoring, labels, chunk, k == 0))
+            .collect();
+        for chunk in rendered {
+            out.write_all(&chunk?)?;
         }
         out.write_all(b"]}")?;
     }
     Ok(())
 }
 
-/// One result as JSON.
-fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
+/// Each pair's place in the order tables list pairs (club, section, number, direction), pairs
+/// that compare equal sharing one: sorting results by these is sorting them by
+/// [`simpairs_scoring::Field::compare_pairs`], at the cost of two lookups a comparison.
+fn pair_ranks(field: &simpairs_scoring::Field) -> Vec<u32> {
+    let names = field.name_order();
+    let mut ids: Vec<u32> = (0..field.pairs().len() as u32).collect();
+    ids.par_sort_by(|&a, &b| field.compare_pairs(&names, a, b));
+    let mut ranks = vec![0u32; ids.len()];
+    let mut rank = 0;
+    for (k, &id) in ids.iter().enumerate() {
+        if k > 0 && field.compare_pairs(&names, ids[k - 1], id) != std::cmp::Ordering::Equal {
+            rank += 1;
+        }
+        ranks[id as usize] = rank;
+    }
+    ranks
+}
+
+/// Each pair's label as printed, by pair id.
+fn pair_labels(field: &simpairs_scoring::Field) -> Vec<String> {
+    field
+        .pairs()
+        .par_iter()
+        .map(|p| p.label.to_string())
+        .collect()
+}
+
+/// Some results of one board as JSON, each preceded by a comma but the very first.
+fn render_results(
+    scoring: &Scoring<'_>,
+    labels: &[String],
+    rows: &[u32],
+    first: bool,
+) -> io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(rows.len() * 160);
+    // A plain score's values depend only on the board and the score: a board has a few hundred
+    // distinct scores, so each is valued once.
+    let mut values: HashMap<i32, (Value, Value)> = HashMap::new();
+    for (k, &row) in rows.iter().enumerate() {
+        if k > 0 || !first {
+            out.push(b',');
+        }
+        let row = row as usize;
+        let r = scoring.field().result(row);
+        let line = match r.outcome {
+            Outcome::Played(score) if !r.arrow_switch && r.group.is_none() => *values
+                .entry(score)
+                .or_insert_with(|| scoring.line_values(row)),
+            _ => scoring.line_values(row),
+        };
+        serde_json::to_writer(&mut out, &result_json(scoring, labels, row, r, line))?;
+    }
+    Ok(out)
+}
+
+/// One result as JSON; `line` are its values as the conventions print them
+/// ([`Scoring::line_values`]).
+fn result_json<'a>(
+    scoring: &'a Scoring<'_>,
+    labels: &'a [String],
+    row: usize,
+    r: simpairs_scoring::TableResult,
+    line: (Value, Value),
+) -> ResultJson<'a> {
     let field = scoring.field();
-    let r = field.result(row);
     let ns_pair = &field.pairs()[r.ns as usize];
-    let ew_pair = &field.pairs()[r.ew as usize];
-    // As the conventions print the line (the exact values under the seeds').
-    let (ns_v, ew_v) = scoring.line_values(row);
+    let (ns_v, ew_v) = line;
     let (ns_score, ew_score, adjusted) = match r.outcome {
         Outcome::Played(s) => (Some(s), None, None),
         Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
@@ -228,8 +304,8 @@ fn result_json<'a>(scoring: &'a Scoring<'_>, row: usize) -> ResultJson<'a> {
     ResultJson {
         club: field.club_name(ns_pair.club),
         section: field.section_name(ns_pair.section),
-        ns_pair: ns_pair.label.to_string(),
-        ew_pair: ew_pair.label.to_string(),
+        ns_pair: &labels[r.ns as usize],
+        ew_pair: &labels[r.ew as usize],
         ns_score,
         ew_score,
         adjusted,
@@ -271,50 +347,67 @@ fn adjusted_text(field: &simpairs_scoring::Field, row: usize, outcome: Outcome) 
 fn write_json_pairs<W: Write>(
     out: &mut W,
     scoring: &Scoring<'_>,
+    labels: &[String],
     imported: Option<&Imported>,
 ) -> io::Result<()> {
-    let field = scoring.field();
-    let mp = is_mp(scoring);
     let shown = shown_totals(scoring);
-    for (k, id) in display_order(scoring).into_iter().enumerate() {
-        if k > 0 {
-            out.write_all(b",")?;
-        }
-        let pair = &field.pairs()[id as usize];
-        let s = &scoring.standings()[id as usize];
-        let total = s.total_hundredths as f64 / 100.0;
-        // A total the conventions print otherwise (scaled, cut) is printed as they print it.
-        let mp_total = match &shown {
-            Some(h) => h[id as usize] as f64 / 100.0,
-            None => s.total,
-        };
-        let total = match &shown {
-            Some(h) => h[id as usize] as f64 / 100.0,
-            None => total,
-        };
-        let players = imported.map_or(&[][..], |i| i.players(id));
-        serde_json::to_writer(
-            &mut *out,
-            &PairJson {
-                club: field.club_name(pair.club),
-                section: field.section_name(pair.section),
-                pair: pair.label.to_string(),
-                direction: pair.direction.map_or("", |d| d.as_str()),
-                boards: s.boards,
-                mp: mp.then_some(mp_total),
-                max: mp.then_some(s.max),
-                pct: s.percent(),
-                imps: (!mp).then_some(total),
-                rank: s.rank,
-                tied: s.tied,
-                combined_rank: s.combined_rank,
-                combined_tied: s.combined_tied,
-                names: (!players.is_empty())
-                    .then(|| players.iter().map(|p| p.name.as_str()).collect()),
-            },
-        )?;
+    let order = display_order(scoring);
+    let rendered: Vec<io::Result<Vec<u8>>> = order
+        .par_chunks(RENDER_CHUNK)
+        .enumerate()
+        .map(|(k, ids)| {
+            let mut out = Vec::with_capacity(ids.len() * 200);
+            for (i, &id) in ids.iter().enumerate() {
+                if k > 0 || i > 0 {
+                    out.push(b',');
+                }
+                let json = pair_json(scoring, labels, imported, shown.as_deref(), id);
+                serde_json::to_writer(&mut out, &json)?;
+            }
+            Ok(out)
+        })
+        .collect();
+    for chunk in rendered {
+        out.write_all(&chunk?)?;
     }
     Ok(())
+}
+
+/// One pair's standing as JSON; `shown` are the totals as the conventions print them, when they
+/// print them otherwise than exactly ([`shown_totals`]).
+fn pair_json<'a>(
+    scoring: &'a Scoring<'_>,
+    labels: &'a [String],
+    imported: Option<&'a Imported>,
+    shown: Option<&[i64]>,
+    id: simpairs_scoring::PairId,
+) -> PairJson<'a> {
+    let field = scoring.field();
+    let mp = is_mp(scoring);
+    let pair = &field.pairs()[id as usize];
+    let s = &scoring.standings()[id as usize];
+    // A total the conventions print otherwise (scaled, cut) is printed as they print it.
+    let (mp_total, total) = match shown {
+        Some(h) => (h[id as usize] as f64 / 100.0, h[id as usize] as f64 / 100.0),
+        None => (s.total, s.total_hundredths as f64 / 100.0),
+    };
+    let players = imported.map_or(&[][..], |i| i.players(id));
+    PairJson {
+        club: field.club_name(pair.club),
+        section: field.section_name(pair.section),
+        pair: &labels[id as usize],
+        direction: pair.direction.map_or("", |d| d.as_str()),
+        boards: s.boards,
+        mp: mp.then_some(mp_total),
+        max: mp.then_some(s.max),
+        pct: s.percent(),
+        imps: (!mp).then_some(total),
+        rank: s.rank,
+        tied: s.tied,
+        combined_rank: s.combined_rank,
+        combined_tied: s.combined_tied,
+        names: (!players.is_empty()).then(|| players.iter().map(|p| p.name.as_str()).collect()),
+    }
 }
 
 /// Each pair's total in hundredths as the conventions print it, when they print totals otherwise

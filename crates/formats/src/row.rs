@@ -769,7 +769,8 @@ impl Played {
     /// Warns of each recorded score that disagrees with the contract: the recorded score is what the
     /// director ruled (docs/rules-input.md), so it is the one scored.
     fn disagreements(&self, row: &TypedRow<'_>, warnings: &mut Vec<(&'static str, String)>) {
-        let played = result_notation(self.contract, self.declarer, self.tricks);
+        // Written out only for a disagreement: most rows agree, and a file has millions.
+        let played = || result_notation(self.contract, self.declarer, self.tricks);
         for (field, side, recorded, computed) in [
             ("ns_score", "NS", row.ns_score, self.ns),
             ("ew_score", "EW", row.ew_score, -self.ns),
@@ -780,8 +781,9 @@ impl Played {
                 warnings.push((
                     field,
                     format!(
-                        "{field} {recorded} disagrees with {played}, which scores {computed} for {side}; the \
-                         recorded score is used"
+                        "{field} {recorded} disagrees with {}, which scores {computed} for {side}; the \
+                         recorded score is used",
+                        played()
                     ),
                 ));
             }
