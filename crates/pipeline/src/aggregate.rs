@@ -123,44 +123,15 @@ pub struct Aggregator {
     national_clubs: BTreeSet<String>,
     /// A hash of the table last written for each scope and board, to write only what changed.
     written: Written,
-    /// Threads of lower priority for deriving the board scores and clubs' standings (see
-    /// [`derive_pool`]); the shared threads if they cannot be made.
+    /// Threads of the lowest priority for deriving the board scores and clubs' standings (see
+    /// [`crate::background`]): once a club's applied submission is written, the projection ranks
+    /// the national field from it, and everything else can wait for the leaderboard. The shared
+    /// threads if they cannot be made.
     derive_pool: Option<Arc<rayon::ThreadPool>>,
     /// The key its output is sealed with, declared as one of the event's aggregator keys.
     key: PrivateKey,
     /// The end of the declarations stream when the roster was last read.
     declarations_end: u64,
-}
-
-/// Threads for the aggregator's derived output, at the lowest scheduling priority of the normal
-/// policy (nice 19 on Linux). Once a club's applied submission is written, the projection ranks the
-/// national field from it; the aggregator meanwhile rescores the national boards and the club's own
-/// field, and encodes and writes them. Where the two share a machine (one process in the demo, a
-/// small federation's server), the leaderboard then gets the cores first and the board scores
-/// follow a few milliseconds later. (By the scheduler's weights, nice 9 still gave the derived work
-/// a tenth of each core the ranking ran on; nice 19 gives it about 1.5%.) Alone on a machine the
-/// aggregator runs as fast as before: niceness only orders threads that compete, and a nice thread
-/// is never starved.
-fn derive_pool() -> Option<Arc<rayon::ThreadPool>> {
-    rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("aggregator-{i}"))
-        .start_handler(|_| {
-            use thread_priority::{ThreadPriority, ThreadPriorityValue};
-            // 0 of 0-99 maps to nice 19 for the normal (non-real-time) policy.
-            let lowered = ThreadPriorityValue::try_from(0u8)
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    thread_priority::set_current_thread_priority(ThreadPriority::Crossplatform(v))
-                        .map_err(|e| format!("{e:?}"))
-                });
-            if let Err(e) = lowered {
-                tracing::debug!("aggregator threads keep the normal priority: {e}");
-            }
-        })
-        .build()
-        .map_err(|e| tracing::warn!("the aggregator derives its output on the shared threads: {e}"))
-        .ok()
-        .map(Arc::new)
 }
 
 impl Aggregator {
@@ -193,7 +164,7 @@ impl Aggregator {
             national_counts: BoardCounts::new(),
             national_clubs: BTreeSet::new(),
             written: Written::default(),
-            derive_pool: derive_pool(),
+            derive_pool: crate::background::pool("aggregator").map(Arc::new),
             key,
             declarations_end,
         })

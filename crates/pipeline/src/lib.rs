@@ -22,6 +22,7 @@
 //!   computed from the projection.
 
 pub mod aggregate;
+pub mod background;
 pub mod deals;
 pub mod declare;
 pub mod field;

@@ -418,14 +418,23 @@ impl NationalRanking {
         if touched.is_empty() {
             return false;
         }
+        // Each club's field is built on its own, clubs in parallel (a projection started on a
+        // national event's log has thousands to build at once), then joined in club order.
+        let build = |clubs: Vec<&String>| -> Vec<simpairs_scoring::Field> {
+            use rayon::prelude::*;
+            clubs
+                .into_par_iter()
+                .map(|club| crate::field::build_field(p.club_results(club)))
+                .collect()
+        };
         if touched.iter().any(|club| self.in_field.contains(club)) {
-            self.field = crate::field::build_field(p.results());
+            let every: Vec<&String> = p.results.keys().collect();
+            self.field = simpairs_scoring::Field::concat(build(every));
             // Every id may have changed.
             self.names = FieldNames::default();
         } else {
-            for club in &touched {
-                self.field
-                    .append(crate::field::build_field(p.club_results(club)));
+            for field in build(touched.iter().collect()) {
+                self.field.append(field);
             }
         }
         self.in_field.extend(touched);
@@ -695,16 +704,25 @@ impl Projection {
                 crate::read_range(log, &name, partition, 0, end, |r| {
                     records.push(r.value.clone());
                 })?;
-                for message in records {
-                    let decoded = codec.decode(&message);
-                    let read = Read {
-                        stream,
-                        stream_name: name.clone(),
-                        partition,
-                        message,
-                        decoded,
-                    };
-                    projection.read(&codec, read)?;
+                // Decoded in parallel, a chunk at a time (a decoded chunk is let go before the
+                // next: old generations of the national boards are large and soon replaced).
+                let mut records = records.into_iter().peekable();
+                while records.peek().is_some() {
+                    use rayon::prelude::*;
+                    let chunk: Vec<Vec<u8>> = records.by_ref().take(8192).collect();
+                    let reads: Vec<Read> = chunk
+                        .into_par_iter()
+                        .map(|message| Read {
+                            stream,
+                            stream_name: name.clone(),
+                            partition,
+                            decoded: codec.decode(&message),
+                            message,
+                        })
+                        .collect();
+                    for read in reads {
+                        projection.read(&codec, read)?;
+                    }
                 }
             }
         }
@@ -719,19 +737,22 @@ fn read_new(
     codec: &Codec,
     positions: &mut BTreeMap<(Stream, String, u32), u64>,
 ) -> Result<Vec<Read>> {
+    use rayon::prelude::*;
     let mut decoded = Vec::new();
     for ((stream, name, partition), at) in positions.iter_mut() {
         let batch = crate::read_kept(log, name, *partition, at, 50_000)?;
-        for record in batch {
-            *at = record.offset + 1;
-            decoded.push(Read {
-                stream: *stream,
-                stream_name: name.clone(),
-                partition: *partition,
-                decoded: codec.decode(&record.value),
-                message: record.value,
-            });
+        if let Some(last) = batch.last() {
+            *at = last.offset + 1;
         }
+        // Decoded in parallel: on a national event's log a projection starting up has hundreds
+        // of megabytes of derived records to read.
+        decoded.par_extend(batch.into_par_iter().map(|record| Read {
+            stream: *stream,
+            stream_name: name.clone(),
+            partition: *partition,
+            decoded: codec.decode(&record.value),
+            message: record.value,
+        }));
     }
     Ok(decoded)
 }

@@ -123,11 +123,15 @@ fn spawn_director(
 ) -> std::thread::JoinHandle<()> {
     let (site, stop) = (site.clone(), stop.clone());
     std::thread::spawn(move || {
+        // On threads of the lowest priority: the replay judges every submission again, and on a
+        // national event it would take the cores the projection needs to show the first page.
+        let pool = simpairs_pipeline::background::pool("director");
         let mut warned = false;
         while !stop.load(Ordering::Relaxed) {
-            let read = site
-                .refresh_director(log.as_ref())
-                .and_then(|()| site.refresh_deals(log.as_ref()));
+            let read = simpairs_pipeline::background::install(pool.as_ref(), || {
+                site.refresh_director(log.as_ref())
+                    .and_then(|()| site.refresh_deals(log.as_ref()))
+            });
             if let Err(e) = read
                 && !std::mem::replace(&mut warned, true)
             {
