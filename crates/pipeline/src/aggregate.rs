@@ -554,7 +554,8 @@ impl Aggregator {
     }
 }
 
-/// Commits positions, trying again a few times (with growing pauses) before giving up.
+/// Commits positions, trying again a few times (with growing pauses) before giving up; an error
+/// that trying again cannot cure (access refused, a damaged log) is given up on at once.
 fn commit_with_retries(
     consumer: &mut dyn simpairs_log::Consumer,
     positions: &[Position],
@@ -565,7 +566,7 @@ fn commit_with_retries(
     loop {
         match consumer.commit(positions) {
             Ok(()) => return Ok(()),
-            Err(e) if attempt < ATTEMPTS => {
+            Err(e) if attempt < ATTEMPTS && e.is_retriable() => {
                 tracing::warn!(
                     attempt,
                     "committing the aggregator's position failed, trying again: {e}"
