@@ -171,11 +171,12 @@ impl Aggregator {
         let roster = crate::publish::roster(log.as_ref(), &codec, event_id)?;
         let id = key.public().id();
         if roster.aggregators.get(&id) != Some(&key.public()) {
-            let declared: Vec<&str> = roster.aggregators.keys().map(String::as_str).collect();
-            return Err(Error::Usage(format!(
-                "this key ({id}) is not one of event {event_id}'s aggregator keys ({}); the aggregator signs what it derives with the key made when the event was declared (aggregator.key)",
-                declared.join(", ")
-            )));
+            return Err(crate::KeyError::NotAggregators {
+                key: id,
+                event: event_id.to_string(),
+                declared: roster.aggregators.keys().cloned().collect(),
+            }
+            .into());
         }
         let options = crate::options_of(&roster.declared)?;
         let mut state = EventState::new();

@@ -24,6 +24,7 @@
 pub mod aggregate;
 pub mod deals;
 pub mod declare;
+pub mod error;
 pub mod field;
 pub mod history;
 pub mod judge;
@@ -41,15 +42,34 @@ pub mod streams;
 pub mod submissions;
 pub mod views;
 
+pub use error::{
+    DeclareError, EventError, FirstSeal, FoundKey, KeyError, LocationError, PublishError,
+    ReplayError,
+};
 pub use streams::{LogLocation, stream_name};
 
 /// Errors of the pipeline, in words a tournament director or an IT team can act on.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A request that cannot be carried out as given.
-    #[error("{0}")]
-    Usage(String),
+    /// The event a request names, or the lack of one.
+    #[error(transparent)]
+    Event(#[from] EventError),
+    /// A signing key that cannot be read, or may not sign this.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A declaration or amendment that cannot be declared.
+    #[error(transparent)]
+    Declare(#[from] DeclareError),
+    /// A club's file that cannot be published.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+    /// A moment or part of a replay that cannot be given.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// A log location that cannot be opened.
+    #[error(transparent)]
+    Location(#[from] LocationError),
     /// A file could not be read or written.
     #[error("{0}")]
     Io(String),

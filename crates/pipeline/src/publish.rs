@@ -23,7 +23,7 @@ use simpairs_scoring::Outcome;
 
 use crate::roster::Roster;
 use crate::state::{Effect, EventState, Verdict};
-use crate::{Error, Result, now_ms, stream_name};
+use crate::{Error, EventError, KeyError, PublishError, Result, now_ms, stream_name};
 
 /// What was published.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,15 +53,17 @@ pub struct Submission {
 pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Result<Submission> {
     let field = &imported.field;
     // A club publishes only its own results.
-    let clubs: Vec<&str> = field
+    let others: Vec<String> = field
         .clubs()
         .filter(|c| !c.is_empty() && *c != club)
+        .map(str::to_string)
         .collect();
-    if !clubs.is_empty() {
-        return Err(Error::Usage(format!(
-            "the file holds results of club(s) {}; club {club} can only publish its own (use a file without a club column, or with only {club})",
-            clubs.join(", ")
-        )));
+    if !others.is_empty() {
+        return Err(PublishError::OtherClubs {
+            club: club.to_string(),
+            others,
+        }
+        .into());
     }
     let mut events = Vec::with_capacity(field.len() + imported.pairs.len());
     let mut lines = vec![0u64; imported.pairs.len()];
@@ -264,7 +266,7 @@ pub fn append_submission(
         .collect();
     let positions = log.append(&stream, &records)?;
     let Some(Event::SubmissionSealed(seal)) = events.last() else {
-        return Err(Error::Usage("a submission ends with its seal".into()));
+        return Err(PublishError::Unsealed.into());
     };
     let (seal_partition, seal_offset) = *positions.last().expect("one position per record");
     let results = events
@@ -295,22 +297,29 @@ pub fn append_submission(
 pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
     let event = roster.event_id();
     let Some(entry) = roster.clubs.get(club) else {
-        return Err(Error::Usage(format!(
-            "club {club} is not part of event {event}; the organiser declares the clubs"
-        )));
+        return Err(PublishError::NotInEvent {
+            club: club.to_string(),
+            event: event.to_string(),
+        }
+        .into());
     };
     let id = key.public().id();
     if !entry.keys.iter().any(|k| k.id == id && k.is(&key.public())) {
-        let declared: Vec<&str> = entry.keys.iter().map(|k| k.id.as_str()).collect();
-        return Err(Error::Usage(format!(
-            "this key ({id}) is not club {club}'s key for event {event} ({}); the submission would be refused",
-            declared.join(", ")
-        )));
+        return Err(KeyError::NotClubs {
+            key: id,
+            club: club.to_string(),
+            event: event.to_string(),
+            declared: entry.keys.iter().map(|k| k.id.clone()).collect(),
+        }
+        .into());
     }
     if let Some((_, _, from)) = entry.revoked.iter().find(|(k, _, _)| *k == id) {
-        return Err(Error::Usage(format!(
-            "this key ({id}) of club {club} was revoked by the organiser (from offset {from} of the results stream); sign with the club's new key"
-        )));
+        return Err(KeyError::Revoked {
+            key: id,
+            club: club.to_string(),
+            from_offset: *from,
+        }
+        .into());
     }
     Ok(())
 }
@@ -319,9 +328,10 @@ pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()
 pub fn roster(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Roster> {
     match Roster::load(log, codec, event_id)? {
         Some((roster, _)) => Ok(roster),
-        None => Err(Error::Usage(format!(
-            "event {event_id} is not declared in this log"
-        ))),
+        None => Err(EventError::NotDeclared {
+            event: event_id.to_string(),
+        }
+        .into()),
     }
 }
 
@@ -373,7 +383,10 @@ pub fn seal_file(
     roster
         .limits
         .check_file(bytes.len() as u64)
-        .map_err(|e| Error::Usage(format!("{file_name}: {e}")))?;
+        .map_err(|e| PublishError::TooLarge {
+            file: file_name.to_string(),
+            source: e,
+        })?;
     let imported = simpairs_formats::import::read(file_name, bytes, format)?;
     let submission = submission_events(event_id, club, &imported)?;
     let events = seal(

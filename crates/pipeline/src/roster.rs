@@ -14,7 +14,7 @@ use simpairs_events::{Codec, Event, PublicKey, Stream, SubmissionSealed};
 use simpairs_log::Log;
 
 use crate::limits::Limits;
-use crate::{Error, Result, stream_name};
+use crate::{Error, KeyError, Result, stream_name};
 
 /// A club and the keys it may sign with.
 #[derive(Clone, Debug)]
@@ -54,12 +54,9 @@ pub struct ClubKey {
 
 impl ClubKey {
     fn new(id: &str, bytes: &[u8]) -> Result<ClubKey> {
-        let bytes: [u8; 32] = bytes.try_into().map_err(|_| {
-            Error::Usage(format!(
-                "a declared key of {} bytes (an Ed25519 public key has 32)",
-                bytes.len()
-            ))
-        })?;
+        let bytes: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| KeyError::DeclaredLength { len: bytes.len() })?;
         Ok(ClubKey {
             id: id.to_string(),
             bytes,
@@ -303,7 +300,7 @@ fn add_club(
 }
 
 fn public(bytes: &[u8]) -> Result<PublicKey> {
-    PublicKey::from_bytes(bytes).map_err(|e| Error::Usage(format!("a declared key: {e}")))
+    PublicKey::from_bytes(bytes).map_err(|e| KeyError::Declared(e).into())
 }
 
 /// The limits a declaration states, or the defaults.

@@ -18,7 +18,7 @@ use simpairs_events::{Codec, Event};
 
 use super::build::Built;
 use super::{Covered, DeadLetter, FORMAT, Generation, Index};
-use crate::{Error, Result};
+use crate::{Error, ReplayError, Result};
 
 /// The first bytes of an index file.
 const MAGIC: &[u8; 22] = b"simpairs replay index\n";
@@ -172,7 +172,7 @@ impl<'i> Section<'i> {
             .meta
             .generations
             .get(range)
-            .ok_or_else(|| Error::Usage("no such generations in the replay index".into()))?;
+            .ok_or(ReplayError::NoGenerations)?;
         let (Some(first), Some(last)) = (generations.first(), generations.last()) else {
             return Ok(Section {
                 index,
