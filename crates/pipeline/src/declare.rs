@@ -20,7 +20,7 @@ use simpairs_log::{Log, Produce, StreamConfig};
 use crate::keys;
 use crate::limits::Limits;
 use crate::roster::Roster;
-use crate::{DeclareError, Error, EventError, KeyError, Result, now_ms, stream_name};
+use crate::{BadClubId, DeclareError, Error, EventError, KeyError, Result, now_ms, stream_name};
 
 /// The stream listing every event declared in a log, so roles can find them.
 pub const CATALOG: &str = "simpairs-events";
@@ -126,9 +126,9 @@ fn club_line(
     at: &str,
 ) -> Result<ClubLine> {
     let club_id = fields.get(club_at).copied().unwrap_or_default();
-    check_club_id(club_id).map_err(|reason| DeclareError::BadClubId {
+    check_club_id(club_id).map_err(|source| DeclareError::BadClubId {
         at: at.to_string(),
-        reason,
+        source,
     })?;
     let name = name_at
         .and_then(|n| fields.get(n))
@@ -149,7 +149,7 @@ fn club_line(
 }
 
 /// A club id names key files and travels in every record: letters, digits, `.`, `_`, `-`.
-pub fn check_club_id(club_id: &str) -> std::result::Result<(), String> {
+pub fn check_club_id(club_id: &str) -> std::result::Result<(), BadClubId> {
     let ok = !club_id.is_empty()
         && club_id.len() <= 64
         && !club_id.starts_with('.')
@@ -159,9 +159,9 @@ pub fn check_club_id(club_id: &str) -> std::result::Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "a club id is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), not {club_id:?}"
-        ))
+        Err(BadClubId {
+            club: club_id.to_string(),
+        })
     }
 }
 

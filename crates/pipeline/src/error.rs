@@ -173,8 +173,12 @@ pub enum DeclareError {
     #[error("{at}: field club: club {club} is listed twice")]
     ClubTwice { at: String, club: String },
     /// A club id that cannot be used (`at` is `file:line`).
-    #[error("{at}: field club: {reason}")]
-    BadClubId { at: String, reason: String },
+    #[error("{at}: field club: {source}")]
+    BadClubId {
+        at: String,
+        #[source]
+        source: BadClubId,
+    },
     /// A club id that a role's key file takes.
     #[error("club id {club:?} is the name of a role's key file; choose another")]
     RoleName { club: String },
@@ -204,6 +208,13 @@ pub enum DeclareError {
     /// An amendment giving hands that cannot be read.
     #[error("board {board}: {reason}")]
     BadDeal { board: i32, reason: String },
+}
+
+/// A club id that cannot be used: it names key files and travels in every record.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a club id is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), not {club:?}")]
+pub struct BadClubId {
+    pub club: String,
 }
 
 /// What a club publishes that cannot be published.

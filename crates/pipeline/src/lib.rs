@@ -43,8 +43,8 @@ pub mod submissions;
 pub mod views;
 
 pub use error::{
-    DeclareError, EventError, FirstSeal, FoundKey, KeyError, LocationError, PublishError,
-    ReplayError,
+    BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError, LocationError,
+    PublishError, ReplayError,
 };
 pub use streams::{LogLocation, stream_name};
 

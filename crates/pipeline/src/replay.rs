@@ -101,12 +101,15 @@ pub struct Replayed {
     pub dead_letters: Vec<(u64, String)>,
 }
 
+/// An event rebuilt from its log: its state, and what the replay found besides.
+#[derive(Debug)]
+pub struct Replay {
+    pub state: EventState,
+    pub replayed: Replayed,
+}
+
 /// Rebuilds an event's state from its log, as of a moment (or everything).
-pub fn replay(
-    log: &dyn Log,
-    event_id: &str,
-    as_of: Option<AsOf>,
-) -> Result<(EventState, Replayed)> {
+pub fn replay(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Replay> {
     let codec = Codec::new()?;
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event_id)?);
@@ -166,7 +169,7 @@ pub fn replay(
     {
         return Err(nothing_before(log, &codec, &results, as_of));
     }
-    Ok((state, replayed))
+    Ok(Replay { state, replayed })
 }
 
 /// The error for a moment before any club published: when the first seal came, if one did.

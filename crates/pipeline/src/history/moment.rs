@@ -96,7 +96,7 @@ impl Results<'_> {
 impl Moment {
     /// The moment from a replay of the log (what `replay` gives).
     pub fn replayed(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Moment> {
-        let (state, replayed) = crate::replay::replay(log, event, as_of)?;
+        let crate::replay::Replay { state, replayed } = crate::replay::replay(log, event, as_of)?;
         let declared = state
             .declared()
             .cloned()
