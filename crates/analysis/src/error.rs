@@ -22,6 +22,9 @@ pub enum Error {
     Pipeline(#[from] simpairs_pipeline::Error),
     #[error("scoring: {0}")]
     Scoring(#[from] simpairs_scoring::Error),
+    /// No temporary directory could be made for the replay index.
+    #[error("cannot make a temporary directory for the replay index: {0}")]
+    TempDir(#[source] std::io::Error),
     /// A file of the export could not be written.
     #[error("cannot write {path}: {reason}")]
     Write { path: String, reason: String },

@@ -483,7 +483,7 @@ impl Aggregator {
                 tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
                 writing
                     .join()
-                    .map_err(|_| Error::Io("writing the applied submissions failed".into()))??;
+                    .map_err(|_| Error::Stopped("writing the applied submissions"))??;
                 tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
                 let (scores, standings) = derived.unwrap_or_default();
                 in_pool(&mut || {

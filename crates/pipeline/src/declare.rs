@@ -66,8 +66,7 @@ pub struct ClubLine {
 
 /// Reads the clubs file.
 pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(crate::io("read", path))?;
     let mut lines = text.lines().enumerate();
     let header: Vec<String> = lines
         .next()

@@ -14,7 +14,7 @@ use std::path::Path;
 
 pub use simpairs_events::{PrivateKey, PublicKey, key_id};
 
-use crate::{Error, FoundKey, KeyError, Result};
+use crate::{Error, FoundKey, KeyError, Result, io};
 
 const PRIVATE_PREFIX: &str = "ed25519-private:";
 const PUBLIC_PREFIX: &str = "ed25519-public:";
@@ -22,8 +22,7 @@ const PUBLIC_PREFIX: &str = "ed25519-public:";
 /// A fresh key from the operating system's random source.
 pub fn generate() -> Result<PrivateKey> {
     let mut secret = [0u8; 32];
-    getrandom::fill(&mut secret)
-        .map_err(|e| Error::Io(format!("cannot draw a random key: {e}")))?;
+    getrandom::fill(&mut secret).map_err(Error::Random)?;
     Ok(PrivateKey::from_secret(secret))
 }
 
@@ -84,8 +83,7 @@ pub fn write_public(key: &PublicKey, path: &Path) -> Result<()> {
 }
 
 fn read_key_file(path: &Path) -> Result<String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read the key file {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(io("read the key file", path))?;
     Ok(text.trim().to_string())
 }
 
@@ -121,8 +119,7 @@ fn key_bytes(path: &Path, hex_part: &str) -> Result<[u8; 32]> {
 /// Creates `path` with `text`, failing (naming the file) if it exists.
 fn write_new(path: &Path, text: &str, mode: u32) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(io("create", dir))?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -135,11 +132,11 @@ fn write_new(path: &Path, text: &str, mode: u32) -> Result<()> {
             path: path.to_path_buf(),
         }
         .into(),
-        _ => Error::Io(format!("cannot create {}: {e}", path.display())),
+        _ => io("create", path)(e),
     })?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))
+        .map_err(io("write", path))
 }
 
 #[cfg(test)]

@@ -70,9 +70,33 @@ pub enum Error {
     /// A log location that cannot be opened.
     #[error(transparent)]
     Location(#[from] LocationError),
-    /// A file could not be read or written.
-    #[error("{0}")]
-    Io(String),
+    /// A file or directory could not be read, written or made.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done, e.g. "read the key file".
+        action: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The operating system's random source failed.
+    #[error("cannot draw a random key: {0}")]
+    Random(#[source] getrandom::Error),
+    /// The replay index cannot be read or written. It is only a copy of what the log says.
+    #[error(
+        "replay index {}: {what}: {source} (the index is only a copy of what the log says: delete the file and it is built again, or replay with --no-index)",
+        path.display()
+    )]
+    Index {
+        path: std::path::PathBuf,
+        /// What failed: "cannot write", "damaged", ...
+        what: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A thread doing part of the work stopped without finishing it.
+    #[error("{0} failed")]
+    Stopped(&'static str),
     #[error(transparent)]
     Log(#[from] simpairs_log::Error),
     #[error("event: {0}")]
@@ -116,6 +140,18 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An [`Error::Io`] of `action` on `path`, from the operating system's error.
+pub(crate) fn io<'p>(
+    action: &'static str,
+    path: &'p std::path::Path,
+) -> impl FnOnce(std::io::Error) -> Error + 'p {
+    move |source| Error::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {

@@ -49,12 +49,7 @@ impl std::fmt::Display for LogLocation {
 
 /// Opens the embedded log in a directory (the command line opens the Kafka backend itself).
 pub fn open_embedded(dir: &std::path::Path) -> Result<Arc<dyn Log>> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::Io(format!(
-            "cannot create the log directory {}: {e}",
-            dir.display()
-        ))
-    })?;
+    std::fs::create_dir_all(dir).map_err(crate::io("create the log directory", dir))?;
     Ok(Arc::new(simpairs_log::EmbeddedLog::open(dir)?))
 }
 

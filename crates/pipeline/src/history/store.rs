@@ -39,11 +39,16 @@ pub(super) struct Meta {
     pub dead_letters: Vec<DeadLetter>,
 }
 
-fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::Io(format!(
-        "replay index {}: {what}: {e} (the index is only a copy of what the log says: delete the file and it is built again, or replay with --no-index)",
-        path.display()
-    ))
+fn io(
+    path: &Path,
+    what: &'static str,
+    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+) -> Error {
+    Error::Index {
+        path: path.to_path_buf(),
+        what,
+        source: e.into(),
+    }
 }
 
 /// Writes a built index to `path` and returns it open.
@@ -218,7 +223,7 @@ impl<'i> Section<'i> {
         }
         match codec.decode(message) {
             Ok(Event::SubmissionApplied(a)) => Ok(Arc::new(a)),
-            Ok(other) => Err(io(path, "damaged", other.event_type())),
+            Ok(other) => Err(io(path, "damaged", other.event_type().to_string())),
             Err(e) => Err(io(path, "damaged", e)),
         }
     }
