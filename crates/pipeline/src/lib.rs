@@ -135,8 +135,8 @@ pub enum Error {
     )]
     Undeclarable { event: String, what: String },
     /// The judge would set a submission aside: nothing was published.
-    #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
-    Refused { reasons: Vec<String> },
+    #[error("nothing was published: the aggregator would set this submission aside: {0}")]
+    Refused(Box<publish::Refused>),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -435,22 +435,55 @@ fn at_line(file: &str, lines: &[u64], sequence: i32) -> String {
 }
 
 /// The error of a file the judge refuses.
-fn refused(file: &str, lines: &[u64], rejection: Refusal) -> Error {
-    const SHOWN: usize = 10;
-    let reasons = match rejection {
-        Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
-            .iter()
-            .take(SHOWN)
-            .map(|p| match p.sequence() {
-                Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
-                None => format!("{file}: {p}"),
-            })
-            .chain((problems.len() > SHOWN).then(|| format!("and {} more", problems.len() - SHOWN)))
-            .collect(),
-        Refusal::Judged(other) => vec![other.to_string()],
-        Refusal::Records(reasons) => reasons,
-    };
-    Error::Refused { reasons }
+fn refused(file: &str, lines: &[u64], refusal: Refusal) -> Error {
+    Error::Refused(Box::new(Refused {
+        file: file.to_string(),
+        lines: lines.to_vec(),
+        refusal,
+    }))
+}
+
+/// A file the judge refuses ([`Error::Refused`]): why, and the file's lines to name its records
+/// by.
+#[derive(Debug)]
+pub struct Refused {
+    /// The file's name.
+    pub file: String,
+    /// The line of the file each sequence comes from ([`Submission::lines`]).
+    pub lines: Vec<u64>,
+    /// Why the judge would not apply it.
+    pub refusal: Refusal,
+}
+
+impl Refused {
+    /// The reasons, each in a director's words: a problem of a line names it as `file:line`; the
+    /// first ten problems are given, then how many more there are.
+    pub fn reasons(&self) -> Vec<String> {
+        const SHOWN: usize = 10;
+        let (file, lines) = (self.file.as_str(), self.lines.as_slice());
+        match &self.refusal {
+            Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
+                .iter()
+                .take(SHOWN)
+                .map(|p| match p.sequence() {
+                    Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
+                    None => format!("{file}: {p}"),
+                })
+                .chain(
+                    (problems.len() > SHOWN)
+                        .then(|| format!("and {} more", problems.len() - SHOWN)),
+                )
+                .collect(),
+            Refusal::Judged(other) => vec![other.to_string()],
+            Refusal::Records(reasons) => reasons.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reasons().join("; "))
+    }
 }
 
 /// Why the judge would not apply a submission.
