@@ -524,9 +524,9 @@ fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
             }
             .into());
         }
-        crate::deals::check(deal).map_err(|reason| DeclareError::BadDeal {
+        crate::deals::check(deal).map_err(|source| DeclareError::BadDeal {
             board: *board,
-            reason,
+            source,
         })?;
     }
     Ok(())

@@ -206,8 +206,12 @@ pub enum DeclareError {
     #[error("board {board} is not a board of event {event}")]
     UnknownBoard { board: i32, event: String },
     /// An amendment giving hands that cannot be read.
-    #[error("board {board}: {reason}")]
-    BadDeal { board: i32, reason: String },
+    #[error("board {board}: {source}")]
+    BadDeal {
+        board: i32,
+        #[source]
+        source: crate::deals::DealError,
+    },
 }
 
 /// A club id that cannot be used: it names key files and travels in every record.
