@@ -221,6 +221,35 @@ pub struct BadClubId {
     pub club: String,
 }
 
+/// Why an amendment read from the declarations stream is set aside (nothing of it applies).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AmendmentRefused {
+    /// An amendment of another event.
+    #[error("the amendment is for event {event}")]
+    OtherEvent { event: String },
+    /// An amendment ahead of the next one.
+    #[error("amendment {amendment} came before amendment {expected}")]
+    OutOfOrder { amendment: i64, expected: i64 },
+    /// An amendment not signed with the organiser's key.
+    #[error(
+        "amendment {amendment} of event {event} is not signed with the organiser's declared key: set aside, nothing of it applies"
+    )]
+    NotOrganisers { amendment: i64, event: String },
+    /// An amendment adding a club the event has.
+    #[error("club {club} is already part of the event")]
+    ClubExists { club: String },
+    /// An amendment naming a club the event does not have.
+    #[error("no club {club}")]
+    NoClub { club: String },
+    /// A revocation without the offset it applies from.
+    #[error("revocation of key {key} names no offset")]
+    NoOffset { key: String },
+    /// A key the amendment adds that is not a key.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+}
+
 /// What a club publishes that cannot be published.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -43,8 +43,8 @@ pub mod submissions;
 pub mod views;
 
 pub use error::{
-    BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError, LocationError,
-    PublishError, ReplayError,
+    AmendmentRefused, BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError,
+    LocationError, PublishError, ReplayError,
 };
 pub use streams::{LogLocation, stream_name};
 
