@@ -266,11 +266,8 @@ pub(crate) fn judge(
             exceeded.into_iter().map(Problem::OverLimit).collect(),
         ));
     }
-    let CheckedResults {
-        by_table,
-        field,
-        warnings,
-    } = check_results(&seal.club_id, &checked.results, &checked.sequences).map_err(invalid)?;
+    let ordered =
+        check_results(&seal.club_id, &checked.results, &checked.sequences).map_err(invalid)?;
     Ok(Accepted {
         applied: SubmissionApplied {
             event_id: seal.event_id.clone(),
@@ -281,9 +278,9 @@ pub(crate) fn judge(
             withdrawn: checked.withdrawn,
             pairs: checked.pairs,
         },
-        by_table,
-        field,
-        warnings,
+        by_table: ordered.by_table,
+        field: ordered.field,
+        warnings: ordered.warnings,
         deals: checked.deals,
     })
 }

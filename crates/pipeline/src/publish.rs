@@ -59,11 +59,8 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
         .map(str::to_string)
         .collect();
     if !others.is_empty() {
-        return Err(PublishError::OtherClubs {
-            club: club.to_string(),
-            others,
-        }
-        .into());
+        let club = club.to_string();
+        return Err(PublishError::OtherClubs { club, others }.into());
     }
     let mut events = Vec::with_capacity(field.len() + imported.pairs.len());
     let mut lines = vec![0u64; imported.pairs.len()];
