@@ -80,8 +80,41 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("simpairs: {e:#}");
+            eprintln!("simpairs: {}", error_text(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes, as `{:#}` shows them, but each cause once: a message that already
+/// holds its cause's words (most say "...: {cause}", and keep the cause as their source) is not
+/// followed by them again.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let words = cause.to_string();
+        if !text.contains(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    #[test]
+    fn causes_a_message_already_says_are_not_repeated() {
+        let key = simpairs_pipeline::KeyError::Declared(simpairs_events::KeyError::Length(3));
+        let e = anyhow::Error::new(simpairs_pipeline::Error::from(key)).context("reading x");
+        assert_eq!(
+            error_text(&e),
+            "reading x: a declared key: a public key is 32 bytes, not 3"
+        );
+        let io = std::io::Error::other("disk gone");
+        let e = anyhow::Error::new(io).context("writing y");
+        assert_eq!(error_text(&e), "writing y: disk gone");
     }
 }

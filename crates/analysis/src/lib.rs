@@ -42,4 +42,4 @@ mod source;
 pub mod timeline;
 pub mod variant;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, VariantError};

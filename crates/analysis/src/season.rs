@@ -58,9 +58,7 @@ pub fn player_history(
 ) -> Result<PlayerHistory> {
     let wanted = national_id.trim();
     if wanted.is_empty() {
-        return Err(Error::Usage(
-            "give the player's national id (membership number)".into(),
-        ));
+        return Err(Error::NoPlayerId);
     }
     let mut events = Vec::new();
     for declared in simpairs_pipeline::declare::events(log)? {

@@ -20,11 +20,7 @@ pub fn whole(log: &dyn Log, event: &str, dir: Option<&Path>) -> Result<Indexed> 
     let (dir, temporary) = match dir {
         Some(dir) => (dir.to_path_buf(), None),
         None => {
-            let t = tempfile::tempdir().map_err(|e| {
-                simpairs_pipeline::Error::Io(format!(
-                    "cannot make a temporary directory for the replay index: {e}"
-                ))
-            })?;
+            let t = tempfile::tempdir().map_err(crate::Error::TempDir)?;
             (t.path().to_path_buf(), Some(t))
         }
     };

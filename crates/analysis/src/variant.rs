@@ -4,7 +4,7 @@
 use simpairs_pipeline::replay::AsOf;
 use simpairs_scoring::{Conventions, Factoring, FouledMethod, Method, Options, Scale};
 
-use crate::{Error, Result};
+use crate::{Error, Result, VariantError};
 
 /// Scoring options to change from the event's declared ones; unset ones stay as declared.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub struct Variant {
 }
 
 /// What a spec understands, for messages.
-const KNOWN: &str = "scoring=mp|butler|cross-imps, factoring=neuberg|ratio, fouled=neuberg|add-one, \
+pub(crate) const KNOWN: &str = "scoring=mp|butler|cross-imps, factoring=neuberg|ratio, fouled=neuberg|add-one, \
                      scale=double|single, butler-trim=PERCENT (0-49), conventions=PRESET and each \
                      conventions choice (missing=, artificial=, short-lines=, lines=, totals=, \
                      scale-totals=, datum=, trim-from=; docs/rules.md, \"Conventions\")";
@@ -34,15 +34,23 @@ impl std::str::FromStr for Variant {
         let mut v = Variant::default();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
-                return Err(Error::Usage(format!(
-                    "{part:?}: expected key=value ({KNOWN})"
-                )));
+                return Err(VariantError::NotKeyValue {
+                    part: part.to_string(),
+                }
+                .into());
             };
             let (key, value) = (
                 key.trim().to_ascii_lowercase(),
                 value.trim().to_ascii_lowercase(),
             );
-            let bad = || Error::Usage(format!("{part:?}: {value:?} is not understood ({KNOWN})"));
+            let bad = || VariantError::NotUnderstood {
+                part: part.to_string(),
+                value: value.clone(),
+            };
+            let conventions = |source| VariantError::Conventions {
+                part: part.to_string(),
+                source,
+            };
             match key.as_str() {
                 "scoring" | "method" => v.method = Some(method(&value).ok_or_else(bad)?),
                 "factoring" => v.factoring = Some(factoring(&value).ok_or_else(bad)?),
@@ -53,9 +61,7 @@ impl std::str::FromStr for Variant {
                     v.butler_trim_percent = Some(trim);
                 }
                 "conventions" => {
-                    let preset = value
-                        .parse()
-                        .map_err(|e| Error::Usage(format!("{part:?}: {e}")))?;
+                    let preset = value.parse().map_err(conventions)?;
                     v.conventions = Some(preset);
                 }
                 _ => {
@@ -63,11 +69,13 @@ impl std::str::FromStr for Variant {
                     match Conventions::default().set(&key, &value) {
                         Ok(()) => v.choices.push((key, value)),
                         Err(simpairs_scoring::ConventionsError::UnknownKey(_)) => {
-                            return Err(Error::Usage(format!(
-                                "{part:?}: unknown option {key:?} ({KNOWN})"
-                            )));
+                            return Err(VariantError::UnknownOption {
+                                part: part.to_string(),
+                                key,
+                            }
+                            .into());
                         }
-                        Err(e) => return Err(Error::Usage(format!("{part:?}: {e}"))),
+                        Err(e) => return Err(conventions(e).into()),
                     }
                 }
             }

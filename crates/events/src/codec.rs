@@ -17,12 +17,20 @@ pub const MARKER: [u8; 2] = [0xC3, 0x01];
 /// Length of the message header: [`MARKER`] and the 8-byte fingerprint.
 pub const HEADER_LEN: usize = 10;
 
-/// Splits a message into its writer schema's fingerprint (the header's 8 bytes read as a
-/// little-endian `u64`) and its datum (the bytes after the header, exactly as written).
+/// A message split at the end of its header ([`split_message`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framed<'m> {
+    /// The writer schema's fingerprint: the header's 8 bytes read as a little-endian `u64`.
+    pub fingerprint: u64,
+    /// The bytes after the header, exactly as written.
+    pub datum: &'m [u8],
+}
+
+/// Splits a message into its writer schema's fingerprint and its datum ([`Framed`]).
 ///
 /// The datum is what a submission digest covers: verify digests with the datum as
 /// received, never with a re-encoding (an older writer schema encodes differently).
-pub fn split_message(message: &[u8]) -> Result<(u64, &[u8])> {
+pub fn split_message(message: &[u8]) -> Result<Framed<'_>> {
     let Some((header, datum)) = message.split_first_chunk::<HEADER_LEN>() else {
         return Err(Error::TooShort { len: message.len() });
     };
@@ -34,7 +42,10 @@ pub fn split_message(message: &[u8]) -> Result<(u64, &[u8])> {
     }
     let mut bytes = [0; 8];
     bytes.copy_from_slice(fingerprint);
-    Ok((u64::from_le_bytes(bytes), datum))
+    Ok(Framed {
+        fingerprint: u64::from_le_bytes(bytes),
+        datum,
+    })
 }
 
 /// A `ResultsRecorded` without its lines: what handling a results-stream record needs before the
@@ -243,7 +254,7 @@ impl Codec {
 
     /// The schema a message was written with, from its header.
     pub fn writer_schema(&self, message: &[u8]) -> Result<&SchemaInfo> {
-        let (fingerprint, _) = split_message(message)?;
+        let fingerprint = split_message(message)?.fingerprint;
         self.reader(fingerprint).map(|r| r.info)
     }
 
@@ -318,7 +329,7 @@ impl Codec {
     /// Unknown schemas, damaged, truncated or over-long messages give an [`Error`]; no
     /// input makes it panic.
     pub fn decode(&self, message: &[u8]) -> Result<Event> {
-        let (fingerprint, datum) = split_message(message)?;
+        let Framed { fingerprint, datum } = split_message(message)?;
         let reader = self.reader(fingerprint)?;
         let info = reader.info;
         let mut rest = datum;
@@ -351,7 +362,7 @@ impl Codec {
     /// results arrive in batches that wait, undecoded, until their submission's seal; they are
     /// built once, as the results the submission applies ([`Codec::applied_lines`]).
     pub fn skim(&self, message: &[u8]) -> Result<Skimmed> {
-        let (fingerprint, datum) = split_message(message)?;
+        let Framed { fingerprint, datum } = split_message(message)?;
         let reader = self.reader(fingerprint)?;
         if reader.generated_results() {
             return skim::skim_results_recorded(datum)
@@ -372,7 +383,7 @@ impl Codec {
         message: &[u8],
         out: &mut Vec<crate::types::AppliedResult>,
     ) -> Result<()> {
-        let (fingerprint, datum) = split_message(message)?;
+        let Framed { fingerprint, datum } = split_message(message)?;
         let reader = self.reader(fingerprint)?;
         if reader.generated_results() {
             return skim::read_lines_as_applied(datum, out).map_err(|e| read_error(reader.info, e));

@@ -182,7 +182,7 @@ mod skim;
 pub mod types;
 mod wire;
 
-pub use codec::{Codec, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
+pub use codec::{Codec, Framed, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
 pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
 pub use schemas::{NAMESPACE, SchemaInfo};

@@ -56,14 +56,14 @@ fn re_encoding_a_version_1_record_writes_version_2() {
     let golden = v1_golden();
     let event = codec.decode(&golden).unwrap();
     let message = codec.encode(&event);
-    let (fingerprint, datum) = split_message(&message).unwrap();
+    let simpairs_events::Framed { fingerprint, datum } = split_message(&message).unwrap();
     assert_eq!(
         fingerprint,
         codec
             .current_schema(EventType::ResultRecorded)
             .fingerprint()
     );
-    let (_, v1_datum) = split_message(&golden).unwrap();
+    let v1_datum = split_message(&golden).unwrap().datum;
     assert_eq!(datum, [v1_datum, &[0]].concat());
     assert_eq!(codec.decode(&message).unwrap(), event);
 }

@@ -28,7 +28,7 @@ fn a_message_is_marker_fingerprint_datum() {
         assert_eq!(message[..2], MARKER);
         assert_eq!(message[2..HEADER_LEN], info.fingerprint().to_le_bytes());
         assert_eq!(message[HEADER_LEN..], codec.datum(&event));
-        let (fingerprint, datum) = split_message(&message).unwrap();
+        let simpairs_events::Framed { fingerprint, datum } = split_message(&message).unwrap();
         assert_eq!(fingerprint, info.fingerprint());
         assert_eq!(datum, codec.datum(&event));
         let mut appended = b"prefix".to_vec();

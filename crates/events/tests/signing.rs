@@ -135,7 +135,7 @@ fn publish(key: &PrivateKey) -> (Vec<Vec<u8>>, SubmissionSealed) {
     .iter()
     .map(|e| codec.encode(e))
     .collect();
-    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().1));
+    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().datum));
     // 1 pair + 1 result + a batch of 3
     let mut sealed = seal(5, digest, vec![warning()]);
     sign_seal(key, &mut sealed);
@@ -156,7 +156,7 @@ fn a_sealed_submission_verifies_after_the_trip_through_the_wire() {
     };
     assert!(verify_seal(&key.public(), &received));
     assert_eq!(received.key_id, key.public().id());
-    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().1));
+    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().datum));
     assert_eq!(digest.as_slice(), received.digest);
 }
 

@@ -18,7 +18,7 @@ use simpairs_log::{Consumer, Error, Position, Record};
 use crate::Result;
 use crate::client::{Role, client_config};
 use crate::config::KafkaConfig;
-use crate::error::{backend, describe, failed};
+use crate::error::{backend, caused, describe, failed};
 use crate::producer::lock;
 
 /// Longest single wait inside `poll`, so that the group's state is looked at regularly.
@@ -361,11 +361,14 @@ impl Consumer for KafkaConsumer {
                     }
                 }
                 Some(Err(KafkaError::PartitionEOF(p))) => self.mark_at_end(p),
-                Some(Err(KafkaError::MessageConsumptionFatal(code))) => {
-                    return Err(backend(format!(
-                        "consumer group \"{}\" at {} stopped with a fatal error: {code}",
-                        self.group, self.location
-                    )));
+                Some(Err(e @ KafkaError::MessageConsumptionFatal(code))) => {
+                    return Err(caused(
+                        format!(
+                            "consumer group \"{}\" at {} stopped with a fatal error: {code}",
+                            self.group, self.location
+                        ),
+                        &e,
+                    ));
                 }
                 Some(Err(e)) => {
                     // Transport errors, unknown topics while metadata settles, ...: librdkafka
@@ -413,13 +416,16 @@ impl Consumer for KafkaConsumer {
             } else {
                 ""
             };
-            backend(format!(
-                "consumer group \"{}\" could not commit {} at {}: {}{hint}",
-                self.group,
-                shown.join(", "),
-                self.location,
-                describe(&e)
-            ))
+            caused(
+                format!(
+                    "consumer group \"{}\" could not commit {} at {}: {}{hint}",
+                    self.group,
+                    shown.join(", "),
+                    self.location,
+                    describe(&e)
+                ),
+                &e,
+            )
         })
     }
 

@@ -165,7 +165,7 @@ pub use config::{
     KafkaConfig, SecurityProtocol, Transactions, parse_properties,
 };
 pub use consumer::KafkaConsumer;
-pub use error::BACKEND;
+pub use error::{BACKEND, Cause, cause, is_retriable_code, is_transient, kind_of};
 pub use log::KafkaLog;
 
 /// `Result` with [`simpairs_log::Error`]: this backend reports through the log's error type

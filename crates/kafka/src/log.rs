@@ -11,12 +11,12 @@ use rdkafka::consumer::{BaseConsumer, Consumer as _, ConsumerContext};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
 
-use simpairs_log::{Consumer, Error, Log, Produce, Record, StreamConfig, partition_for_key};
+use simpairs_log::{Consumer, Error, Kind, Log, Produce, Record, StreamConfig, partition_for_key};
 
 use crate::client::{Role, block_on, check_build_supports, client_config};
 use crate::config::{KafkaConfig, Transactions};
 use crate::consumer::KafkaConsumer;
-use crate::error::{backend, describe, describe_code, failed, is_transient};
+use crate::error::{backend, backend_with, describe, describe_code, failed, is_transient, kind_of};
 use crate::producer::{Appender, Started, lock};
 use crate::{DeliveryMode, Result};
 
@@ -335,18 +335,24 @@ impl KafkaLog {
                 },
             };
             if let Some(code) = transient {
-                return Err(backend(format!(
-                    "the metadata of topic \"{topic}\" from {} reports an error: {}",
-                    self.config.location(),
-                    describe_code(code)
-                )));
+                return Err(backend_with(
+                    format!(
+                        "the metadata of topic \"{topic}\" from {} reports an error: {}",
+                        self.config.location(),
+                        describe_code(code)
+                    ),
+                    kind_of(&KafkaError::MetadataFetch(code)),
+                ));
             }
             if Instant::now() >= deadline {
-                return Err(backend(format!(
-                    "topic \"{topic}\" at {} has no partitions with a leader after {:.1} s",
-                    self.config.location(),
-                    self.config.request_timeout.as_secs_f64()
-                )));
+                return Err(backend_with(
+                    format!(
+                        "topic \"{topic}\" at {} has no partitions with a leader after {:.1} s",
+                        self.config.location(),
+                        self.config.request_timeout.as_secs_f64()
+                    ),
+                    Kind::Retriable,
+                ));
             }
             thread::sleep(METADATA_RETRY);
         }

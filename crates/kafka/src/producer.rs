@@ -13,11 +13,11 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::producer::{BaseRecord, DeliveryResult, Producer, ProducerContext, ThreadedProducer};
 use rdkafka::{ClientContext, Offset, TopicPartitionList};
 
-use simpairs_log::Produce;
+use simpairs_log::{Kind, Produce};
 
 use crate::client::{Role, client_config};
 use crate::config::KafkaConfig;
-use crate::error::{backend, describe, describe_code};
+use crate::error::{backend, backend_with, caused, describe, describe_code, is_retriable_code};
 use crate::{DeliveryMode, Result};
 
 /// How long past `message.timeout.ms` an append waits for delivery reports before it gives up
@@ -55,6 +55,21 @@ fn tally(
         }
     }
     (placed, failures)
+}
+
+/// Whether an append that failed may succeed if made again: nothing was refused outright, and
+/// every record that failed did so with a code that may pass (a record without a report ran out
+/// of time).
+fn append_kind(refused: Option<&(usize, String)>, failures: &Failures) -> Kind {
+    let passing = refused.is_none()
+        && failures
+            .values()
+            .all(|(_, _, code)| code.is_none_or(is_retriable_code));
+    if passing {
+        Kind::Retriable
+    } else {
+        Kind::Fatal
+    }
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -331,7 +346,10 @@ impl Appender {
             &failures,
             one_transaction.as_mut(),
         );
-        Err(backend(message))
+        Err(backend_with(
+            message,
+            append_kind(refused.as_ref(), &failures),
+        ))
     }
 
     /// In transactional mode, begins the append's transaction (aborting first one an earlier
@@ -344,19 +362,25 @@ impl Appender {
                     self.producer
                         .abort_transaction(self.message_timeout)
                         .map_err(|e| {
-                            backend(format!(
-                                "appending to topic \"{topic}\": the previous append's transaction still cannot be aborted: {}.{}",
-                                describe(&e),
-                                last_error_suffix(&self.producer)
-                            ))
+                            caused(
+                                format!(
+                                    "appending to topic \"{topic}\": the previous append's transaction still cannot be aborted: {}.{}",
+                                    describe(&e),
+                                    last_error_suffix(&self.producer)
+                                ),
+                                &e,
+                            )
                         })?;
                     *guard = false;
                 }
                 self.producer.begin_transaction().map_err(|e| {
-                    backend(format!(
-                        "appending to topic \"{topic}\": could not begin a transaction: {}",
-                        describe(&e)
-                    ))
+                    caused(
+                        format!(
+                            "appending to topic \"{topic}\": could not begin a transaction: {}",
+                            describe(&e)
+                        ),
+                        &e,
+                    )
                 })?;
                 Some(guard)
             }
@@ -521,7 +545,7 @@ impl Appender {
                 }
             }
             message.push_str(&last_error_suffix(&self.producer));
-            return Err(backend(message));
+            return Err(caused(message, &error));
         }
     }
 }

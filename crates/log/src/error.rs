@@ -210,12 +210,45 @@ pub enum Error {
     Backend {
         /// The backend's name, e.g. "kafka".
         backend: &'static str,
-        /// What went wrong.
+        /// What went wrong (the source's words included).
         message: String,
+        /// Whether trying the same call again may succeed: the backend was moving or slow (a
+        /// leader changing, a connection lost, a full queue) rather than refusing.
+        kind: Kind,
+        /// The backend's own error, when there is one (the Kafka backend's is
+        /// `simpairs_kafka::Cause`).
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
 }
 
+/// Whether a failed call may succeed if tried again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Trying again may succeed: a timeout, a connection or leader that comes back, a full
+    /// queue, another consumer about to let go.
+    Retriable,
+    /// Trying again fails the same way: the request, the configuration or the data is wrong, or
+    /// access is refused.
+    Fatal,
+}
+
 impl Error {
+    /// Whether trying the same call again may succeed ([`Kind`]).
+    pub fn kind(&self) -> Kind {
+        match self {
+            Error::Backend { kind, .. } => *kind,
+            Error::Io { source, .. } if transient_io(source.kind()) => Kind::Retriable,
+            Error::GroupBusy { .. } => Kind::Retriable,
+            _ => Kind::Fatal,
+        }
+    }
+
+    /// Whether trying the same call again may succeed.
+    pub fn is_retriable(&self) -> bool {
+        self.kind() == Kind::Retriable
+    }
+
     /// Wraps an I/O error with what was being done and to which path.
     pub(crate) fn io(
         action: &'static str,
@@ -227,5 +260,43 @@ impl Error {
             path,
             source,
         }
+    }
+}
+
+/// An I/O failure that may pass: interrupted, would block, timed out.
+fn transient_io(kind: io::ErrorKind) -> bool {
+    matches!(
+        kind,
+        io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_and_busy_groups_may_pass_damage_does_not() {
+        let io = |kind| Error::Io {
+            action: "write to",
+            path: PathBuf::from("x"),
+            source: io::Error::from(kind),
+        };
+        assert!(io(io::ErrorKind::TimedOut).is_retriable());
+        assert!(!io(io::ErrorKind::PermissionDenied).is_retriable());
+        let busy = Error::GroupBusy {
+            group: "g".into(),
+            path: PathBuf::from("g.lock"),
+        };
+        assert_eq!(busy.kind(), Kind::Retriable);
+        let unknown = Error::UnknownStream { stream: "s".into() };
+        assert_eq!(unknown.kind(), Kind::Fatal);
+        let backend = Error::Backend {
+            backend: "kafka",
+            message: "m".into(),
+            kind: Kind::Retriable,
+            source: None,
+        };
+        assert!(backend.is_retriable());
     }
 }

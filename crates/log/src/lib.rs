@@ -175,7 +175,7 @@ pub use embedded::{
     PartitionReport, RepairOptions, RepairReport, Report, SegmentReport, StreamReport, TornTail,
     check, repair,
 };
-pub use error::{Error, Result};
+pub use error::{Error, Kind, Result};
 pub use partitioner::partition_for_key;
 
 /// The largest key plus value, in bytes, of one record (64 MiB).

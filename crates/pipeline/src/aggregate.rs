@@ -142,11 +142,12 @@ impl Aggregator {
         let roster = crate::publish::roster(log.as_ref(), &codec, event_id)?;
         let id = key.public().id();
         if roster.aggregators.get(&id) != Some(&key.public()) {
-            let declared: Vec<&str> = roster.aggregators.keys().map(String::as_str).collect();
-            return Err(Error::Usage(format!(
-                "this key ({id}) is not one of event {event_id}'s aggregator keys ({}); the aggregator signs what it derives with the key made when the event was declared (aggregator.key)",
-                declared.join(", ")
-            )));
+            return Err(crate::KeyError::NotAggregators {
+                key: id,
+                event: event_id.to_string(),
+                declared: roster.aggregators.keys().cloned().collect(),
+            }
+            .into());
         }
         let options = crate::options_of(&roster.declared)?;
         let mut state = EventState::new();
@@ -453,7 +454,7 @@ impl Aggregator {
                 tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
                 writing
                     .join()
-                    .map_err(|_| Error::Io("writing the applied submissions failed".into()))??;
+                    .map_err(|_| Error::Stopped("writing the applied submissions"))??;
                 tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
                 let (scores, standings) = derived.unwrap_or_default();
                 in_pool(&mut || {
@@ -525,7 +526,8 @@ impl Aggregator {
     }
 }
 
-/// Commits positions, trying again a few times (with growing pauses) before giving up.
+/// Commits positions, trying again a few times (with growing pauses) before giving up; an error
+/// that trying again cannot cure (access refused, a damaged log) is given up on at once.
 fn commit_with_retries(
     consumer: &mut dyn simpairs_log::Consumer,
     positions: &[Position],
@@ -536,7 +538,7 @@ fn commit_with_retries(
     loop {
         match consumer.commit(positions) {
             Ok(()) => return Ok(()),
-            Err(e) if attempt < ATTEMPTS => {
+            Err(e) if attempt < ATTEMPTS && e.is_retriable() => {
                 tracing::warn!(
                     attempt,
                     "committing the aggregator's position failed, trying again: {e}"

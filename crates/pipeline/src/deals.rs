@@ -5,26 +5,48 @@
 /// The four hands of a deal from North, each as its 52-bit set of cards (`None` when not given).
 type Hands = [Option<u64>; 4];
 
+/// What is wrong with a deal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DealError {
+    #[error("{deal:?} is not a deal: expected N:<hand> <hand> <hand> <hand>")]
+    NotADeal { deal: String },
+    #[error("{seat:?} is not a seat: a deal starts N:, E:, S: or W:")]
+    NotASeat { seat: String },
+    #[error("a deal has four hands, not {hands}")]
+    Hands { hands: usize },
+    #[error("a card is dealt twice")]
+    DealtTwice,
+    #[error("{hand:?} is not a hand: expected four suits S.H.D.C")]
+    NotAHand { hand: String },
+    #[error("{card:?} is not a card in {hand:?}")]
+    NotACard { card: char, hand: String },
+    #[error("a card appears twice in {hand:?}")]
+    CardTwice { hand: String },
+    #[error("{hand:?} has more than 13 cards")]
+    TooManyCards { hand: String },
+}
+
 /// Reads a deal; an error says what is wrong.
-fn parse(deal: &str) -> Result<Hands, String> {
+fn parse(deal: &str) -> Result<Hands, DealError> {
     let deal = deal.trim();
-    let (first, rest) = deal
-        .split_once(':')
-        .ok_or_else(|| format!("{deal:?} is not a deal: expected N:<hand> <hand> <hand> <hand>"))?;
+    let (first, rest) = deal.split_once(':').ok_or_else(|| DealError::NotADeal {
+        deal: deal.to_string(),
+    })?;
     let start = match first.trim().to_ascii_uppercase().as_str() {
         "N" => 0,
         "E" => 1,
         "S" => 2,
         "W" => 3,
         other => {
-            return Err(format!(
-                "{other:?} is not a seat: a deal starts N:, E:, S: or W:"
-            ));
+            return Err(DealError::NotASeat {
+                seat: other.to_string(),
+            });
         }
     };
     let hands: Vec<&str> = rest.split_whitespace().collect();
     if hands.len() != 4 {
-        return Err(format!("a deal has four hands, not {}", hands.len()));
+        return Err(DealError::Hands { hands: hands.len() });
     }
     let mut out: Hands = [None; 4];
     let mut seen = 0u64;
@@ -33,7 +55,7 @@ fn parse(deal: &str) -> Result<Hands, String> {
             continue;
         };
         if cards & seen != 0 {
-            return Err("a card is dealt twice".into());
+            return Err(DealError::DealtTwice);
         }
         seen |= cards;
         out[(start + i) % 4] = Some(cards);
@@ -42,39 +64,44 @@ fn parse(deal: &str) -> Result<Hands, String> {
 }
 
 /// One hand (`S.H.D.C`, ten as `T` or `10`) as a set of cards; `None` for `-`.
-fn cards_of(hand: &str) -> Result<Option<u64>, String> {
+fn cards_of(hand: &str) -> Result<Option<u64>, DealError> {
     const RANKS: &str = "23456789TJQKA";
     if hand == "-" {
         return Ok(None);
     }
     let suits: Vec<&str> = hand.split('.').collect();
     if suits.len() != 4 {
-        return Err(format!(
-            "{hand:?} is not a hand: expected four suits S.H.D.C"
-        ));
+        return Err(DealError::NotAHand {
+            hand: hand.to_string(),
+        });
     }
     let mut cards = 0u64;
     for (suit, text) in suits.iter().enumerate() {
         let text = text.to_ascii_uppercase().replace("10", "T");
         for c in text.chars() {
-            let rank = RANKS
-                .find(c)
-                .ok_or_else(|| format!("{c:?} is not a card in {hand:?}"))?;
+            let rank = RANKS.find(c).ok_or_else(|| DealError::NotACard {
+                card: c,
+                hand: hand.to_string(),
+            })?;
             let bit = 1u64 << (suit * 13 + rank);
             if cards & bit != 0 {
-                return Err(format!("a card appears twice in {hand:?}"));
+                return Err(DealError::CardTwice {
+                    hand: hand.to_string(),
+                });
             }
             cards |= bit;
         }
     }
     if cards.count_ones() > 13 {
-        return Err(format!("{hand:?} has more than 13 cards"));
+        return Err(DealError::TooManyCards {
+            hand: hand.to_string(),
+        });
     }
     Ok(Some(cards))
 }
 
 /// Checks a deal's notation.
-pub fn check(deal: &str) -> Result<(), String> {
+pub fn check(deal: &str) -> Result<(), DealError> {
     parse(deal).map(|_| ())
 }
 

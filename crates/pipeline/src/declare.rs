@@ -20,7 +20,7 @@ use simpairs_log::{Log, Produce, StreamConfig};
 use crate::keys;
 use crate::limits::Limits;
 use crate::roster::Roster;
-use crate::{Error, Result, now_ms, stream_name};
+use crate::{BadClubId, DeclareError, Error, EventError, KeyError, Result, now_ms, stream_name};
 
 /// The stream listing every event declared in a log, so roles can find them.
 pub const CATALOG: &str = "simpairs-events";
@@ -29,10 +29,8 @@ pub const CATALOG: &str = "simpairs-events";
 pub fn parse_boards(text: &str) -> Result<Vec<i32>> {
     let mut boards = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let bad = || {
-            Error::Usage(format!(
-                "--boards: {part:?} is not a board number or a range like 1-27"
-            ))
+        let bad = || DeclareError::BadBoards {
+            part: part.to_string(),
         };
         let (a, b) = match part.split_once('-') {
             Some((a, b)) => (
@@ -45,14 +43,14 @@ pub fn parse_boards(text: &str) -> Result<Vec<i32>> {
             }
         };
         if a < 1 || b < a || b > 65_535 {
-            return Err(bad());
+            return Err(bad().into());
         }
         boards.extend(a..=b);
     }
     boards.sort_unstable();
     boards.dedup();
     if boards.is_empty() {
-        return Err(Error::Usage("--boards names no board".into()));
+        return Err(DeclareError::NoBoards.into());
     }
     Ok(boards)
 }
@@ -68,8 +66,7 @@ pub struct ClubLine {
 
 /// Reads the clubs file.
 pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(crate::io("read", path))?;
     let mut lines = text.lines().enumerate();
     let header: Vec<String> = lines
         .next()
@@ -81,16 +78,16 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         .unwrap_or_default();
     let col = |name: &str| header.iter().position(|c| c == name);
     if col("key").is_some() {
-        return Err(Error::Usage(format!(
-            "{}:1: the clubs file has a key column: keys of earlier versions of simpairs were shared HMAC keys that every club could read from the log; clubs now sign with a private key of their own. Give each club's public key (simpairs club keygen prints it) in a public_key column, or leave it out and fresh key pairs are made",
-            path.display()
-        )));
+        return Err(DeclareError::KeyColumn {
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     let Some(club_at) = col("club") else {
-        return Err(Error::Usage(format!(
-            "{}:1: the clubs file needs a header with a club column (club,name,public_key)",
-            path.display()
-        )));
+        return Err(DeclareError::NoClubColumn {
+            path: path.to_path_buf(),
+        }
+        .into());
     };
     let (name_at, key_at) = (col("name"), col("public_key"));
     let mut clubs: Vec<ClubLine> = Vec::new();
@@ -102,18 +99,19 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         let at = format!("{}:{}", path.display(), i + 1);
         let club = club_line(&fields, club_at, name_at, key_at, &at)?;
         if clubs.iter().any(|c| c.club_id == club.club_id) {
-            return Err(Error::Usage(format!(
-                "{at}: field club: club {} is listed twice",
-                club.club_id
-            )));
+            return Err(DeclareError::ClubTwice {
+                at,
+                club: club.club_id,
+            }
+            .into());
         }
         clubs.push(club);
     }
     if clubs.is_empty() {
-        return Err(Error::Usage(format!(
-            "{}: the clubs file lists no club",
-            path.display()
-        )));
+        return Err(DeclareError::NoClubs {
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     Ok(clubs)
 }
@@ -127,7 +125,10 @@ fn club_line(
     at: &str,
 ) -> Result<ClubLine> {
     let club_id = fields.get(club_at).copied().unwrap_or_default();
-    check_club_id(club_id).map_err(|e| Error::Usage(format!("{at}: field club: {e}")))?;
+    check_club_id(club_id).map_err(|source| DeclareError::BadClubId {
+        at: at.to_string(),
+        source,
+    })?;
     let name = name_at
         .and_then(|n| fields.get(n))
         .copied()
@@ -147,7 +148,7 @@ fn club_line(
 }
 
 /// A club id names key files and travels in every record: letters, digits, `.`, `_`, `-`.
-pub fn check_club_id(club_id: &str) -> std::result::Result<(), String> {
+pub fn check_club_id(club_id: &str) -> std::result::Result<(), BadClubId> {
     let ok = !club_id.is_empty()
         && club_id.len() <= 64
         && !club_id.starts_with('.')
@@ -157,9 +158,9 @@ pub fn check_club_id(club_id: &str) -> std::result::Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "a club id is 1-64 letters, digits, '.', '_' or '-' (not starting with '.'), not {club_id:?}"
-        ))
+        Err(BadClubId {
+            club: club_id.to_string(),
+        })
     }
 }
 
@@ -254,16 +255,14 @@ impl Made {
     /// exist yet.
     fn fresh(&mut self, name: &str) -> Result<PublicKey> {
         let Some(dir) = &self.dir else {
-            return Err(Error::Usage(format!(
-                "a key pair is needed for {name}, but no directory was given to write its private key to"
-            )));
+            return Err(DeclareError::NoKeysDir {
+                name: name.to_string(),
+            }
+            .into());
         };
         let path = dir.join(format!("{name}.key"));
         if path.exists() || self.keys.iter().any(|k| k.path == path) {
-            return Err(Error::Usage(format!(
-                "{} already exists; simpairs never writes over a key file (it may hold the only copy of a key). Nothing was declared",
-                path.display()
-            )));
+            return Err(DeclareError::KeyFileExists { path }.into());
         }
         let key = keys::generate()?;
         let public = key.public();
@@ -300,10 +299,10 @@ fn club_entries(clubs: &[ClubLine], made: &mut Made) -> Result<Vec<ClubEntry>> {
         .iter()
         .map(|c| {
             if ROLE_KEYS.contains(&c.club_id.as_str()) {
-                return Err(Error::Usage(format!(
-                    "club id {:?} is the name of a role's key file; choose another",
-                    c.club_id
-                )));
+                return Err(DeclareError::RoleName {
+                    club: c.club_id.clone(),
+                }
+                .into());
             }
             let key = match c.public_key {
                 Some(k) => k,
@@ -435,15 +434,17 @@ pub fn amend(
 ) -> Result<Declared> {
     let codec = Codec::new()?;
     let Some((roster, _)) = Roster::load(log, &codec, event_id)? else {
-        return Err(Error::Usage(format!(
-            "event {event_id} is not declared in this log"
-        )));
+        return Err(EventError::NotDeclared {
+            event: event_id.to_string(),
+        }
+        .into());
     };
     if roster.organiser != Some(organiser.public()) {
-        return Err(Error::Usage(format!(
-            "this is not the organiser's key of event {event_id} (key {}); amendments are signed with the key made when the event was declared (organiser.key)",
-            organiser.public().id()
-        )));
+        return Err(KeyError::NotOrganisers {
+            key: organiser.public().id(),
+            event: event_id.to_string(),
+        }
+        .into());
     }
     check_amendment(&roster, &amendment)?;
     let mut made = Made::new(amendment.keys_dir.clone());
@@ -480,11 +481,11 @@ pub fn amend(
 fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
     for c in &a.clubs {
         if roster.clubs.contains_key(&c.club_id) {
-            return Err(Error::Usage(format!(
-                "club {} is already part of event {}",
-                c.club_id,
-                roster.event_id()
-            )));
+            return Err(DeclareError::ClubExists {
+                club: c.club_id.clone(),
+                event: roster.event_id().to_string(),
+            }
+            .into());
         }
     }
     for (club, key_id) in a
@@ -494,10 +495,11 @@ fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
         .chain(a.revoked.iter().map(|(c, k)| (c, k.clone())))
     {
         let Some(known) = roster.clubs.get(club) else {
-            return Err(Error::Usage(format!(
-                "club {club} is not part of event {}",
-                roster.event_id()
-            )));
+            return Err(DeclareError::UnknownClub {
+                club: club.clone(),
+                event: roster.event_id().to_string(),
+            }
+            .into());
         };
         let _ = (known, key_id);
     }
@@ -507,19 +509,25 @@ fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
             .get(club)
             .map(|c| c.keys.iter().any(|k| k.id == *key_id));
         if known != Some(true) {
-            return Err(Error::Usage(format!(
-                "club {club} has no key {key_id} to revoke"
-            )));
+            return Err(DeclareError::NoSuchKey {
+                club: club.clone(),
+                key: key_id.clone(),
+            }
+            .into());
         }
     }
     for (board, deal) in &a.hands {
         if !roster.boards.contains(board) {
-            return Err(Error::Usage(format!(
-                "board {board} is not a board of event {}",
-                roster.event_id()
-            )));
+            return Err(DeclareError::UnknownBoard {
+                board: *board,
+                event: roster.event_id().to_string(),
+            }
+            .into());
         }
-        crate::deals::check(deal).map_err(|e| Error::Usage(format!("board {board}: {e}")))?;
+        crate::deals::check(deal).map_err(|source| DeclareError::BadDeal {
+            board: *board,
+            source,
+        })?;
     }
     Ok(())
 }
@@ -602,34 +610,26 @@ pub fn pick_event(log: &dyn Log, wanted: Option<&str>) -> Result<String> {
             if events.iter().any(|e| e.event_id == w) {
                 Ok(w.to_string())
             } else {
-                Err(Error::Usage(format!(
-                    "event {w} is not declared in this log (declared: {})",
-                    list(&events)
-                )))
+                Err(EventError::NotAmong {
+                    event: w.to_string(),
+                    declared: ids(&events),
+                }
+                .into())
             }
         }
         None => match events.as_slice() {
             [one] => Ok(one.event_id.clone()),
-            [] => Err(Error::Usage(
-                "no event is declared in this log; run simpairs event declare first".into(),
-            )),
-            _ => Err(Error::Usage(format!(
-                "this log holds several events ({}); say which with --event",
-                list(&events)
-            ))),
+            [] => Err(EventError::NoneDeclared.into()),
+            _ => Err(EventError::Which {
+                declared: ids(&events),
+            }
+            .into()),
         },
     }
 }
 
-fn list(events: &[EventDeclared]) -> String {
-    if events.is_empty() {
-        return "none".into();
-    }
-    events
-        .iter()
-        .map(|e| e.event_id.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+fn ids(events: &[EventDeclared]) -> Vec<String> {
+    events.iter().map(|e| e.event_id.clone()).collect()
 }
 
 #[cfg(test)]

@@ -213,7 +213,7 @@ pub fn replay_at(
         _ => match Index::build(log, event, dir) {
             Ok(index) => index,
             // A replay answers without it (a directory that cannot be written, a full disk).
-            Err(e @ Error::Io(_)) => {
+            Err(e @ (Error::Index { .. } | Error::Io { .. })) => {
                 tracing::warn!("replaying without the index: {e}");
                 return Moment::replayed(log, event, as_of);
             }

@@ -266,7 +266,7 @@ pub(crate) fn judge(
             exceeded.into_iter().map(Problem::OverLimit).collect(),
         ));
     }
-    let (by_table, field, warnings) =
+    let ordered =
         check_results(&seal.club_id, &checked.results, &checked.sequences).map_err(invalid)?;
     Ok(Accepted {
         applied: SubmissionApplied {
@@ -278,9 +278,9 @@ pub(crate) fn judge(
             withdrawn: checked.withdrawn,
             pairs: checked.pairs,
         },
-        by_table,
-        field,
-        warnings,
+        by_table: ordered.by_table,
+        field: ordered.field,
+        warnings: ordered.warnings,
         deals: checked.deals,
     })
 }
@@ -421,15 +421,24 @@ impl Records {
     }
 }
 
-/// Checks every result as a traveller line is checked, and that no table is entered twice. On
-/// success: the results' order by table, the field they make (built in that order, so that it is
-/// the field built from the club's results in force when this submission is all of them) and the
-/// warnings, in sequence order. Otherwise every problem, in sequence order.
+/// A submission's results that passed [`check_results`].
+struct CheckedResults {
+    /// The results' order by table, as indices.
+    by_table: Vec<u32>,
+    /// The field they make, built in table order (so that it is the field built from the club's
+    /// results in force when this submission is all of them).
+    field: Field,
+    /// The warnings, in sequence order.
+    warnings: Vec<LineWarning>,
+}
+
+/// Checks every result as a traveller line is checked, and that no table is entered twice.
+/// Otherwise every problem, in sequence order.
 fn check_results(
     club: &str,
     results: &[AppliedResult],
     sequences: &[i32],
-) -> Result<(Vec<u32>, Field, Vec<LineWarning>), Vec<Problem>> {
+) -> Result<CheckedResults, Vec<Problem>> {
     let by_table = table_order(results);
     let mut builder =
         simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
@@ -471,7 +480,11 @@ fn check_results(
         })
         .collect();
     warnings.sort_by_key(|w| w.sequence);
-    Ok((by_table, builder.field, warnings))
+    Ok(CheckedResults {
+        by_table,
+        field: builder.field,
+        warnings,
+    })
 }
 
 /// The order of `results` by table (section, board, NS pair, EW pair, each text compared as

@@ -14,7 +14,7 @@ use std::path::Path;
 
 pub use simpairs_events::{PrivateKey, PublicKey, key_id};
 
-use crate::{Error, Result};
+use crate::{Error, FoundKey, KeyError, Result, io};
 
 const PRIVATE_PREFIX: &str = "ed25519-private:";
 const PUBLIC_PREFIX: &str = "ed25519-public:";
@@ -22,8 +22,7 @@ const PUBLIC_PREFIX: &str = "ed25519-public:";
 /// A fresh key from the operating system's random source.
 pub fn generate() -> Result<PrivateKey> {
     let mut secret = [0u8; 32];
-    getrandom::fill(&mut secret)
-        .map_err(|e| Error::Io(format!("cannot draw a random key: {e}")))?;
+    getrandom::fill(&mut secret).map_err(Error::Random)?;
     Ok(PrivateKey::from_secret(secret))
 }
 
@@ -31,7 +30,7 @@ pub fn generate() -> Result<PrivateKey> {
 pub fn read_private(path: &Path) -> Result<PrivateKey> {
     let text = read_key_file(path)?;
     let Some(hex_part) = text.strip_prefix(PRIVATE_PREFIX) else {
-        return Err(Error::Usage(not_a(path, "private", &text)));
+        return Err(not_a(path, "private", &text).into());
     };
     Ok(PrivateKey::from_secret(key_bytes(path, hex_part)?))
 }
@@ -53,14 +52,23 @@ pub fn public_text(key: &PublicKey) -> String {
 pub fn parse_public(text: &str, source: &str) -> Result<PublicKey> {
     let text = text.trim();
     if text.starts_with(PRIVATE_PREFIX) {
-        return Err(Error::Usage(format!(
-            "{source}: this is a private key; give the public key (simpairs club keygen prints it) and keep the private one with the club"
-        )));
+        return Err(KeyError::PrivateForPublic {
+            source_name: source.to_string(),
+        }
+        .into());
     }
     let hex_part = text.strip_prefix(PUBLIC_PREFIX).unwrap_or(text);
-    let bytes = hex::decode(hex_part)
-        .map_err(|e| Error::Usage(format!("{source}: the public key is not hex: {e}")))?;
-    PublicKey::from_bytes(&bytes).map_err(|e| Error::Usage(format!("{source}: {e}")))
+    let bytes = hex::decode(hex_part).map_err(|e| KeyError::PublicNotHex {
+        source_name: source.to_string(),
+        source: e,
+    })?;
+    PublicKey::from_bytes(&bytes).map_err(|e| {
+        KeyError::PublicInvalid {
+            source_name: source.to_string(),
+            source: e,
+        }
+        .into()
+    })
 }
 
 /// Reads a public key file.
@@ -75,44 +83,43 @@ pub fn write_public(key: &PublicKey, path: &Path) -> Result<()> {
 }
 
 fn read_key_file(path: &Path) -> Result<String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read the key file {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(io("read the key file", path))?;
     Ok(text.trim().to_string())
 }
 
-fn not_a(path: &Path, wanted: &str, text: &str) -> String {
+fn not_a(path: &Path, wanted: &'static str, text: &str) -> KeyError {
     let found = if text.starts_with(PUBLIC_PREFIX) {
-        "a public key".to_string()
+        FoundKey::Public
     } else if !text.is_empty() && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        "a bare hex key (keys of simpairs before Ed25519 signatures are shared HMAC keys, which \
-         every club could read from the log; make a key pair with simpairs club keygen)"
-            .to_string()
+        FoundKey::BareHex
     } else {
-        "something else".to_string()
+        FoundKey::Other
     };
-    format!(
-        "{}: expected a {wanted} key ({PRIVATE_PREFIX}...), found {found}",
-        path.display()
-    )
+    KeyError::WrongKind {
+        path: path.to_path_buf(),
+        wanted,
+        found,
+    }
 }
 
 fn key_bytes(path: &Path, hex_part: &str) -> Result<[u8; 32]> {
-    let bytes = hex::decode(hex_part.trim())
-        .map_err(|e| Error::Usage(format!("{}: the key is not hex: {e}", path.display())))?;
+    let bytes = hex::decode(hex_part.trim()).map_err(|e| KeyError::NotHex {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
     bytes.try_into().map_err(|b: Vec<u8>| {
-        Error::Usage(format!(
-            "{}: a key is 32 bytes (64 hex digits), not {}",
-            path.display(),
-            b.len()
-        ))
+        KeyError::Length {
+            path: path.to_path_buf(),
+            len: b.len(),
+        }
+        .into()
     })
 }
 
 /// Creates `path` with `text`, failing (naming the file) if it exists.
 fn write_new(path: &Path, text: &str, mode: u32) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::Io(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(io("create", dir))?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
@@ -121,15 +128,15 @@ fn write_new(path: &Path, text: &str, mode: u32) -> Result<()> {
     #[cfg(not(unix))]
     let _ = mode;
     let mut file = options.open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => Error::Usage(format!(
-            "{} already exists; simpairs never writes over a key file (it may hold the only copy of a key). Move it away first if you mean to replace it",
-            path.display()
-        )),
-        _ => Error::Io(format!("cannot create {}: {e}", path.display())),
+        std::io::ErrorKind::AlreadyExists => KeyError::FileExists {
+            path: path.to_path_buf(),
+        }
+        .into(),
+        _ => io("create", path)(e),
     })?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(|e| Error::Io(format!("cannot write {}: {e}", path.display())))
+        .map_err(io("write", path))
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub mod aggregate;
 pub mod background;
 pub mod deals;
 pub mod declare;
+pub mod error;
 pub mod field;
 pub mod history;
 pub mod judge;
@@ -42,18 +43,61 @@ pub mod streams;
 pub mod submissions;
 pub mod views;
 
+pub use error::{
+    AmendmentRefused, BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError,
+    LocationError, PublishError, ReplayError,
+};
 pub use streams::{LogLocation, stream_name};
 
 /// Errors of the pipeline, in words a tournament director or an IT team can act on.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A request that cannot be carried out as given.
-    #[error("{0}")]
-    Usage(String),
-    /// A file could not be read or written.
-    #[error("{0}")]
-    Io(String),
+    /// The event a request names, or the lack of one.
+    #[error(transparent)]
+    Event(#[from] EventError),
+    /// A signing key that cannot be read, or may not sign this.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A declaration or amendment that cannot be declared.
+    #[error(transparent)]
+    Declare(#[from] DeclareError),
+    /// A club's file that cannot be published.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+    /// A moment or part of a replay that cannot be given.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// A log location that cannot be opened.
+    #[error(transparent)]
+    Location(#[from] LocationError),
+    /// A file or directory could not be read, written or made.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done, e.g. "read the key file".
+        action: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The operating system's random source failed.
+    #[error("cannot draw a random key: {0}")]
+    Random(#[source] getrandom::Error),
+    /// The replay index cannot be read or written. It is only a copy of what the log says.
+    #[error(
+        "replay index {}: {what}: {source} (the index is only a copy of what the log says: delete the file and it is built again, or replay with --no-index)",
+        path.display()
+    )]
+    Index {
+        path: std::path::PathBuf,
+        /// What failed: "cannot write", "damaged", ...
+        what: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A thread doing part of the work stopped without finishing it.
+    #[error("{0} failed")]
+    Stopped(&'static str),
     #[error(transparent)]
     Log(#[from] simpairs_log::Error),
     #[error("event: {0}")]
@@ -92,11 +136,23 @@ pub enum Error {
     )]
     Undeclarable { event: String, what: String },
     /// The judge would set a submission aside: nothing was published.
-    #[error("nothing was published: the aggregator would set this submission aside: {}", .reasons.join("; "))]
-    Refused { reasons: Vec<String> },
+    #[error("nothing was published: the aggregator would set this submission aside: {0}")]
+    Refused(Box<publish::Refused>),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An [`Error::Io`] of `action` on `path`, from the operating system's error.
+pub(crate) fn io<'p>(
+    action: &'static str,
+    path: &'p std::path::Path,
+) -> impl FnOnce(std::io::Error) -> Error + 'p {
+    move |source| Error::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {

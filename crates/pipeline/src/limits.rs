@@ -73,6 +73,8 @@ pub enum Exceeded {
     },
 }
 
+impl std::error::Error for Exceeded {}
+
 impl fmt::Display for Exceeded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -23,7 +23,7 @@ use simpairs_scoring::Outcome;
 
 use crate::roster::Roster;
 use crate::state::{Effect, EventState, Verdict};
-use crate::{Error, Result, now_ms, stream_name};
+use crate::{Error, EventError, KeyError, PublishError, Result, now_ms, stream_name};
 
 /// What was published.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,15 +53,14 @@ pub struct Submission {
 pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Result<Submission> {
     let field = &imported.field;
     // A club publishes only its own results.
-    let clubs: Vec<&str> = field
+    let others: Vec<String> = field
         .clubs()
         .filter(|c| !c.is_empty() && *c != club)
+        .map(str::to_string)
         .collect();
-    if !clubs.is_empty() {
-        return Err(Error::Usage(format!(
-            "the file holds results of club(s) {}; club {club} can only publish its own (use a file without a club column, or with only {club})",
-            clubs.join(", ")
-        )));
+    if !others.is_empty() {
+        let club = club.to_string();
+        return Err(PublishError::OtherClubs { club, others }.into());
     }
     let mut events = Vec::with_capacity(field.len() + imported.pairs.len());
     let mut lines = vec![0u64; imported.pairs.len()];
@@ -264,7 +263,7 @@ pub fn append_submission(
         .collect();
     let positions = log.append(&stream, &records)?;
     let Some(Event::SubmissionSealed(seal)) = events.last() else {
-        return Err(Error::Usage("a submission ends with its seal".into()));
+        return Err(PublishError::Unsealed.into());
     };
     let (seal_partition, seal_offset) = *positions.last().expect("one position per record");
     let results = events
@@ -295,22 +294,29 @@ pub fn append_submission(
 pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
     let event = roster.event_id();
     let Some(entry) = roster.clubs.get(club) else {
-        return Err(Error::Usage(format!(
-            "club {club} is not part of event {event}; the organiser declares the clubs"
-        )));
+        return Err(PublishError::NotInEvent {
+            club: club.to_string(),
+            event: event.to_string(),
+        }
+        .into());
     };
     let id = key.public().id();
     if !entry.keys.iter().any(|k| k.id == id && k.is(&key.public())) {
-        let declared: Vec<&str> = entry.keys.iter().map(|k| k.id.as_str()).collect();
-        return Err(Error::Usage(format!(
-            "this key ({id}) is not club {club}'s key for event {event} ({}); the submission would be refused",
-            declared.join(", ")
-        )));
+        return Err(KeyError::NotClubs {
+            key: id,
+            club: club.to_string(),
+            event: event.to_string(),
+            declared: entry.keys.iter().map(|k| k.id.clone()).collect(),
+        }
+        .into());
     }
     if let Some((_, _, from)) = entry.revoked.iter().find(|(k, _, _)| *k == id) {
-        return Err(Error::Usage(format!(
-            "this key ({id}) of club {club} was revoked by the organiser (from offset {from} of the results stream); sign with the club's new key"
-        )));
+        return Err(KeyError::Revoked {
+            key: id,
+            club: club.to_string(),
+            from_offset: *from,
+        }
+        .into());
     }
     Ok(())
 }
@@ -319,9 +325,10 @@ pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()
 pub fn roster(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Roster> {
     match Roster::load(log, codec, event_id)? {
         Some((roster, _)) => Ok(roster),
-        None => Err(Error::Usage(format!(
-            "event {event_id} is not declared in this log"
-        ))),
+        None => Err(EventError::NotDeclared {
+            event: event_id.to_string(),
+        }
+        .into()),
     }
 }
 
@@ -373,7 +380,10 @@ pub fn seal_file(
     roster
         .limits
         .check_file(bytes.len() as u64)
-        .map_err(|e| Error::Usage(format!("{file_name}: {e}")))?;
+        .map_err(|e| PublishError::TooLarge {
+            file: file_name.to_string(),
+            source: e,
+        })?;
     let imported = simpairs_formats::import::read(file_name, bytes, format)?;
     let submission = submission_events(event_id, club, &imported)?;
     let events = seal(
@@ -422,22 +432,55 @@ fn at_line(file: &str, lines: &[u64], sequence: i32) -> String {
 }
 
 /// The error of a file the judge refuses.
-fn refused(file: &str, lines: &[u64], rejection: Refusal) -> Error {
-    const SHOWN: usize = 10;
-    let reasons = match rejection {
-        Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
-            .iter()
-            .take(SHOWN)
-            .map(|p| match p.sequence() {
-                Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
-                None => format!("{file}: {p}"),
-            })
-            .chain((problems.len() > SHOWN).then(|| format!("and {} more", problems.len() - SHOWN)))
-            .collect(),
-        Refusal::Judged(other) => vec![other.to_string()],
-        Refusal::Records(reasons) => reasons,
-    };
-    Error::Refused { reasons }
+fn refused(file: &str, lines: &[u64], refusal: Refusal) -> Error {
+    Error::Refused(Box::new(Refused {
+        file: file.to_string(),
+        lines: lines.to_vec(),
+        refusal,
+    }))
+}
+
+/// A file the judge refuses ([`Error::Refused`]): why, and the file's lines to name its records
+/// by.
+#[derive(Debug)]
+pub struct Refused {
+    /// The file's name.
+    pub file: String,
+    /// The line of the file each sequence comes from ([`Submission::lines`]).
+    pub lines: Vec<u64>,
+    /// Why the judge would not apply it.
+    pub refusal: Refusal,
+}
+
+impl Refused {
+    /// The reasons, each in a director's words: a problem of a line names it as `file:line`; the
+    /// first ten problems are given, then how many more there are.
+    pub fn reasons(&self) -> Vec<String> {
+        const SHOWN: usize = 10;
+        let (file, lines) = (self.file.as_str(), self.lines.as_slice());
+        match &self.refusal {
+            Refusal::Judged(crate::judge::Rejection::Invalid { problems, .. }) => problems
+                .iter()
+                .take(SHOWN)
+                .map(|p| match p.sequence() {
+                    Some(sequence) => format!("{}: {}", at_line(file, lines, sequence), p.what()),
+                    None => format!("{file}: {p}"),
+                })
+                .chain(
+                    (problems.len() > SHOWN)
+                        .then(|| format!("and {} more", problems.len() - SHOWN)),
+                )
+                .collect(),
+            Refusal::Judged(other) => vec![other.to_string()],
+            Refusal::Records(reasons) => reasons.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reasons().join("; "))
+    }
 }
 
 /// Why the judge would not apply a submission.

@@ -7,7 +7,7 @@ use simpairs_log::Log;
 use simpairs_scoring::Field;
 
 use crate::state::{Batch, Effect, EventState, Finished};
-use crate::{Error, Result, stream_name};
+use crate::{Error, FirstSeal, ReplayError, Result, stream_name};
 
 /// A moment in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,11 +37,9 @@ impl std::str::FromStr for AsOf {
                     .and_then(|civil| civil.to_zoned(jiff::tz::TimeZone::system()))
                     .map(|zoned| zoned.timestamp())
             })
-            .map_err(|e| {
-                Error::Usage(format!(
-                    "--as-of {s:?}: expected an offset (a whole number, as club publish prints it) or a date and time \
-                     such as 2026-11-22T20:15:00Z (UTC), 2026-11-22T21:15+01:00 or 2026-11-22 20:15 (local time): {e}"
-                ))
+            .map_err(|source| ReplayError::BadAsOf {
+                text: s.to_string(),
+                source,
             })?;
         Ok(AsOf::Time(at.as_millisecond()))
     }
@@ -103,12 +101,15 @@ pub struct Replayed {
     pub dead_letters: Vec<(u64, String)>,
 }
 
+/// An event rebuilt from its log: its state, and what the replay found besides.
+#[derive(Debug)]
+pub struct Replay {
+    pub state: EventState,
+    pub replayed: Replayed,
+}
+
 /// Rebuilds an event's state from its log, as of a moment (or everything).
-pub fn replay(
-    log: &dyn Log,
-    event_id: &str,
-    as_of: Option<AsOf>,
-) -> Result<(EventState, Replayed)> {
+pub fn replay(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Replay> {
     let codec = Codec::new()?;
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event_id)?);
@@ -116,9 +117,7 @@ pub fn replay(
     let mut replayed = Replayed::default();
     let partitions = log.partitions(&results)?;
     if partitions > 1 && matches!(as_of, Some(AsOf::Offset(_))) {
-        return Err(Error::Usage(format!(
-            "the results stream has {partitions} partitions: give --as-of as a time, offsets are per partition"
-        )));
+        return Err(ReplayError::OffsetOfPartitions { partitions }.into());
     }
     // Partitions are read one after the other: a seal waits for records of its submission that sit in
     // later partitions, so the state is the same whatever the interleaving.
@@ -170,7 +169,7 @@ pub fn replay(
     {
         return Err(nothing_before(log, &codec, &results, as_of));
     }
-    Ok((state, replayed))
+    Ok(Replay { state, replayed })
 }
 
 /// The error for a moment before any club published: when the first seal came, if one did.
@@ -188,16 +187,14 @@ fn nothing_before(log: &dyn Log, codec: &Codec, results: &str, as_of: AsOf) -> E
             }
         });
     }
-    let after = match first {
-        Some((offset, ms)) => format!(
-            "the first submission was sealed at offset {offset}, {}",
-            describe_time(ms)
-        ),
-        None => "no club has published yet".to_string(),
-    };
-    Error::Usage(format!(
-        "nothing was published at or before {as_of}: {after}"
-    ))
+    ReplayError::BeforeFirst {
+        as_of,
+        first: first.map(|(offset, sealed_at_ms)| FirstSeal {
+            offset,
+            sealed_at_ms,
+        }),
+    }
+    .into()
 }
 
 impl Replayed {
@@ -299,15 +296,11 @@ pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
         None => Ok(crate::field::build_field(state.results())),
         Some(club) => {
             if !state.clubs().contains_key(club) {
-                let known: Vec<&str> = state.clubs().keys().map(String::as_str).collect();
-                return Err(Error::Usage(format!(
-                    "club {club} has no results in force (clubs with results: {})",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )));
+                return Err(ReplayError::NoResults {
+                    club: club.to_string(),
+                    known: state.clubs().keys().cloned().collect(),
+                }
+                .into());
             }
             Ok(crate::field::build_field(
                 state.club_results(club).map(|r| (club, r)),

@@ -14,7 +14,7 @@ use simpairs_events::{Codec, Event, PublicKey, Stream, SubmissionSealed};
 use simpairs_log::Log;
 
 use crate::limits::Limits;
-use crate::{Error, Result, stream_name};
+use crate::{AmendmentRefused, Error, KeyError, Result, stream_name};
 
 /// A club and the keys it may sign with.
 #[derive(Clone, Debug)]
@@ -53,13 +53,10 @@ pub struct ClubKey {
 }
 
 impl ClubKey {
-    fn new(id: &str, bytes: &[u8]) -> Result<ClubKey> {
-        let bytes: [u8; 32] = bytes.try_into().map_err(|_| {
-            Error::Usage(format!(
-                "a declared key of {} bytes (an Ed25519 public key has 32)",
-                bytes.len()
-            ))
-        })?;
+    fn new(id: &str, bytes: &[u8]) -> std::result::Result<ClubKey, KeyError> {
+        let bytes: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| KeyError::DeclaredLength { len: bytes.len() })?;
         Ok(ClubKey {
             id: id.to_string(),
             bytes,
@@ -164,25 +161,26 @@ impl Roster {
         &mut self,
         codec: &Codec,
         amended: &EventAmended,
-    ) -> std::result::Result<(), String> {
+    ) -> std::result::Result<(), AmendmentRefused> {
         if amended.event_id != self.declared.event_id {
-            return Err(format!("the amendment is for event {}", amended.event_id));
+            return Err(AmendmentRefused::OtherEvent {
+                event: amended.event_id.clone(),
+            });
         }
         if amended.amendment <= self.amendments {
             return Ok(()); // Already applied: a copy changes nothing.
         }
         if amended.amendment != self.amendments + 1 {
-            return Err(format!(
-                "amendment {} came before amendment {}",
-                amended.amendment,
-                self.amendments + 1
-            ));
+            return Err(AmendmentRefused::OutOfOrder {
+                amendment: amended.amendment,
+                expected: self.amendments + 1,
+            });
         }
         if !self.verifies(codec, amended) {
-            return Err(format!(
-                "amendment {} of event {} is not signed with the organiser's declared key: set aside, nothing of it applies",
-                amended.amendment, amended.event_id
-            ));
+            return Err(AmendmentRefused::NotOrganisers {
+                amendment: amended.amendment,
+                event: amended.event_id.clone(),
+            });
         }
         self.apply_amendment(amended)
     }
@@ -199,11 +197,16 @@ impl Roster {
         amended.key_id == organiser.id() && organiser.verify(&bytes, &amended.signature)
     }
 
-    fn apply_amendment(&mut self, a: &EventAmended) -> std::result::Result<(), String> {
+    fn apply_amendment(&mut self, a: &EventAmended) -> std::result::Result<(), AmendmentRefused> {
         let mut next = self.clone();
+        let no_club = |club: &str| AmendmentRefused::NoClub {
+            club: club.to_string(),
+        };
         for c in &a.added_clubs {
             if next.clubs.contains_key(&c.club_id) {
-                return Err(format!("club {} is already part of the event", c.club_id));
+                return Err(AmendmentRefused::ClubExists {
+                    club: c.club_id.clone(),
+                });
             }
             add_club(
                 &mut next.clubs,
@@ -211,31 +214,32 @@ impl Roster {
                 &c.name,
                 &c.key_id,
                 &c.public_key,
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
         }
         for k in &a.added_keys {
-            let key = public(&k.public_key).map_err(|e| e.to_string())?;
-            let key = ClubKey::new(&k.key_id, &key.to_bytes()).map_err(|e| e.to_string())?;
+            let key = public(&k.public_key)?;
+            let key = ClubKey::new(&k.key_id, &key.to_bytes())?;
             let club = next
                 .clubs
                 .get_mut(&k.club_id)
-                .ok_or(format!("no club {}", k.club_id))?;
+                .ok_or_else(|| no_club(&k.club_id))?;
             club.keys.push(key);
         }
         for r in &a.revoked_keys {
             let club = next
                 .clubs
                 .get_mut(&r.club_id)
-                .ok_or(format!("no club {}", r.club_id))?;
+                .ok_or_else(|| no_club(&r.club_id))?;
             let (partition, from) = (u32::try_from(r.partition), u64::try_from(r.from_offset));
             let (Ok(partition), Ok(from)) = (partition, from) else {
-                return Err(format!("revocation of key {} names no offset", r.key_id));
+                return Err(AmendmentRefused::NoOffset {
+                    key: r.key_id.clone(),
+                });
             };
             club.revoked.push((r.key_id.clone(), partition, from));
         }
         for k in &a.added_aggregator_keys {
-            let key = public(&k.public_key).map_err(|e| e.to_string())?;
+            let key = public(&k.public_key)?;
             next.aggregators.insert(k.key_id.clone(), key);
         }
         for h in &a.hands {
@@ -273,8 +277,8 @@ impl Roster {
                     d.event_id
                 )),
                 (Ok(Event::EventAmended(a)), Some(r)) => {
-                    if let Err(reason) = r.amend(codec, &a) {
-                        set_aside.push(reason);
+                    if let Err(refused) = r.amend(codec, &a) {
+                        set_aside.push(refused.to_string());
                     }
                 }
                 (Err(e), _) => set_aside.push(format!("a declarations record cannot be read: {e}")),
@@ -291,7 +295,7 @@ fn add_club(
     name: &str,
     key_id: &str,
     key: &[u8],
-) -> Result<()> {
+) -> std::result::Result<(), KeyError> {
     let key = ClubKey::new(key_id, key)?;
     // The first entry of a club counts, as a search of the list finds it.
     clubs.entry(id.to_string()).or_insert_with(|| Club {
@@ -302,8 +306,8 @@ fn add_club(
     Ok(())
 }
 
-fn public(bytes: &[u8]) -> Result<PublicKey> {
-    PublicKey::from_bytes(bytes).map_err(|e| Error::Usage(format!("a declared key: {e}")))
+fn public(bytes: &[u8]) -> std::result::Result<PublicKey, KeyError> {
+    PublicKey::from_bytes(bytes).map_err(KeyError::Declared)
 }
 
 /// The limits a declaration states, or the defaults.

@@ -293,7 +293,7 @@ impl EventState {
                 self.set_roster(roster);
                 Vec::new()
             }
-            Err(reason) => vec![dead(reason)],
+            Err(refused) => vec![dead(refused.to_string())],
         }
     }
 

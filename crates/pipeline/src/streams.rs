@@ -6,7 +6,7 @@ use std::sync::Arc;
 use simpairs_events::Stream;
 use simpairs_log::Log;
 
-use crate::{Error, Result};
+use crate::{Error, EventError, LocationError, Result};
 
 /// A log given on the command line: a directory (the embedded log) or `kafka://host:port[,host:port]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,18 +22,17 @@ impl std::str::FromStr for LogLocation {
     fn from_str(s: &str) -> Result<Self> {
         if let Some(brokers) = s.strip_prefix("kafka://") {
             if brokers.is_empty() {
-                return Err(Error::Usage(
-                    "kafka:// needs at least one broker, as in kafka://127.0.0.1:9092".into(),
-                ));
+                return Err(LocationError::NoBroker.into());
             }
             return Ok(LogLocation::Kafka {
                 brokers: brokers.trim_end_matches('/').to_string(),
             });
         }
         if s.contains("://") {
-            return Err(Error::Usage(format!(
-                "unknown log location {s:?}: give a directory (the embedded log) or kafka://host:port"
-            )));
+            return Err(LocationError::Unknown {
+                location: s.to_string(),
+            }
+            .into());
         }
         Ok(LogLocation::Embedded(PathBuf::from(s)))
     }
@@ -50,12 +49,7 @@ impl std::fmt::Display for LogLocation {
 
 /// Opens the embedded log in a directory (the command line opens the Kafka backend itself).
 pub fn open_embedded(dir: &std::path::Path) -> Result<Arc<dyn Log>> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::Io(format!(
-            "cannot create the log directory {}: {e}",
-            dir.display()
-        ))
-    })?;
+    std::fs::create_dir_all(dir).map_err(crate::io("create the log directory", dir))?;
     Ok(Arc::new(simpairs_log::EmbeddedLog::open(dir)?))
 }
 
@@ -74,8 +68,9 @@ pub fn check_event_id(event_id: &str) -> Result<()> {
     if ok {
         Ok(())
     } else {
-        Err(Error::Usage(format!(
-            "event id {event_id:?} must be 1-200 letters, digits, '_' or '-' (it names the event's streams)"
-        )))
+        Err(EventError::BadId {
+            event: event_id.to_string(),
+        }
+        .into())
     }
 }

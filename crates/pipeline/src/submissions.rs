@@ -75,7 +75,7 @@ pub struct Submissions {
 
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
-    let (state, replayed) = replay(log, event, as_of)?;
+    let crate::replay::Replay { state, replayed } = replay(log, event, as_of)?;
     let mut submissions: Vec<SubmissionView> = state
         .judged()
         .map(|((club, submission), judged)| {

@@ -285,7 +285,8 @@ fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, s
         "applied\n{}",
         shown(&bytes)
     );
-    let (state, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), event, None).unwrap();
+    let simpairs_pipeline::replay::Replay { state, replayed } =
+        simpairs_pipeline::replay::replay(log.as_ref(), event, None).unwrap();
     assert!(
         replayed.dead_letters.is_empty(),
         "{:?}",

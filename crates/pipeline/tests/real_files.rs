@@ -108,7 +108,8 @@ fn check(name: &str, bytes: &[u8]) {
         .run(&until_idle, &AtomicBool::new(false), |_| {})
         .unwrap();
     assert_eq!(aggregator.state().applied_count(), 1, "{name} applies");
-    let (state, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), "real", None).unwrap();
+    let simpairs_pipeline::replay::Replay { state, replayed } =
+        simpairs_pipeline::replay::replay(log.as_ref(), "real", None).unwrap();
     assert!(
         replayed.dead_letters.is_empty(),
         "{name}: {:?}",

@@ -322,7 +322,9 @@ fn an_upload_over_the_limits_is_refused_and_cannot_stall_the_event() {
             1,
             "the club after it applies"
         );
-        let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
+        let replayed = simpairs_pipeline::replay::replay(log.as_ref(), &event, None)
+            .unwrap()
+            .replayed;
         assert!(
             replayed
                 .dead_letters
@@ -385,7 +387,9 @@ fn a_club_that_played_other_deals_is_set_aside() {
             1,
             "the first club's deals are the event's"
         );
-        let (_, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), &event, None).unwrap();
+        let replayed = simpairs_pipeline::replay::replay(log.as_ref(), &event, None)
+            .unwrap()
+            .replayed;
         assert!(
             replayed.dead_letters.iter().any(|(_, r)| r
                 .contains("are not the event's: it played other deals")

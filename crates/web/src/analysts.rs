@@ -43,9 +43,10 @@ pub enum Unavailable {
 
 impl From<simpairs_analysis::Error> for Unavailable {
     fn from(e: simpairs_analysis::Error) -> Self {
-        match e {
-            simpairs_analysis::Error::Usage(why) => Unavailable::Usage(why),
-            other => Unavailable::Failed(other.to_string()),
+        if e.is_usage() {
+            Unavailable::Usage(e.to_string())
+        } else {
+            Unavailable::Failed(e.to_string())
         }
     }
 }

@@ -124,7 +124,7 @@ impl Site {
         {
             return Ok(());
         }
-        let (state, _) = simpairs_pipeline::replay::replay(log, &event, None)?;
+        let state = simpairs_pipeline::replay::replay(log, &event, None)?.state;
         self.deals.update(state.deals());
         *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some((seen, now));
         Ok(())

@@ -131,11 +131,11 @@ pub fn export(
     std::fs::create_dir_all(to).map_err(|e| Error::write(to, e))?;
     let indexed = crate::source::whole(log, event, index_dir)?;
     let index = &indexed.index;
-    let moment = index.moment(log, None)?.ok_or_else(|| {
-        Error::Usage(format!(
-            "nothing of event {event} applied or was set aside yet: nothing to export"
-        ))
-    })?;
+    let moment = index
+        .moment(log, None)?
+        .ok_or_else(|| Error::NothingToExport {
+            event: event.to_string(),
+        })?;
     let declared = &moment.declared;
     let scoring = options
         .variant
@@ -145,9 +145,7 @@ pub fn export(
     let cx = Context::new(event, declared, index, analysed.boards);
     let results = moment.results()?;
     let simpairs_pipeline::history::Results::Index(in_force) = &results else {
-        return Err(Error::Usage(
-            "the export reads the event from its replay index".into(),
-        ));
+        return Err(Error::NotIndexed);
     };
     let mut tables = vec![results::write(to, options.format, &cx, in_force, &scoring)?];
     tables.push(boards::write(

@@ -14,7 +14,7 @@ use super::store::Section;
 use super::{Generation, InForce, Index};
 use crate::replay::AsOf;
 use crate::state::{EventState, PairId};
-use crate::{Error, Result, stream_name};
+use crate::{EventError, ReplayError, Result, stream_name};
 
 /// Where a moment's results are read from.
 #[derive(Debug)]
@@ -96,11 +96,13 @@ impl Results<'_> {
 impl Moment {
     /// The moment from a replay of the log (what `replay` gives).
     pub fn replayed(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Moment> {
-        let (state, replayed) = crate::replay::replay(log, event, as_of)?;
+        let crate::replay::Replay { state, replayed } = crate::replay::replay(log, event, as_of)?;
         let declared = state
             .declared()
             .cloned()
-            .ok_or_else(|| Error::Usage(format!("event {event} is not declared in this log")))?;
+            .ok_or_else(|| EventError::NotDeclared {
+                event: event.to_string(),
+            })?;
         Ok(Moment {
             declared,
             records: replayed.records,
@@ -219,20 +221,17 @@ impl Moment {
         {
             Some(field) => Ok(field),
             None => {
-                let mut known: Vec<&str> = chosen
+                let mut known: Vec<String> = chosen
                     .iter()
-                    .map(|&i| index.meta.generations[i].club.as_str())
+                    .map(|&i| index.meta.generations[i].club.to_string())
                     .collect();
                 known.sort_unstable();
                 known.dedup();
-                Err(Error::Usage(format!(
-                    "club {club} has no results in force (clubs with results: {})",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )))
+                Err(ReplayError::NoResults {
+                    club: club.to_string(),
+                    known,
+                }
+                .into())
             }
         }
     }

@@ -18,7 +18,7 @@ use simpairs_events::{Codec, Event};
 
 use super::build::Built;
 use super::{Covered, DeadLetter, FORMAT, Generation, Index};
-use crate::{Error, Result};
+use crate::{Error, ReplayError, Result};
 
 /// The first bytes of an index file.
 const MAGIC: &[u8; 22] = b"simpairs replay index\n";
@@ -39,11 +39,16 @@ pub(super) struct Meta {
     pub dead_letters: Vec<DeadLetter>,
 }
 
-fn io(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::Io(format!(
-        "replay index {}: {what}: {e} (the index is only a copy of what the log says: delete the file and it is built again, or replay with --no-index)",
-        path.display()
-    ))
+fn io(
+    path: &Path,
+    what: &'static str,
+    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+) -> Error {
+    Error::Index {
+        path: path.to_path_buf(),
+        what,
+        source: e.into(),
+    }
 }
 
 /// Writes a built index to `path` and returns it open.
@@ -172,7 +177,7 @@ impl<'i> Section<'i> {
             .meta
             .generations
             .get(range)
-            .ok_or_else(|| Error::Usage("no such generations in the replay index".into()))?;
+            .ok_or(ReplayError::NoGenerations)?;
         let (Some(first), Some(last)) = (generations.first(), generations.last()) else {
             return Ok(Section {
                 index,
@@ -218,7 +223,7 @@ impl<'i> Section<'i> {
         }
         match codec.decode(message) {
             Ok(Event::SubmissionApplied(a)) => Ok(Arc::new(a)),
-            Ok(other) => Err(io(path, "damaged", other.event_type())),
+            Ok(other) => Err(io(path, "damaged", other.event_type().to_string())),
             Err(e) => Err(io(path, "damaged", e)),
         }
     }

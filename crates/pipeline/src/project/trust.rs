@@ -69,7 +69,7 @@ impl Projection {
         let mut next = roster.clone();
         match next.amend(codec, amended) {
             Ok(()) => self.take_roster(next),
-            Err(reason) => self.set_aside("declarations", reason),
+            Err(refused) => self.set_aside("declarations", refused.to_string()),
         }
     }
 

@@ -164,7 +164,8 @@ pub fn run_pipeline(
         "duplicates apply once"
     );
 
-    let (state, replayed) = simpairs_pipeline::replay::replay(log.as_ref(), event, None).unwrap();
+    let simpairs_pipeline::replay::Replay { state, replayed } =
+        simpairs_pipeline::replay::replay(log.as_ref(), event, None).unwrap();
     assert!(
         replayed.dead_letters.is_empty(),
         "{:?}",
