@@ -120,7 +120,9 @@ fn direction_key(d: &str) -> &'static str {
 fn side(moment: &Moment, side: &Side) -> Result<(SideSummary, BTreeMap<PairKey, Figures>)> {
     let options = side
         .variant
-        .options(simpairs_pipeline::options_of(&moment.declared)?);
+        .options(simpairs_pipeline::wire::options_from_wire(
+            &moment.declared,
+        )?);
     let figures = standings(&moment.field(None)?, &options)?;
     let summary = SideSummary {
         options: describe(&options),

@@ -98,7 +98,7 @@ fn in_event(
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let options = simpairs_pipeline::options_of(&moment.declared)?;
+    let options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     let national = standings(&moment.field(None)?, &options)?;
     let mut out = Vec::new();
     for (key, players) in found {

@@ -34,7 +34,7 @@ use crate::{Result, now_ms, stream_name};
 /// A pair of the event: club, section, number, direction (`NS`, `EW`, `""` for Howell pairs).
 pub type PairRef = (String, String, String, &'static str);
 
-use crate::state::direction_key;
+use crate::wire::direction_key;
 use simpairs_scoring::PairId;
 
 mod access;
@@ -121,7 +121,7 @@ impl Projection {
             Event::EventDeclared(d) => {
                 // The aggregator refuses to start on such an event with the same words, so no
                 // leaderboard is ever ranked under choices the organiser did not make.
-                self.options = crate::options_of(&d)
+                self.options = crate::wire::options_from_wire(&d)
                     .inspect_err(|e| tracing::error!("{e}"))
                     .ok();
                 self.name = d.name;
@@ -328,10 +328,10 @@ impl Projection {
                 adjusted: r
                     .adjusted
                     .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent)),
-                club_value: values(club).map(to_f64),
-                club_top: top(club).map(to_f64),
-                national_value: values("").map(to_f64),
-                national_top: top("").map(to_f64),
+                club_value: values(club).map(crate::wire::fraction_to_f64),
+                club_top: top(club).map(crate::wire::fraction_to_f64),
+                national_value: values("").map(crate::wire::fraction_to_f64),
+                national_top: top("").map(crate::wire::fraction_to_f64),
             });
         }
         if lines.is_empty() {
@@ -442,11 +442,7 @@ impl NationalRanking {
         let started = std::time::Instant::now();
         let scoring = simpairs_scoring::score_growing(&self.field, &mut self.counts, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        Ok(NationalStandings::new(
-            scoring,
-            self.names.clone(),
-            generation,
-        ))
+        NationalStandings::new(scoring, self.names.clone(), generation)
     }
 }
 
@@ -479,7 +475,7 @@ impl NationalStandings {
         mut scoring: simpairs_scoring::Scoring<'_>,
         names: FieldNames,
         generation: i64,
-    ) -> NationalStandings {
+    ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "standings: {what}");
         let simpairs_scoring::standings::Lists {
@@ -489,10 +485,10 @@ impl NationalStandings {
             ew: ew_pairs,
         } = simpairs_scoring::standings::lists(&scoring);
         lap("lists");
-        let (event_scoring, factoring) = crate::aggregate::event_options(scoring.options());
+        let (event_scoring, factoring) = crate::wire::options_to_wire(scoring.options())?;
         let standings = scoring.take_standings();
         lap("counted");
-        NationalStandings {
+        Ok(NationalStandings {
             generation,
             scoring: event_scoring,
             factoring,
@@ -502,7 +498,7 @@ impl NationalStandings {
             ns_pairs,
             ew_pairs,
             combined,
-        }
+        })
     }
 
     /// Pair ids of a list: `ns`, `ew`, or (anything else) `combined`.
@@ -526,7 +522,7 @@ impl NationalStandings {
     /// A pair's entry, as the national `StandingsComputed` would carry it.
     pub fn entry(&self, id: PairId) -> PairStanding {
         let pair = self.names.pairs.get(id as usize);
-        crate::aggregate::pair_standing(
+        crate::wire::standing_to_wire(
             self.names.clubs.get(pair.club as usize),
             self.names.sections.get(pair.section as usize),
             pair,
@@ -537,11 +533,7 @@ impl NationalStandings {
     /// A pair's entry by its names.
     pub fn find(&self, pair: &PairRef) -> Option<PairStanding> {
         let label = simpairs_scoring::PairLabel::new(&pair.2);
-        let direction = match pair.3 {
-            "NS" => Some(simpairs_scoring::Direction::NS),
-            "EW" => Some(simpairs_scoring::Direction::EW),
-            _ => None,
-        };
+        let direction = crate::wire::direction_from_key(pair.3);
         let names = &self.names;
         let id = (0..self.len()).find(|&id| {
             let p = names.pairs.get(id);
@@ -628,14 +620,6 @@ impl<T: Clone> Chunked<T> {
 
     fn get(&self, i: usize) -> &T {
         &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
-    }
-}
-
-fn to_f64(f: Fraction) -> f64 {
-    if f.den == 0 {
-        0.0
-    } else {
-        f.num as f64 / f.den as f64
     }
 }
 

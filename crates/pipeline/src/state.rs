@@ -45,15 +45,6 @@ pub enum Effect {
 /// pair).
 pub type PairId = (String, String, String, &'static str);
 
-/// The key form of a pair's direction.
-pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static str {
-    match d {
-        Some(simpairs_events::types::Direction::Ns) => "NS",
-        Some(simpairs_events::types::Direction::Ew) => "EW",
-        None => "",
-    }
-}
-
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
@@ -780,7 +771,7 @@ impl EventState {
                     club.clone(),
                     p.section.clone(),
                     p.pair.clone(),
-                    direction_key(p.direction),
+                    crate::wire::direction_key(p.direction),
                 ),
                 p.players.clone(),
             );

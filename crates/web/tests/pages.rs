@@ -35,7 +35,7 @@ async fn a_scorecard_adds_up_to_the_standing_and_each_line_is_its_boards() {
                 standing.club_id.clone(),
                 standing.section.clone(),
                 standing.pair.clone(),
-                simpairs_pipeline::state::direction_key(standing.direction),
+                simpairs_pipeline::wire::direction_key(standing.direction),
             );
             let card = scorecard(&p, &catalog, &pair).unwrap();
             assert_eq!(card.lines.len() as i32, standing.boards, "{pair:?}");
@@ -173,7 +173,7 @@ async fn rankings_page_and_jump_to_a_pair() {
                 s.club_id,
                 s.section,
                 s.pair,
-                simpairs_pipeline::state::direction_key(s.direction),
+                simpairs_pipeline::wire::direction_key(s.direction),
             ),
             total - 3,
         )

@@ -8,7 +8,8 @@ use simpairs_events::types::{AppliedResult, Player, SubmissionApplied};
 use simpairs_scoring::Field;
 
 use crate::results::ClubResults;
-use crate::state::{PairId, direction_key};
+use crate::state::PairId;
+use crate::wire::direction_key;
 
 /// The results in force and the pairs' players after some submissions applied.
 #[derive(Clone, Debug, Default)]

@@ -23,11 +23,7 @@ pub struct PairNames<'a> {
 impl PairNames<'_> {
     /// The direction as the projection's keys spell it: `NS`, `EW`, or `""` for a Howell pair.
     pub fn direction_key(&self) -> &'static str {
-        match self.direction {
-            Some(Direction::NS) => "NS",
-            Some(Direction::EW) => "EW",
-            None => "",
-        }
+        crate::wire::direction_key(self.direction.map(crate::wire::direction_to_wire))
     }
 
     /// Whether these are the names of `pair`.

@@ -130,7 +130,7 @@ fn club_pairs(p: &Projection, club: &str) -> Vec<(PairRef, Vec<Player>)> {
                 e.club_id.clone(),
                 e.section.clone(),
                 e.pair.clone(),
-                crate::state::direction_key(e.direction),
+                crate::wire::direction_key(e.direction),
             );
             pairs.entry(key).or_default();
         }

@@ -6,8 +6,8 @@ use simpairs_events::types::{PairStanding, Player};
 use simpairs_scoring::PairId;
 
 use crate::project::{NationalStandings, PairRef, Projection};
-use crate::state::direction_key;
 use crate::views::{Catalog, Place, club_name, players_of};
+use crate::wire::direction_key;
 
 /// A national list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

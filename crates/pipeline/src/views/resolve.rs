@@ -26,7 +26,7 @@ pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairRef> {
                 e.club_id.clone(),
                 e.section.clone(),
                 e.pair.clone(),
-                crate::state::direction_key(e.direction),
+                crate::wire::direction_key(e.direction),
             )
         }));
     }

@@ -192,7 +192,7 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
         let own = s.standings.iter().find(|e| {
             e.section == pair.1
                 && e.pair == pair.2
-                && crate::state::direction_key(e.direction) == pair.3
+                && crate::wire::direction_key(e.direction) == pair.3
         });
         out.push(RankingPlace {
             ranking: format!("Club, {}", direction_name(pair.3)),
@@ -200,7 +200,7 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
             of: s
                 .standings
                 .iter()
-                .filter(|e| crate::state::direction_key(e.direction) == pair.3)
+                .filter(|e| crate::wire::direction_key(e.direction) == pair.3)
                 .count(),
             total_hundredths: own.map_or(0, |e| e.total_hundredths),
             percent_hundredths: own.and_then(|e| e.percent_hundredths),
@@ -238,5 +238,5 @@ pub fn position_in(p: &Projection, catalog: &Catalog, list: List, pair: &PairRef
 
 /// The sum of fractions as a number (a total shown, not ranked).
 pub fn sum(values: impl Iterator<Item = Fraction>) -> f64 {
-    values.map(crate::views::value::to_f64).sum()
+    values.map(crate::wire::fraction_to_f64).sum()
 }
