@@ -147,10 +147,10 @@ pub fn field_history(
         .into_iter()
         .map(|(key, points)| PairPath {
             players: names(players.pairs().get(&key)),
-            club: key.0,
-            section: key.1,
-            pair: key.2,
-            direction: key.3.to_string(),
+            club: key.club,
+            section: key.section,
+            pair: key.pair,
+            direction: key.direction.to_string(),
             points,
         })
         .collect();

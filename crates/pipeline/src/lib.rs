@@ -7,7 +7,8 @@
 //!
 //! ## Layout
 //! - [`streams`]: log locations and stream names (`<event>.results` ...).
-//! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside);
+//!   [`PairKey`]: a pair of the event by its names.
 //! - [`judge`]: the one judge of whether a submission applies, used by every role; [`limits`]:
 //!   how big a submission may be.
 //! - [`results`]: one club's results in force, kept in table order.
@@ -31,6 +32,7 @@ pub mod judge;
 pub mod keys;
 pub mod limits;
 pub mod output;
+mod pair;
 mod pending;
 pub mod project;
 pub mod publish;
@@ -43,6 +45,7 @@ pub mod submissions;
 pub mod views;
 pub mod wire;
 
+pub use pair::PairKey;
 pub use streams::{LogLocation, stream_name};
 
 /// Errors of the pipeline, in words a tournament director or an IT team can act on.

@@ -214,7 +214,7 @@ impl Replayed {
 /// Each pair of `field` as a report names it, with its players as the clubs entered them.
 pub(crate) fn pair_infos(
     field: &Field,
-    players: &std::collections::BTreeMap<crate::state::PairId, Vec<simpairs_events::types::Player>>,
+    players: &std::collections::BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>,
 ) -> Vec<simpairs_formats::PairInfo> {
     field
         .pairs()
@@ -224,7 +224,7 @@ pub(crate) fn pair_infos(
             let section = field.section_name(p.section).to_string();
             let label = p.label.to_string();
             let direction = p.direction.map_or("", |d| d.as_str());
-            let key = (club.clone(), section.clone(), label.clone(), direction);
+            let key = crate::PairKey::new(club.clone(), section.clone(), label.clone(), direction);
             let players = players.get(&key).map_or_else(Vec::new, |players| {
                 players
                     .iter()

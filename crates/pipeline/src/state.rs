@@ -41,10 +41,6 @@ pub enum Effect {
     DeadLetter { reason: String },
 }
 
-/// A pair as the event knows it: club, section, number and direction (`NS`, `EW`, or `""` for a Howell
-/// pair).
-pub type PairId = (String, String, String, &'static str);
-
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
@@ -60,7 +56,7 @@ pub struct EventState {
     results: BTreeMap<String, ClubResults>,
     result_count: usize,
     /// The players of each pair.
-    pairs: BTreeMap<PairId, Vec<simpairs_events::types::Player>>,
+    pairs: BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>,
     /// Clubs with at least one applied submission, with their count of results in force.
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
@@ -222,7 +218,7 @@ impl EventState {
         self.results.get(club).into_iter().flat_map(|r| r.iter())
     }
 
-    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<simpairs_events::types::Player>> {
+    pub fn pairs(&self) -> &BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>> {
         &self.pairs
     }
 
@@ -767,7 +763,7 @@ impl EventState {
         applied.seal_offset = offset;
         for p in &applied.pairs {
             self.pairs.insert(
-                (
+                crate::PairKey::new(
                     club.clone(),
                     p.section.clone(),
                     p.pair.clone(),
