@@ -33,70 +33,11 @@ import os
 import re
 import sys
 
+# Comments, strings and character literals are blanked, and braces matched, as the long-function
+# check does.
+from long_functions import code_only, match_brace
+
 ITEM = r"\b(?:fn|struct|enum|trait|type|const|static|mod|union)\s+{}\b|macro_rules!\s*{}\b"
-
-
-def code_only(text):
-    """The text with comments, strings and character literals blanked (newlines kept)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif re.match(r'b?r(#*)"', text[i:i + 260]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            m = re.match(r'b?r(#*)"', text[i:])
-            end = '"' + m.group(1)
-            j = text.find(end, i + m.end())
-            j = n if j < 0 else j + len(end)
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            j += 1
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif c == "'":
-            # A character literal ('x', '\n', '\u{7f}') or a lifetime ('a).
-            m = re.match(r"'(\\u\{[0-9a-fA-F]+\}|\\.|[^\\'])'", text[i:])
-            if m:
-                out.append(" " * m.end())
-                i += m.end()
-            else:
-                out.append(c)
-                i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def match_brace(code, open_at):
-    depth = 0
-    for j in range(open_at, len(code)):
-        if code[j] == "{":
-            depth += 1
-        elif code[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(code) - 1
 
 
 def parse_use_tree(s):
