@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let index = args.index.dir(&args.log);
     let moment =
         simpairs_pipeline::history::replay_at(log.as_ref(), &event, index.as_deref(), args.as_of)?;
-    let declared_options = simpairs_pipeline::options_of(&moment.declared)?;
+    let declared_options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     // The flags override what the event declared, conventions included.
     let options = args.scoring.options_with(
         declared_options.method,

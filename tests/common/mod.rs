@@ -255,16 +255,11 @@ impl TestLog {
         }
         let (_, pairs) = projection.leaderboard("combined", 0, usize::MAX);
         for s in &pairs {
-            let direction = match s.direction {
-                Some(simpairs_events::types::Direction::Ns) => "NS",
-                Some(simpairs_events::types::Direction::Ew) => "EW",
-                None => "",
-            };
-            let pair = (
+            let pair = simpairs_pipeline::PairKey::new(
                 s.club_id.clone(),
                 s.section.clone(),
                 s.pair.clone(),
-                direction,
+                simpairs_pipeline::wire::direction_key(s.direction),
             );
             rows.push(format!(
                 "scorecard {pair:?} {:?}",

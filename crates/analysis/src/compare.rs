@@ -86,11 +86,11 @@ pub fn compare(
         None
     };
     for c in &mut changed {
-        let key: PairKey = (
+        let key = PairKey::new(
             c.club.clone(),
             c.section.clone(),
             c.pair.clone(),
-            direction_key(&c.direction),
+            PairKey::direction_key(&c.direction),
         );
         c.players = names(
             results
@@ -108,19 +108,13 @@ pub fn compare(
     })
 }
 
-fn direction_key(d: &str) -> &'static str {
-    match d {
-        "NS" => "NS",
-        "EW" => "EW",
-        _ => "",
-    }
-}
-
 /// One side's standings at its moment.
 fn side(moment: &Moment, side: &Side) -> Result<(SideSummary, BTreeMap<PairKey, Figures>)> {
     let options = side
         .variant
-        .options(simpairs_pipeline::options_of(&moment.declared)?);
+        .options(simpairs_pipeline::wire::options_from_wire(
+            &moment.declared,
+        )?);
     let figures = standings(&moment.field(None)?, &options)?;
     let summary = SideSummary {
         options: describe(&options),
@@ -152,10 +146,10 @@ pub fn differences(
         }
         let both = fa.zip(fb);
         changed.push(Change {
-            club: key.0.clone(),
-            section: key.1.clone(),
-            pair: key.2.clone(),
-            direction: key.3.to_string(),
+            club: key.club.clone(),
+            section: key.section.clone(),
+            pair: key.pair.clone(),
+            direction: key.direction.to_string(),
             players: Vec::new(),
             a: fa.cloned(),
             b: fb.cloned(),
@@ -204,7 +198,7 @@ mod tests {
     }
 
     fn key(n: &str) -> PairKey {
-        ("C".into(), "".into(), n.into(), "NS")
+        PairKey::new("C", "", n, "NS")
     }
 
     #[test]

@@ -30,7 +30,11 @@ pub enum Error {
     Write { path: String, reason: String },
 }
 
-use crate::variant::KNOWN;
+/// What a spec understands, for messages.
+pub(crate) const KNOWN: &str = "scoring=mp|butler|cross-imps, factoring=neuberg|ratio, fouled=neuberg|add-one, \
+                     scale=double|single, butler-trim=PERCENT (0-49), conventions=PRESET and each \
+                     conventions choice (missing=, artificial=, short-lines=, lines=, totals=, \
+                     scale-totals=, datum=, trim-from=; docs/rules.md, \"Conventions\")";
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

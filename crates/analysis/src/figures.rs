@@ -10,9 +10,7 @@ use simpairs_scoring::{Field, Options, Scoring};
 
 use crate::Result;
 
-/// A pair of the event: club, section, number, direction (`NS`, `EW`, or `""` for a Howell
-/// pair), as the pipeline names pairs.
-pub type PairKey = simpairs_pipeline::state::PairId;
+pub use simpairs_pipeline::PairKey;
 
 /// A pair's place and score in one scoring, as `score` and `replay` print them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,9 +35,9 @@ pub struct Figures {
 /// The pair's key in a field.
 pub fn pair_key(field: &Field, id: simpairs_scoring::PairId) -> PairKey {
     let p = &field.pairs()[id as usize];
-    (
-        field.club_name(p.club).to_string(),
-        field.section_name(p.section).to_string(),
+    PairKey::new(
+        field.club_name(p.club),
+        field.section_name(p.section),
         p.label.to_string(),
         p.direction.map_or("", |d| d.as_str()),
     )

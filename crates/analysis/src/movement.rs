@@ -92,7 +92,7 @@ pub fn field_history(
     let end = replay_at(log, event, index_dir, None)?;
     let scoring_options = options
         .variant
-        .options(simpairs_pipeline::options_of(&end.declared)?);
+        .options(simpairs_pipeline::wire::options_from_wire(&end.declared)?);
     let final_field = end.field(None)?;
     let wanted: Option<BTreeSet<PairKey>> = match &options.pairs {
         Pairs::All => None,
@@ -147,10 +147,10 @@ pub fn field_history(
         .into_iter()
         .map(|(key, points)| PairPath {
             players: names(players.pairs().get(&key)),
-            club: key.0,
-            section: key.1,
-            pair: key.2,
-            direction: key.3.to_string(),
+            club: key.club,
+            section: key.section,
+            pair: key.pair,
+            direction: key.direction.to_string(),
             points,
         })
         .collect();

@@ -96,11 +96,11 @@ fn in_event(
     if found.is_empty() {
         return Ok(Vec::new());
     }
-    let options = simpairs_pipeline::options_of(&moment.declared)?;
+    let options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     let national = standings(&moment.field(None)?, &options)?;
     let mut out = Vec::new();
     for (key, players) in found {
-        let club = match moment.field(Some(&key.0)) {
+        let club = match moment.field(Some(&key.club)) {
             Ok(field) => standings(&field, &options)?,
             Err(_) => Default::default(),
         };
@@ -111,15 +111,15 @@ fn in_event(
             event: event.clone(),
             event_name: declared.name.clone(),
             declared_at_ms: declared.declared_at_ms,
-            club: key.0.clone(),
+            club: key.club.clone(),
             club_name: declared
                 .clubs
                 .iter()
-                .find(|c| c.club_id == key.0)
-                .map_or_else(|| key.0.clone(), |c| c.name.clone()),
-            section: key.1.clone(),
-            pair: key.2.clone(),
-            direction: key.3.to_string(),
+                .find(|c| c.club_id == key.club)
+                .map_or_else(|| key.club.clone(), |c| c.name.clone()),
+            section: key.section.clone(),
+            pair: key.pair.clone(),
+            direction: key.direction.to_string(),
             name: me.map(|p| p.name.clone()).unwrap_or_default(),
             partners: players
                 .iter()

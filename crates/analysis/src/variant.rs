@@ -20,12 +20,6 @@ pub struct Variant {
     pub choices: Vec<(String, String)>,
 }
 
-/// What a spec understands, for messages.
-pub(crate) const KNOWN: &str = "scoring=mp|butler|cross-imps, factoring=neuberg|ratio, fouled=neuberg|add-one, \
-                     scale=double|single, butler-trim=PERCENT (0-49), conventions=PRESET and each \
-                     conventions choice (missing=, artificial=, short-lines=, lines=, totals=, \
-                     scale-totals=, datum=, trim-from=; docs/rules.md, \"Conventions\")";
-
 impl std::str::FromStr for Variant {
     type Err = Error;
 

@@ -151,15 +151,11 @@ fn the_top_pairs_and_one_more_in_one_walk() {
         .iter()
         .max_by_key(|p| p.points.last().unwrap().combined_place)
         .unwrap();
-    let key = (
+    let key = simpairs_pipeline::PairKey::from_text(
         last.club.clone(),
         last.section.clone(),
         last.pair.clone(),
-        match last.direction.as_str() {
-            "NS" => "NS",
-            "EW" => "EW",
-            _ => "",
-        },
+        &last.direction,
     );
     let options = HistoryOptions {
         pairs: Pairs::TopAnd(3, vec![key]),

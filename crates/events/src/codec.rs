@@ -8,7 +8,7 @@ use apache_avro::writer::datum::GenericDatumWriter;
 use crate::error::{Error, Result, detail};
 use crate::event::{Event, EventType};
 use crate::schemas::{Registry, SchemaInfo};
-use crate::skim;
+use crate::skim::{self, ResultsHeader};
 use crate::wire::{self, ReadError, Wire};
 
 /// The two bytes every message starts with (Avro single-object encoding, format version 1).
@@ -46,38 +46,6 @@ pub fn split_message(message: &[u8]) -> Result<Framed<'_>> {
         fingerprint: u64::from_le_bytes(bytes),
         datum,
     })
-}
-
-/// A `ResultsRecorded` without its lines: what handling a results-stream record needs before the
-/// submission it belongs to is complete (see [`Codec::skim`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResultsHeader {
-    /// The event.
-    pub event_id: String,
-    /// The club that played the board.
-    pub club_id: String,
-    /// The submission the lines are part of.
-    pub submission_id: String,
-    /// Board number of every line.
-    pub board: i32,
-    /// Sequence of the first line.
-    pub first_sequence: i32,
-    /// How many lines the batch holds (its sequences are `first_sequence..first_sequence + lines`).
-    pub lines: usize,
-}
-
-impl ResultsHeader {
-    /// The header of a decoded batch.
-    pub fn of(batch: &crate::types::ResultsRecorded) -> ResultsHeader {
-        ResultsHeader {
-            event_id: batch.event_id.clone(),
-            club_id: batch.club_id.clone(),
-            submission_id: batch.submission_id.clone(),
-            board: batch.board,
-            first_sequence: batch.first_sequence,
-            lines: batch.results.len(),
-        }
-    }
 }
 
 /// A results-stream message as [`Codec::skim`] reads it.

@@ -182,7 +182,7 @@ mod skim;
 pub mod types;
 mod wire;
 
-pub use codec::{Codec, Framed, HEADER_LEN, MARKER, ResultsHeader, Skimmed, split_message};
+pub use codec::{Codec, Framed, HEADER_LEN, MARKER, Skimmed, split_message};
 pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
 pub use schemas::{NAMESPACE, SchemaInfo};
@@ -191,6 +191,7 @@ pub use signing::{
     SIGNATURE_LEN, amendment_bytes, key_id, output_seal_bytes, record_hash, seal_bytes,
     sign_output, sign_seal, submission_digest, verify_output, verify_seal,
 };
+pub use skim::ResultsHeader;
 pub use types::*;
 
 // The integration tests' samples, for the unit tests (which name the crate as they do).

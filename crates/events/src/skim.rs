@@ -10,7 +10,6 @@
 //! are used for the schema the generated codec is for, and held to apache-avro by the same
 //! tests.
 
-use crate::codec::ResultsHeader;
 use crate::types::{AppliedResult, ResultLine, ResultsRecorded};
 use crate::wire::{Datum, ReadError, Record, Stop, Wire, field_position, read_datum};
 
@@ -25,6 +24,38 @@ const _: () = assert!(
     BOARD < RESULTS,
     "applied_lines reads the board before the lines"
 );
+
+/// A `ResultsRecorded` without its lines: what handling a results-stream record needs before the
+/// submission it belongs to is complete (see [`crate::Codec::skim`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultsHeader {
+    /// The event.
+    pub event_id: String,
+    /// The club that played the board.
+    pub club_id: String,
+    /// The submission the lines are part of.
+    pub submission_id: String,
+    /// Board number of every line.
+    pub board: i32,
+    /// Sequence of the first line.
+    pub first_sequence: i32,
+    /// How many lines the batch holds (its sequences are `first_sequence..first_sequence + lines`).
+    pub lines: usize,
+}
+
+impl ResultsHeader {
+    /// The header of a decoded batch.
+    pub fn of(batch: &crate::types::ResultsRecorded) -> ResultsHeader {
+        ResultsHeader {
+            event_id: batch.event_id.clone(),
+            club_id: batch.club_id.clone(),
+            submission_id: batch.submission_id.clone(),
+            board: batch.board,
+            first_sequence: batch.first_sequence,
+            lines: batch.results.len(),
+        }
+    }
+}
 
 /// Reads the header of a `ResultsRecorded` datum and counts its lines, checking them as the
 /// generated reader does without building them.

@@ -8,9 +8,9 @@ use rustc_hash::FxHashMap;
 use simpairs_scoring::field::Movement;
 use simpairs_scoring::{Direction, Field, LegalScores, PairId};
 
-use crate::csv::Lines;
 use crate::error::{Location, Problem, Problems, Result};
-use crate::import::{LineDetails, OfficialLine, PairInfo};
+use crate::lines::Lines;
+use crate::model::{LineDetails, OfficialLine, PairInfo};
 use crate::row::{Added, FieldBuilder, TextRow};
 
 /// The fields of a traveller line, in the order of [`At::field_lines`].
@@ -383,7 +383,7 @@ pub(crate) fn looks_like_howell<'a>(
     !met_twice && ns_numbers.intersection(&ew_numbers).next().is_some()
 }
 
-/// The movement name used in [`crate::import::EventInfo::movement`].
+/// The movement name used in [`crate::model::EventInfo::movement`].
 pub(crate) fn movement_of(howell: bool) -> Movement {
     if howell {
         Movement::Howell
@@ -399,7 +399,7 @@ pub(crate) fn place_pairs(
     infos: Vec<PairInfo>,
 ) -> (Vec<PairInfo>, Vec<PairInfo>, Vec<Option<usize>>) {
     let index = PairIndex::new(field);
-    let mut pairs = crate::import::pair_infos(field);
+    let mut pairs = crate::model::pair_infos(field);
     let mut absent = Vec::new();
     let mut placed = Vec::with_capacity(infos.len());
     for info in infos {

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use simpairs_scoring::{Field, LegalScores};
 
 use crate::error::{Error, Location, Problem, Problems, Result};
+pub use crate::lines::Lines;
 use crate::row::{FieldBuilder, TextRow};
 
 /// Columns of the traveller CSV, in the order docs/rules-input.md lists them.
@@ -68,65 +69,6 @@ pub struct Read {
     pub not_played: usize,
     /// What accepted rows say that a scorer should look at, sorted by line.
     pub warnings: Vec<Problem>,
-}
-
-/// The source line of each result of a field, kept as runs of consecutive lines: a large file's rows
-/// are almost all on consecutive lines, so this costs a few entries per chunk instead of 8 bytes per
-/// result.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Lines {
-    /// (first row, its line) of each run; within a run row `r` is on line `line + (r - row)`.
-    runs: Vec<(usize, u64)>,
-    len: usize,
-}
-
-impl Lines {
-    pub fn new(lines: Vec<u64>) -> Lines {
-        let mut out = Lines::default();
-        for line in lines {
-            out.push(line);
-        }
-        out
-    }
-
-    /// Adds the line of the next result.
-    #[inline]
-    pub fn push(&mut self, line: u64) {
-        let continues = self
-            .runs
-            .last()
-            .is_some_and(|&(row, first)| first + (self.len - row) as u64 == line);
-        if !continues {
-            self.runs.push((self.len, line));
-        }
-        self.len += 1;
-    }
-
-    /// Adds the lines of `other`'s results after these.
-    pub fn append(&mut self, other: &Lines) {
-        for (k, &(row, line)) in other.runs.iter().enumerate() {
-            let end = other.runs.get(k + 1).map_or(other.len, |r| r.0);
-            self.push(line);
-            // The rest of the run continues the one just pushed.
-            self.len += end - row - 1;
-        }
-    }
-
-    /// The line result `row` came from.
-    pub fn line_of(&self, row: usize) -> u64 {
-        assert!(row < self.len, "row {row} of {} lines", self.len);
-        let run = self.runs.partition_point(|&(first, _)| first <= row) - 1;
-        let (first, line) = self.runs[run];
-        line + (row - first) as u64
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 /// Column index of each known column in the file.
@@ -882,7 +824,7 @@ fn duplicates(file: &str, field: &Field, lines: &Lines, problems: &mut Problems)
 
 #[cfg(test)]
 mod tests {
-    use super::{Lines, Read};
+    use super::Read;
 
     /// What a read gives, in words: every row with its line and pairs, or the error.
     fn shown(read: &super::Result<Read>) -> Vec<String> {
@@ -1056,26 +998,5 @@ mod tests {
         )
         .expect_err("refused");
         assert_eq!(err.problems().len(), 1, "{err}");
-    }
-
-    #[test]
-    fn lines_keep_runs_and_join_them() {
-        let given = vec![2, 3, 4, 6, 7, 9, 10, 11, 12];
-        let lines = Lines::new(given.clone());
-        assert_eq!(lines.len(), given.len());
-        assert_eq!(lines.runs.len(), 3, "2-4, 6-7, 9-12");
-        for (row, &line) in given.iter().enumerate() {
-            assert_eq!(lines.line_of(row), line);
-        }
-        // Appending: a run continuing the last one merges with it.
-        let (a, b) = given.split_at(4);
-        let mut joined = Lines::new(a.to_vec());
-        joined.append(&Lines::new(b.to_vec()));
-        assert_eq!(joined, lines);
-        let mut joined = Lines::new(vec![1]);
-        joined.append(&Lines::new(vec![2, 3, 8]));
-        assert_eq!(joined, Lines::new(vec![1, 2, 3, 8]));
-        assert_eq!(joined.runs.len(), 2);
-        assert!(Lines::default().is_empty());
     }
 }

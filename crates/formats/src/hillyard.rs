@@ -20,7 +20,7 @@ use simpairs_scoring::Direction;
 
 use crate::build::{self, At, FIELDS, Naming, RawLine, field_index};
 use crate::error::{Error, Result};
-use crate::import::{
+use crate::model::{
     EventInfo, Format, Imported, LineDetails, Official, PairInfo, Player, SectionInfo,
 };
 use crate::row::is_not_played;

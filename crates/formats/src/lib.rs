@@ -14,6 +14,8 @@
 //! - [`pbn`]: PBN 2.1 with `[ScoreTable]` travellers and `[TotalScoreTable]`.
 //! - [`hillyard`]: the traveller-entry CSV of R. Hillyard's `Bridge` director program.
 //! - [`row`]: the checks every traveller line passes, whatever format it came from.
+//! - `model`: the types a file is read into ([`Imported`] and its parts), filled by the readers.
+//! - `lines`: the source line of each result ([`csv::Lines`]).
 //! - `method`: what a file's name for its scoring method (USEBIO event type, PBN `[Scoring]`) means.
 //! - [`export`]: writers of USEBIO 1.2 and the traveller CSV, with simpairs' own values.
 //! - [`report`]: what `simpairs score` prints (a table or JSON).
@@ -51,7 +53,9 @@ pub mod error;
 pub mod export;
 pub mod hillyard;
 pub mod import;
+mod lines;
 mod method;
+mod model;
 pub mod pbn;
 pub mod report;
 pub mod row;

@@ -161,7 +161,7 @@ fn resolve(words: impl IntoIterator<Item = Word>) -> Named {
 }
 
 /// Records what a file says about its method in its event.
-pub(crate) fn set(event: &mut crate::import::EventInfo, named: Named) {
+pub(crate) fn set(event: &mut crate::model::EventInfo, named: Named) {
     match named {
         Named::Nothing => {}
         Named::Method(m) => event.method = Some(m),

@@ -29,7 +29,7 @@ use simpairs_scoring::{Contract, Direction, Seat, Vulnerability};
 
 use crate::build::{self, At, FIELDS, Naming, RawLine, field_index};
 use crate::error::{Error, Result};
-use crate::import::{
+use crate::model::{
     Deal, EventInfo, Format, Hand, Imported, LineDetails, Official, OfficialLine, OfficialPair,
     PairInfo, Place, Player, SectionInfo,
 };
@@ -945,7 +945,7 @@ impl<'a> Reader<'a, '_> {
             match parse_deal(&text) {
                 Ok(hands) => {
                     deal.hands = hands;
-                    if let Err(m) = crate::import::check_deal(&deal) {
+                    if let Err(m) = crate::model::check_deal(&deal) {
                         self.problem(line_of("Deal"), Some("[Deal]".into()), m);
                         return;
                     }

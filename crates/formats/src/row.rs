@@ -1,7 +1,7 @@
 //! One traveller line, checked and added to a field. Every reader ends here, so the rules for what a
 //! valid result is live in one place.
 
-use crate::csv::Lines;
+use crate::lines::Lines;
 use rustc_hash::FxHashMap;
 use simpairs_scoring::field::{ClubId, SectionId};
 use simpairs_scoring::{

@@ -30,7 +30,7 @@ use simpairs_scoring::{Contract, Direction, Value};
 
 use crate::build::{self, At, FIELDS, Naming, RawLine};
 use crate::error::{Error, Location, Problem, Problems, Result};
-use crate::import::{
+use crate::model::{
     EventInfo, Format, Imported, LineDetails, Official, OfficialLine, OfficialPair, PairInfo,
     Place, Player, SectionInfo,
 };

@@ -23,7 +23,7 @@ use simpairs_scoring::{Contract, Direction, Seat, Value};
 
 use crate::build::{self, At, FIELDS, Naming, RawLine, field_index};
 use crate::error::{Error, Location, Problem, Problems, Result};
-use crate::import::{
+use crate::model::{
     Deal, EventInfo, Format, Hand, Imported, LineDetails, Official, OfficialLine, OfficialPair,
     PairInfo, Place, Player, SectionInfo,
 };
@@ -656,7 +656,7 @@ impl<'a> Reader<'a, '_> {
         match acc.number.parse::<u16>() {
             Ok(n) if n > 0 => {
                 acc.deal.board = n;
-                if let Err(m) = crate::import::check_deal(&acc.deal) {
+                if let Err(m) = crate::model::check_deal(&acc.deal) {
                     self.problem(acc.line, acc.path, m);
                 } else {
                     self.deals.push(acc.deal);

@@ -46,14 +46,15 @@ use std::time::{Duration, Instant};
 
 use compact_str::ToCompactString;
 use simpairs_events::types::{
-    BoardScored, DeadLettered, Direction, Fraction, PairStanding, ResultKey, SpecialValue,
-    StandingsComputed, SubmissionApplied, TableEntry,
+    BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, SubmissionApplied,
+    TableEntry,
 };
 use simpairs_events::{Codec, Event, PrivateKey, Skimmed, Stream};
 use simpairs_log::{Log, Position};
-use simpairs_scoring::{BoardCounts, Field, Options, Scoring, Value};
+use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
 use crate::state::{Batch, Effect, EventState};
+use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
 use crate::{Error, Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
@@ -149,7 +150,7 @@ impl Aggregator {
             }
             .into());
         }
-        let options = crate::options_of(&roster.declared)?;
+        let options = crate::wire::options_from_wire(&roster.declared)?;
         let mut state = EventState::new();
         state.set_roster(roster);
         let declarations = stream_name(event_id, Stream::Declarations);
@@ -383,7 +384,7 @@ impl Aggregator {
                     Ok((
                         club.clone(),
                         board_events(event_id, &scoring, club, generation),
-                        standings_event(event_id, &scoring, club, generation),
+                        standings_event(event_id, &scoring, club, generation)?,
                     ))
                 })
                 .collect::<Result<_>>()?
@@ -599,14 +600,6 @@ fn keep_changed(written: &mut Written, scope: &str, boards: Vec<Event>, out: &mu
     }
 }
 
-/// An exact value as an event fraction.
-pub fn fraction(v: Value) -> Fraction {
-    Fraction {
-        num: *v.numer(),
-        den: *v.denom(),
-    }
-}
-
 /// The `BoardScored` events of a scored field.
 pub fn board_events(
     event_id: &str,
@@ -625,8 +618,8 @@ pub fn board_events(
                 .map(|line| TableEntry {
                     ns_score: line.ns_score,
                     count: line.count as i32,
-                    ns_value: fraction(line.ns_value),
-                    ew_value: fraction(line.ew_value),
+                    ns_value: value_to_wire(line.ns_value),
+                    ew_value: value_to_wire(line.ew_value),
                 })
                 .collect();
             let specials = scoring
@@ -643,8 +636,8 @@ pub fn board_events(
                             ns_pair: p_ns.label.to_compact_string(),
                             ew_pair: p_ew.label.to_compact_string(),
                         },
-                        ns_value: fraction(ns),
-                        ew_value: fraction(ew),
+                        ns_value: value_to_wire(ns),
+                        ew_value: value_to_wire(ew),
                     }
                 })
                 .collect();
@@ -655,7 +648,7 @@ pub fn board_events(
                 generation,
                 results_count: board.results as i32,
                 target: scoring.target() as i32,
-                top: fraction(scoring.top(board)),
+                top: value_to_wire(scoring.top(board)),
                 datum: board.datum,
                 table,
                 specials,
@@ -670,7 +663,7 @@ pub fn standings_event(
     scoring: &Scoring<'_>,
     scope: &str,
     generation: i64,
-) -> StandingsComputed {
+) -> Result<StandingsComputed> {
     let field = scoring.field();
     // A national field has hundreds of thousands of pairs: their entries are built in parallel.
     use rayon::prelude::*;
@@ -678,7 +671,7 @@ pub fn standings_event(
         .into_par_iter()
         .map(|id| {
             let pair = &field.pairs()[id as usize];
-            pair_standing(
+            standing_to_wire(
                 field.club_name(pair.club),
                 field.section_name(pair.section),
                 pair,
@@ -686,62 +679,15 @@ pub fn standings_event(
             )
         })
         .collect();
-    let (scoring, factoring) = event_options(scoring.options());
-    StandingsComputed {
+    let (scoring, factoring) = options_to_wire(scoring.options())?;
+    Ok(StandingsComputed {
         event_id: event_id.to_string(),
         scope: scope.to_string(),
         generation,
         scoring,
         factoring,
         standings,
-    }
-}
-
-/// A pair's entry in a `StandingsComputed`: its names and the engine's standing.
-pub(crate) fn pair_standing(
-    club: &str,
-    section: &str,
-    pair: &simpairs_scoring::Pair,
-    s: &simpairs_scoring::Standing,
-) -> PairStanding {
-    PairStanding {
-        club_id: club.to_string(),
-        section: section.to_string(),
-        pair: pair.label.to_string(),
-        direction: pair.direction.map(|d| match d {
-            simpairs_scoring::Direction::NS => Direction::Ns,
-            simpairs_scoring::Direction::EW => Direction::Ew,
-        }),
-        boards: s.boards as i32,
-        total: s.total,
-        max: s.max,
-        total_hundredths: s.total_hundredths,
-        percent_hundredths: s.percent_hundredths,
-        rank: s.rank as i32,
-        tied: s.tied,
-        combined_rank: s.combined_rank as i32,
-        combined_tied: s.combined_tied,
-    }
-}
-
-/// The scoring method and factoring of the events, for the engine's options.
-pub(crate) fn event_options(
-    o: &simpairs_scoring::Options,
-) -> (
-    simpairs_events::types::Scoring,
-    simpairs_events::types::Factoring,
-) {
-    (
-        match o.method {
-            simpairs_scoring::Method::Butler => simpairs_events::types::Scoring::Butler,
-            simpairs_scoring::Method::CrossImps => simpairs_events::types::Scoring::CrossImps,
-            _ => simpairs_events::types::Scoring::Matchpoints,
-        },
-        match o.factoring {
-            simpairs_scoring::Factoring::Ratio => simpairs_events::types::Factoring::Ratio,
-            _ => simpairs_events::types::Factoring::Neuberg,
-        },
-    )
+    })
 }
 
 /// Stages a polled batch. Decoding is independent per record; handling is in log order, one

@@ -297,7 +297,8 @@ pub enum ReplayError {
     /// A moment before anything was published (`first`: the first seal, if any).
     #[error("nothing was published at or before {as_of}: {}", first_seal(.first))]
     BeforeFirst {
-        as_of: crate::replay::AsOf,
+        /// The moment asked for, as `replay` names it (`offset 3`, a time).
+        as_of: String,
         first: Option<FirstSeal>,
     },
     /// A club with no results in force.
@@ -343,7 +344,7 @@ fn first_seal(first: &Option<FirstSeal>) -> String {
         Some(f) => format!(
             "the first submission was sealed at offset {}, {}",
             f.offset,
-            crate::replay::describe_time(f.sealed_at_ms)
+            crate::when::describe_time(f.sealed_at_ms)
         ),
         None => "no club has published yet".to_string(),
     }
@@ -387,7 +388,7 @@ mod tests {
     #[test]
     fn a_moment_before_the_first_seal_says_when_it_came() {
         let e = ReplayError::BeforeFirst {
-            as_of: crate::replay::AsOf::Offset(3),
+            as_of: "offset 3".into(),
             first: None,
         };
         assert_eq!(

@@ -7,7 +7,8 @@
 //!
 //! ## Layout
 //! - [`streams`]: log locations and stream names (`<event>.results` ...).
-//! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside).
+//! - [`state`]: the pure state of an event as the log tells it (what applied, what was set aside);
+//!   [`PairKey`]: a pair of the event by its names.
 //! - [`judge`]: the one judge of whether a submission applies, used by every role; [`limits`]:
 //!   how big a submission may be.
 //! - [`results`]: one club's results in force, kept in table order.
@@ -20,6 +21,7 @@
 //!   replay index, every generation kept on disk so that any moment is read, not judged again.
 //! - [`views`]: the data the results website shows (search, rankings, scorecards, travellers),
 //!   computed from the projection.
+//! - [`wire`]: every conversion between the events' types and the scoring engine's.
 
 pub mod aggregate;
 pub mod background;
@@ -32,6 +34,7 @@ pub mod judge;
 pub mod keys;
 pub mod limits;
 pub mod output;
+mod pair;
 mod pending;
 pub mod project;
 pub mod publish;
@@ -42,11 +45,14 @@ pub mod state;
 pub mod streams;
 pub mod submissions;
 pub mod views;
+mod when;
+pub mod wire;
 
 pub use error::{
     AmendmentRefused, BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError,
     LocationError, PublishError, ReplayError,
 };
+pub use pair::PairKey;
 pub use streams::{LogLocation, stream_name};
 
 /// Errors of the pipeline, in words a tournament director or an IT team can act on.
@@ -135,6 +141,9 @@ pub enum Error {
         "event {event} is declared with {what}, which this version of simpairs does not know; use the simpairs that declared it, or a later one"
     )]
     Undeclarable { event: String, what: String },
+    /// A value the events cannot carry, or the engine cannot take.
+    #[error("{0}")]
+    Wire(#[from] wire::Unknown),
     /// The judge would set a submission aside: nothing was published.
     #[error("nothing was published: the aggregator would set this submission aside: {0}")]
     Refused(Box<publish::Refused>),
@@ -159,43 +168,6 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// The scoring options an event was declared with: its method, factoring and conventions.
-///
-/// Symbols and conventions this program does not know (an event declared by a later simpairs)
-/// are an error, never a silent fallback to matchpoints or to the seeds' conventions.
-pub fn options_of(
-    declared: &simpairs_events::types::EventDeclared,
-) -> Result<simpairs_scoring::Options> {
-    use simpairs_events::types::{Factoring, Scoring};
-    let unknown = |what: String| Error::Undeclarable {
-        event: declared.event_id.clone(),
-        what,
-    };
-    let method = match declared.scoring {
-        Scoring::Matchpoints => simpairs_scoring::Method::Matchpoints,
-        Scoring::Butler => simpairs_scoring::Method::Butler,
-        Scoring::CrossImps => simpairs_scoring::Method::CrossImps,
-        other => return Err(unknown(format!("scoring method {other:?}"))),
-    };
-    let factoring = match declared.factoring {
-        Factoring::Neuberg => simpairs_scoring::Factoring::Neuberg,
-        Factoring::Ratio => simpairs_scoring::Factoring::Ratio,
-        other => return Err(unknown(format!("factoring {other:?}"))),
-    };
-    let conventions = match &declared.conventions {
-        None => simpairs_scoring::Conventions::default(),
-        Some(text) => text
-            .parse()
-            .map_err(|e| unknown(format!("conventions {text:?} ({e})")))?,
-    };
-    Ok(simpairs_scoring::Options {
-        method,
-        factoring,
-        conventions,
-        ..simpairs_scoring::Options::default()
-    })
 }
 
 /// Reads every message of one partition of a stream from `from` up to (not including) `until`.

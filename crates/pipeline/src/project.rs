@@ -31,10 +31,8 @@ use simpairs_log::{Log, Produce};
 use crate::results::ClubResults;
 use crate::{Result, now_ms, stream_name};
 
-/// A pair of the event: club, section, number, direction (`NS`, `EW`, `""` for Howell pairs).
-pub type PairRef = (String, String, String, &'static str);
-
-use crate::state::direction_key;
+use crate::PairKey;
+use crate::wire::direction_key;
 use simpairs_scoring::PairId;
 
 mod access;
@@ -62,7 +60,7 @@ pub struct Projection {
     results: BTreeMap<String, ClubResults>,
     /// The number of results in `results`.
     result_count: usize,
-    pub players: BTreeMap<PairRef, Vec<Player>>,
+    pub players: BTreeMap<PairKey, Vec<Player>>,
     /// The submissions applied, by (club, submission): standby aggregators each write a copy.
     applied: BTreeSet<(String, String)>,
     /// The declared scoring options, once the declaration is read.
@@ -121,7 +119,7 @@ impl Projection {
             Event::EventDeclared(d) => {
                 // The aggregator refuses to start on such an event with the same words, so no
                 // leaderboard is ever ranked under choices the organiser did not make.
-                self.options = crate::options_of(&d)
+                self.options = crate::wire::options_from_wire(&d)
                     .inspect_err(|e| tracing::error!("{e}"))
                     .ok();
                 self.name = d.name;
@@ -143,7 +141,7 @@ impl Projection {
                 let club = a.club_id.clone();
                 for p in pairs {
                     self.players.insert(
-                        (club.clone(), p.section, p.pair, direction_key(p.direction)),
+                        PairKey::new(club.clone(), p.section, p.pair, direction_key(p.direction)),
                         p.players,
                     );
                 }
@@ -294,12 +292,14 @@ impl Projection {
     }
 
     /// A pair's scorecard: each board it played with the result and its club and national values.
-    pub fn scorecard(&self, pair: &PairRef) -> Option<Scorecard> {
-        let club = &pair.0;
+    pub fn scorecard(&self, pair: &PairKey) -> Option<Scorecard> {
+        let club = &pair.club;
         let results = self.results.get(club)?;
         let plays = |r: &AppliedResult, ns: bool| {
             let label = if ns { &r.ns_pair } else { &r.ew_pair };
-            r.section == pair.1 && *label == pair.2 && pair_direction(r, ns) == pair.3
+            r.section == pair.section
+                && *label == pair.pair
+                && pair_direction(r, ns) == pair.direction
         };
         let mut lines = Vec::new();
         for r in results.iter().filter(|r| plays(r, true) || plays(r, false)) {
@@ -328,10 +328,10 @@ impl Projection {
                 adjusted: r
                     .adjusted
                     .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent)),
-                club_value: values(club).map(to_f64),
-                club_top: top(club).map(to_f64),
-                national_value: values("").map(to_f64),
-                national_top: top("").map(to_f64),
+                club_value: values(club).map(crate::wire::fraction_to_f64),
+                club_top: top(club).map(crate::wire::fraction_to_f64),
+                national_value: values("").map(crate::wire::fraction_to_f64),
+                national_top: top("").map(crate::wire::fraction_to_f64),
             });
         }
         if lines.is_empty() {
@@ -343,30 +343,30 @@ impl Projection {
             s.standings
                 .iter()
                 .find(|p| {
-                    p.club_id == pair.0
-                        && p.section == pair.1
-                        && p.pair == pair.2
-                        && direction_key(p.direction) == pair.3
+                    p.club_id == pair.club
+                        && p.section == pair.section
+                        && p.pair == pair.pair
+                        && direction_key(p.direction) == pair.direction
                 })
                 .cloned()
         };
         Some(Scorecard {
-            club: pair.0.clone(),
+            club: pair.club.clone(),
             club_name: self
                 .club_names
-                .get(&pair.0)
+                .get(&pair.club)
                 .cloned()
-                .unwrap_or_else(|| pair.0.clone()),
-            section: pair.1.clone(),
-            pair: pair.2.clone(),
-            direction: pair.3,
+                .unwrap_or_else(|| pair.club.clone()),
+            section: pair.section.clone(),
+            pair: pair.pair.clone(),
+            direction: pair.direction,
             players: self
                 .players
                 .get(pair)
                 .map(|p| p.iter().map(|p| p.name.clone()).collect())
                 .unwrap_or_default(),
             national: self.national.as_ref().and_then(|n| n.find(pair)),
-            club_standing: self.clubs.get(&pair.0).and_then(find_in_club),
+            club_standing: self.clubs.get(&pair.club).and_then(find_in_club),
             lines,
         })
     }
@@ -451,11 +451,7 @@ impl NationalRanking {
         let started = std::time::Instant::now();
         let scoring = simpairs_scoring::score_growing(&self.field, &mut self.counts, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        Ok(NationalStandings::new(
-            scoring,
-            self.names.clone(),
-            generation,
-        ))
+        NationalStandings::new(scoring, self.names.clone(), generation)
     }
 }
 
@@ -488,7 +484,7 @@ impl NationalStandings {
         mut scoring: simpairs_scoring::Scoring<'_>,
         names: FieldNames,
         generation: i64,
-    ) -> NationalStandings {
+    ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "standings: {what}");
         let simpairs_scoring::standings::Lists {
@@ -498,10 +494,10 @@ impl NationalStandings {
             ew: ew_pairs,
         } = simpairs_scoring::standings::lists(&scoring);
         lap("lists");
-        let (event_scoring, factoring) = crate::aggregate::event_options(scoring.options());
+        let (event_scoring, factoring) = crate::wire::options_to_wire(scoring.options())?;
         let standings = scoring.take_standings();
         lap("counted");
-        NationalStandings {
+        Ok(NationalStandings {
             generation,
             scoring: event_scoring,
             factoring,
@@ -511,7 +507,7 @@ impl NationalStandings {
             ns_pairs,
             ew_pairs,
             combined,
-        }
+        })
     }
 
     /// Pair ids of a list: `ns`, `ew`, or (anything else) `combined`.
@@ -535,7 +531,7 @@ impl NationalStandings {
     /// A pair's entry, as the national `StandingsComputed` would carry it.
     pub fn entry(&self, id: PairId) -> PairStanding {
         let pair = self.names.pairs.get(id as usize);
-        crate::aggregate::pair_standing(
+        crate::wire::standing_to_wire(
             self.names.clubs.get(pair.club as usize),
             self.names.sections.get(pair.section as usize),
             pair,
@@ -544,20 +540,16 @@ impl NationalStandings {
     }
 
     /// A pair's entry by its names.
-    pub fn find(&self, pair: &PairRef) -> Option<PairStanding> {
-        let label = simpairs_scoring::PairLabel::new(&pair.2);
-        let direction = match pair.3 {
-            "NS" => Some(simpairs_scoring::Direction::NS),
-            "EW" => Some(simpairs_scoring::Direction::EW),
-            _ => None,
-        };
+    pub fn find(&self, pair: &PairKey) -> Option<PairStanding> {
+        let label = simpairs_scoring::PairLabel::new(&pair.pair);
+        let direction = crate::wire::direction_from_key(pair.direction);
         let names = &self.names;
         let id = (0..self.len()).find(|&id| {
             let p = names.pairs.get(id);
             p.label == label
                 && p.direction == direction
-                && **names.clubs.get(p.club as usize) == *pair.0
-                && **names.sections.get(p.section as usize) == *pair.1
+                && **names.clubs.get(p.club as usize) == *pair.club
+                && **names.sections.get(p.section as usize) == *pair.section
         })?;
         Some(self.entry(id as PairId))
     }
@@ -637,14 +629,6 @@ impl<T: Clone> Chunked<T> {
 
     fn get(&self, i: usize) -> &T {
         &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
-    }
-}
-
-fn to_f64(f: Fraction) -> f64 {
-    if f.den == 0 {
-        0.0
-    } else {
-        f.num as f64 / f.den as f64
     }
 }
 
@@ -987,18 +971,12 @@ mod tests {
             [("2", Some(Ew)), ("2", Some(Ns))]
         );
         let found = p.national.as_ref().unwrap();
-        let ew2 = found
-            .find(&("C".into(), "A".into(), "2".into(), "EW"))
-            .unwrap();
+        let ew2 = found.find(&PairKey::new("C", "A", "2", "EW")).unwrap();
         assert_eq!(
             (ew2.rank, ew2.combined_rank, ew2.total_hundredths),
             (1, 1, 200)
         );
-        assert!(
-            found
-                .find(&("C".into(), "A".into(), "3".into(), "EW"))
-                .is_none()
-        );
+        assert!(found.find(&PairKey::new("C", "A", "3", "EW")).is_none());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use compact_str::ToCompactString;
 use sha2::{Digest, Sha256};
 use simpairs_events::types::{
-    Adjusted, DealRecorded, Direction, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
+    Adjusted, DealRecorded, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
     SealWarning, SubmissionSealed, Text,
 };
 use simpairs_events::{Codec, Event, PrivateKey, Stream};
@@ -84,7 +84,7 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
             },
             section: pair.section.clone(),
             pair: pair.label.clone(),
-            direction: pair.direction.map(direction),
+            direction: pair.direction.map(crate::wire::direction_to_wire),
             players,
         }));
     }
@@ -173,13 +173,6 @@ fn result_line(imported: &Imported, row: usize) -> ResultLine {
         group: r.group.map(|g| field.group_name(g).1.into()),
         lead: details.and_then(|d| d.lead.as_deref().map(Text::from)),
         table: details.and_then(|d| d.table).map(|t| t as i32),
-    }
-}
-
-fn direction(d: simpairs_scoring::Direction) -> Direction {
-    match d {
-        simpairs_scoring::Direction::NS => Direction::Ns,
-        simpairs_scoring::Direction::EW => Direction::Ew,
     }
 }
 

@@ -54,20 +54,7 @@ impl std::fmt::Display for AsOf {
     }
 }
 
-/// A moment in words: UTC and this machine's local time.
-pub fn describe_time(ms: i64) -> String {
-    match jiff::Timestamp::from_millisecond(ms) {
-        Ok(t) => {
-            let local = t.to_zoned(jiff::tz::TimeZone::system());
-            format!(
-                "{} ({} local time)",
-                t.strftime("%Y-%m-%d %H:%M:%S UTC"),
-                local.strftime("%Y-%m-%d %H:%M:%S %:z")
-            )
-        }
-        Err(_) => format!("{ms} ms after 1970"),
-    }
-}
+pub use crate::when::describe_time;
 
 /// Stages the records read so far (decoded and their seals checked in parallel); every
 /// [`crate::state::REBUILD_BATCH`] records, checks the submissions they completed.
@@ -188,7 +175,7 @@ fn nothing_before(log: &dyn Log, codec: &Codec, results: &str, as_of: AsOf) -> E
         });
     }
     ReplayError::BeforeFirst {
-        as_of,
+        as_of: as_of.to_string(),
         first: first.map(|(offset, sealed_at_ms)| FirstSeal {
             offset,
             sealed_at_ms,
@@ -211,7 +198,7 @@ impl Replayed {
 /// Each pair of `field` as a report names it, with its players as the clubs entered them.
 pub(crate) fn pair_infos(
     field: &Field,
-    players: &std::collections::BTreeMap<crate::state::PairId, Vec<simpairs_events::types::Player>>,
+    players: &std::collections::BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>,
 ) -> Vec<simpairs_formats::PairInfo> {
     field
         .pairs()
@@ -221,7 +208,7 @@ pub(crate) fn pair_infos(
             let section = field.section_name(p.section).to_string();
             let label = p.label.to_string();
             let direction = p.direction.map_or("", |d| d.as_str());
-            let key = (club.clone(), section.clone(), label.clone(), direction);
+            let key = crate::PairKey::new(club.clone(), section.clone(), label.clone(), direction);
             let players = players.get(&key).map_or_else(Vec::new, |players| {
                 players
                     .iter()

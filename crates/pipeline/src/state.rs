@@ -41,19 +41,6 @@ pub enum Effect {
     DeadLetter { reason: String },
 }
 
-/// A pair as the event knows it: club, section, number and direction (`NS`, `EW`, or `""` for a Howell
-/// pair).
-pub type PairId = (String, String, String, &'static str);
-
-/// The key form of a pair's direction.
-pub fn direction_key(d: Option<simpairs_events::types::Direction>) -> &'static str {
-    match d {
-        Some(simpairs_events::types::Direction::Ns) => "NS",
-        Some(simpairs_events::types::Direction::Ew) => "EW",
-        None => "",
-    }
-}
-
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
@@ -69,7 +56,7 @@ pub struct EventState {
     results: BTreeMap<String, ClubResults>,
     result_count: usize,
     /// The players of each pair.
-    pairs: BTreeMap<PairId, Vec<simpairs_events::types::Player>>,
+    pairs: BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>,
     /// Clubs with at least one applied submission, with their count of results in force.
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
@@ -231,7 +218,7 @@ impl EventState {
         self.results.get(club).into_iter().flat_map(|r| r.iter())
     }
 
-    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<simpairs_events::types::Player>> {
+    pub fn pairs(&self) -> &BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>> {
         &self.pairs
     }
 
@@ -776,11 +763,11 @@ impl EventState {
         applied.seal_offset = offset;
         for p in &applied.pairs {
             self.pairs.insert(
-                (
+                crate::PairKey::new(
                     club.clone(),
                     p.section.clone(),
                     p.pair.clone(),
-                    direction_key(p.direction),
+                    crate::wire::direction_key(p.direction),
                 ),
                 p.players.clone(),
             );

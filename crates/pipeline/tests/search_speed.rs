@@ -38,7 +38,10 @@ fn index() -> SearchIndex {
                         national_id: Some(format!("{}", 100_000 + made * 2 + k + i)),
                     })
                     .collect();
-                ((club.clone(), "A".to_string(), number, dir), players)
+                (
+                    simpairs_pipeline::PairKey::new(club.clone(), "A", number, dir),
+                    players,
+                )
             })
             .collect::<Vec<_>>();
         made += pairs.len();

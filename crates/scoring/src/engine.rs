@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 use crate::board::{BoardInput, BoardScore, FieldContext, from_target, value_board};
 use crate::conventions::ShortLines;
 use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
-use crate::standings::{RankOrder, Standing, rank_pairs};
+use crate::ranks::{RankOrder, Standing};
 use crate::value::{Value, to_f64};
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 
@@ -501,7 +501,7 @@ pub fn score<'f>(
     options: &Options,
     depth: Depth,
     counts: Option<&mut BoardCounts>,
-) -> Result<Scoring<'f>> {
+) -> Result<(Scoring<'f>, Option<Sums>)> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
@@ -615,7 +615,7 @@ fn finish<'f, P: Positions>(
     histograms: Histograms,
     depth: Depth,
     lap: impl Fn(&str),
-) -> Result<Scoring<'f>> {
+) -> Result<(Scoring<'f>, Option<Sums>)> {
     let width = positions.len();
     let (board_numbers, results_per_board, plain_per_board) =
         played_boards(board_numbers, &mut board_index, histograms);
@@ -661,7 +661,7 @@ fn finish<'f, P: Positions>(
             .collect::<Result<_>>()?
     };
     lap("boards valued");
-    let mut scoring = Scoring {
+    let scoring = Scoring {
         field,
         options: *options,
         boards,
@@ -672,7 +672,7 @@ fn finish<'f, P: Positions>(
         target,
     };
     if depth == Depth::Boards {
-        return Ok(scoring);
+        return Ok((scoring, None));
     }
 
     // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
@@ -694,9 +694,7 @@ fn finish<'f, P: Positions>(
         ));
     }
 
-    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums)?;
-    lap("ranked");
-    Ok(scoring)
+    Ok((scoring, Some(sums)))
 }
 
 /// Largest common denominator the integer pass scales values by.

@@ -50,6 +50,7 @@ pub mod value;
 
 mod board;
 mod engine;
+mod ranks;
 
 use serde::{Deserialize, Serialize};
 
@@ -163,10 +164,24 @@ impl Default for Options {
     }
 }
 
+/// The engine's passes over `field` to `depth`, then the pairs ranked from their sums (when the
+/// depth asks for standings).
+fn scored<'f>(
+    field: &'f Field,
+    options: &Options,
+    depth: engine::Depth,
+    counts: Option<&mut BoardCounts>,
+) -> Result<Scoring<'f>> {
+    engine::check_options(options)?;
+    match engine::score(field, options, depth, counts)? {
+        (scoring, Some(sums)) => standings::rank(scoring, sums),
+        (scoring, None) => Ok(scoring),
+    }
+}
+
 /// Scores every result of `field` as one field: each result's values and each pair's standing.
 pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
-    engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Standings, None)
+    scored(field, options, engine::Depth::Standings, None)
 }
 
 /// [`score`] for a field that grows between scorings (a live national field, a club at a time):
@@ -178,16 +193,14 @@ pub fn score_growing<'f>(
     counts: &mut BoardCounts,
     options: &Options,
 ) -> Result<Scoring<'f>> {
-    engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Standings, Some(counts))
+    scored(field, options, engine::Depth::Standings, Some(counts))
 }
 
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with
 /// no pair totals or standings ([`Scoring::standings`] is empty). A small part of [`score`]'s
 /// work on a large field: for a service that publishes board scores while another ranks the pairs.
 pub fn score_boards<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
-    engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Boards, None)
+    scored(field, options, engine::Depth::Boards, None)
 }
 
 /// [`score_boards`] for a field that grows between scorings, as [`score_growing`].
@@ -196,6 +209,5 @@ pub fn score_boards_growing<'f>(
     counts: &mut BoardCounts,
     options: &Options,
 ) -> Result<Scoring<'f>> {
-    engine::check_options(options)?;
-    engine::score(field, options, engine::Depth::Boards, Some(counts))
+    scored(field, options, engine::Depth::Boards, Some(counts))
 }

@@ -13,41 +13,13 @@ use rustc_hash::FxHashMap;
 
 use crate::engine::{Scoring, Sums};
 use crate::field::PairId;
+use crate::ranks::RankOrder;
+pub use crate::ranks::Standing;
 use crate::value::hundredths;
 use crate::{Direction, Factoring, Method, Result};
 
 /// Relative distance under which two floating-point sums may be the same exact value.
 const NEAR: f64 = 1e-9;
-
-/// A pair's result in the field.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Standing {
-    pub pair: PairId,
-    /// Boards the pair played (artificial scores included).
-    pub boards: u32,
-    /// Total matchpoints (presentation scale) or IMPs, nearest `f64`.
-    pub total: f64,
-    /// Sum of the tops of the boards played (presentation scale); zero for IMP scoring.
-    pub max: f64,
-    /// The total rounded exactly to hundredths, halves away from zero.
-    pub total_hundredths: i64,
-    /// Percentage of `max` rounded exactly to hundredths; `None` for IMP scoring.
-    pub percent_hundredths: Option<i64>,
-    /// Place: within its direction for a Mitchell pair, among all pairs for a Howell pair.
-    pub rank: u32,
-    /// Another pair shares `rank`.
-    pub tied: bool,
-    /// Place among all pairs of the field, both directions together.
-    pub combined_rank: u32,
-    pub combined_tied: bool,
-}
-
-impl Standing {
-    /// The percentage as a number (rounded to hundredths).
-    pub fn percent(&self) -> Option<f64> {
-        self.percent_hundredths.map(|h| h as f64 / 100.0)
-    }
-}
 
 /// Which ranking list a pair is placed in besides the combined one.
 fn category(direction: Option<Direction>) -> usize {
@@ -87,18 +59,6 @@ fn ordered_bits(x: f64) -> u64 {
 
 fn round_f64(x: f64) -> i64 {
     x.abs().round().copysign(x) as i64
-}
-
-/// The pairs in rank order, kept from ranking so that lists need no sort of their own
-/// ([`combined_order`], [`display_order`]).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct RankOrder {
-    /// Pair ids by factored total, highest first; pairs with equal totals by id.
-    pairs: Vec<PairId>,
-    /// The combined place of each, in the same order.
-    places: Vec<u32>,
-    /// The list of each (NS, EW, Howell: [`category`]), in the same order.
-    categories: Vec<u8>,
 }
 
 /// Pairs from which places are written by id in parallel (see [`rank_pairs`]).
@@ -542,7 +502,15 @@ fn hundredths_of(
     }
 }
 
-pub(crate) fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
+/// Ranks the pairs of a scored field from their sums (pass two): fills its standings and rank order.
+pub(crate) fn rank<'f>(mut scoring: Scoring<'f>, sums: Sums) -> Result<Scoring<'f>> {
+    let started = std::time::Instant::now();
+    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
+    Ok(scoring)
+}
+
+fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;

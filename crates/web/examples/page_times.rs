@@ -53,7 +53,7 @@ fn pages(
             s.club_id,
             s.pair,
             s.section,
-            simpairs_pipeline::state::direction_key(s.direction)
+            simpairs_pipeline::wire::direction_key(s.direction)
         )
     };
     vec![
@@ -85,7 +85,7 @@ fn pages(
                         s.club_id,
                         s.section,
                         s.pair,
-                        simpairs_pipeline::state::direction_key(s.direction)
+                        simpairs_pipeline::wire::direction_key(s.direction)
                     )
                 })
                 .collect(),

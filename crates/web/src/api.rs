@@ -141,10 +141,10 @@ pub async fn pair(State(site): State<Site>, params: Params) -> Response {
     ) else {
         return bad("club and pair are needed; direction is NS or EW");
     };
-    let pair = (
-        club.to_string(),
-        section.unwrap_or("").to_string(),
-        number.to_string(),
+    let pair = simpairs_pipeline::PairKey::new(
+        club,
+        section.unwrap_or(""),
+        number,
         direction.unwrap_or(""),
     );
     let p = site.projection();

@@ -238,7 +238,7 @@ async fn a_club_arrives_while_the_scorecard_is_open(
     let (club, pair, section, dir) = {
         let p = served.site.projection();
         let first = p.leaderboard("combined", 0, 1).1.remove(0);
-        let dir = simpairs_pipeline::state::direction_key(first.direction);
+        let dir = simpairs_pipeline::wire::direction_key(first.direction);
         (first.club_id, first.pair, first.section, dir)
     };
     c.goto(&format!(

@@ -7,7 +7,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::PairKey;
 use simpairs_pipeline::views::rankings::List;
 use simpairs_pipeline::views::scorecard::scorecard;
 use simpairs_pipeline::views::value::show_hundredths;
@@ -18,10 +18,10 @@ fn event() -> (common::Event, simpairs_web::Site) {
     (e, site)
 }
 
-fn first_ns(site: &simpairs_web::Site) -> PairRef {
+fn first_ns(site: &simpairs_web::Site) -> PairKey {
     let p = site.projection();
     let s = p.leaderboard("ns", 0, 1).1.remove(0);
-    (s.club_id, s.section, s.pair, "NS")
+    PairKey::new(s.club_id, s.section, s.pair, "NS")
 }
 
 #[tokio::test]
@@ -31,11 +31,11 @@ async fn a_scorecard_adds_up_to_the_standing_and_each_line_is_its_boards() {
     let catalog = site.catalog();
     for list in ["ns", "ew"] {
         for standing in p.leaderboard(list, 0, 25).1 {
-            let pair = (
+            let pair = PairKey::new(
                 standing.club_id.clone(),
                 standing.section.clone(),
                 standing.pair.clone(),
-                simpairs_pipeline::state::direction_key(standing.direction),
+                simpairs_pipeline::wire::direction_key(standing.direction),
             );
             let card = scorecard(&p, &catalog, &pair).unwrap();
             assert_eq!(card.lines.len() as i32, standing.boards, "{pair:?}");
@@ -85,7 +85,10 @@ async fn a_scorecard_adds_up_to_the_standing_and_each_line_is_its_boards() {
 async fn the_scorecard_page_names_every_ranking_and_shows_percentages() {
     let (_e, site) = event();
     let pair = first_ns(&site);
-    let url = format!("/pair/{}/{}?section={}&dir=NS", pair.0, pair.2, pair.1);
+    let url = format!(
+        "/pair/{}/{}?section={}&dir=NS",
+        pair.club, pair.pair, pair.section
+    );
     let (status, _, html) = common::get(&site, &url).await;
     assert_eq!(status, StatusCode::OK);
     for label in [
@@ -111,7 +114,7 @@ async fn the_scorecard_page_names_every_ranking_and_shows_percentages() {
     assert!(html.contains(line.result.as_deref().unwrap()));
     let pct = show_hundredths(line.national.unwrap().percent_hundredths().unwrap());
     assert!(html.contains(&pct), "{pct}");
-    let opponents = simpairs_sim::names::pair_names(41, &pair.0, &line.opponents.2, "EW");
+    let opponents = simpairs_sim::names::pair_names(41, &pair.club, &line.opponents.pair, "EW");
     assert!(
         html.contains(&opponents.replace('&', "&amp;").replace('\'', "&#39;"))
             || html.contains(&opponents.replace('&', "&amp;")),
@@ -124,14 +127,14 @@ async fn a_pair_is_found_from_its_club_and_number_alone() {
     let (_e, site) = event();
     let pair = first_ns(&site);
     // Mitchell clubs number NS and EW pairs alike: the number alone offers the choice.
-    let (status, _, html) = common::get(&site, &format!("/pair/{}/{}", pair.0, pair.2)).await;
+    let (status, _, html) = common::get(&site, &format!("/pair/{}/{}", pair.club, pair.pair)).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains("which is yours") && html.contains("dir=NS") && html.contains("dir=EW"),
         "{html}"
     );
     let (status, _, html) =
-        common::get(&site, &format!("/pair/{}/{}?dir=ns", pair.0, pair.2)).await;
+        common::get(&site, &format!("/pair/{}/{}?dir=ns", pair.club, pair.pair)).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Places in each ranking"));
     // The former address works too.
@@ -139,17 +142,17 @@ async fn a_pair_is_found_from_its_club_and_number_alone() {
         &site,
         &format!(
             "/pair?club={}&pair={}&section={}&direction=NS",
-            pair.0, pair.2, pair.1
+            pair.club, pair.pair, pair.section
         ),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     // No such pair: not a bare 404, the club's pairs to choose from.
-    let (status, _, html) = common::get(&site, &format!("/pair/{}/999", pair.0)).await;
+    let (status, _, html) = common::get(&site, &format!("/pair/{}/999", pair.club)).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(
         html.contains("has no pair with that number")
-            && html.contains(&format!("/pair/{}/{}", pair.0, pair.2))
+            && html.contains(&format!("/pair/{}/{}", pair.club, pair.pair))
     );
 }
 
@@ -173,7 +176,7 @@ async fn rankings_page_and_jump_to_a_pair() {
                 s.club_id,
                 s.section,
                 s.pair,
-                simpairs_pipeline::state::direction_key(s.direction),
+                simpairs_pipeline::wire::direction_key(s.direction),
             ),
             total - 3,
         )

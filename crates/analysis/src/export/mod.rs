@@ -139,7 +139,7 @@ pub fn export(
     let declared = &moment.declared;
     let scoring = options
         .variant
-        .options(simpairs_pipeline::options_of(declared)?);
+        .options(simpairs_pipeline::wire::options_from_wire(declared)?);
     let deals = index.deals();
     let analysed = double_dummy::analyse(&declared.boards, deals);
     let cx = Context::new(event, declared, index, analysed.boards);

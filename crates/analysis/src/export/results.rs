@@ -124,8 +124,8 @@ fn players<'a>(
         (true, Movement::Howell) => (&r.ns_pair, ""),
         (false, Movement::Howell) => (&r.ew_pair, ""),
     };
-    in_force.pairs().get(&(
-        club.to_string(),
+    in_force.pairs().get(&simpairs_pipeline::PairKey::new(
+        club,
         r.section.to_string(),
         pair.to_string(),
         direction,

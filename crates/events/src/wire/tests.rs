@@ -8,9 +8,9 @@ use apache_avro::writer::datum::GenericDatumWriter;
 use proptest::prelude::*;
 
 use super::*;
-use crate::codec::ResultsHeader;
 use crate::schemas::Registry;
 use crate::skim;
+use crate::skim::ResultsHeader;
 use crate::test_samples as common;
 use crate::types::{AppliedResult, ResultsRecorded};
 

@@ -9,13 +9,13 @@ use simpairs_formats::{Imported, Location, Problem};
 use simpairs_scoring::Field;
 
 use super::Generation;
-use crate::state::PairId;
+use crate::PairKey;
 
 /// The field with its pairs' players and the warnings of `latest` (each club's latest
 /// generation in force, by club).
 pub(super) fn imported(
     field: Field,
-    players: &BTreeMap<PairId, Vec<Player>>,
+    players: &BTreeMap<PairKey, Vec<Player>>,
     latest: &BTreeMap<&str, &Generation>,
 ) -> Imported {
     let pairs = crate::replay::pair_infos(&field, players);

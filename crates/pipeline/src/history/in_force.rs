@@ -7,14 +7,15 @@ use std::sync::Arc;
 use simpairs_events::types::{AppliedResult, Player, SubmissionApplied};
 use simpairs_scoring::Field;
 
+use crate::PairKey;
 use crate::results::ClubResults;
-use crate::state::{PairId, direction_key};
+use crate::wire::direction_key;
 
 /// The results in force and the pairs' players after some submissions applied.
 #[derive(Clone, Debug, Default)]
 pub struct InForce {
     clubs: BTreeMap<String, ClubResults>,
-    pairs: BTreeMap<PairId, Vec<Player>>,
+    pairs: BTreeMap<PairKey, Vec<Player>>,
     result_count: usize,
     generation: i64,
 }
@@ -25,7 +26,7 @@ impl InForce {
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) -> bool {
         let club = &applied.club_id;
         for p in &applied.pairs {
-            let id = (
+            let id = PairKey::new(
                 club.clone(),
                 p.section.clone(),
                 p.pair.clone(),
@@ -68,7 +69,7 @@ impl InForce {
     }
 
     /// Each pair's players.
-    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<Player>> {
+    pub fn pairs(&self) -> &BTreeMap<PairKey, Vec<Player>> {
         &self.pairs
     }
 

@@ -12,8 +12,9 @@ use simpairs_scoring::Field;
 
 use super::store::Section;
 use super::{Generation, InForce, Index};
+use crate::PairKey;
 use crate::replay::AsOf;
-use crate::state::{EventState, PairId};
+use crate::state::EventState;
 use crate::{EventError, ReplayError, Result, stream_name};
 
 /// Where a moment's results are read from.
@@ -78,7 +79,7 @@ impl Results<'_> {
     }
 
     /// Each pair's players.
-    pub fn pairs(&self) -> &BTreeMap<PairId, Vec<Player>> {
+    pub fn pairs(&self) -> &BTreeMap<PairKey, Vec<Player>> {
         match self {
             Results::Index(f) => f.pairs(),
             Results::Replayed(s) => s.pairs(),

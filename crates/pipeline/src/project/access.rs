@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use simpairs_events::types::{AppliedResult, Fraction, ResultKey};
 use simpairs_scoring::{Direction, PairId, PairLabel, Standing};
 
-use super::{NationalStandings, PairRef, Projection};
+use super::{NationalStandings, PairKey, Projection};
 
 /// The names of one pair of the national field, borrowed from the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,26 +23,22 @@ pub struct PairNames<'a> {
 impl PairNames<'_> {
     /// The direction as the projection's keys spell it: `NS`, `EW`, or `""` for a Howell pair.
     pub fn direction_key(&self) -> &'static str {
-        match self.direction {
-            Some(Direction::NS) => "NS",
-            Some(Direction::EW) => "EW",
-            None => "",
-        }
+        crate::wire::direction_key(self.direction.map(crate::wire::direction_to_wire))
     }
 
     /// Whether these are the names of `pair`.
-    pub fn is(&self, pair: &PairRef) -> bool {
-        self.club == pair.0
-            && self.section == pair.1
-            && self.direction_key() == pair.3
-            && *self.label == PairLabel::new(&pair.2)
+    pub fn is(&self, pair: &PairKey) -> bool {
+        self.club == pair.club
+            && self.section == pair.section
+            && self.direction_key() == pair.direction
+            && *self.label == PairLabel::new(&pair.pair)
     }
 
     /// The pair as the projection's other views key it.
-    pub fn to_ref(&self) -> PairRef {
-        (
-            self.club.to_string(),
-            self.section.to_string(),
+    pub fn to_ref(&self) -> PairKey {
+        PairKey::new(
+            self.club,
+            self.section,
             self.label.to_string(),
             self.direction_key(),
         )
@@ -109,7 +105,7 @@ impl NationalStandings {
     }
 
     /// The id of a pair by its names, by looking at every pair (views keep an index instead).
-    pub fn id_of(&self, pair: &PairRef) -> Option<PairId> {
+    pub fn id_of(&self, pair: &PairKey) -> Option<PairId> {
         (0..self.len() as PairId).find(|&id| self.pair_names(id).is_some_and(|n| n.is(pair)))
     }
 }

@@ -9,7 +9,8 @@
 use simpairs_events::types::{AppliedResult, Player};
 use simpairs_scoring::{Seat, Vulnerability};
 
-use crate::project::{PairRef, Projection};
+use crate::PairKey;
+use crate::project::Projection;
 use crate::views::result::{Marks, result_text};
 use crate::views::{Catalog, Value, club_name, players_of};
 
@@ -44,9 +45,9 @@ pub struct Frequency {
 pub struct TravellerLine {
     pub club: String,
     pub club_name: String,
-    pub ns: PairRef,
+    pub ns: PairKey,
     pub ns_players: Vec<Player>,
-    pub ew: PairRef,
+    pub ew: PairKey,
     pub ew_players: Vec<Player>,
     pub contract: Option<String>,
     pub declarer: Option<String>,
@@ -87,19 +88,14 @@ pub fn lead_of(r: &AppliedResult) -> Option<String> {
     r.lead.as_deref().map(crate::views::text::display_name)
 }
 
-fn side_ref(club: &str, r: &AppliedResult, ns: bool) -> PairRef {
+fn side_ref(club: &str, r: &AppliedResult, ns: bool) -> PairKey {
     let dir = match (r.movement, ns) {
         (simpairs_events::types::Movement::Howell, _) => "",
         (_, true) => "NS",
         (_, false) => "EW",
     };
     let label = if ns { &r.ns_pair } else { &r.ew_pair };
-    (
-        club.to_string(),
-        r.section.to_string(),
-        label.to_string(),
-        dir,
-    )
+    PairKey::new(club, r.section.to_string(), label.to_string(), dir)
 }
 
 fn values(p: &Projection, scope: &str, club: &str, r: &AppliedResult) -> Option<(Value, Value)> {

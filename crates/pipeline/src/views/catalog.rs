@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use simpairs_events::types::Player;
 
-use crate::project::{PairRef, Projection};
+use crate::PairKey;
+use crate::project::Projection;
 use crate::views::national::NationalIndex;
 use crate::views::search::SearchIndex;
 
@@ -115,22 +116,22 @@ impl Catalog {
 
 /// Every pair of a club: those its standings rank and those its submissions entered, with their
 /// players where the club gave them.
-fn club_pairs(p: &Projection, club: &str) -> Vec<(PairRef, Vec<Player>)> {
-    let mut pairs: BTreeMap<PairRef, Vec<Player>> = BTreeMap::new();
-    let from = (club.to_string(), String::new(), String::new(), "");
+fn club_pairs(p: &Projection, club: &str) -> Vec<(PairKey, Vec<Player>)> {
+    let mut pairs: BTreeMap<PairKey, Vec<Player>> = BTreeMap::new();
+    let from = PairKey::new(club, "", "", "");
     for (key, players) in p.players.range(from..) {
-        if key.0 != club {
+        if key.club != club {
             break;
         }
         pairs.insert(key.clone(), players.clone());
     }
     if let Some(s) = p.clubs.get(club) {
         for e in &s.standings {
-            let key = (
+            let key = PairKey::new(
                 e.club_id.clone(),
                 e.section.clone(),
                 e.pair.clone(),
-                crate::state::direction_key(e.direction),
+                crate::wire::direction_key(e.direction),
             );
             pairs.entry(key).or_default();
         }

@@ -31,10 +31,11 @@ pub use value::{Place, Value};
 
 use simpairs_events::types::Player;
 
-use crate::project::{PairRef, Projection};
+use crate::PairKey;
+use crate::project::Projection;
 
 /// The players of a pair, names cut for display; empty when the club did not name them.
-pub fn players_of(p: &Projection, pair: &PairRef) -> Vec<Player> {
+pub fn players_of(p: &Projection, pair: &PairKey) -> Vec<Player> {
     p.players
         .get(pair)
         .map(|ps| {
@@ -49,7 +50,7 @@ pub fn players_of(p: &Projection, pair: &PairRef) -> Vec<Player> {
 }
 
 /// The names of a pair's players joined with ` & `, cut for display.
-pub fn names_of(p: &Projection, pair: &PairRef) -> String {
+pub fn names_of(p: &Projection, pair: &PairKey) -> String {
     players_of(p, pair)
         .iter()
         .map(|pl| pl.name.as_str())

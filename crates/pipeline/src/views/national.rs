@@ -11,7 +11,8 @@ use std::hash::{Hash, Hasher};
 
 use simpairs_scoring::{PairId, PairLabel};
 
-use crate::project::{NationalStandings, PairNames, PairRef};
+use crate::PairKey;
+use crate::project::{NationalStandings, PairNames};
 
 /// How many ids are checked to tell that the field was built again.
 const SAMPLE: usize = 64;
@@ -105,9 +106,9 @@ impl NationalIndex {
 
     /// The id of `pair` in `standings` (which must be the standings indexed, or the answer is
     /// checked and may be `None` for a pair that is there).
-    pub fn id_of(&self, standings: &NationalStandings, pair: &PairRef) -> Option<PairId> {
-        let label = PairLabel::new(&pair.2);
-        let h = key_hash(&pair.0, &pair.1, &label, pair.3);
+    pub fn id_of(&self, standings: &NationalStandings, pair: &PairKey) -> Option<PairId> {
+        let label = PairLabel::new(&pair.pair);
+        let h = key_hash(&pair.club, &pair.section, &label, pair.direction);
         let is = |id: &PairId| standings.pair_names(*id).is_some_and(|n| n.is(pair));
         self.ids
             .get(&h)

@@ -5,9 +5,10 @@
 use simpairs_events::types::{PairStanding, Player};
 use simpairs_scoring::PairId;
 
-use crate::project::{NationalStandings, PairRef, Projection};
-use crate::state::direction_key;
+use crate::PairKey;
+use crate::project::{NationalStandings, Projection};
 use crate::views::{Catalog, Place, club_name, players_of};
+use crate::wire::direction_key;
 
 /// A national list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,7 +62,7 @@ impl List {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     pub place: Place,
-    pub pair: PairRef,
+    pub pair: PairKey,
     pub players: Vec<Player>,
     pub club_name: String,
     pub boards: i32,
@@ -84,8 +85,8 @@ pub struct Page {
     pub generation: i64,
 }
 
-fn pair_ref(s: &PairStanding) -> PairRef {
-    (
+fn pair_ref(s: &PairStanding) -> PairKey {
+    PairKey::new(
         s.club_id.clone(),
         s.section.clone(),
         s.pair.clone(),
@@ -94,8 +95,8 @@ fn pair_ref(s: &PairStanding) -> PairRef {
 }
 
 /// A pair's place in its club's own ranking.
-pub fn club_place(p: &Projection, pair: &PairRef) -> Option<Place> {
-    let s = p.clubs.get(&pair.0)?;
+pub fn club_place(p: &Projection, pair: &PairKey) -> Option<Place> {
+    let s = p.clubs.get(&pair.club)?;
     s.standings
         .iter()
         .find(|e| pair_ref(e) == *pair)
@@ -135,7 +136,7 @@ fn national_row(p: &Projection, national: &NationalStandings, id: PairId, list: 
     Row {
         place,
         players: players_of(p, &pair),
-        club_name: club_name(p, &pair.0),
+        club_name: club_name(p, &pair.club),
         boards: e.boards,
         total_hundredths: e.total_hundredths,
         percent_hundredths: e.percent_hundredths,
@@ -176,7 +177,7 @@ pub fn national_position(
     catalog: &Catalog,
     list: List,
     club: Option<&str>,
-    pair: &PairRef,
+    pair: &PairKey,
 ) -> Option<usize> {
     let national = p.national.as_ref()?;
     let id = catalog
@@ -198,7 +199,7 @@ pub fn national_position(
 pub fn national_standing(
     p: &Projection,
     catalog: &Catalog,
-    pair: &PairRef,
+    pair: &PairKey,
 ) -> Option<PairStanding> {
     let national = p.national.as_ref()?;
     let id = catalog
@@ -238,17 +239,17 @@ pub fn club_ranking(
             other: national,
             pair,
         };
-        match lists.iter_mut().find(|(d, _)| *d == row.pair.3) {
+        match lists.iter_mut().find(|(d, _)| *d == row.pair.direction) {
             Some((_, rows)) => rows.push(row),
-            None => lists.push((row.pair.3, vec![row])),
+            None => lists.push((row.pair.direction, vec![row])),
         }
     }
     for (_, rows) in &mut lists {
         rows.sort_by_key(|r| {
             (
                 r.place.rank,
-                r.pair.1.clone(),
-                simpairs_scoring::PairLabel::new(&r.pair.2),
+                r.pair.section.clone(),
+                simpairs_scoring::PairLabel::new(&r.pair.pair),
             )
         });
     }

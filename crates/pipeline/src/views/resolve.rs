@@ -2,39 +2,40 @@
 //! from the club's pairs; when more than one pair fits (pair 3 North-South and pair 3 East-West),
 //! the caller offers the choice.
 
-use crate::project::{PairRef, Projection};
+use crate::PairKey;
+use crate::project::Projection;
 use crate::views::Catalog;
 
 /// What a club and pair number name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolved {
     /// Exactly one pair.
-    One(PairRef),
+    One(PairKey),
     /// Several pairs fit: a choice to offer.
-    Several(Vec<PairRef>),
+    Several(Vec<PairKey>),
     /// The club has no such pair; its pairs, to choose from (empty if the club has none in).
-    None(Vec<PairRef>),
+    None(Vec<PairKey>),
 }
 
 /// The pairs of a club: those its own standings rank and those its submissions entered (and,
 /// if it has neither yet, those of the national standings).
-pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairRef> {
-    let mut pairs: std::collections::BTreeSet<PairRef> = std::collections::BTreeSet::new();
+pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairKey> {
+    let mut pairs: std::collections::BTreeSet<PairKey> = std::collections::BTreeSet::new();
     if let Some(s) = p.clubs.get(club) {
         pairs.extend(s.standings.iter().map(|e| {
-            (
+            PairKey::new(
                 e.club_id.clone(),
                 e.section.clone(),
                 e.pair.clone(),
-                crate::state::direction_key(e.direction),
+                crate::wire::direction_key(e.direction),
             )
         }));
     }
-    let from = (club.to_string(), String::new(), String::new(), "");
+    let from = PairKey::new(club, "", "", "");
     pairs.extend(
         p.players
             .range(from..)
-            .take_while(|(k, _)| k.0 == club)
+            .take_while(|(k, _)| k.club == club)
             .map(|(k, _)| k.clone()),
     );
     if pairs.is_empty()
@@ -47,13 +48,18 @@ pub fn club_pairs(p: &Projection, club: &str) -> Vec<PairRef> {
                 .map(|names| names.to_ref()),
         );
     }
-    let mut pairs: Vec<PairRef> = pairs.into_iter().collect();
+    let mut pairs: Vec<PairKey> = pairs.into_iter().collect();
     pairs.sort_by(|a, b| {
-        (&a.1, simpairs_scoring::PairLabel::new(&a.2), a.3).cmp(&(
-            &b.1,
-            simpairs_scoring::PairLabel::new(&b.2),
-            b.3,
-        ))
+        (
+            &a.section,
+            simpairs_scoring::PairLabel::new(&a.pair),
+            a.direction,
+        )
+            .cmp(&(
+                &b.section,
+                simpairs_scoring::PairLabel::new(&b.pair),
+                b.direction,
+            ))
     });
     pairs
 }
@@ -76,12 +82,12 @@ pub fn resolve(
     let pairs = club_pairs(p, club);
     let wanted = simpairs_scoring::PairLabel::new(number);
     let loose = |s: &str| simpairs_scoring::PairLabel::new(s.trim_start_matches('0'));
-    let fits: Vec<PairRef> = pairs
+    let fits: Vec<PairKey> = pairs
         .iter()
         .filter(|r| {
-            (simpairs_scoring::PairLabel::new(&r.2) == wanted || loose(&r.2) == loose(number))
-                && section.is_none_or(|s| s.eq_ignore_ascii_case(&r.1))
-                && direction.is_none_or(|d| d.eq_ignore_ascii_case(r.3))
+            (simpairs_scoring::PairLabel::new(&r.pair) == wanted || loose(&r.pair) == loose(number))
+                && section.is_none_or(|s| s.eq_ignore_ascii_case(&r.section))
+                && direction.is_none_or(|d| d.eq_ignore_ascii_case(r.direction))
         })
         .cloned()
         .collect();

@@ -5,7 +5,8 @@
 
 use simpairs_events::types::{AppliedResult, Fraction, Player};
 
-use crate::project::{PairRef, Projection};
+use crate::PairKey;
+use crate::project::Projection;
 use crate::views::rankings::{List, club_place, national_position, national_standing};
 use crate::views::result::{Marks, result_text};
 use crate::views::{Catalog, Place, Value, club_name, players_of};
@@ -22,7 +23,7 @@ pub struct Line {
     /// The score to the pair's side.
     pub score: Option<i32>,
     pub marks: Marks,
-    pub opponents: PairRef,
+    pub opponents: PairKey,
     pub opponent_players: Vec<Player>,
     pub national: Option<Value>,
     pub club: Option<Value>,
@@ -49,7 +50,7 @@ pub struct RankingPlace {
 /// A pair's scorecard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scorecard {
-    pub pair: PairRef,
+    pub pair: PairKey,
     pub club_name: String,
     pub players: Vec<Player>,
     pub places: Vec<RankingPlace>,
@@ -59,8 +60,8 @@ pub struct Scorecard {
 }
 
 /// Whether the pair played the result, and at which side.
-fn side(r: &AppliedResult, pair: &PairRef) -> Option<bool> {
-    if r.section != *pair.1 {
+fn side(r: &AppliedResult, pair: &PairKey) -> Option<bool> {
+    if r.section != *pair.section {
         return None;
     }
     let dir = |ns: bool| match r.movement {
@@ -68,9 +69,9 @@ fn side(r: &AppliedResult, pair: &PairRef) -> Option<bool> {
         simpairs_events::types::Movement::Mitchell if ns => "NS",
         simpairs_events::types::Movement::Mitchell => "EW",
     };
-    if *r.ns_pair == *pair.2 && dir(true) == pair.3 {
+    if *r.ns_pair == *pair.pair && dir(true) == pair.direction {
         Some(true)
-    } else if *r.ew_pair == *pair.2 && dir(false) == pair.3 {
+    } else if *r.ew_pair == *pair.pair && dir(false) == pair.direction {
         Some(false)
     } else {
         None
@@ -95,17 +96,17 @@ fn score_to(r: &AppliedResult, ns: bool) -> Option<i32> {
     }
 }
 
-fn line(p: &Projection, pair: &PairRef, r: &AppliedResult, ns: bool) -> Line {
-    let club = pair.0.as_str();
-    let opponents: PairRef = (
-        pair.0.clone(),
-        pair.1.clone(),
+fn line(p: &Projection, pair: &PairKey, r: &AppliedResult, ns: bool) -> Line {
+    let club = pair.club.as_str();
+    let opponents = PairKey::new(
+        pair.club.clone(),
+        pair.section.clone(),
         if ns {
             r.ew_pair.to_string()
         } else {
             r.ns_pair.to_string()
         },
-        match (pair.3, ns) {
+        match (pair.direction, ns) {
             ("", _) => "",
             (_, true) => "EW",
             (_, false) => "NS",
@@ -155,7 +156,7 @@ fn direction_name(d: &str) -> &'static str {
 
 /// The pair's place in each ranking it is in: national combined, national in its direction, and
 /// its club's own ranking.
-fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace> {
+fn places(p: &Projection, catalog: &Catalog, pair: &PairKey) -> Vec<RankingPlace> {
     let mut out = Vec::new();
     if let (Some(n), Some(national)) = (national_standing(p, catalog, pair), &p.national) {
         let mut lists = vec![(
@@ -165,9 +166,9 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
                 tied: n.combined_tied,
             },
         )];
-        if !pair.3.is_empty() {
+        if !pair.direction.is_empty() {
             lists.push((
-                List::of_direction(pair.3),
+                List::of_direction(pair.direction),
                 Place {
                     rank: n.rank,
                     tied: n.tied,
@@ -188,19 +189,19 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
             });
         }
     }
-    if let (Some(place), Some(s)) = (club_place(p, pair), p.clubs.get(&pair.0)) {
+    if let (Some(place), Some(s)) = (club_place(p, pair), p.clubs.get(&pair.club)) {
         let own = s.standings.iter().find(|e| {
-            e.section == pair.1
-                && e.pair == pair.2
-                && crate::state::direction_key(e.direction) == pair.3
+            e.section == pair.section
+                && e.pair == pair.pair
+                && crate::wire::direction_key(e.direction) == pair.direction
         });
         out.push(RankingPlace {
-            ranking: format!("Club, {}", direction_name(pair.3)),
+            ranking: format!("Club, {}", direction_name(pair.direction)),
             place,
             of: s
                 .standings
                 .iter()
-                .filter(|e| crate::state::direction_key(e.direction) == pair.3)
+                .filter(|e| crate::wire::direction_key(e.direction) == pair.direction)
                 .count(),
             total_hundredths: own.map_or(0, |e| e.total_hundredths),
             percent_hundredths: own.and_then(|e| e.percent_hundredths),
@@ -211,9 +212,9 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Vec<RankingPlace
 }
 
 /// A pair's scorecard; `None` when none of its results is in force.
-pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Option<Scorecard> {
+pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairKey) -> Option<Scorecard> {
     let mut lines: Vec<Line> = p
-        .club_results(&pair.0)
+        .club_results(&pair.club)
         .filter_map(|(_, r)| side(r, pair).map(|ns| line(p, pair, r, ns)))
         .collect();
     if lines.is_empty() {
@@ -222,7 +223,7 @@ pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Option<Sc
     lines.sort_by_key(|l| l.board);
     running(&mut lines);
     Some(Scorecard {
-        club_name: club_name(p, &pair.0),
+        club_name: club_name(p, &pair.club),
         players: players_of(p, pair),
         places: places(p, catalog, pair),
         lines,
@@ -232,11 +233,11 @@ pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairRef) -> Option<Sc
 }
 
 /// Where a pair is in a national list, for "jump to my pair".
-pub fn position_in(p: &Projection, catalog: &Catalog, list: List, pair: &PairRef) -> Option<usize> {
+pub fn position_in(p: &Projection, catalog: &Catalog, list: List, pair: &PairKey) -> Option<usize> {
     national_position(p, catalog, list, None, pair)
 }
 
 /// The sum of fractions as a number (a total shown, not ranked).
 pub fn sum(values: impl Iterator<Item = Fraction>) -> f64 {
-    values.map(crate::views::value::to_f64).sum()
+    values.map(crate::wire::fraction_to_f64).sum()
 }

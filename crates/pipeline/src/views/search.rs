@@ -12,7 +12,7 @@ use std::ops::Bound;
 
 use simpairs_events::types::Player;
 
-use crate::project::PairRef;
+use crate::PairKey;
 use crate::views::fold;
 
 /// The most pairs a query lists.
@@ -21,7 +21,7 @@ pub const MAX_HITS: usize = 50;
 /// One pair as the index holds it.
 #[derive(Clone, Debug)]
 struct PairDoc {
-    pair: PairRef,
+    pair: PairKey,
     players: Vec<Player>,
     /// The folded words of the players' names and their national ids.
     words: Vec<Box<str>>,
@@ -41,7 +41,7 @@ struct ClubDoc {
 /// A pair a query found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairHit {
-    pub pair: PairRef,
+    pub pair: PairKey,
     pub players: Vec<Player>,
 }
 
@@ -125,7 +125,7 @@ impl SearchIndex {
     }
 
     /// Indexes the pairs of a club, in place of those indexed before.
-    pub fn set_club_pairs(&mut self, club: &str, pairs: Vec<(PairRef, Vec<Player>)>) {
+    pub fn set_club_pairs(&mut self, club: &str, pairs: Vec<(PairKey, Vec<Player>)>) {
         if !self.clubs.contains_key(club) {
             self.set_club_name(club, club);
         }
@@ -163,7 +163,7 @@ impl SearchIndex {
         }
     }
 
-    fn add(&mut self, pair: PairRef, players: Vec<Player>) -> u32 {
+    fn add(&mut self, pair: PairKey, players: Vec<Player>) -> u32 {
         let id = self.docs.len() as u32;
         let mut words: Vec<Box<str>> = Vec::new();
         for p in &players {
@@ -182,7 +182,7 @@ impl SearchIndex {
                 }
             }
         }
-        let label: Box<str> = fold::fold(&pair.2).into();
+        let label: Box<str> = fold::fold(&pair.pair).into();
         match self.labels.get_mut(&label) {
             Some(docs) => docs.push(id),
             None => {
@@ -281,7 +281,7 @@ impl SearchIndex {
         let Some(Some(doc)) = self.docs.get(id as usize) else {
             return false;
         };
-        let club = self.clubs.get(&doc.pair.0);
+        let club = self.clubs.get(&doc.pair.club);
         words.iter().all(|w| {
             starts(&doc.words, w) || *doc.label == **w || club.is_some_and(|c| starts(&c.words, w))
         })
@@ -374,13 +374,13 @@ impl SearchIndex {
 }
 
 /// A pair's entry for the index: the pair and its players.
-pub type Entry = (PairRef, Vec<Player>);
+pub type Entry = (PairKey, Vec<Player>);
 
 /// Pairs by id, for callers that index many clubs at once.
 pub fn by_club(entries: Vec<Entry>) -> HashMap<String, Vec<Entry>> {
     let mut out: HashMap<String, Vec<Entry>> = HashMap::new();
     for e in entries {
-        out.entry(e.0.0.clone()).or_default().push(e);
+        out.entry(e.0.club.clone()).or_default().push(e);
     }
     out
 }
@@ -396,8 +396,8 @@ mod tests {
         }
     }
 
-    fn pair(club: &str, n: &str, d: &'static str) -> PairRef {
-        (club.into(), "A".into(), n.into(), d)
+    fn pair(club: &str, n: &str, d: &'static str) -> PairKey {
+        PairKey::new(club, "A", n, d)
     }
 
     fn index() -> SearchIndex {
@@ -427,7 +427,7 @@ mod tests {
     fn found(r: &SearchResults) -> Vec<(&str, &str)> {
         r.pairs
             .iter()
-            .map(|h| (h.pair.0.as_str(), h.pair.2.as_str()))
+            .map(|h| (h.pair.club.as_str(), h.pair.pair.as_str()))
             .collect()
     }
 

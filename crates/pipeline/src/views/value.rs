@@ -63,20 +63,11 @@ impl Value {
 
     /// The value as a number (for sums that are only shown, not ranked).
     pub fn value_f64(&self) -> f64 {
-        to_f64(self.value)
+        crate::wire::fraction_to_f64(self.value)
     }
 
     pub fn top_f64(&self) -> f64 {
-        to_f64(self.top)
-    }
-}
-
-/// A fraction as the nearest `f64`.
-pub fn to_f64(f: Fraction) -> f64 {
-    if f.den == 0 {
-        0.0
-    } else {
-        f.num as f64 / f.den as f64
+        crate::wire::fraction_to_f64(self.top)
     }
 }
 

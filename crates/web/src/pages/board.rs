@@ -230,10 +230,7 @@ fn frequency(view: &BoardView) -> Markup {
     }
 }
 
-fn side(
-    pair: &simpairs_pipeline::project::PairRef,
-    players: &[simpairs_events::types::Player],
-) -> Markup {
+fn side(pair: &simpairs_pipeline::PairKey, players: &[simpairs_events::types::Player]) -> Markup {
     html! {
         a href=(fmt::pair_url(pair)) { (fmt::pair_label(pair, players)) }
         @if !players.is_empty() { " " span.meta { (fmt::pair_number(pair)) } }

@@ -12,7 +12,8 @@ use maud::{Markup, html};
 use simpairs_analysis::compare::{Change, Comparison};
 use simpairs_analysis::figures::Figures;
 use simpairs_analysis::variant::{Side, Variant};
-use simpairs_pipeline::project::{PairRef, Projection};
+use simpairs_pipeline::PairKey;
+use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::club_name;
 use simpairs_pipeline::views::value::show_hundredths;
 use simpairs_scoring::Preset;
@@ -277,13 +278,13 @@ fn results(p: &Projection, ask: &Ask, c: &Comparison) -> Markup {
     }
 }
 
-fn pair_of(x: &Change) -> PairRef {
-    let direction = match x.direction.as_str() {
-        "NS" => "NS",
-        "EW" => "EW",
-        _ => "",
-    };
-    (x.club.clone(), x.section.clone(), x.pair.clone(), direction)
+fn pair_of(x: &Change) -> PairKey {
+    PairKey::from_text(
+        x.club.clone(),
+        x.section.clone(),
+        x.pair.clone(),
+        &x.direction,
+    )
 }
 
 fn place(f: Option<&Figures>) -> String {

@@ -3,7 +3,7 @@
 
 use maud::{Markup, html};
 use simpairs_events::types::Player;
-use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::PairKey;
 use simpairs_pipeline::views::value::show_hundredths;
 use simpairs_pipeline::views::{Place, Value};
 
@@ -48,30 +48,26 @@ pub fn names(players: &[Player]) -> Option<String> {
 }
 
 /// A pair's number with its direction: `7 NS`, `3` (Howell).
-pub fn pair_number(pair: &PairRef) -> String {
-    if pair.3.is_empty() {
-        pair.2.clone()
-    } else {
-        format!("{} {}", pair.2, pair.3)
-    }
+pub fn pair_number(pair: &PairKey) -> String {
+    pair.to_string()
 }
 
 /// A pair as a link line: names when known, else `Pair 7 NS`.
-pub fn pair_label(pair: &PairRef, players: &[Player]) -> String {
+pub fn pair_label(pair: &PairKey, players: &[Player]) -> String {
     names(players).unwrap_or_else(|| format!("Pair {}", pair_number(pair)))
 }
 
 /// The link to a pair's scorecard.
-pub fn pair_url(pair: &PairRef) -> String {
+pub fn pair_url(pair: &PairKey) -> String {
     let mut url = format!(
         "/pair/{}/{}?section={}",
-        enc(&pair.0),
-        enc(&pair.2),
-        enc(&pair.1)
+        enc(&pair.club),
+        enc(&pair.pair),
+        enc(&pair.section)
     );
-    if !pair.3.is_empty() {
+    if !pair.direction.is_empty() {
         url.push_str("&dir=");
-        url.push_str(pair.3);
+        url.push_str(pair.direction);
     }
     url
 }
@@ -137,7 +133,7 @@ mod tests {
 
     #[test]
     fn links_encode_what_clubs_wrote() {
-        let pair = ("C<1>".to_string(), "A B".to_string(), "7".to_string(), "NS");
+        let pair = PairKey::new("C<1>", "A B", "7", "NS");
         assert_eq!(pair_url(&pair), "/pair/C%3C1%3E/7?section=A%20B&dir=NS");
     }
 }

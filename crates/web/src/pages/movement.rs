@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use simpairs_analysis::movement::{FieldHistory, HistoryOptions, PairPath, Pairs};
 use simpairs_analysis::timeline::Every;
-use simpairs_pipeline::project::PairRef;
+use simpairs_pipeline::PairKey;
 use simpairs_pipeline::views::club_name;
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
 
@@ -33,7 +33,7 @@ pub const MAX_POINTS: usize = 120;
 #[derive(Clone, Debug)]
 pub struct Ask {
     pub top: usize,
-    pub pair: Option<PairRef>,
+    pub pair: Option<PairKey>,
 }
 
 /// Why a link cannot be answered.
@@ -125,7 +125,7 @@ fn no_pair(site: &Site) -> Response {
 }
 
 /// The pairs followed, best final place first, the reader's own pair (if any) first of all.
-fn ordered<'a>(h: &'a FieldHistory, mine: Option<&PairRef>) -> Vec<(&'a PairPath, bool)> {
+fn ordered<'a>(h: &'a FieldHistory, mine: Option<&PairKey>) -> Vec<(&'a PairPath, bool)> {
     let mut paths: Vec<(&PairPath, bool)> = h
         .pairs
         .iter()
@@ -135,21 +135,19 @@ fn ordered<'a>(h: &'a FieldHistory, mine: Option<&PairRef>) -> Vec<(&'a PairPath
     paths
 }
 
-fn is(path: &PairPath, pair: &PairRef) -> bool {
-    path.club == pair.0 && path.section == pair.1 && path.pair == pair.2 && path.direction == pair.3
+fn is(path: &PairPath, pair: &PairKey) -> bool {
+    path.club == pair.club
+        && path.section == pair.section
+        && path.pair == pair.pair
+        && path.direction == pair.direction
 }
 
-pub fn pair_ref(path: &PairPath) -> PairRef {
-    let direction = match path.direction.as_str() {
-        "NS" => "NS",
-        "EW" => "EW",
-        _ => "",
-    };
-    (
+pub fn pair_ref(path: &PairPath) -> PairKey {
+    PairKey::from_text(
         path.club.clone(),
         path.section.clone(),
         path.pair.clone(),
-        direction,
+        &path.direction,
     )
 }
 
@@ -228,12 +226,12 @@ fn api_link(ask: &Ask) -> String {
     if let Some(pair) = &ask.pair {
         link.push_str(&format!(
             "&club={}&pair={}&section={}",
-            enc(&pair.0),
-            enc(&pair.2),
-            enc(&pair.1)
+            enc(&pair.club),
+            enc(&pair.pair),
+            enc(&pair.section)
         ));
-        if !pair.3.is_empty() {
-            link.push_str(&format!("&dir={}", pair.3));
+        if !pair.direction.is_empty() {
+            link.push_str(&format!("&dir={}", pair.direction));
         }
     }
     link
@@ -257,7 +255,7 @@ fn chooser(ask: &Ask) -> Markup {
         .pair
         .as_ref()
         .map_or((String::new(), String::new()), |p| {
-            (p.0.clone(), p.2.clone())
+            (p.club.clone(), p.pair.clone())
         });
     html! {
         form.inline action="/movement" method="get" {
@@ -318,16 +316,16 @@ fn summary_row(path: &PairPath, own: bool) -> Markup {
 }
 
 /// The page of one pair's moves.
-pub fn movement_url(pair: &PairRef) -> String {
+pub fn movement_url(pair: &PairKey) -> String {
     let mut url = format!(
         "/movement?club={}&pair={}&section={}",
-        enc(&pair.0),
-        enc(&pair.2),
-        enc(&pair.1)
+        enc(&pair.club),
+        enc(&pair.pair),
+        enc(&pair.section)
     );
-    if !pair.3.is_empty() {
+    if !pair.direction.is_empty() {
         url.push_str("&dir=");
-        url.push_str(pair.3);
+        url.push_str(pair.direction);
     }
     url
 }

@@ -6,7 +6,8 @@
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
-use simpairs_pipeline::project::{PairRef, Projection};
+use simpairs_pipeline::PairKey;
+use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
 use simpairs_pipeline::views::scorecard::{Line, RankingPlace, Scorecard, scorecard};
 use simpairs_pipeline::views::{club_name, text};
@@ -106,13 +107,13 @@ fn show(site: &Site, n: &Named<'_>) -> Response {
     }
 }
 
-fn choice_body(p: &Projection, why: &str, pairs: &[PairRef]) -> Markup {
+fn choice_body(p: &Projection, why: &str, pairs: &[PairKey]) -> Markup {
     html! {
         (why)
         ul {
             @for pair in pairs {
                 li { a href=(fmt::pair_url(pair)) {
-                    "Pair " (fmt::pair_number(pair)) @if !pair.1.is_empty() { ", section " (pair.1) }
+                    "Pair " (fmt::pair_number(pair)) @if !pair.section.is_empty() { ", section " (pair.section) }
                     @if let Some(n) = fmt::names(&simpairs_pipeline::views::players_of(p, pair)) { ": " (n) }
                 } }
             }
@@ -120,7 +121,7 @@ fn choice_body(p: &Projection, why: &str, pairs: &[PairRef]) -> Markup {
     }
 }
 
-fn choice_page(f: &Frame, p: &Projection, club: &str, why: &str, pairs: &[PairRef]) -> Markup {
+fn choice_page(f: &Frame, p: &Projection, club: &str, why: &str, pairs: &[PairKey]) -> Markup {
     let title = format!("Pairs of {}", club_name(p, club));
     page(
         f,
@@ -135,10 +136,10 @@ fn mine(card: &Scorecard) -> Mine {
     Mine {
         query: format!(
             "me_club={}&me_section={}&me_pair={}&me_dir={}",
-            enc(&pair.0),
-            enc(&pair.1),
-            enc(&pair.2),
-            pair.3
+            enc(&pair.club),
+            enc(&pair.section),
+            enc(&pair.pair),
+            pair.direction
         ),
         label: fmt::pair_label(pair, &card.players),
     }
@@ -146,16 +147,16 @@ fn mine(card: &Scorecard) -> Mine {
 
 fn card_page(f: &Frame, card: &Scorecard) -> Markup {
     let title = fmt::pair_label(&card.pair, &card.players);
-    let direction = match card.pair.3 {
+    let direction = match card.pair.direction {
         "NS" => "North-South",
         "EW" => "East-West",
         _ => "Howell",
     };
     let body = html! {
         p.meta {
-            "Pair " (card.pair.2) " " (direction)
-            @if !card.pair.1.is_empty() { ", section " (text::display_name(&card.pair.1)) }
-            ", " a href=(fmt::club_url(&card.pair.0)) { (card.club_name) } "."
+            "Pair " (card.pair.pair) " " (direction)
+            @if !card.pair.section.is_empty() { ", section " (text::display_name(&card.pair.section)) }
+            ", " a href=(fmt::club_url(&card.pair.club)) { (card.club_name) } "."
             @for pl in &card.players { @if let Some(id) = &pl.national_id {
                 " " a href=(crate::pages::player::player_url(id)) aria-label={ (pl.name) "'s season, national ID " (id) } { (pl.name) ": " (id) } "."
             } }
@@ -187,7 +188,7 @@ fn place(card: &Scorecard, r: &RankingPlace) -> Markup {
     let key = r.ranking.to_lowercase().replace([',', ' '], "-");
     let link = match r.national_list {
         Some(list) => format!("/rankings?list={}&{}#me", list.key(), mine(card).query),
-        None => fmt::club_url(&card.pair.0),
+        None => fmt::club_url(&card.pair.club),
     };
     html! {
         tr {
@@ -228,7 +229,7 @@ fn value_cell(v: Option<&simpairs_pipeline::views::Value>, imps: bool) -> String
 
 fn lines(card: &Scorecard) -> Markup {
     let imps = card.imps;
-    let club = card.pair.0.as_str();
+    let club = card.pair.club.as_str();
     let unit = if imps { "IMPs" } else { "%" };
     // Clubs do not all record leads: no column of blanks.
     let leads = card.lines.iter().any(|l| l.lead.is_some());
@@ -258,7 +259,7 @@ fn lines(card: &Scorecard) -> Markup {
                         }
                         td.l {
                             (result_cell(l))
-                            @if card.pair.3.is_empty() { " " span.meta { "(" (l.sat) ")" } }
+                            @if card.pair.direction.is_empty() { " " span.meta { "(" (l.sat) ")" } }
                             span.fold { "v " (opponents(l)) @if let Some(lead) = &l.lead { " · lead " (lead) } }
                         }
                         @if leads { td.l.wide { (l.lead.as_deref().unwrap_or("")) } }

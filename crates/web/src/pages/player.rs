@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use simpairs_analysis::figures::Figures;
 use simpairs_analysis::season::{Partner, PlayerEvent, PlayerHistory};
+use simpairs_pipeline::PairKey;
 use simpairs_pipeline::views::text;
 use simpairs_pipeline::views::value::show_hundredths;
 
@@ -128,12 +129,12 @@ fn score(f: Option<&Figures>) -> String {
 }
 
 fn row(e: &PlayerEvent, here: &str) -> Markup {
-    let direction = match e.direction.as_str() {
-        "NS" => "NS",
-        "EW" => "EW",
-        _ => "",
-    };
-    let pair = (e.club.clone(), e.section.clone(), e.pair.clone(), direction);
+    let pair = PairKey::from_text(
+        e.club.clone(),
+        e.section.clone(),
+        e.pair.clone(),
+        &e.direction,
+    );
     html! {
         tr {
             th.l scope="row" {

@@ -6,7 +6,8 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
-use simpairs_pipeline::project::{PairRef, Projection};
+use simpairs_pipeline::PairKey;
+use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::rankings::{List, Page, national_page, national_position};
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
 use simpairs_pipeline::views::{Catalog, club_name, is_imps};
@@ -46,7 +47,7 @@ fn ask(params: &Params) -> Result<Ask<'_>, BadParam> {
 }
 
 /// The reader's pair, found from what they typed: `Ok(None)` when they did not ask.
-fn find_me(p: &Projection, catalog: &Catalog, a: &Ask<'_>) -> Result<Option<PairRef>, Markup> {
+fn find_me(p: &Projection, catalog: &Catalog, a: &Ask<'_>) -> Result<Option<PairKey>, Markup> {
     let (Some(club), Some(number)) = (a.me_club, a.me_pair) else {
         return Ok(None);
     };
@@ -72,7 +73,7 @@ fn find_me(p: &Projection, catalog: &Catalog, a: &Ask<'_>) -> Result<Option<Pair
         Resolved::One(pair) => Ok(Some(pair)),
         Resolved::Several(pairs) => Err(html! {
             "More than one pair has that number: "
-            @for pair in &pairs { a href=(jump_url(a, pair)) { "pair " (fmt::pair_number(pair)) @if !pair.1.is_empty() { ", section " (pair.1) } } " " }
+            @for pair in &pairs { a href=(jump_url(a, pair)) { "pair " (fmt::pair_number(pair)) @if !pair.section.is_empty() { ", section " (pair.section) } } " " }
         }),
         Resolved::None(_) => {
             Err(html! { "That club has no pair with that number in the results." })
@@ -89,14 +90,14 @@ fn list_url(list: List, club: Option<&str>) -> String {
     url
 }
 
-fn jump_url(a: &Ask<'_>, pair: &PairRef) -> String {
+fn jump_url(a: &Ask<'_>, pair: &PairKey) -> String {
     format!(
         "{}&me_club={}&me_section={}&me_pair={}&me_dir={}#me",
         list_url(a.list, a.club),
-        enc(&pair.0),
-        enc(&pair.1),
-        enc(&pair.2),
-        pair.3
+        enc(&pair.club),
+        enc(&pair.section),
+        enc(&pair.pair),
+        pair.direction
     )
 }
 
@@ -173,7 +174,7 @@ fn jump_form(a: &Ask<'_>) -> Markup {
     }
 }
 
-fn table(p: &Projection, shown: &Page, list: List, mine: Option<&PairRef>) -> Markup {
+fn table(p: &Projection, shown: &Page, list: List, mine: Option<&PairKey>) -> Markup {
     let imps = is_imps(p);
     html! {
         table {
@@ -197,7 +198,7 @@ fn table(p: &Projection, shown: &Page, list: List, mine: Option<&PairRef>) -> Ma
                             " " span.meta { (fmt::pair_number(&r.pair)) }
                             span.fold { (r.club_name) @if let Some(c) = r.other { " · club place " (fmt::place(c)) } }
                         }
-                        td.l.wide { a href=(fmt::club_url(&r.pair.0)) { (r.club_name) } }
+                        td.l.wide { a href=(fmt::club_url(&r.pair.club)) { (r.club_name) } }
                         td.num.wide { @if let Some(c) = r.other { (fmt::place(c)) } }
                         td.num.wide { (r.boards) }
                         td.num.wide[!imps] { (simpairs_pipeline::views::value::show_hundredths(r.total_hundredths)) }

@@ -65,8 +65,8 @@ fn results(p: &Projection, catalog: &Catalog, found: &SearchResults) -> Markup {
                         @let standing = national_standing(p, catalog, &hit.pair);
                         tr {
                             td.l { a href=(fmt::pair_url(&hit.pair)) { (fmt::pair_label(&hit.pair, &simpairs_pipeline::views::players_of(p, &hit.pair))) } }
-                            td.l { (club_name(p, &hit.pair.0)) ", pair " (fmt::pair_number(&hit.pair))
-                                @if !hit.pair.1.is_empty() { ", section " (hit.pair.1) } }
+                            td.l { (club_name(p, &hit.pair.club)) ", pair " (fmt::pair_number(&hit.pair))
+                                @if !hit.pair.section.is_empty() { ", section " (hit.pair.section) } }
                             td.num.wide { @if let Some(s) = &standing { (s.rank) @if s.tied { "=" } } }
                             td.num { @if let Some(s) = &standing { (fmt::pct(s.percent_hundredths)) } }
                         }
