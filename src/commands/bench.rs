@@ -207,6 +207,10 @@ fn print_pipeline(f: &super::bench_pipeline::PipelineFigures, partitions: u32) {
         rate(f.ingest) as u64,
         secs(f.ingest)
     );
+    println!(
+        "| live aggregator and projection started on the ingested log, until both are ready | {} |",
+        secs(f.restart)
+    );
     for (what, times) in [
         ("seal-to-leaderboard", &f.latencies),
         (

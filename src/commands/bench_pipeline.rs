@@ -35,6 +35,9 @@ pub struct PipelineFigures {
     /// The same from the start of the club's publish (reading and checking its file, reading the
     /// declaration, signing).
     pub from_publish: Vec<Duration>,
+    /// From starting the live aggregator and projection on the ingested log until both are
+    /// ready (the aggregator's state rebuilt from the log, the projection read to the end).
+    pub restart: Duration,
 }
 
 /// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
@@ -173,6 +176,8 @@ fn publish_and_ingest(
 /// The generation the live projection shows, and when it showed each.
 #[derive(Clone, Default)]
 struct Shown {
+    /// The live aggregator has rebuilt its state from the log and reads new records.
+    aggregator_ready: Arc<AtomicBool>,
     generation: Arc<AtomicI64>,
     at: Arc<RwLock<Vec<(i64, Instant)>>>,
 }
@@ -188,9 +193,14 @@ fn spawn_live(
 ) -> (Role, Role, Arc<RwLock<Projection>>) {
     let live_aggregator = {
         let (log, stop, event_id) = (log.clone(), stop.clone(), event_id.to_string());
+        let ready = shown.aggregator_ready.clone();
         std::thread::spawn(move || -> anyhow::Result<()> {
             let mut a = Aggregator::open(log, &event_id, simpairs_sim::aggregator_key())?;
-            a.run(&AggregateOptions::default(), &stop, |_| {})?;
+            let options = AggregateOptions {
+                ready: Some(ready),
+                ..AggregateOptions::default()
+            };
+            a.run(&options, &stop, |_| {})?;
             Ok(())
         })
     };
@@ -237,24 +247,30 @@ fn projection_end(log: &dyn simpairs_log::Log, event_id: &str) -> anyhow::Result
     Ok(end)
 }
 
-/// Live: aggregator and projection threads, then one new club at a time; each club's
-/// seal-to-leaderboard and publish-to-leaderboard times.
-fn live_latencies(
+/// What the live measurement gives: each new club's times, and how long the live roles took to
+/// be ready on the ingested log.
+struct Live {
+    latencies: Vec<Duration>,
+    from_publish: Vec<Duration>,
+    restart: Duration,
+}
+
+/// Waits until the live roles started on the ingested log are ready; returns how long that took.
+/// Timing starts once the projection has shown the whole field and read everything the ingest
+/// wrote (the derived records after the last applied submission too), and the live aggregator
+/// has rebuilt its state from the log: otherwise the first new club waits behind the ingest's
+/// tail or the aggregator's restart, and times those, not the club. (A compacted Kafka topic has
+/// gaps in its offsets: there, a count that stops moving for a second once the field is shown is
+/// caught up too.)
+fn wait_until_ready(
     log: &Arc<dyn simpairs_log::Log>,
     event_id: &str,
-    clubs: usize,
-    late: &[simpairs_sim::SimClub],
-) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let shown = Shown::default();
-    let (live_aggregator, live_projection, projection) = spawn_live(log, event_id, &stop, &shown);
-    let base = clubs as i64;
-    let deadline = Instant::now() + Duration::from_secs(600);
-    // Timing starts once the projection has shown the whole field and read everything the ingest
-    // wrote (the derived records after the last applied submission too): otherwise the first new
-    // club waits behind the ingest's tail and times the catching up, not the club.
-    // (A compacted Kafka topic has gaps in its offsets: there, a count that stops moving for a
-    // second once the field is shown is caught up too.)
+    base: i64,
+    shown: &Shown,
+    projection: &RwLock<Projection>,
+    deadline: Instant,
+) -> anyhow::Result<Duration> {
+    let started = Instant::now();
     let (mut last_read, mut moved) = (0, Instant::now());
     loop {
         let read = projection
@@ -264,14 +280,31 @@ fn live_latencies(
         if read != last_read {
             (last_read, moved) = (read, Instant::now());
         }
-        let shown_all = shown.generation.load(Ordering::Relaxed) >= base;
+        let shown_all = shown.generation.load(Ordering::Relaxed) >= base
+            && shown.aggregator_ready.load(Ordering::Relaxed);
         let read_all = read >= projection_end(log.as_ref(), event_id)?
             || moved.elapsed() > Duration::from_secs(1);
         if (shown_all && read_all) || Instant::now() > deadline {
-            break;
+            return Ok(started.elapsed());
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Live: aggregator and projection threads, then one new club at a time; each club's
+/// seal-to-leaderboard and publish-to-leaderboard times.
+fn live_latencies(
+    log: &Arc<dyn simpairs_log::Log>,
+    event_id: &str,
+    clubs: usize,
+    late: &[simpairs_sim::SimClub],
+) -> anyhow::Result<Live> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let shown = Shown::default();
+    let (live_aggregator, live_projection, projection) = spawn_live(log, event_id, &stop, &shown);
+    let base = clubs as i64;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let restart = wait_until_ready(log, event_id, base, &shown, &projection, deadline)?;
     let codec = simpairs_events::Codec::new()?;
     let (mut latencies, mut from_publish) = (Vec::new(), Vec::new());
     for (i, c) in late.iter().enumerate() {
@@ -319,7 +352,11 @@ fn live_latencies(
     live_projection
         .join()
         .map_err(|_| anyhow::anyhow!("projection thread failed"))??;
-    Ok((latencies, from_publish))
+    Ok(Live {
+        latencies,
+        from_publish,
+        restart,
+    })
 }
 
 pub fn measure(
@@ -345,14 +382,15 @@ pub fn measure(
     declare_bench(log.as_ref(), event_id, field, &late, boards, partitions)?;
     let results: usize = field.iter().map(|c| c.results).sum();
     let (publish, ingest) = publish_and_ingest(&log, event_id, field)?;
-    let (latencies, from_publish) = live_latencies(&log, event_id, clubs, &late)?;
+    let live = live_latencies(&log, event_id, clubs, &late)?;
     Ok(PipelineFigures {
         log: log_name,
         results,
         clubs,
         publish,
         ingest,
-        latencies,
-        from_publish,
+        latencies: live.latencies,
+        from_publish: live.from_publish,
+        restart: live.restart,
     })
 }

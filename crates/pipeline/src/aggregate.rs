@@ -83,6 +83,9 @@ pub struct AggregateOptions {
     /// `simpairs-aggregator.<event>.<instance>`, so that a restarted instance resumes where it
     /// stopped.
     pub instance: String,
+    /// Set once the aggregator has rebuilt its state from the log and reads new records (for
+    /// a caller that waits for it: a benchmark times a new club only from then on).
+    pub ready: Option<Arc<AtomicBool>>,
 }
 
 impl Default for AggregateOptions {
@@ -92,6 +95,7 @@ impl Default for AggregateOptions {
             poll_timeout: Duration::from_millis(100),
             batch: 200_000,
             instance: "main".into(),
+            ready: None,
         }
     }
 }
@@ -208,6 +212,9 @@ impl Aggregator {
         let reader_group = format!("{GROUP}.{}.{}", self.event_id, options.instance);
         let mut consumer = self.log.solo_consumer(&reader_group, &[&results])?;
         self.rebuild_from_log(consumer.as_ref(), &results)?;
+        if let Some(ready) = &options.ready {
+            ready.store(true, Ordering::Relaxed);
+        }
         while !stop.load(Ordering::Relaxed) {
             let polling = Instant::now();
             let records = consumer.poll(options.batch, options.poll_timeout)?;
