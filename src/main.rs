@@ -13,8 +13,6 @@ mod commands;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    #[command(flatten)]
-    kafka: commands::KafkaFlags,
 }
 
 #[derive(Subcommand, Debug)]
@@ -61,7 +59,6 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    commands::set_kafka_flags(cli.kafka);
     let outcome = match cli.command {
         Command::Score(args) => commands::score::run(args),
         Command::Demo(args) => commands::demo::run(args),

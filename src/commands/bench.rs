@@ -51,6 +51,8 @@ pub struct Args {
     /// Skip the whole-process measurements.
     #[arg(long)]
     pub in_memory_only: bool,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -148,6 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.pipeline {
         let f = super::bench_pipeline::measure(
             args.pipeline_log.as_ref(),
+            &args.kafka,
             args.pipeline_partitions,
             args.pipeline_results,
             36,

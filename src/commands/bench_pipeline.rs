@@ -40,6 +40,7 @@ pub struct PipelineFigures {
 /// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
 fn open_bench_log(
     location: Option<&simpairs_pipeline::LogLocation>,
+    kafka: &simpairs_kafka::KafkaFlags,
     dir: &std::path::Path,
 ) -> anyhow::Result<(Arc<dyn simpairs_log::Log>, String)> {
     Ok(match location {
@@ -48,9 +49,9 @@ fn open_bench_log(
             "embedded log".into(),
         ),
         Some(l @ simpairs_pipeline::LogLocation::Embedded(_)) => {
-            (super::open_log(l)?, "embedded log".into())
+            (super::open_log(l, kafka)?, "embedded log".into())
         }
-        Some(l) => (super::open_log(l)?, l.to_string()),
+        Some(l) => (super::open_log(l, kafka)?, l.to_string()),
     })
 }
 
@@ -324,13 +325,14 @@ fn live_latencies(
 
 pub fn measure(
     location: Option<&simpairs_pipeline::LogLocation>,
+    kafka: &simpairs_kafka::KafkaFlags,
     partitions: u32,
     results_wanted: usize,
     boards: u16,
     new_clubs: usize,
 ) -> anyhow::Result<PipelineFigures> {
     let dir = tempfile::tempdir()?;
-    let (log, log_name) = open_bench_log(location, dir.path())?;
+    let (log, log_name) = open_bench_log(location, kafka, dir.path())?;
     // A new event each run: on Kafka its topics are fresh.
     let event_id = format!(
         "bench-{}-{}",
