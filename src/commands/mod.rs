@@ -1,8 +1,6 @@
 //! One module per subcommand; shared flag types live here.
 
 pub mod aggregate;
-pub mod bench;
-pub mod bench_pipeline;
 pub mod club;
 pub mod compare;
 pub mod demo;

@@ -1,4 +1,4 @@
-//! `simpairs bench --pipeline`: the pipeline's speed on the embedded log (or the log of
+//! `simpairs-bench --pipeline`: the pipeline's speed on the embedded log (or the log of
 //! `--pipeline-log`, such as a Kafka broker).
 //!
 //! - publish: clubs of a simulated national field (36 boards x 100,000 results by default) publish their
@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
@@ -39,7 +40,7 @@ pub struct PipelineFigures {
 
 /// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
 fn open_bench_log(
-    location: Option<&simpairs_pipeline::LogLocation>,
+    location: Option<&LogLocation>,
     kafka: &simpairs_kafka::KafkaFlags,
     dir: &std::path::Path,
 ) -> anyhow::Result<(Arc<dyn simpairs_log::Log>, String)> {
@@ -48,10 +49,18 @@ fn open_bench_log(
             Arc::new(simpairs_log::EmbeddedLog::open(dir)?),
             "embedded log".into(),
         ),
-        Some(l @ simpairs_pipeline::LogLocation::Embedded(_)) => {
-            (super::open_log(l, kafka)?, "embedded log".into())
+        Some(LogLocation::Embedded(dir)) => (
+            simpairs_pipeline::streams::open_embedded(dir)?,
+            "embedded log".into(),
+        ),
+        Some(l @ LogLocation::Kafka { .. }) => {
+            let config = kafka.config(&l.to_string())?;
+            (
+                Arc::new(simpairs_kafka::KafkaLog::connect(config)?),
+                l.to_string(),
+            )
         }
-        Some(l) => (super::open_log(l, kafka)?, l.to_string()),
+        Some(other) => anyhow::bail!("unsupported log location {other}"),
     })
 }
 
@@ -238,19 +247,16 @@ fn projection_end(log: &dyn simpairs_log::Log, event_id: &str) -> anyhow::Result
     Ok(end)
 }
 
-/// Live: aggregator and projection threads, then one new club at a time; each club's
-/// seal-to-leaderboard and publish-to-leaderboard times.
-fn live_latencies(
-    log: &Arc<dyn simpairs_log::Log>,
+/// Waits until the projection shows the field (generation `base`) and has read everything the
+/// ingest wrote, or until `deadline`.
+fn wait_for_the_field(
+    log: &dyn simpairs_log::Log,
     event_id: &str,
-    clubs: usize,
-    late: &[simpairs_sim::SimClub],
-) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let shown = Shown::default();
-    let (live_aggregator, live_projection, projection) = spawn_live(log, event_id, &stop, &shown);
-    let base = clubs as i64;
-    let deadline = Instant::now() + Duration::from_secs(600);
+    projection: &RwLock<Projection>,
+    shown: &Shown,
+    base: i64,
+    deadline: Instant,
+) -> anyhow::Result<()> {
     // Timing starts once the projection has shown the whole field and read everything the ingest
     // wrote (the derived records after the last applied submission too): otherwise the first new
     // club waits behind the ingest's tail and times the catching up, not the club.
@@ -266,13 +272,30 @@ fn live_latencies(
             (last_read, moved) = (read, Instant::now());
         }
         let shown_all = shown.generation.load(Ordering::Relaxed) >= base;
-        let read_all = read >= projection_end(log.as_ref(), event_id)?
-            || moved.elapsed() > Duration::from_secs(1);
+        let read_all =
+            read >= projection_end(log, event_id)? || moved.elapsed() > Duration::from_secs(1);
         if (shown_all && read_all) || Instant::now() > deadline {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    Ok(())
+}
+
+/// Live: aggregator and projection threads, then one new club at a time; each club's
+/// seal-to-leaderboard and publish-to-leaderboard times.
+fn live_latencies(
+    log: &Arc<dyn simpairs_log::Log>,
+    event_id: &str,
+    clubs: usize,
+    late: &[simpairs_sim::SimClub],
+) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let shown = Shown::default();
+    let (live_aggregator, live_projection, projection) = spawn_live(log, event_id, &stop, &shown);
+    let base = clubs as i64;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    wait_for_the_field(log.as_ref(), event_id, &projection, &shown, base, deadline)?;
     let codec = simpairs_events::Codec::new()?;
     let (mut latencies, mut from_publish) = (Vec::new(), Vec::new());
     for (i, c) in late.iter().enumerate() {
@@ -324,7 +347,7 @@ fn live_latencies(
 }
 
 pub fn measure(
-    location: Option<&simpairs_pipeline::LogLocation>,
+    location: Option<&LogLocation>,
     kafka: &simpairs_kafka::KafkaFlags,
     partitions: u32,
     results_wanted: usize,
