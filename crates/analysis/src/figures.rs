@@ -12,7 +12,7 @@ use crate::Result;
 
 /// A pair of the event: club, section, number, direction (`NS`, `EW`, or `""` for a Howell
 /// pair), as the pipeline names pairs.
-pub type PairKey = simpairs_pipeline::state::PairId;
+pub(crate) type PairKey = simpairs_pipeline::state::PairId;
 
 /// A pair's place and score in one scoring, as `score` and `replay` print them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -46,7 +46,7 @@ pub fn pair_key(field: &Field, id: simpairs_scoring::PairId) -> PairKey {
 }
 
 /// Every pair's figures in a scoring, by pair id.
-pub fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
+pub(crate) fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
     scoring
         .standings()
         .iter()

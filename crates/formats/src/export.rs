@@ -505,7 +505,11 @@ const CSV_COLUMNS: [&str; 21] = [
 
 /// Writes the event re-scored as a traveller CSV, one row per result in board order, with simpairs'
 /// values in `ns_mp`/`ew_mp` (`ns_imps`/`ew_imps` for IMP scoring), which the CSV reader skips.
-pub fn write_csv<W: Write>(out: W, imported: &Imported, scoring: &Scoring<'_>) -> io::Result<()> {
+pub(crate) fn write_csv<W: Write>(
+    out: W,
+    imported: &Imported,
+    scoring: &Scoring<'_>,
+) -> io::Result<()> {
     let field = &imported.field;
     let mp = scoring.options().method == Method::Matchpoints;
     let mut w = csv::WriterBuilder::new().from_writer(io::BufWriter::new(out));

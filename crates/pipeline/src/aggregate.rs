@@ -57,7 +57,7 @@ use crate::state::{Batch, Effect, EventState};
 use crate::{Error, Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
-pub const GROUP: &str = "simpairs-aggregator";
+pub(crate) const GROUP: &str = "simpairs-aggregator";
 
 /// A record decoded, with its signer checked when it is a seal.
 type Decoded = (
@@ -635,7 +635,7 @@ pub fn fraction(v: Value) -> Fraction {
 }
 
 /// The `BoardScored` events of a scored field.
-pub fn board_events(
+pub(crate) fn board_events(
     event_id: &str,
     scoring: &Scoring<'_>,
     scope: &str,
@@ -692,7 +692,7 @@ pub fn board_events(
 }
 
 /// The `StandingsComputed` event of a scored field: every pair, in display order.
-pub fn standings_event(
+pub(crate) fn standings_event(
     event_id: &str,
     scoring: &Scoring<'_>,
     scope: &str,

@@ -105,7 +105,7 @@ impl NationalIndex {
 
     /// The id of `pair` in `standings` (which must be the standings indexed, or the answer is
     /// checked and may be `None` for a pair that is there).
-    pub fn id_of(&self, standings: &NationalStandings, pair: &PairRef) -> Option<PairId> {
+    pub(crate) fn id_of(&self, standings: &NationalStandings, pair: &PairRef) -> Option<PairId> {
         let label = PairLabel::new(&pair.2);
         let h = key_hash(&pair.0, &pair.1, &label, pair.3);
         let is = |id: &PairId| standings.pair_names(*id).is_some_and(|n| n.is(pair));
