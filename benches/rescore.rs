@@ -1,6 +1,6 @@
 //! Criterion benchmark of a full in-memory rescore (every result's matchpoints, every pair's total,
 //! percentage and place) of a simulated national field: 36 boards x 200,000 results, Mitchell clubs
-//! laid out like the peers' gen.py. `simpairs bench` measures the 36 x 1,000,000 field beside the peers.
+//! laid out like the peers' gen.py. `simpairs-bench` (crates/bench) measures the 36 x 1,000,000 field beside the peers.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use simpairs_scoring::{Direction, Field, Options, Pair, PairLabel, score};

@@ -13,8 +13,6 @@ mod commands;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    #[command(flatten)]
-    kafka: commands::KafkaFlags,
 }
 
 #[derive(Subcommand, Debug)]
@@ -45,8 +43,6 @@ enum Command {
     Compare(commands::compare::Args),
     /// A player's season: events, partners, percentages and places.
     History(commands::history::Args),
-    /// Measures scoring speed on a seeded national-sized field and prints a table.
-    Bench(commands::bench::Args),
     /// Checks the embedded log for lost or damaged records, and cuts what a crash leaves.
     #[command(subcommand)]
     Log(commands::log::LogCommand),
@@ -61,7 +57,6 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    commands::set_kafka_flags(cli.kafka);
     let outcome = match cli.command {
         Command::Score(args) => commands::score::run(args),
         Command::Demo(args) => commands::demo::run(args),
@@ -74,7 +69,6 @@ fn main() -> ExitCode {
         Command::Export(args) => commands::export::run(args),
         Command::Compare(args) => commands::compare::run(args),
         Command::History(args) => commands::history::run(args),
-        Command::Bench(args) => commands::bench::run(args),
         Command::Log(command) => return commands::log::run(command),
     };
     match outcome {

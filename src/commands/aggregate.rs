@@ -28,10 +28,12 @@ pub struct Args {
     /// signs what the aggregator derives, and readers accept nothing unsigned.
     #[arg(long, env = "SIMPAIRS_AGGREGATOR_KEY")]
     pub key: std::path::PathBuf,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let key = simpairs_pipeline::keys::read_private(&args.key)?;
     let events: Vec<String> = match &args.event {
         Some(e) => vec![simpairs_pipeline::declare::pick_event(

@@ -12,7 +12,7 @@ use simpairs_pipeline::keys;
 pub enum ClubCommand {
     /// Publishes a results file (traveller CSV, USEBIO, PBN, Scorer): checked whole and judged as
     /// the aggregator will, then sealed and signed with the club's private key.
-    Publish(PublishArgs),
+    Publish(Box<PublishArgs>),
     /// Makes a key pair: the private key goes to a new file (mode 0600) that stays with the club;
     /// the public key is printed (and written beside it as .pub) for the organiser.
     Keygen(KeygenArgs),
@@ -35,6 +35,8 @@ pub struct PublishArgs {
     /// Format of the file (detected when not given).
     #[arg(long)]
     pub format: Option<String>,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 #[derive(clap::Args, Debug)]
@@ -46,7 +48,7 @@ pub struct KeygenArgs {
 
 pub fn run(command: ClubCommand) -> anyhow::Result<()> {
     match command {
-        ClubCommand::Publish(args) => publish(args),
+        ClubCommand::Publish(args) => publish(*args),
         ClubCommand::Keygen(args) => keygen(args),
     }
 }
@@ -76,7 +78,7 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         None => None,
     };
     let name = args.file.display().to_string();
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     // Over the event's limit, the file is refused before it is read.
     let size = std::fs::metadata(&args.file)
         .with_context(|| format!("cannot read {name}"))?

@@ -65,6 +65,8 @@ pub struct DeclareArgs {
     pub limits: LimitFlags,
     #[command(flatten)]
     pub conventions: super::ConventionsFlags,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 /// The event's limits (defaults far above a club's session, far below what would stall the event).
@@ -124,6 +126,8 @@ pub struct AmendArgs {
     /// Where private keys made for added clubs are written.
     #[arg(long)]
     pub keys_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 #[derive(clap::Args, Debug)]
@@ -137,6 +141,8 @@ pub struct HandsArgs {
     pub organiser_key: PathBuf,
     /// A PBN file with the boards' deals ([Deal] tags), as the dealing program wrote it.
     pub file: PathBuf,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(command: EventCommand) -> anyhow::Result<()> {
@@ -148,7 +154,7 @@ pub fn run(command: EventCommand) -> anyhow::Result<()> {
 }
 
 fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let clubs = read_clubs(&args.clubs)?;
     let keys_dir = args
         .keys_out
@@ -242,7 +248,7 @@ fn club_and(text: &str, flag: &str) -> anyhow::Result<(String, String)> {
 }
 
 fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let organiser = keys::read_private(&args.organiser_key)?;
     let mut amendment = Amendment::default();
     if let Some(path) = &args.add_clubs {
@@ -269,7 +275,7 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
 }
 
 fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let organiser = keys::read_private(&args.organiser_key)?;
     let name = args.file.display().to_string();
     let bytes = super::read_file(&args.file)?;

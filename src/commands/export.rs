@@ -37,10 +37,12 @@ pub struct Args {
     pub standings_every: Option<u32>,
     #[command(flatten)]
     pub index: super::replay_index::IndexFlags,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let options = ExportOptions {
         format: match args.format {

@@ -17,10 +17,12 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub index: super::replay_index::IndexFlags,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     // One index directory per log; each event's index is a file of its own in it.
     let index = args.index.dir(&args.log);
     let history = player_history(log.as_ref(), &args.player, index.as_deref())?;

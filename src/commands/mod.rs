@@ -1,8 +1,6 @@
 //! One module per subcommand; shared flag types live here.
 
 pub mod aggregate;
-pub mod bench;
-pub mod bench_pipeline;
 pub mod club;
 pub mod compare;
 pub mod demo;
@@ -238,84 +236,17 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     Ok(buffer)
 }
 
-/// Opens the log a `--log` flag names.
-/// Kafka client settings as flags of every command (each also read from its `SIMPAIRS_KAFKA_*`
-/// variable); they apply to `--log kafka://...`.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Kafka (with --log kafka://host:port)")]
-pub struct KafkaFlags {
-    /// Security protocol: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SECURITY_PROTOCOL")]
-    pub kafka_security_protocol: Option<String>,
-    /// SASL mechanism: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SASL_MECHANISM")]
-    pub kafka_sasl_mechanism: Option<String>,
-    /// SASL user name.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SASL_USERNAME")]
-    pub kafka_sasl_username: Option<String>,
-    /// SASL password (prefer the environment variable: flags show in process lists).
-    #[arg(
-        long,
-        global = true,
-        env = "SIMPAIRS_KAFKA_SASL_PASSWORD",
-        hide_env_values = true
-    )]
-    pub kafka_sasl_password: Option<String>,
-    /// CA certificates (PEM) to check the brokers with.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SSL_CA")]
-    pub kafka_ssl_ca: Option<String>,
-    /// Client certificate (PEM) for mutual TLS.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SSL_CERT")]
-    pub kafka_ssl_cert: Option<String>,
-    /// Client key (PEM) for mutual TLS.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_SSL_KEY")]
-    pub kafka_ssl_key: Option<String>,
-    /// Client id the brokers see.
-    #[arg(long, global = true, env = "SIMPAIRS_KAFKA_CLIENT_ID")]
-    pub kafka_client_id: Option<String>,
-}
-
-impl KafkaFlags {
-    /// The value given for one of the `SIMPAIRS_KAFKA_*` settings.
-    fn value(&self, variable: &str) -> Option<String> {
-        use simpairs_kafka as k;
-        let value = match variable {
-            k::ENV_SECURITY_PROTOCOL => &self.kafka_security_protocol,
-            k::ENV_SASL_MECHANISM => &self.kafka_sasl_mechanism,
-            k::ENV_SASL_USERNAME => &self.kafka_sasl_username,
-            k::ENV_SASL_PASSWORD => &self.kafka_sasl_password,
-            k::ENV_SSL_CA => &self.kafka_ssl_ca,
-            k::ENV_SSL_CERT => &self.kafka_ssl_cert,
-            k::ENV_SSL_KEY => &self.kafka_ssl_key,
-            k::ENV_CLIENT_ID => &self.kafka_client_id,
-            _ => return None,
-        };
-        value.clone()
-    }
-}
-
-static KAFKA_FLAGS: std::sync::OnceLock<KafkaFlags> = std::sync::OnceLock::new();
-
-/// Keeps the Kafka flags of the command line for [`open_log`].
-pub fn set_kafka_flags(flags: KafkaFlags) {
-    let _ = KAFKA_FLAGS.set(flags);
-}
-
+/// Opens the log a `--log` flag names; a Kafka log with the command's `--kafka-*` flags.
 pub fn open_log(
     location: &simpairs_pipeline::LogLocation,
+    kafka: &simpairs_kafka::KafkaFlags,
 ) -> anyhow::Result<std::sync::Arc<dyn simpairs_log::Log>> {
     match location {
         simpairs_pipeline::LogLocation::Embedded(dir) => {
             Ok(simpairs_pipeline::streams::open_embedded(dir)?)
         }
         simpairs_pipeline::LogLocation::Kafka { .. } => {
-            // Settings beyond the brokers come from the --kafka-* flags, then the environment
-            // (SIMPAIRS_KAFKA_*): see the simpairs-kafka crate's documentation.
-            let flags = KAFKA_FLAGS.get().cloned().unwrap_or_default();
-            let config = simpairs_kafka::KafkaConfig::from_location_and_vars(
-                &location.to_string(),
-                |name| flags.value(name).or_else(|| std::env::var(name).ok()),
-            )?;
+            let config = kafka.config(&location.to_string())?;
             Ok(std::sync::Arc::new(simpairs_kafka::KafkaLog::connect(
                 config,
             )?))

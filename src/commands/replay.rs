@@ -26,10 +26,12 @@ pub struct Args {
     /// Print JSON (the shape of `score --json`) instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let index = args.index.dir(&args.log);
     let moment =

@@ -24,6 +24,8 @@ pub struct Args {
     /// replay index.
     #[command(flatten)]
     pub index: super::replay_index::IndexFlags,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 /// The web server's bounds.
@@ -67,7 +69,7 @@ pub fn serve_with(
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let stop = super::stop_on_signal();
     let mut config = args.web.config(args.listen, !args.no_publish);

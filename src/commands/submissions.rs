@@ -16,10 +16,12 @@ pub struct Args {
     /// Print JSON instead of a list.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log)?;
+    let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let submissions = list(log.as_ref(), &event, args.as_of)?;
     let mut out = std::io::stdout().lock();

@@ -44,7 +44,7 @@ pub fn pair_key(field: &Field, id: simpairs_scoring::PairId) -> PairKey {
 }
 
 /// Every pair's figures in a scoring, by pair id.
-pub fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
+pub(crate) fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
     scoring
         .standings()
         .iter()

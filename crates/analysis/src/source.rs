@@ -10,7 +10,7 @@ use simpairs_pipeline::history::{Coverage, Index};
 use crate::Result;
 
 /// An index covering the whole log, and the temporary directory holding it when none was given.
-pub struct Indexed {
+pub(crate) struct Indexed {
     pub index: Index,
     _temporary: Option<tempfile::TempDir>,
 }

@@ -274,7 +274,7 @@ impl Codec {
     }
 
     /// Appends the datum of `event` to `out`.
-    pub fn datum_into(&self, event: &Event, out: &mut Vec<u8>) {
+    pub(crate) fn datum_into(&self, event: &Event, out: &mut Vec<u8>) {
         match &self.writers[event.event_type().index()].path {
             WritePath::Generated => wire::write_event(event, out),
             WritePath::Named(named) => {

@@ -63,7 +63,7 @@ impl ResultLine {
     /// The line as the result a submission applies: with its batch's board and its lead,
     /// without the table number.
     #[inline]
-    pub fn into_applied(self, board: i32) -> AppliedResult {
+    pub(crate) fn into_applied(self, board: i32) -> AppliedResult {
         AppliedResult {
             section: self.section,
             board,

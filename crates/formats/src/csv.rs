@@ -52,7 +52,7 @@ pub const COLUMNS: [&str; 14] = [
 ];
 
 /// Columns other programs (and our own export) add that do not change the result; they are skipped.
-pub const IGNORED_COLUMNS: [&str; 12] = [
+pub(crate) const IGNORED_COLUMNS: [&str; 12] = [
     "table", "round", "lead", "ns_mp", "ew_mp", "ns_imps", "ew_imps", "ns_pct", "ew_pct",
     "ns_names", "ew_names", "comment",
 ];

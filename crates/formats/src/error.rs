@@ -148,7 +148,7 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
 
 /// Collects problems, keeping the first [`MAX_REPORTED`].
 #[derive(Debug, Default)]
-pub struct Problems {
+pub(crate) struct Problems {
     list: Vec<Problem>,
     more: usize,
 }
@@ -178,7 +178,7 @@ impl Problems {
     }
 
     /// `Ok(())` if there were no problems.
-    pub fn into_result(mut self) -> Result<()> {
+    pub(crate) fn into_result(mut self) -> Result<()> {
         if self.list.is_empty() {
             return Ok(());
         }

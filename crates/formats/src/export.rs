@@ -24,7 +24,7 @@ use simpairs_scoring::field::ClubId;
 use simpairs_scoring::value::format_hundredths;
 use simpairs_scoring::{Direction, Method, Outcome, PairId, Scoring, Value};
 
-use crate::import::{Deal, Imported, PairInfo};
+use crate::import::{Deal, Imported, LineDetails, PairInfo};
 use crate::text::format_exact;
 
 /// The formats simpairs writes.
@@ -505,105 +505,108 @@ const CSV_COLUMNS: [&str; 21] = [
 
 /// Writes the event re-scored as a traveller CSV, one row per result in board order, with simpairs'
 /// values in `ns_mp`/`ew_mp` (`ns_imps`/`ew_imps` for IMP scoring), which the CSV reader skips.
-pub fn write_csv<W: Write>(out: W, imported: &Imported, scoring: &Scoring<'_>) -> io::Result<()> {
+pub(crate) fn write_csv<W: Write>(
+    out: W,
+    imported: &Imported,
+    scoring: &Scoring<'_>,
+) -> io::Result<()> {
     let field = &imported.field;
-    let mp = scoring.options().method == Method::Matchpoints;
     let mut w = csv::WriterBuilder::new().from_writer(io::BufWriter::new(out));
     let mut header = CSV_COLUMNS;
-    if !mp {
+    if scoring.options().method != Method::Matchpoints {
         header[19] = "ns_imps";
         header[20] = "ew_imps";
     }
     w.write_record(header)?;
     let by_board = field.rows_by_board();
+    for (i, rows) in by_board.iter().enumerate() {
+        let board = by_board.boards[i].to_string();
+        for &row in rows {
+            w.write_record(csv_record(imported, scoring, &board, row as usize))?;
+        }
+    }
+    w.flush()
+}
+
+/// One result's row of [`write_csv`], in the order of [`CSV_COLUMNS`].
+fn csv_record(imported: &Imported, scoring: &Scoring<'_>, board: &str, row: usize) -> [String; 21] {
+    let field = &imported.field;
     let names = |id: PairId| {
         imported
             .pairs
             .get(id as usize)
             .map_or(String::new(), PairInfo::names)
     };
-    for (i, rows) in by_board.iter().enumerate() {
-        let board = by_board.boards[i].to_string();
-        for &row in rows {
-            let row = row as usize;
-            let r = field.result(row);
-            let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
-            let d = imported.details(row).cloned().unwrap_or_default();
-            let (ns_score, ew_score, adjusted) = match r.outcome {
-                Outcome::Played(s) => (s.to_string(), String::new(), String::new()),
-                Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string(), String::new()),
-                Outcome::Adjusted {
-                    ns_percent,
-                    ew_percent,
-                } => (
-                    String::new(),
-                    String::new(),
-                    format!("{ns_percent}/{ew_percent}"),
-                ),
-            };
-            let contract_ok = d
-                .contract
-                .as_deref()
-                .is_some_and(|c| c.parse::<simpairs_scoring::Contract>().is_ok())
-                && adjusted.is_empty();
-            let passed = d.contract.as_deref() == Some("PASS");
-            let (contract, declarer, tricks) = if contract_ok {
-                (
-                    d.contract.clone().unwrap_or_default(),
-                    if passed {
-                        String::new()
-                    } else {
-                        d.declarer
-                            .map(|s| s.letter().to_string())
-                            .unwrap_or_default()
-                    },
-                    if passed {
-                        String::new()
-                    } else {
-                        d.tricks.map(|t| t.to_string()).unwrap_or_default()
-                    },
-                )
-            } else {
-                Default::default()
-            };
-            let (ns_v, ew_v) = scoring.result_values(row);
-            let record: [String; 21] = [
-                board.clone(),
-                field.club_name(ns.club).to_string(),
-                field.section_name(ns.section).to_string(),
-                ns.label.to_string(),
-                ew.label.to_string(),
-                contract,
-                declarer,
-                tricks,
-                ns_score,
-                ew_score,
-                adjusted,
-                if r.arrow_switch {
-                    "true".into()
-                } else {
-                    String::new()
-                },
-                r.group
-                    .map(|g| field.group_name(g).1.to_string())
-                    .unwrap_or_default(),
-                if ns.direction.is_none() {
-                    "howell".into()
-                } else {
-                    "mitchell".into()
-                },
-                d.lead.clone().unwrap_or_default(),
-                d.table.map(|t| t.to_string()).unwrap_or_default(),
-                d.round.map(|t| t.to_string()).unwrap_or_default(),
-                names(r.ns),
-                names(r.ew),
-                format_exact(ns_v),
-                format_exact(ew_v),
-            ];
-            w.write_record(&record)?;
-        }
+    let r = field.result(row);
+    let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
+    let d = imported.details(row).cloned().unwrap_or_default();
+    let (ns_score, ew_score, adjusted) = match r.outcome {
+        Outcome::Played(s) => (s.to_string(), String::new(), String::new()),
+        Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string(), String::new()),
+        Outcome::Adjusted {
+            ns_percent,
+            ew_percent,
+        } => (
+            String::new(),
+            String::new(),
+            format!("{ns_percent}/{ew_percent}"),
+        ),
+    };
+    let [contract, declarer, tricks] = contract_columns(&d, adjusted.is_empty());
+    let (ns_v, ew_v) = scoring.result_values(row);
+    let text = |yes: bool, what: &str| if yes { what.to_string() } else { String::new() };
+    [
+        board.to_string(),
+        field.club_name(ns.club).to_string(),
+        field.section_name(ns.section).to_string(),
+        ns.label.to_string(),
+        ew.label.to_string(),
+        contract,
+        declarer,
+        tricks,
+        ns_score,
+        ew_score,
+        adjusted,
+        text(r.arrow_switch, "true"),
+        r.group
+            .map(|g| field.group_name(g).1.to_string())
+            .unwrap_or_default(),
+        if ns.direction.is_none() {
+            "howell".into()
+        } else {
+            "mitchell".into()
+        },
+        d.lead.clone().unwrap_or_default(),
+        d.table.map(|t| t.to_string()).unwrap_or_default(),
+        d.round.map(|t| t.to_string()).unwrap_or_default(),
+        names(r.ns),
+        names(r.ew),
+        format_exact(ns_v),
+        format_exact(ew_v),
+    ]
+}
+
+/// The contract, declarer and tricks columns: empty unless the contract reads as one and the
+/// result was played (`played`); a passed-out board has no declarer or tricks.
+fn contract_columns(d: &LineDetails, played: bool) -> [String; 3] {
+    let contract_ok = d
+        .contract
+        .as_deref()
+        .is_some_and(|c| c.parse::<simpairs_scoring::Contract>().is_ok())
+        && played;
+    if !contract_ok {
+        return Default::default();
     }
-    w.flush()
+    let passed = d.contract.as_deref() == Some("PASS");
+    let declarer = match (passed, d.declarer) {
+        (false, Some(s)) => s.letter().to_string(),
+        _ => String::new(),
+    };
+    let tricks = match (passed, d.tricks) {
+        (false, Some(t)) => t.to_string(),
+        _ => String::new(),
+    };
+    [d.contract.clone().unwrap_or_default(), declarer, tricks]
 }
 
 #[cfg(test)]

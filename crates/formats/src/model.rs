@@ -169,7 +169,7 @@ impl Hand {
     }
 
     /// Parses one suit's cards, accepting `10` for the ten and any case; returns them highest first.
-    pub fn parse_suit(text: &str) -> std::result::Result<String, String> {
+    pub(crate) fn parse_suit(text: &str) -> std::result::Result<String, String> {
         const ORDER: &str = "AKQJT98765432";
         let upper = text.trim().to_ascii_uppercase().replace("10", "T");
         if upper == "-" {
@@ -215,12 +215,6 @@ impl Deal {
             .map(|h| h.as_ref().map_or_else(|| "-".to_string(), Hand::to_pbn))
             .collect();
         format!("N:{}", hands.join(" "))
-    }
-
-    /// The dealer: as the file says, else the standard one of the board number.
-    pub fn dealer_or_standard(&self) -> Seat {
-        self.dealer
-            .unwrap_or_else(|| simpairs_scoring::contract::dealer_of_board(u32::from(self.board)))
     }
 
     /// The vulnerability: as the file says, else the standard one of the board number.
@@ -294,7 +288,7 @@ impl LineDetails {
 
     /// The contract, its result and its declarer in bridge notation: `4S+1 N`, `3NTX-2 E`, `2H= S`,
     /// `PASS`; a contract that is not one as written. `None` without a contract.
-    pub fn notation(&self) -> Option<String> {
+    pub(crate) fn notation(&self) -> Option<String> {
         let text = self.contract.as_deref()?;
         let Ok(contract) = text.parse::<simpairs_scoring::Contract>() else {
             return Some(text.to_string());
@@ -443,7 +437,7 @@ impl Imported {
     }
 
     /// What the file says about a pair: its names and numbers (no players when the file names nobody).
-    pub fn pair_info(&self, pair: PairId) -> Cow<'_, PairInfo> {
+    pub(crate) fn pair_info(&self, pair: PairId) -> Cow<'_, PairInfo> {
         match self.pairs.get(pair as usize) {
             Some(info) => Cow::Borrowed(info),
             None => {

@@ -77,7 +77,7 @@ const MAX_AWARDED_IMPS: i64 = 24;
 /// Parses a director's award in IMPs: `NS/EW IMP` (or `IMPS`, any case), each side a decimal with
 /// an optional sign, such as `0/1.2 IMP` or `+3/-3imps` (JFR Pary's director lines). `Ok(None)` when
 /// the text is not an IMP award (a percentage form, or empty).
-pub fn parse_imp_award(
+pub(crate) fn parse_imp_award(
     text: &str,
 ) -> Result<Option<(simpairs_scoring::Value, simpairs_scoring::Value)>, String> {
     let t = text.trim().to_ascii_uppercase();
@@ -106,7 +106,7 @@ pub fn parse_imp_award(
 }
 
 /// Parses an adjusted score: `AVE`, `AVE+`, `AVE-`, `A`, `60/40`, `60%/40%`, `A6040` (USEBIO).
-pub fn parse_adjusted(text: &str) -> Result<(u8, u8), String> {
+pub(crate) fn parse_adjusted(text: &str) -> Result<(u8, u8), String> {
     let t = text.trim().to_ascii_uppercase();
     let named = match t.as_str() {
         "AVE" | "AVG" | "A" | "AVE/AVE" | "AVG/AVG" | "A=" => Some((50, 50)),
@@ -168,7 +168,7 @@ fn parse_int<T: std::str::FromStr>(
 }
 
 /// Whether a contract field says "not played at this table".
-pub fn is_not_played(contract: &str) -> bool {
+pub(crate) fn is_not_played(contract: &str) -> bool {
     matches!(
         contract.trim().to_ascii_uppercase().as_str(),
         "NP" | "N P" | "DNP" | "NOT PLAYED" | "NOTPLAYED"
@@ -209,7 +209,7 @@ const PAIR_CACHE_SLOTS: usize = 4096;
 
 /// The fields of a plain-score row as raw bytes (see [`FieldBuilder::push_plain`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PlainRow<'a> {
+pub(crate) struct PlainRow<'a> {
     pub board: &'a [u8],
     pub club: &'a [u8],
     pub section: &'a [u8],
@@ -336,7 +336,7 @@ impl<'l> FieldBuilder<'l> {
     }
 
     /// The movement each (club, section) was given, with the line that gave it.
-    pub fn movements(&self) -> impl Iterator<Item = (&str, &str, Movement, u64)> {
+    pub(crate) fn movements(&self) -> impl Iterator<Item = (&str, &str, Movement, u64)> {
         self.movements.iter().map(|(&(c, s), &(m, line))| {
             (self.field.club_name(c), self.field.section_name(s), m, line)
         })
@@ -346,7 +346,7 @@ impl<'l> FieldBuilder<'l> {
     /// common shape of large files. Returns `false`, having added nothing, if the row is anything else
     /// or has any problem: the caller then passes it to [`FieldBuilder::push`], which says what is wrong.
     #[inline]
-    pub fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
+    pub(crate) fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
         let (Some(board), Some(ns_number), Some(ew_number), Some(score)) = (
             ascii_number(row.board)
                 .and_then(|b| u16::try_from(b).ok())
@@ -703,7 +703,7 @@ fn adjusted_outcome(
 
 /// The largest score, for either side, that any contract scores (Law 77, as
 /// [`simpairs_scoring::contract::legal_ns_scores`] computes it: 7NTXX vulnerable down 13, 7600).
-pub fn highest_possible_score() -> i32 {
+pub(crate) fn highest_possible_score() -> i32 {
     static HIGHEST: std::sync::LazyLock<i32> = std::sync::LazyLock::new(|| {
         [(false, false), (true, false), (false, true), (true, true)]
             .into_iter()
@@ -719,7 +719,7 @@ pub fn highest_possible_score() -> i32 {
 
 /// Whether a score is a possible bridge score: a multiple of 10 no larger than any contract scores.
 /// It need not be makeable at a given vulnerability (an assigned score need not be).
-pub fn is_possible_score(score: i32) -> bool {
+pub(crate) fn is_possible_score(score: i32) -> bool {
     score % 10 == 0
         && score
             .checked_abs()
@@ -793,7 +793,11 @@ impl Played {
 
 /// A contract, its result against the contract and its declarer in bridge notation: `4S+1 by N`,
 /// `3NTX-2 by E`, `2H= by S`, `PASS`.
-pub fn result_notation(contract: Contract, declarer: Option<Seat>, tricks: Option<u8>) -> String {
+pub(crate) fn result_notation(
+    contract: Contract,
+    declarer: Option<Seat>,
+    tricks: Option<u8>,
+) -> String {
     let Contract::Bid { level, .. } = contract else {
         return contract.to_string();
     };

@@ -89,12 +89,12 @@ impl SecurityProtocol {
     }
 
     /// Whether the connection is encrypted with TLS.
-    pub fn uses_tls(self) -> bool {
+    pub(crate) fn uses_tls(self) -> bool {
         matches!(self, SecurityProtocol::Ssl | SecurityProtocol::SaslSsl)
     }
 
     /// Whether the client authenticates with SASL.
-    pub fn uses_sasl(self) -> bool {
+    pub(crate) fn uses_sasl(self) -> bool {
         matches!(
             self,
             SecurityProtocol::SaslPlaintext | SecurityProtocol::SaslSsl
@@ -320,7 +320,7 @@ impl KafkaConfig {
 
     /// Checks that the settings make sense together (the security settings match the protocol).
     /// Whether this build can do TLS or SCRAM is checked when connecting.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.brokers.is_empty() {
             return Err(backend(
                 "no brokers given: use a location such as kafka://127.0.0.1:9092",

@@ -153,6 +153,8 @@ mod client;
 mod config;
 mod consumer;
 mod error;
+#[cfg(feature = "clap")]
+mod flags;
 mod log;
 mod producer;
 
@@ -166,6 +168,8 @@ pub use config::{
 };
 pub use consumer::KafkaConsumer;
 pub use error::{BACKEND, Cause, cause, is_retriable_code, is_transient, kind_of};
+#[cfg(feature = "clap")]
+pub use flags::KafkaFlags;
 pub use log::KafkaLog;
 
 /// `Result` with [`simpairs_log::Error`]: this backend reports through the log's error type

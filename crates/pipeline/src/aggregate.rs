@@ -58,7 +58,7 @@ use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
 use crate::{Error, Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
-pub const GROUP: &str = "simpairs-aggregator";
+pub(crate) const GROUP: &str = "simpairs-aggregator";
 
 /// A record decoded, with its signer checked when it is a seal.
 type Decoded = (
@@ -608,7 +608,7 @@ fn keep_changed(written: &mut Written, scope: &str, boards: Vec<Event>, out: &mu
 }
 
 /// The `BoardScored` events of a scored field.
-pub fn board_events(
+pub(crate) fn board_events(
     event_id: &str,
     scoring: &Scoring<'_>,
     scope: &str,
@@ -665,7 +665,7 @@ pub fn board_events(
 }
 
 /// The `StandingsComputed` event of a scored field: every pair, in display order.
-pub fn standings_event(
+pub(crate) fn standings_event(
     event_id: &str,
     scoring: &Scoring<'_>,
     scope: &str,

@@ -106,7 +106,7 @@ pub fn check(deal: &str) -> Result<(), DealError> {
 }
 
 /// Whether two deals agree on every hand both give (an unreadable deal agrees with nothing).
-pub fn same_deal(a: &str, b: &str) -> bool {
+pub(crate) fn same_deal(a: &str, b: &str) -> bool {
     match (parse(a), parse(b)) {
         (Ok(a), Ok(b)) => a
             .iter()

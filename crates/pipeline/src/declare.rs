@@ -148,7 +148,7 @@ fn club_line(
 }
 
 /// A club id names key files and travels in every record: letters, digits, `.`, `_`, `-`.
-pub fn check_club_id(club_id: &str) -> std::result::Result<(), BadClubId> {
+pub(crate) fn check_club_id(club_id: &str) -> std::result::Result<(), BadClubId> {
     let ok = !club_id.is_empty()
         && club_id.len() <= 64
         && !club_id.starts_with('.')

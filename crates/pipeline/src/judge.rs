@@ -39,7 +39,7 @@ pub struct Context<'a> {
 
 /// A submission that passed every check: what applies.
 #[derive(Debug)]
-pub struct Accepted {
+pub(crate) struct Accepted {
     pub applied: SubmissionApplied,
     /// The results' order by table (see [`table_order`]).
     pub by_table: Vec<u32>,
@@ -199,7 +199,7 @@ impl Rejection {
     /// Whether the submission's genuine content may still arrive and apply: its records were
     /// altered, missing or mixed with others on the way, so the club can publish the same file
     /// again. Otherwise the signed content itself is refused, and a copy of it is refused too.
-    pub fn may_arrive_again(&self) -> bool {
+    pub(crate) fn may_arrive_again(&self) -> bool {
         matches!(
             self,
             Rejection::Altered { .. } | Rejection::Incomplete { .. }

@@ -49,7 +49,7 @@ pub fn public_text(key: &PublicKey) -> String {
 
 /// Parses a public key as text (`ed25519-public:<hex>`, or the bare 64 hex digits), naming
 /// `source` in errors.
-pub fn parse_public(text: &str, source: &str) -> Result<PublicKey> {
+pub(crate) fn parse_public(text: &str, source: &str) -> Result<PublicKey> {
     let text = text.trim();
     if text.starts_with(PRIVATE_PREFIX) {
         return Err(KeyError::PrivateForPublic {

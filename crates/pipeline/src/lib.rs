@@ -174,7 +174,7 @@ pub fn now_ms() -> i64 {
 /// Reads up to `max` records from `*at`, or from the partition's first kept record when the ones
 /// before it were removed (Kafka compaction or retention can move a partition's start; Tansu's
 /// compaction does): `*at` then moves there.
-pub fn read_kept(
+pub(crate) fn read_kept(
     log: &dyn simpairs_log::Log,
     stream: &str,
     partition: u32,

@@ -124,7 +124,7 @@ impl Limits {
 
     /// The count a seal states, before its records are gathered (a seal over the limit need not
     /// be waited for).
-    pub fn check_count(&self, count: i64) -> Result<(), Exceeded> {
+    pub(crate) fn check_count(&self, count: i64) -> Result<(), Exceeded> {
         // Each pair entered and each result takes a sequence.
         let most = u64::from(self.results_per_submission) + u64::from(self.pairs_per_submission);
         match u64::try_from(count) {
@@ -137,7 +137,11 @@ impl Limits {
     }
 
     /// Everything a submission applies. Returns every limit exceeded (one of each kind).
-    pub fn check_applied(&self, results: &[AppliedResult], pairs: &[AppliedPair]) -> Vec<Exceeded> {
+    pub(crate) fn check_applied(
+        &self,
+        results: &[AppliedResult],
+        pairs: &[AppliedPair],
+    ) -> Vec<Exceeded> {
         let mut exceeded = Vec::new();
         if results.len() as u64 > u64::from(self.results_per_submission) {
             exceeded.push(Exceeded::Results {

@@ -21,11 +21,11 @@ const HASHES_PER_SEAL: usize = 65_536;
 const PENDING_LIMIT: usize = 1 << 20;
 
 /// A record to append: (key, partition if chosen, message).
-pub type Encoded = (Vec<u8>, Option<u32>, Vec<u8>);
+pub(crate) type Encoded = (Vec<u8>, Option<u32>, Vec<u8>);
 
 /// Appends `encoded` to `stream` with, after each partition's records, the seals that vouch for
 /// them, all in one append (the embedded log writes each partition's part at once).
-pub fn append_sealed(
+pub(crate) fn append_sealed(
     log: &dyn Log,
     codec: &Codec,
     key: &PrivateKey,
@@ -109,7 +109,7 @@ fn seals(
 
 /// What a reader does with a derived record.
 #[derive(Debug)]
-pub enum Verified {
+pub(crate) enum Verified {
     /// Records a seal vouched for, in the order they were written: apply them.
     Accept(Vec<Event>),
     /// Nothing yet: the record waits for its seal.
@@ -134,7 +134,7 @@ const SEALS_TO_WAIT: u64 = 2;
 /// A reader's side: holds each partition's derived records until a seal of a declared aggregator
 /// lists them.
 #[derive(Debug, Default)]
-pub struct Verifier {
+pub(crate) struct Verifier {
     /// The aggregators' keys, by id.
     keys: HashMap<String, PublicKey>,
     /// Per (stream, partition): records waiting, in log order, and the verified seals seen there.
@@ -144,21 +144,13 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    /// A verifier accepting the seals of these keys.
-    pub fn new(keys: HashMap<String, PublicKey>) -> Verifier {
-        Verifier {
-            keys,
-            ..Verifier::default()
-        }
-    }
-
     /// Records waiting for a seal (not shown; set aside once seals that do not list them pass).
     pub fn waiting(&self) -> usize {
         self.pending.values().map(|w| w.records.len()).sum()
     }
 
     /// Takes the keys of the roster as it is now.
-    pub fn set_keys(&mut self, keys: HashMap<String, PublicKey>) {
+    pub(crate) fn set_keys(&mut self, keys: HashMap<String, PublicKey>) {
         self.keys = keys;
     }
 

@@ -398,7 +398,7 @@ impl Projection {
 /// since. A new club's results are appended to the field; a club already in it that changed (a
 /// correction, a withdrawal) has the field built again from every result in force.
 #[derive(Debug, Default)]
-pub struct NationalRanking {
+pub(crate) struct NationalRanking {
     field: simpairs_scoring::Field,
     /// The names of `field`'s pairs, clubs and sections, shared with the standings served.
     names: FieldNames,

@@ -284,7 +284,7 @@ pub fn append_submission(
 
 /// Checks a submission against the event's declaration before publishing: the club is part of the
 /// event and this is one of its keys (so that a club is told at once, not by the aggregator).
-pub fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
+pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
     let event = roster.event_id();
     let Some(entry) = roster.clubs.get(club) else {
         return Err(PublishError::NotInEvent {
@@ -488,7 +488,7 @@ pub enum Refusal {
 /// Judges a sealed submission as the aggregator will, on an event that has only its declaration:
 /// the records go through [`EventState`] exactly as the aggregator reads them back from the log.
 /// Returns the warnings of the lines that apply, or why it would be set aside.
-pub fn preflight(
+pub(crate) fn preflight(
     codec: &Codec,
     roster: Roster,
     events: &[Event],

@@ -26,7 +26,7 @@ fn table_of_key(k: &ResultKey) -> Table<'_> {
 }
 
 /// Whether `r` is the result of the table `key`.
-pub fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
+pub(crate) fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
     table_of(r) == table_of_key(key)
 }
 
@@ -94,7 +94,7 @@ impl ClubResults {
     /// [`ClubResults::apply`], with the submission's results listed in the order to take them:
     /// already in table order (as the aggregator's checks give them), the sort below is a merge of
     /// two sorted runs. A table given twice must be listed in the order given.
-    pub fn apply_ordered(&mut self, applied: &Arc<SubmissionApplied>, order: &[u32]) {
+    pub(crate) fn apply_ordered(&mut self, applied: &Arc<SubmissionApplied>, order: &[u32]) {
         // The rows in force, then the new ones, in a stable sort: the results of one table end up
         // next to each other in the order they were given, and the last of them stays. The rows
         // in force are one sorted run already, so the sort is mostly a merge.

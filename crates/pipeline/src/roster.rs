@@ -79,7 +79,7 @@ impl ClubKey {
 
 /// Why a seal's signer is not accepted (before its signature is checked).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SignerProblem {
+pub(crate) enum SignerProblem {
     UnknownClub,
     UnknownKey {
         declared: Vec<String>,
@@ -131,7 +131,7 @@ impl Roster {
     }
 
     /// The key a seal names, if its club may sign with it at `offset` of `partition`.
-    pub fn signer(
+    pub(crate) fn signer(
         &self,
         seal: &SubmissionSealed,
         partition: u32,
@@ -311,7 +311,7 @@ fn public(bytes: &[u8]) -> std::result::Result<PublicKey, KeyError> {
 }
 
 /// The limits a declaration states, or the defaults.
-pub fn limits_of(limits: Option<&EventLimits>) -> Limits {
+pub(crate) fn limits_of(limits: Option<&EventLimits>) -> Limits {
     let Some(l) = limits else {
         return Limits::default();
     };
@@ -327,7 +327,7 @@ pub fn limits_of(limits: Option<&EventLimits>) -> Limits {
 }
 
 /// The limits as a declaration carries them.
-pub fn event_limits(l: &Limits) -> EventLimits {
+pub(crate) fn event_limits(l: &Limits) -> EventLimits {
     let count = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
     EventLimits {
         results_per_submission: count(l.results_per_submission),

@@ -18,9 +18,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use simpairs_events::types::{
-    AppliedResult, EventAmended, EventDeclared, ResultKey, SubmissionApplied, SubmissionSealed,
-};
+use simpairs_events::types::{AppliedResult, EventDeclared, SubmissionApplied, SubmissionSealed};
 use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
@@ -28,9 +26,6 @@ use crate::judge::{Accepted, Context, LineWarning, Rejection};
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
-
-/// A result's identity within the event: the club and the table (section, board, pairs).
-pub type ResultId = (String, ResultKey);
 
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +95,7 @@ pub struct Batch<'c> {
 
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
 /// submissions it completes wait in memory until it is finished.
-pub const REBUILD_BATCH: usize = 65_536;
+pub(crate) const REBUILD_BATCH: usize = 65_536;
 
 impl<'c> Batch<'c> {
     /// An empty batch; `codec` reads the lines of the results it holds.
@@ -154,7 +149,7 @@ fn submission_of(record: &Skimmed) -> Option<(&str, &str)> {
 
 /// What the judge decided about a sealed submission, with what its seal said.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Judged {
+pub(crate) struct Judged {
     /// The seal's offset on the results stream.
     pub offset: i64,
     pub sealed_at_ms: i64,
@@ -192,7 +187,7 @@ impl EventState {
     }
 
     /// The roster, shared (for the readers that check seals in parallel).
-    pub fn roster_shared(&self) -> Option<Arc<Roster>> {
+    pub(crate) fn roster_shared(&self) -> Option<Arc<Roster>> {
         self.roster.clone()
     }
 
@@ -267,25 +262,8 @@ impl EventState {
         }
     }
 
-    /// Handles an amendment of the declarations stream (applied once it verifies and is the next).
-    pub fn handle_amendment(&mut self, codec: &Codec, amended: &EventAmended) -> Vec<Effect> {
-        let Some(roster) = &self.roster else {
-            return vec![dead(
-                "an amendment arrived before the event was declared".into(),
-            )];
-        };
-        let mut roster = (**roster).clone();
-        match roster.amend(codec, amended) {
-            Ok(()) => {
-                self.set_roster(roster);
-                Vec::new()
-            }
-            Err(refused) => vec![dead(refused.to_string())],
-        }
-    }
-
     /// Takes the roster as the declarations stream tells it now (read by [`Roster::load`]).
-    pub fn set_roster(&mut self, roster: Roster) {
+    pub(crate) fn set_roster(&mut self, roster: Roster) {
         let mut deals = (*self.deals).clone();
         for (board, deal) in &roster.hands {
             deals.insert(*board, deal.clone());
@@ -301,7 +279,7 @@ impl EventState {
 
     /// Handles a message already decoded with [`decode`] (decoding can run in parallel; handling is in
     /// log order): a batch of one record.
-    pub fn handle_decoded(
+    pub(crate) fn handle_decoded(
         &mut self,
         codec: &Codec,
         decoded: Result<(Skimmed, Vec<u8>), String>,
@@ -330,7 +308,7 @@ impl EventState {
     }
 
     /// [`EventState::stage`] for a record of `partition` (the embedded log has one).
-    pub fn stage_at(
+    pub(crate) fn stage_at(
         &mut self,
         batch: &mut Batch<'_>,
         decoded: Result<(Skimmed, Vec<u8>), String>,
@@ -499,7 +477,7 @@ impl EventState {
     }
 
     /// Every sealed submission judged so far: (club, submission) and what became of it.
-    pub fn judged(&self) -> impl Iterator<Item = (&(String, String), &Judged)> + '_ {
+    pub(crate) fn judged(&self) -> impl Iterator<Item = (&(String, String), &Judged)> + '_ {
         self.judged.iter()
     }
 
@@ -798,7 +776,7 @@ pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Skimmed, Vec<u8>), Strin
 /// Who sealed: a declared club, with a key declared for it and not revoked at `offset` of
 /// `partition`, and a signature that verifies with it. Pure, so that the seals of a batch are
 /// checked in parallel as the batch is read ([`precheck`]).
-pub fn check_signer(
+pub(crate) fn check_signer(
     roster: &Roster,
     seal: &SubmissionSealed,
     partition: u32,
@@ -841,7 +819,7 @@ pub fn check_signer(
 }
 
 /// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
-pub fn precheck(
+pub(crate) fn precheck(
     roster: &Roster,
     decoded: &Result<(Skimmed, Vec<u8>), String>,
     partition: u32,
@@ -858,7 +836,7 @@ pub fn precheck(
 
 /// Decodes records and checks their seals' signers in parallel, then stages them in log order:
 /// for a whole log read at once (a rebuild, a replay).
-pub fn stage_all(
+pub(crate) fn stage_all(
     state: &mut EventState,
     batch: &mut Batch<'_>,
     records: &[simpairs_log::Record],
@@ -901,14 +879,4 @@ fn over_limit(key: &(String, String), exceeded: crate::limits::Exceeded) -> Effe
         "club {}'s submission {} holds more records than the event allows ({exceeded}); this record is set aside",
         key.0, key.1
     ))
-}
-
-/// The identity of an applied result.
-pub fn result_key(r: &AppliedResult) -> ResultKey {
-    ResultKey {
-        section: r.section.clone(),
-        board: r.board,
-        ns_pair: r.ns_pair.clone(),
-        ew_pair: r.ew_pair.clone(),
-    }
 }

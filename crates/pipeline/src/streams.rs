@@ -59,7 +59,7 @@ pub fn stream_name(event_id: &str, stream: Stream) -> String {
 }
 
 /// Checks that an event id can name streams (Kafka topic rules: letters, digits, `.`, `_`, `-`).
-pub fn check_event_id(event_id: &str) -> Result<()> {
+pub(crate) fn check_event_id(event_id: &str) -> Result<()> {
     let ok = !event_id.is_empty()
         && event_id.len() <= 200
         && event_id

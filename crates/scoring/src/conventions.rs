@@ -393,7 +393,7 @@ impl Conventions {
     }
 
     /// Whether any choice changes what is printed but not the values scored.
-    pub fn changes_presentation(&self) -> bool {
+    pub(crate) fn changes_presentation(&self) -> bool {
         self.short_lines != ShortLines::Factored
             || self.lines != Rounding::Exact
             || self.totals != Rounding::Exact

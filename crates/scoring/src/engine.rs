@@ -973,7 +973,7 @@ impl<'f> Scoring<'f> {
     }
 
     /// Every pair's standing, indexed by pair id (empty for a field scored with
-    /// [`crate::score_boards`]).
+    /// [`crate::score_boards_growing`]).
     pub fn standings(&self) -> &[Standing] {
         &self.standings
     }

@@ -16,7 +16,7 @@ pub type ClubId = u32;
 /// Index of a section name in [`Field::sections`].
 pub type SectionId = u32;
 /// Index of a fouled-board group in [`Field::group`].
-pub type GroupId = u32;
+pub(crate) type GroupId = u32;
 
 /// How pairs are numbered in a section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -730,7 +730,7 @@ impl Field {
 
     /// Compares two pairs as [`Field::compare_pairs`] does, reading their club and section names
     /// themselves: for a few comparisons, cheaper than putting every name in order first.
-    pub fn compare_pairs_by_name(&self, a: PairId, b: PairId) -> std::cmp::Ordering {
+    pub(crate) fn compare_pairs_by_name(&self, a: PairId, b: PairId) -> std::cmp::Ordering {
         let (pa, pb) = (&self.pairs[a as usize], &self.pairs[b as usize]);
         self.clubs.names[pa.club as usize]
             .cmp(&self.clubs.names[pb.club as usize])
@@ -773,13 +773,6 @@ impl Field {
             .binary_search_by_key(&row, |(r, _)| *r)
             .expect("every special row has its details");
         &self.specials[at].1
-    }
-
-    /// The rows of one club's results, in order.
-    pub fn rows_of_club(&self, club: ClubId) -> Vec<usize> {
-        (0..self.len())
-            .filter(|&row| self.pairs[self.ns[row] as usize].club == club)
-            .collect()
     }
 
     /// A new field holding only the given rows (for example one club's own results).

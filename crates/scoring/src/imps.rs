@@ -15,7 +15,7 @@ pub fn imps(difference: i64) -> i32 {
 
 /// Rounds `numerator / denominator` to the nearest multiple of 10, halves away from zero
 /// (a datum of -445 is -450 and of +5 is +10: cobalt `butler_howell.xml` boards 2 and 35).
-pub fn round_to_ten(numerator: i64, denominator: i64) -> i64 {
+pub(crate) fn round_to_ten(numerator: i64, denominator: i64) -> i64 {
     debug_assert!(denominator > 0);
     let tens = 10 * denominator;
     let magnitude = numerator.unsigned_abs() as i128;
@@ -40,7 +40,7 @@ pub fn butler_trim(count: usize, trim_percent: u32) -> usize {
 
 /// The Butler datum of a board as `conventions` take it: the trimmed mean (trimming only boards of
 /// at least `trim_from` results) or the median, rounded to 10.
-pub fn datum_of(
+pub(crate) fn datum_of(
     sorted_scores: &[i32],
     trim_percent: u32,
     conventions: &crate::Conventions,
@@ -56,7 +56,7 @@ pub fn datum_of(
 
 /// The median of `sorted_scores` (the mean of the middle two of an even count), rounded to 10 as the
 /// mean is. An assumption where a program's documentation says only "median": see docs/rules.md.
-pub fn median_datum(sorted_scores: &[i32]) -> Option<i32> {
+pub(crate) fn median_datum(sorted_scores: &[i32]) -> Option<i32> {
     let n = sorted_scores.len();
     if n == 0 {
         return None;
@@ -70,7 +70,7 @@ pub fn median_datum(sorted_scores: &[i32]) -> Option<i32> {
 }
 
 /// The Butler datum of a board: the mean of `sorted_scores` after trimming, rounded to 10.
-pub fn butler_datum(sorted_scores: &[i32], trim_percent: u32) -> Option<i32> {
+pub(crate) fn butler_datum(sorted_scores: &[i32], trim_percent: u32) -> Option<i32> {
     if sorted_scores.is_empty() {
         return None;
     }

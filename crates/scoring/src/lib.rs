@@ -197,13 +197,9 @@ pub fn score_growing<'f>(
 }
 
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with
-/// no pair totals or standings ([`Scoring::standings`] is empty). A small part of [`score`]'s
-/// work on a large field: for a service that publishes board scores while another ranks the pairs.
-pub fn score_boards<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
-    scored(field, options, engine::Depth::Boards, None)
-}
-
-/// [`score_boards`] for a field that grows between scorings, as [`score_growing`].
+/// no pair totals or standings ([`Scoring::standings`] is empty), for a field that grows between
+/// scorings (as [`score_growing`]). A small part of [`score`]'s work on a large field: for a
+/// service that publishes board scores while another ranks the pairs.
 pub fn score_boards_growing<'f>(
     field: &'f Field,
     counts: &mut BoardCounts,

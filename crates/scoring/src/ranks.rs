@@ -35,7 +35,7 @@ impl Standing {
 }
 
 /// The pairs in rank order, kept from ranking so that lists need no sort of their own
-/// ([`crate::standings::combined_order`], [`crate::standings::display_order`]).
+/// ([`crate::standings::lists`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RankOrder {
     /// Pair ids by factored total, highest first; pairs with equal totals by id.

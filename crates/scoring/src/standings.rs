@@ -602,12 +602,6 @@ fn round_div(n: i128, d: i128) -> i64 {
     (if n < 0 { -q } else { q }) as i64
 }
 
-/// Every pair in combined-place order; pairs sharing a place NS first, then EW, then Howell,
-/// each by club, section and number (as [`display_order`] lists them).
-pub fn combined_order(scoring: &Scoring<'_>) -> Vec<PairId> {
-    lists(scoring).combined
-}
-
 /// Orders standings for printing: by list (NS, EW, then Howell), then place; pairs sharing a place by
 /// club, section and number.
 pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
@@ -617,7 +611,8 @@ pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
 /// The pairs in the order of each list ([`lists`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lists {
-    /// [`combined_order`].
+    /// Every pair in combined-place order; pairs sharing a place NS first, then EW, then Howell,
+    /// each by club, section and number (as [`display_order`] lists them).
     pub combined: Vec<PairId>,
     /// [`display_order`]: the NS list, the EW list, then the Howell pairs.
     pub display: Vec<PairId>,
@@ -626,7 +621,7 @@ pub struct Lists {
     pub ew: usize,
 }
 
-/// [`combined_order`] and [`display_order`], both from the rank order of the ranking: no sort but
+/// The combined-place order and [`display_order`], both from the rank order of the ranking: no sort but
 /// of the pairs that share a place. (Empty for a field scored for its boards only.)
 pub fn lists(scoring: &Scoring<'_>) -> Lists {
     let order = &scoring.rank_order;

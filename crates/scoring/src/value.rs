@@ -50,7 +50,7 @@ pub fn value_hundredths(v: Value) -> i64 {
 }
 
 /// Hundredths of an exact big rational, rounded half away from zero.
-pub fn big_hundredths(v: &BigRational) -> i64 {
+pub(crate) fn big_hundredths(v: &BigRational) -> i64 {
     hundredths(v.numer(), v.denom())
 }
 

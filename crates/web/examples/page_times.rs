@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run --release -p simpairs-web --example page_times -- LOG_DIR [EVENT] [REQUESTS]
 //! ```
-//! `simpairs bench --pipeline --pipeline-log DIR` leaves a 3,600,000-result event in `DIR`;
+//! `simpairs-bench --pipeline --pipeline-log DIR` leaves a 3,600,000-result event in `DIR`;
 //! `simpairs demo --log DIR --exit-when-done` leaves the demo's.
 
 use std::sync::Arc;

@@ -107,7 +107,7 @@ pub struct Analysts {
 }
 
 /// How long a request waits by default: under the server's 10 s for a handler.
-pub const TIMEOUT: Duration = Duration::from_secs(8);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(8);
 
 impl Analysts {
     /// Analyses of `event` on `log`, the replay index in `dir` (a temporary directory if `None`).

@@ -42,14 +42,14 @@ fn digest(body: &str) -> String {
     hex::encode(&Sha256::digest(body.as_bytes())[..6])
 }
 
-pub static CSS: Asset = Asset {
+pub(crate) static CSS: Asset = Asset {
     name: "site.css",
     body: include_str!("../assets/site.css"),
     content_type: "text/css; charset=utf-8",
     digest: LazyLock::new(|| digest(include_str!("../assets/site.css"))),
 };
 
-pub static JS: Asset = Asset {
+pub(crate) static JS: Asset = Asset {
     name: "live.js",
     body: include_str!("../assets/live.js"),
     content_type: "text/javascript; charset=utf-8",

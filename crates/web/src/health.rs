@@ -54,18 +54,18 @@ impl Health {
     }
 
     /// The time of the latest record the projection read (ms since the epoch; 0 before any).
-    pub fn latest_record_ms(&self) -> i64 {
+    pub(crate) fn latest_record_ms(&self) -> i64 {
         self.latest_record_ms.load(Ordering::Acquire)
     }
 
     /// Marks the projection as caught up (tests that load a projection whole use it).
-    pub fn set_caught_up(&self) {
+    pub(crate) fn set_caught_up(&self) {
         self.caught_up.store(true, Ordering::Release);
     }
 }
 
 /// A log that tells [`Health`] what the projection reads.
-pub struct WatchedLog {
+pub(crate) struct WatchedLog {
     inner: Arc<dyn Log>,
     health: Arc<Health>,
     /// The stream whose records date the clubs' arrivals: the board scores, where the

@@ -6,10 +6,10 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 /// The longest value read of any parameter (a club id, a name searched, a number).
-pub const MAX_VALUE: usize = 200;
+pub(crate) const MAX_VALUE: usize = 200;
 
 /// The most rows a page shows at once.
-pub const MAX_LIMIT: usize = 500;
+pub(crate) const MAX_LIMIT: usize = 500;
 
 /// A parameter that is not what the page expects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +40,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
 
 impl Params {
     /// Parameters from name-value pairs (tests).
-    pub fn from_pairs(pairs: &[(&str, &str)]) -> Params {
+    #[cfg(test)]
+    pub(crate) fn from_pairs(pairs: &[(&str, &str)]) -> Params {
         Params(
             pairs
                 .iter()
@@ -99,7 +100,7 @@ impl Params {
 }
 
 /// Percent-encodes `text` for a URL path segment or query value.
-pub fn enc(text: &str) -> String {
+pub(crate) fn enc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {

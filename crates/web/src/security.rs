@@ -12,7 +12,7 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Adds the headers to every response of `router` (a handler's own value wins).
-pub fn harden(router: Router) -> Router {
+pub(crate) fn harden(router: Router) -> Router {
     let headers: [(HeaderName, &'static str); 5] = [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

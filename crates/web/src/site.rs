@@ -212,7 +212,7 @@ impl Site {
 
     /// What a page showing generation `since` missed, as one update: the clubs that arrived since
     /// (all of them if the updates kept do not reach back that far) and the generation now.
-    pub fn since(&self, since: i64) -> Update {
+    pub(crate) fn since(&self, since: i64) -> Update {
         let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         let clubs = pending
             .recent

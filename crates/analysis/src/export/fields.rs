@@ -9,7 +9,7 @@ use simpairs_formats::row::FieldBuilder;
 use simpairs_scoring::{Field, LegalScores};
 
 /// One club's results in force (with the submission that brought each) and its field.
-pub struct ClubPart<'a> {
+pub(crate) struct ClubPart<'a> {
     pub club: &'a str,
     pub results: Vec<(&'a AppliedResult, &'a SubmissionApplied)>,
     pub field: Field,
@@ -18,7 +18,7 @@ pub struct ClubPart<'a> {
 }
 
 /// Builds a club's field as `build_field` does, noting each result's row.
-pub fn club_part<'a>(
+pub(crate) fn club_part<'a>(
     club: &'a str,
     results: Vec<(&'a AppliedResult, &'a SubmissionApplied)>,
 ) -> ClubPart<'a> {
@@ -43,7 +43,7 @@ pub fn club_part<'a>(
 }
 
 /// Every club's part, built in parallel, in club order.
-pub fn club_parts<'a>(
+pub(crate) fn club_parts<'a>(
     clubs: Vec<(&'a str, Vec<(&'a AppliedResult, &'a SubmissionApplied)>)>,
 ) -> Vec<ClubPart<'a>> {
     clubs

@@ -88,7 +88,7 @@ impl<'a> Context<'a> {
         self.clubs.get(club).copied().unwrap_or(club)
     }
 
-    pub fn generation_of(&self, club: &str, submission: &str) -> Option<&'a Generation> {
+    pub(crate) fn generation_of(&self, club: &str, submission: &str) -> Option<&'a Generation> {
         self.generations.get(&(club, submission)).copied()
     }
 
@@ -115,7 +115,7 @@ impl<'a> Context<'a> {
     }
 
     /// The board's double-dummy tricks and par, when its whole deal is known.
-    pub fn double_dummy(&self, board: i32) -> Option<&DoubleDummy> {
+    pub(crate) fn double_dummy(&self, board: i32) -> Option<&DoubleDummy> {
         self.double_dummy.get(&board)
     }
 }

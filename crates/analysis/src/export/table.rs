@@ -215,7 +215,7 @@ impl Table {
     }
 
     /// Ends the row (every column given); writes a batch when enough rows are pending.
-    pub fn end_row(&mut self) -> Result<()> {
+    pub(crate) fn end_row(&mut self) -> Result<()> {
         assert_eq!(
             self.column,
             self.builders.len(),

@@ -69,7 +69,7 @@ impl Expect {
     }
 
     /// The checkpoint, if it records a durable batch in the segment `base`.
-    pub fn durable_in(&self, base: u64) -> Option<&Checkpoint> {
+    pub(crate) fn durable_in(&self, base: u64) -> Option<&Checkpoint> {
         self.durable().filter(|cp| cp.segment == base)
     }
 }

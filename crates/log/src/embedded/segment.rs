@@ -58,7 +58,7 @@ pub(super) struct Place<'a> {
 
 impl Place<'_> {
     /// [`Error::Corrupt`] at this place.
-    pub fn corrupt(&self, offset: u64, position: u64, reason: impl fmt::Display) -> Error {
+    pub(crate) fn corrupt(&self, offset: u64, position: u64, reason: impl fmt::Display) -> Error {
         Error::Corrupt {
             stream: self.stream.to_owned(),
             partition: self.partition,

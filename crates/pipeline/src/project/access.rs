@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use simpairs_events::types::{AppliedResult, Fraction, ResultKey};
+use simpairs_events::types::{AppliedResult, Fraction};
 use simpairs_scoring::{Direction, PairId, PairLabel, Standing};
 
 use super::{NationalStandings, PairKey, Projection};
@@ -49,7 +49,7 @@ impl Projection {
     /// How many submissions of each club were applied (clubs with none are left out). A club's
     /// count grows by one with each submission (a correction included), so it tells a view which
     /// clubs changed since it last looked.
-    pub fn submissions_by_club(&self) -> BTreeMap<&str, usize> {
+    pub(crate) fn submissions_by_club(&self) -> BTreeMap<&str, usize> {
         let mut counts = BTreeMap::new();
         for (club, _) in &self.applied {
             *counts.entry(club.as_str()).or_insert(0) += 1;
@@ -73,13 +73,8 @@ impl Projection {
         self.value_of(scope, club, r)
     }
 
-    /// The result in force of one table of a club.
-    pub fn club_result(&self, club: &str, key: &ResultKey) -> Option<&AppliedResult> {
-        self.results.get(club)?.get(key)
-    }
-
     /// How many results of a club are in force.
-    pub fn club_result_count(&self, club: &str) -> usize {
+    pub(crate) fn club_result_count(&self, club: &str) -> usize {
         self.results.get(club).map_or(0, |r| r.len())
     }
 }
@@ -105,7 +100,7 @@ impl NationalStandings {
     }
 
     /// The id of a pair by its names, by looking at every pair (views keep an index instead).
-    pub fn id_of(&self, pair: &PairKey) -> Option<PairId> {
+    pub(crate) fn id_of(&self, pair: &PairKey) -> Option<PairId> {
         (0..self.len() as PairId).find(|&id| self.pair_names(id).is_some_and(|n| n.is(pair)))
     }
 }

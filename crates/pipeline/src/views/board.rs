@@ -84,7 +84,7 @@ pub struct BoardView {
 }
 
 /// The opening lead of a result, when the club gave it, cut for display.
-pub fn lead_of(r: &AppliedResult) -> Option<String> {
+pub(crate) fn lead_of(r: &AppliedResult) -> Option<String> {
     r.lead.as_deref().map(crate::views::text::display_name)
 }
 

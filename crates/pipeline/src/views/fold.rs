@@ -4,10 +4,10 @@
 
 /// The longest word kept: longer words are cut (a name is not 40 letters long; a 20 MB "name" must
 /// not make a 20 MB key).
-pub const MAX_WORD: usize = 40;
+pub(crate) const MAX_WORD: usize = 40;
 
 /// The most words a query or a name is read for.
-pub const MAX_WORDS: usize = 12;
+pub(crate) const MAX_WORDS: usize = 12;
 
 /// `text` folded: transliterated to ASCII (accents dropped, `ß` to `ss`, `ø` to `o`), lower case.
 pub fn fold(text: &str) -> String {

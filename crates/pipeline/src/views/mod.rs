@@ -49,15 +49,6 @@ pub fn players_of(p: &Projection, pair: &PairKey) -> Vec<Player> {
         .unwrap_or_default()
 }
 
-/// The names of a pair's players joined with ` & `, cut for display.
-pub fn names_of(p: &Projection, pair: &PairKey) -> String {
-    players_of(p, pair)
-        .iter()
-        .map(|pl| pl.name.as_str())
-        .collect::<Vec<_>>()
-        .join(" & ")
-}
-
 /// The name of a club as declared, cut for display (its id when it has none).
 pub fn club_name(p: &Projection, club: &str) -> String {
     text::display_name(p.club_names.get(club).map_or(club, String::as_str))

@@ -106,7 +106,7 @@ impl NationalIndex {
 
     /// The id of `pair` in `standings` (which must be the standings indexed, or the answer is
     /// checked and may be `None` for a pair that is there).
-    pub fn id_of(&self, standings: &NationalStandings, pair: &PairKey) -> Option<PairId> {
+    pub(crate) fn id_of(&self, standings: &NationalStandings, pair: &PairKey) -> Option<PairId> {
         let label = PairLabel::new(&pair.pair);
         let h = key_hash(&pair.club, &pair.section, &label, pair.direction);
         let is = |id: &PairId| standings.pair_names(*id).is_some_and(|n| n.is(pair));

@@ -49,7 +49,7 @@ impl List {
     }
 
     /// The list a pair of direction `d` (`NS`, `EW`, `""`) is ranked in besides combined.
-    pub fn of_direction(d: &str) -> List {
+    pub(crate) fn of_direction(d: &str) -> List {
         match d {
             "NS" => List::Ns,
             "EW" => List::Ew,
@@ -95,7 +95,7 @@ fn pair_ref(s: &PairStanding) -> PairKey {
 }
 
 /// A pair's place in its club's own ranking.
-pub fn club_place(p: &Projection, pair: &PairKey) -> Option<Place> {
+pub(crate) fn club_place(p: &Projection, pair: &PairKey) -> Option<Place> {
     let s = p.clubs.get(&pair.club)?;
     s.standings
         .iter()

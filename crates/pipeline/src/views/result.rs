@@ -72,7 +72,7 @@ pub fn adjusted_text(ns: i32, ew: i32) -> String {
 
 /// The result as a traveller writes it: contract, result against it, declarer (`4S+1 N`).
 /// `None` for a line that gives only a score; an adjusted line gives its adjustment.
-pub fn result_text(r: &AppliedResult) -> Option<String> {
+pub(crate) fn result_text(r: &AppliedResult) -> Option<String> {
     if let Some(a) = r.adjusted {
         return Some(adjusted_text(a.ns_percent, a.ew_percent));
     }

@@ -7,7 +7,7 @@ use simpairs_events::types::{AppliedResult, Fraction, Player};
 
 use crate::PairKey;
 use crate::project::Projection;
-use crate::views::rankings::{List, club_place, national_position, national_standing};
+use crate::views::rankings::{List, club_place, national_standing};
 use crate::views::result::{Marks, result_text};
 use crate::views::{Catalog, Place, Value, club_name, players_of};
 
@@ -230,11 +230,6 @@ pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairKey) -> Option<Sc
         imps: crate::views::is_imps(p),
         pair: pair.clone(),
     })
-}
-
-/// Where a pair is in a national list, for "jump to my pair".
-pub fn position_in(p: &Projection, catalog: &Catalog, list: List, pair: &PairKey) -> Option<usize> {
-    national_position(p, catalog, list, None, pair)
 }
 
 /// The sum of fractions as a number (a total shown, not ranked).

@@ -373,18 +373,6 @@ impl SearchIndex {
     }
 }
 
-/// A pair's entry for the index: the pair and its players.
-pub type Entry = (PairKey, Vec<Player>);
-
-/// Pairs by id, for callers that index many clubs at once.
-pub fn by_club(entries: Vec<Entry>) -> HashMap<String, Vec<Entry>> {
-    let mut out: HashMap<String, Vec<Entry>> = HashMap::new();
-    for e in entries {
-        out.entry(e.0.club.clone()).or_default().push(e);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! can show, so that a 20 MB "name" is never served back whole.
 
 /// The most characters of a name shown.
-pub const MAX_NAME: usize = 60;
+pub(crate) const MAX_NAME: usize = 60;
 
 /// The longest prefix of `text` of at most `max` characters (not bytes: never cuts a character).
 pub fn truncate(text: &str, max: usize) -> &str {

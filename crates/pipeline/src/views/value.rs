@@ -66,7 +66,7 @@ impl Value {
         crate::wire::fraction_to_f64(self.value)
     }
 
-    pub fn top_f64(&self) -> f64 {
+    pub(crate) fn top_f64(&self) -> f64 {
         crate::wire::fraction_to_f64(self.top)
     }
 }

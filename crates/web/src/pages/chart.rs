@@ -7,7 +7,7 @@
 use maud::{Markup, html};
 
 /// One line of the chart.
-pub struct Series {
+pub(crate) struct Series {
     pub label: String,
     /// (index of the generation on the x axis, place).
     pub points: Vec<(usize, u32)>,
@@ -26,7 +26,7 @@ const HIGHLIGHT: &str = "#111111";
 /// A chart's drawing size: a phone gets a narrower one of its own (its text would otherwise be
 /// scaled down with the whole drawing), shown by the stylesheet in place of the wide one.
 #[derive(Clone, Copy, Debug)]
-pub struct Size {
+pub(crate) struct Size {
     pub width: f64,
     pub height: f64,
     pub font: f64,
@@ -34,13 +34,13 @@ pub struct Size {
     pub name: &'static str,
 }
 
-pub const WIDE: Size = Size {
+pub(crate) const WIDE: Size = Size {
     width: 600.0,
     height: 380.0,
     font: 15.0,
     name: "wide-chart",
 };
-pub const PHONE: Size = Size {
+pub(crate) const PHONE: Size = Size {
     width: 340.0,
     height: 320.0,
     font: 13.0,
@@ -112,7 +112,7 @@ fn place_ticks(worst: u32) -> Vec<u32> {
 }
 
 /// The chart at `size`: `columns` generations along the bottom.
-pub fn places_chart(
+pub(crate) fn places_chart(
     size: Size,
     title: &str,
     series: &[Series],

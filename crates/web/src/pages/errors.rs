@@ -27,14 +27,14 @@ fn ways_on() -> Markup {
 }
 
 /// A 404 page with `message` (text the server wrote, not the client's) and ways on.
-pub fn not_found(site: &Site, title: &str, message: Markup) -> Response {
+pub(crate) fn not_found(site: &Site, title: &str, message: Markup) -> Response {
     let f = frame(site);
     let body = html! { p { (message) } (ways_on()) };
     (StatusCode::NOT_FOUND, page(&f, title, None, body)).into_response()
 }
 
 /// A 400 page naming the parameter that is wrong.
-pub fn bad_param(site: &Site, bad: BadParam) -> Response {
+pub(crate) fn bad_param(site: &Site, bad: BadParam) -> Response {
     let f = frame(site);
     let body = html! {
         p { "This link's " code { (bad.name) } " is not one this page understands: it should be " (bad.expected) "." }
@@ -48,7 +48,7 @@ pub fn bad_param(site: &Site, bad: BadParam) -> Response {
 }
 
 /// Any address the site does not have.
-pub async fn fallback(axum::extract::State(site): axum::extract::State<Site>) -> Response {
+pub(crate) async fn fallback(axum::extract::State(site): axum::extract::State<Site>) -> Response {
     not_found(
         &site,
         "Page not found",
@@ -57,7 +57,7 @@ pub async fn fallback(axum::extract::State(site): axum::extract::State<Site>) ->
 }
 
 /// The status an analysts' figure that cannot be shown is answered with.
-pub fn unavailable_status(why: &crate::analysts::Unavailable) -> StatusCode {
+pub(crate) fn unavailable_status(why: &crate::analysts::Unavailable) -> StatusCode {
     use crate::analysts::Unavailable;
     match why {
         Unavailable::NoLog | Unavailable::Busy => StatusCode::SERVICE_UNAVAILABLE,
@@ -68,7 +68,7 @@ pub fn unavailable_status(why: &crate::analysts::Unavailable) -> StatusCode {
 
 /// A page for an analysts' figure that cannot be shown now: still being computed (reload), or
 /// why not. The message is the server's own, never the link's text.
-pub fn unavailable(site: &Site, why: &crate::analysts::Unavailable) -> Response {
+pub(crate) fn unavailable(site: &Site, why: &crate::analysts::Unavailable) -> Response {
     use crate::analysts::Unavailable;
     let f = frame(site);
     let (title, body) = match why {

@@ -53,7 +53,7 @@ pub fn pair_number(pair: &PairKey) -> String {
 }
 
 /// A pair as a link line: names when known, else `Pair 7 NS`.
-pub fn pair_label(pair: &PairKey, players: &[Player]) -> String {
+pub(crate) fn pair_label(pair: &PairKey, players: &[Player]) -> String {
     names(players).unwrap_or_else(|| format!("Pair {}", pair_number(pair)))
 }
 
@@ -73,12 +73,12 @@ pub fn pair_url(pair: &PairKey) -> String {
 }
 
 /// The link to a club's page.
-pub fn club_url(club: &str) -> String {
+pub(crate) fn club_url(club: &str) -> String {
     format!("/club/{}", enc(club))
 }
 
 /// The link to a board: nationally, or in a club's field; `club` narrows the traveller.
-pub fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> String {
+pub(crate) fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> String {
     match (club, club_scope) {
         (Some(c), true) => format!("/board/{board}?scope=club&club={}", enc(c)),
         (Some(c), false) => format!("/board/{board}?club={}", enc(c)),
@@ -96,7 +96,7 @@ pub fn time(ms: i64) -> Markup {
 }
 
 /// A day (ms since the epoch) as `2026-11-25` (UTC).
-pub fn time_date(ms: i64) -> String {
+pub(crate) fn time_date(ms: i64) -> String {
     let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
     let iso = humantime::format_rfc3339_seconds(at).to_string();
     iso.get(..10).unwrap_or("").to_string()

@@ -122,7 +122,7 @@ fn header(f: &Frame) -> Markup {
 }
 
 /// A pager: first, previous, where we are, next, last.
-pub fn pager(base: &str, offset: usize, limit: usize, total: usize) -> Markup {
+pub(crate) fn pager(base: &str, offset: usize, limit: usize, total: usize) -> Markup {
     let limit = limit.max(1);
     let pages = total.div_ceil(limit).max(1);
     let at = offset / limit;

@@ -23,11 +23,11 @@ use crate::params::{BadParam, Params, enc};
 use crate::site::Site;
 
 /// Leading pairs followed unless asked otherwise, and the most a link may ask for.
-pub const TOP: usize = 10;
-pub const MAX_TOP: usize = 20;
+pub(crate) const TOP: usize = 10;
+pub(crate) const MAX_TOP: usize = 20;
 /// The most generations scored for a chart: a national event has thousands, and each scoring
 /// ranks the whole field; beyond this every n-th is scored (and always the last).
-pub const MAX_POINTS: usize = 120;
+pub(crate) const MAX_POINTS: usize = 120;
 
 /// What a link asks for.
 #[derive(Clone, Debug)]
@@ -316,7 +316,7 @@ fn summary_row(path: &PairPath, own: bool) -> Markup {
 }
 
 /// The page of one pair's moves.
-pub fn movement_url(pair: &PairKey) -> String {
+pub(crate) fn movement_url(pair: &PairKey) -> String {
     let mut url = format!(
         "/movement?club={}&pair={}&section={}",
         enc(&pair.club),

@@ -25,7 +25,7 @@ struct Named<'a> {
     direction: Option<&'static str>,
 }
 
-pub async fn by_path(
+pub(crate) async fn by_path(
     State(site): State<Site>,
     Path((club, number)): Path<(String, String)>,
     params: Params,
@@ -45,7 +45,7 @@ pub async fn by_path(
 }
 
 /// The old address: `/pair?club=&section=&pair=&direction=`.
-pub async fn by_query(State(site): State<Site>, params: Params) -> Response {
+pub(crate) async fn by_query(State(site): State<Site>, params: Params) -> Response {
     let named = (|| -> Result<Option<Named<'_>>, BadParam> {
         let (Some(club), Some(number)) = (params.text("club")?, params.text("pair")?) else {
             return Ok(None);

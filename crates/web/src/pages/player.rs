@@ -33,7 +33,7 @@ pub fn read(id: &str) -> Result<String, BadParam> {
 }
 
 /// The link to a player's page.
-pub fn player_url(national_id: &str) -> String {
+pub(crate) fn player_url(national_id: &str) -> String {
     format!("/player/{}", enc(national_id.trim()))
 }
 

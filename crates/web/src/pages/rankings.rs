@@ -18,7 +18,7 @@ use crate::params::{BadParam, MAX_LIMIT, Params, enc};
 use crate::site::Site;
 
 /// Rows per page unless the link asks for another number.
-pub const PAGE: usize = 100;
+pub(crate) const PAGE: usize = 100;
 
 /// What the link asks for.
 struct Ask<'a> {

@@ -1,4 +1,4 @@
-//! `simpairs bench --pipeline`: the pipeline's speed on the embedded log (or the log of
+//! `simpairs-bench --pipeline`: the pipeline's speed on the embedded log (or the log of
 //! `--pipeline-log`, such as a Kafka broker).
 //!
 //! - publish: clubs of a simulated national field (36 boards x 100,000 results by default) publish their
@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
@@ -42,7 +43,8 @@ pub struct PipelineFigures {
 
 /// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
 fn open_bench_log(
-    location: Option<&simpairs_pipeline::LogLocation>,
+    location: Option<&LogLocation>,
+    kafka: &simpairs_kafka::KafkaFlags,
     dir: &std::path::Path,
 ) -> anyhow::Result<(Arc<dyn simpairs_log::Log>, String)> {
     Ok(match location {
@@ -50,10 +52,18 @@ fn open_bench_log(
             Arc::new(simpairs_log::EmbeddedLog::open(dir)?),
             "embedded log".into(),
         ),
-        Some(l @ simpairs_pipeline::LogLocation::Embedded(_)) => {
-            (super::open_log(l)?, "embedded log".into())
+        Some(LogLocation::Embedded(dir)) => (
+            simpairs_pipeline::streams::open_embedded(dir)?,
+            "embedded log".into(),
+        ),
+        Some(l @ LogLocation::Kafka { .. }) => {
+            let config = kafka.config(&l.to_string())?;
+            (
+                Arc::new(simpairs_kafka::KafkaLog::connect(config)?),
+                l.to_string(),
+            )
         }
-        Some(l) => (super::open_log(l)?, l.to_string()),
+        Some(other) => anyhow::bail!("unsupported log location {other}"),
     })
 }
 
@@ -360,14 +370,15 @@ fn live_latencies(
 }
 
 pub fn measure(
-    location: Option<&simpairs_pipeline::LogLocation>,
+    location: Option<&LogLocation>,
+    kafka: &simpairs_kafka::KafkaFlags,
     partitions: u32,
     results_wanted: usize,
     boards: u16,
     new_clubs: usize,
 ) -> anyhow::Result<PipelineFigures> {
     let dir = tempfile::tempdir()?;
-    let (log, log_name) = open_bench_log(location, dir.path())?;
+    let (log, log_name) = open_bench_log(location, kafka, dir.path())?;
     // A new event each run: on Kafka its topics are fresh.
     let event_id = format!(
         "bench-{}-{}",
