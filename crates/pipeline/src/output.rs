@@ -13,8 +13,10 @@ use simpairs_log::{Log, Produce};
 
 use crate::{Result, now_ms};
 
-/// Most hashes one seal lists (2 MiB of hashes: far below a log's record limit).
-const HASHES_PER_SEAL: usize = 65_536;
+/// Most hashes one seal lists: 512 KiB of hashes, under the 1 MB a Kafka broker accepts in one
+/// message unless it is configured otherwise (the embedded log takes 64 MiB). A seal of 65,536
+/// hashes (2 MiB) was refused by the broker as too large on an ingest of 1,000,000 results.
+const HASHES_PER_SEAL: usize = 16_384;
 
 /// Unverified records a reader keeps per partition, waiting for their seal, before it sets the
 /// oldest aside: more than any one append of an aggregator holds.
