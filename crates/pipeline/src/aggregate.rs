@@ -436,10 +436,6 @@ impl Aggregator {
             // The derived output is built, encoded and written on the lower-priority threads:
             // everything after the applied submissions can wait for the leaderboard.
             let pool = self.derive_pool.clone();
-            let in_pool = |work: &mut (dyn FnMut() -> Result<()> + Send)| match &pool {
-                Some(pool) => pool.install(work),
-                None => work(),
-            };
             std::thread::scope(|scope| -> Result<()> {
                 let writing = scope.spawn(move || {
                     let codec = Codec::new()?;
@@ -452,20 +448,15 @@ impl Aggregator {
                         &encoded,
                     )
                 });
-                let mut derived = None;
-                let mut fields = Some(fields);
-                in_pool(&mut || {
-                    let fields = fields.take().unwrap_or_default();
-                    derived = Some(self.derive(&touched, fields, generation, started)?);
-                    Ok(())
+                let (scores, standings) = crate::background::install(pool.as_deref(), || {
+                    self.derive(&touched, fields, generation, started)
                 })?;
                 tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
                 writing
                     .join()
                     .map_err(|_| Error::Stopped("writing the applied submissions"))??;
                 tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
-                let (scores, standings) = derived.unwrap_or_default();
-                in_pool(&mut || {
+                crate::background::install(pool.as_deref(), || {
                     self.append(Stream::BoardScores, &scores)?;
                     self.append(Stream::Leaderboard, &standings)
                 })?;

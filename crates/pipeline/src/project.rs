@@ -692,19 +692,8 @@ impl Projection {
                 // next: old generations of the national boards are large and soon replaced).
                 let mut records = records.into_iter().peekable();
                 while records.peek().is_some() {
-                    use rayon::prelude::*;
                     let chunk: Vec<Vec<u8>> = records.by_ref().take(8192).collect();
-                    let reads: Vec<Read> = chunk
-                        .into_par_iter()
-                        .map(|message| Read {
-                            stream,
-                            stream_name: name.clone(),
-                            partition,
-                            decoded: codec.decode(&message),
-                            message,
-                        })
-                        .collect();
-                    for read in reads {
+                    for read in decode_all(&codec, stream, &name, partition, chunk) {
                         projection.read(&codec, read)?;
                     }
                 }
@@ -721,7 +710,6 @@ fn read_new(
     codec: &Codec,
     positions: &mut BTreeMap<(Stream, String, u32), u64>,
 ) -> Result<Vec<Read>> {
-    use rayon::prelude::*;
     let mut decoded = Vec::new();
     for ((stream, name, partition), at) in positions.iter_mut() {
         let batch = crate::read_kept(log, name, *partition, at, 50_000)?;
@@ -730,15 +718,31 @@ fn read_new(
         }
         // Decoded in parallel: on a national event's log a projection starting up has hundreds
         // of megabytes of derived records to read.
-        decoded.par_extend(batch.into_par_iter().map(|record| Read {
-            stream: *stream,
-            stream_name: name.clone(),
-            partition: *partition,
-            decoded: codec.decode(&record.value),
-            message: record.value,
-        }));
+        let messages = batch.into_iter().map(|record| record.value).collect();
+        decoded.extend(decode_all(codec, *stream, name, *partition, messages));
     }
     Ok(decoded)
+}
+
+/// Messages of one stream's partition decoded, in parallel, in their order.
+fn decode_all(
+    codec: &Codec,
+    stream: Stream,
+    name: &str,
+    partition: u32,
+    messages: Vec<Vec<u8>>,
+) -> Vec<Read> {
+    use rayon::prelude::*;
+    messages
+        .into_par_iter()
+        .map(|message| Read {
+            stream,
+            stream_name: name.to_string(),
+            partition,
+            decoded: codec.decode(&message),
+            message,
+        })
+        .collect()
 }
 
 /// Ranks the national field on the projection's own threads (or the shared ones); `None`, with a
