@@ -84,7 +84,12 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {name}"))?
         .len();
     let codec = simpairs_events::Codec::new()?;
-    let roster = simpairs_pipeline::publish::roster(log.as_ref(), &codec, &args.event)?;
+    let roster = simpairs_pipeline::publish::roster_for(
+        log.as_ref(),
+        &codec,
+        &args.event,
+        Some(&args.club),
+    )?;
     roster
         .limits
         .check_file(size)

@@ -4,8 +4,8 @@ mod common;
 
 use simpairs_events::{
     Codec, Event, PrivateKey, PublicKey, SEAL_DOMAIN, SealWarning, SubmissionSealed, key_id,
-    output_seal_bytes, seal_bytes, sign_output, sign_seal, split_message, submission_digest,
-    verify_output, verify_seal,
+    output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal, split_message,
+    submission_digest, verify_output, verify_seal,
 };
 
 fn unhex(text: &str) -> Vec<u8> {
@@ -55,6 +55,19 @@ fn digest_is_sha256_of_length_prefixed_datums() {
     assert_eq!(
         submission_digest([b"abc".as_slice()]).to_vec(),
         unhex("3da9865b43fa2ec490f78da9db16acd5638704dbce5cc7b3df2e3c7a23addf19")
+    );
+}
+
+/// FIPS 180-2, appendix B: one block and two blocks.
+#[test]
+fn record_hash_is_sha256() {
+    assert_eq!(
+        record_hash(b"abc").to_vec(),
+        unhex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    );
+    assert_eq!(
+        record_hash(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq").to_vec(),
+        unhex("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     );
 }
 

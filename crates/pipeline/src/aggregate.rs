@@ -55,7 +55,7 @@ use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
 use crate::state::{Batch, Effect, EventState};
 use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
-use crate::{Error, Result, now_ms, stream_name};
+use crate::{Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub(crate) const GROUP: &str = "simpairs-aggregator";
@@ -215,12 +215,22 @@ impl Aggregator {
         if let Some(ready) = &options.ready {
             ready.store(true, Ordering::Relaxed);
         }
+        // The previous batch's output, still being written while this one is read and judged.
+        let mut writing: Option<InFlight> = None;
         while !stop.load(Ordering::Relaxed) {
             let polling = Instant::now();
-            let records = consumer.poll(options.batch, options.poll_timeout)?;
+            // While a batch's output is being written, only what is already there is read: with
+            // nothing new, that batch is finished (its position committed) before waiting.
+            let timeout = match writing {
+                Some(_) => Duration::ZERO,
+                None => options.poll_timeout,
+            };
+            let records = consumer.poll(options.batch, timeout)?;
             if records.is_empty() {
-                if options.until_idle {
-                    break;
+                match writing.take() {
+                    Some(w) => settle(consumer.as_mut(), w, &mut on_batch)?,
+                    None if options.until_idle => break,
+                    None => {}
                 }
                 continue;
             }
@@ -235,13 +245,16 @@ impl Aggregator {
             let (applied, dead) = self.sort_effects(finished.effects, &records);
             let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            let report = self.write_output(applied, dead, fields, started)?;
-            // Output is durable: now the input may be marked as done. A commit that fails is
-            // tried again on its own: deriving the batch again would append its output twice.
-            commit_with_retries(consumer.as_mut(), &next_positions(&records))?;
-            if report.submissions_applied > 0 || report.dead_letters > 0 {
-                on_batch(&report);
+            // The batch before is written out before this one's output begins.
+            if let Some(w) = writing.take() {
+                settle(consumer.as_mut(), w, &mut on_batch)?;
             }
+            let positions = next_positions(&records);
+            drop(records);
+            writing = Some(self.write_output(applied, dead, fields, positions, started)?);
+        }
+        if let Some(w) = writing.take() {
+            settle(consumer.as_mut(), w, &mut on_batch)?;
         }
         Ok(())
     }
@@ -403,13 +416,17 @@ impl Aggregator {
         Ok((scores, standings))
     }
 
+    /// Derives a batch's output and starts writing it ([`crate::writing`]): the applied
+    /// submissions first, on a thread of their own while the board scores and standings are
+    /// derived, then the rest.
     fn write_output(
         &mut self,
         applied: Vec<Arc<SubmissionApplied>>,
         dead: Vec<DeadLettered>,
         fields: HashMap<String, Field>,
+        positions: Vec<Position>,
         started: Instant,
-    ) -> Result<BatchReport> {
+    ) -> Result<InFlight> {
         let generation = self.state.applied_count();
         let mut report = BatchReport {
             generation,
@@ -418,6 +435,14 @@ impl Aggregator {
             seal_offsets: applied.iter().map(|a| a.seal_offset).collect(),
             ..BatchReport::default()
         };
+        let writer = crate::writing::Writer {
+            log: self.log.clone(),
+            key: self.key.clone(),
+            event_id: self.event_id.clone(),
+            pool: self.derive_pool.clone(),
+        };
+        let mut derived = crate::writing::Derived::default();
+        let mut applied_writing = writer.applied(Vec::new());
         if !applied.is_empty() {
             let touched: Vec<String> = applied
                 .iter()
@@ -426,75 +451,28 @@ impl Aggregator {
                 .into_iter()
                 .collect();
             // The applied submissions go out first: the projection ranks the national field from
-            // them, and need not wait for the board scores. They are written (and synced) on a
-            // thread of their own while the board scores are derived, and before those are
-            // written: the stream holds a batch's applied submissions before its scores.
-            let encoded = self.encode_applied(&applied)?;
+            // them, and need not wait for the board scores.
+            applied_writing = writer.applied(self.encode_applied(&applied)?);
             drop(applied);
-            let board_scores = stream_name(&self.event_id, Stream::BoardScores);
-            let (log, key, event_id) = (self.log.clone(), self.key.clone(), self.event_id.clone());
-            // The derived output is built, encoded and written on the lower-priority threads:
-            // everything after the applied submissions can wait for the leaderboard.
+            // Everything after the applied submissions can wait for the leaderboard: derived on
+            // the lower-priority threads.
             let pool = self.derive_pool.clone();
-            std::thread::scope(|scope| -> Result<()> {
-                let writing = scope.spawn(move || {
-                    let codec = Codec::new()?;
-                    crate::output::append_sealed(
-                        log.as_ref(),
-                        &codec,
-                        &key,
-                        &event_id,
-                        &board_scores,
-                        &encoded,
-                    )
-                });
-                let (scores, standings) = crate::background::install(pool.as_deref(), || {
+            (derived.scores, derived.standings) =
+                crate::background::install(pool.as_deref(), || {
                     self.derive(&touched, fields, generation, started)
                 })?;
-                tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
-                writing
-                    .join()
-                    .map_err(|_| Error::Stopped("writing the applied submissions"))??;
-                tracing::debug!(elapsed = ?started.elapsed(), "applied submissions appended");
-                crate::background::install(pool.as_deref(), || {
-                    self.append(Stream::BoardScores, &scores)?;
-                    self.append(Stream::Leaderboard, &standings)
-                })?;
-                tracing::debug!(elapsed = ?started.elapsed(), "output appended");
-                Ok(())
-            })?;
+            tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
             report.clubs = self.state.clubs().len();
             report.results = self.national.len();
         }
-        let dead: Vec<Event> = dead.into_iter().map(Event::DeadLettered).collect();
         for d in &dead {
-            if let Event::DeadLettered(d) = d {
-                tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
-            }
+            tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
         }
-        self.append(Stream::DeadLetter, &dead)?;
-        report.elapsed = started.elapsed();
-        Ok(report)
-    }
-
-    fn append(&self, stream: Stream, events: &[Event]) -> Result<()> {
-        if events.is_empty() {
-            return Ok(());
-        }
-        // Encoded in parallel: a club's board scores and standings are many events.
-        use rayon::prelude::*;
-        let encoded: Vec<Encoded> = events
-            .par_iter()
-            .map(|e| (e.partition_key(), None, self.codec.encode(e)))
-            .collect();
-        crate::output::append_sealed(
-            self.log.as_ref(),
-            &self.codec,
-            &self.key,
-            &self.event_id,
-            &stream_name(&self.event_id, stream),
-            &encoded,
-        )
+        derived.dead = dead.into_iter().map(Event::DeadLettered).collect();
+        Ok((
+            writer.rest(applied_writing, derived, positions, started),
+            report,
+        ))
     }
 
     /// Applied submissions as records of the board-scores stream: (key, partition, message). Each
@@ -523,6 +501,27 @@ impl Aggregator {
             .collect();
         Ok(encoded)
     }
+}
+
+/// A batch whose output is being written, and its report once it is durable.
+type InFlight = (crate::writing::Writing, BatchReport);
+
+/// Waits for a batch's output to be durable, then commits its input positions and reports it.
+fn settle(
+    consumer: &mut dyn simpairs_log::Consumer,
+    (writing, mut report): InFlight,
+    on_batch: &mut impl FnMut(&BatchReport),
+) -> Result<()> {
+    let (positions, elapsed) = writing.wait()?;
+    report.elapsed = elapsed;
+    // A commit that fails is tried again on its own: deriving the batch again would append its
+    // output twice.
+    commit_with_retries(consumer, &positions)?;
+    tracing::debug!(elapsed = ?report.elapsed, "output appended");
+    if report.submissions_applied > 0 || report.dead_letters > 0 {
+        on_batch(&report);
+    }
+    Ok(())
 }
 
 /// Commits positions, trying again a few times (with growing pauses) before giving up; an error

@@ -47,6 +47,7 @@ pub mod submissions;
 pub mod views;
 mod when;
 pub mod wire;
+mod writing;
 
 pub use error::{
     AmendmentRefused, BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError,

@@ -39,17 +39,26 @@ pub(crate) fn append_sealed(
         return Ok(());
     }
     let partitions = log.partitions(stream)?;
+    // Hashed in parallel: a batch's output is as large as its input, and SHA-256 without the
+    // processor's SHA instructions takes about 3 ns a byte.
+    let record_hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
+        use rayon::prelude::*;
+        encoded
+            .par_iter()
+            .with_min_len(64)
+            .map(|(_, _, message)| {
+                let datum = message
+                    .get(simpairs_events::HEADER_LEN..)
+                    .unwrap_or_default();
+                simpairs_events::record_hash(datum)
+            })
+            .collect()
+    };
     let mut placed: Vec<(u32, &[u8], &[u8])> = Vec::with_capacity(encoded.len());
     let mut hashes: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-    for (k, partition, message) in encoded {
+    for ((k, partition, message), hash) in encoded.iter().zip(&record_hashes) {
         let partition = partition.unwrap_or_else(|| simpairs_log::partition_for_key(k, partitions));
-        let datum = message
-            .get(simpairs_events::HEADER_LEN..)
-            .unwrap_or_default();
-        hashes
-            .entry(partition)
-            .or_default()
-            .extend_from_slice(&simpairs_events::record_hash(datum));
+        hashes.entry(partition).or_default().extend_from_slice(hash);
         placed.push((partition, k, message));
     }
     let at = now_ms();

@@ -316,7 +316,17 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
 
 /// Reads the event as declared and amended from the log, refusing an event that cannot be used.
 pub fn roster(log: &dyn Log, codec: &Codec, event_id: &str) -> Result<Roster> {
-    match Roster::load(log, codec, event_id)? {
+    roster_for(log, codec, event_id, None)
+}
+
+/// [`roster`] as `only` sees it, or of every club (see [`Roster::new_for`]).
+pub fn roster_for(
+    log: &dyn Log,
+    codec: &Codec,
+    event_id: &str,
+    only: Option<&str>,
+) -> Result<Roster> {
+    match Roster::load_for(log, codec, event_id, only)? {
         Some((roster, _)) => Ok(roster),
         None => Err(EventError::NotDeclared {
             event: event_id.to_string(),
@@ -368,7 +378,7 @@ pub fn seal_file(
     bytes: &[u8],
     format: Option<simpairs_formats::import::Format>,
 ) -> Result<Sealed> {
-    let roster = roster(log, codec, event_id)?;
+    let roster = roster_for(log, codec, event_id, Some(club))?;
     check_against(&roster, club, key)?;
     roster
         .limits

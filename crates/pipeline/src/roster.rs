@@ -40,6 +40,11 @@ pub struct Roster {
     pub hands: BTreeMap<i32, String>,
     /// Amendments applied.
     pub amendments: i64,
+    /// The one club whose entry `clubs` holds, when the roster was read for one club
+    /// ([`Roster::new_for`]).
+    only: Option<String>,
+    /// With `only`: the other clubs amendments added (their entries are not kept).
+    added_elsewhere: BTreeSet<String>,
 }
 
 /// A club's public key as declared: its id and bytes, read as a curve point only when first used.
@@ -62,6 +67,14 @@ impl ClubKey {
             bytes,
             parsed: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Whether declared bytes have a key's length (what [`ClubKey::new`] checks).
+    fn check(bytes: &[u8]) -> std::result::Result<(), KeyError> {
+        match bytes.len() {
+            32 => Ok(()),
+            len => Err(KeyError::DeclaredLength { len }),
+        }
     }
 
     /// The key, or `None` when the declared bytes are not a key.
@@ -94,13 +107,29 @@ pub(crate) enum SignerProblem {
 impl Roster {
     /// The roster of a declaration, or why the event cannot be used.
     pub fn new(declared: EventDeclared) -> Result<Roster> {
+        Roster::new_for(declared, None)
+    }
+
+    /// The roster of a declaration as one club sees it (`only`), or of every club (`None`).
+    /// Every club's entry is checked as for the whole roster, so both refuse the same events
+    /// and amendments; only `only`'s entry is kept. A club publishing to a national event reads
+    /// one entry, not thousands (building and dropping them all was four fifths of a publish).
+    pub fn new_for(declared: EventDeclared, only: Option<&str>) -> Result<Roster> {
         if declared.clubs.iter().any(|c| c.public_key.is_empty()) {
             return Err(Error::Legacy {
                 event: declared.event_id.clone(),
             });
         }
-        let mut clubs = HashMap::with_capacity(declared.clubs.len());
+        let mut clubs = HashMap::with_capacity(if only.is_some() {
+            1
+        } else {
+            declared.clubs.len()
+        });
         for c in &declared.clubs {
+            if only.is_some_and(|only| only != c.club_id) {
+                ClubKey::check(&c.public_key)?;
+                continue;
+            }
             add_club(&mut clubs, &c.club_id, &c.name, &c.key_id, &c.public_key)?;
         }
         let mut aggregators = HashMap::new();
@@ -121,6 +150,8 @@ impl Roster {
             limits: limits_of(declared.limits.as_ref()),
             hands: BTreeMap::new(),
             amendments: 0,
+            only: only.map(str::to_string),
+            added_elsewhere: BTreeSet::new(),
             declared,
         };
         Ok(roster)
@@ -185,6 +216,19 @@ impl Roster {
         self.apply_amendment(amended)
     }
 
+    /// Whether `club` is part of the event (declared, or added by an amendment applied).
+    fn has_club(&self, club: &str) -> bool {
+        self.clubs.contains_key(club)
+            || (self.only.is_some()
+                && (self.added_elsewhere.contains(club)
+                    || self.declared.clubs.iter().any(|c| c.club_id == club)))
+    }
+
+    /// Whether `club`'s entry is kept (see [`Roster::new_for`]).
+    fn keeps(&self, club: &str) -> bool {
+        self.only.as_deref().is_none_or(|only| only == club)
+    }
+
     fn verifies(&self, codec: &Codec, amended: &EventAmended) -> bool {
         let Some(organiser) = &self.organiser else {
             return false;
@@ -203,40 +247,47 @@ impl Roster {
             club: club.to_string(),
         };
         for c in &a.added_clubs {
-            if next.clubs.contains_key(&c.club_id) {
+            if next.has_club(&c.club_id) {
                 return Err(AmendmentRefused::ClubExists {
                     club: c.club_id.clone(),
                 });
             }
-            add_club(
-                &mut next.clubs,
-                &c.club_id,
-                &c.name,
-                &c.key_id,
-                &c.public_key,
-            )?;
+            if next.keeps(&c.club_id) {
+                add_club(
+                    &mut next.clubs,
+                    &c.club_id,
+                    &c.name,
+                    &c.key_id,
+                    &c.public_key,
+                )?;
+            } else {
+                ClubKey::check(&c.public_key)?;
+                next.added_elsewhere.insert(c.club_id.clone());
+            }
         }
         for k in &a.added_keys {
             let key = public(&k.public_key)?;
             let key = ClubKey::new(&k.key_id, &key.to_bytes())?;
-            let club = next
-                .clubs
-                .get_mut(&k.club_id)
-                .ok_or_else(|| no_club(&k.club_id))?;
-            club.keys.push(key);
+            if !next.has_club(&k.club_id) {
+                return Err(no_club(&k.club_id));
+            }
+            if let Some(club) = next.clubs.get_mut(&k.club_id) {
+                club.keys.push(key);
+            }
         }
         for r in &a.revoked_keys {
-            let club = next
-                .clubs
-                .get_mut(&r.club_id)
-                .ok_or_else(|| no_club(&r.club_id))?;
+            if !next.has_club(&r.club_id) {
+                return Err(no_club(&r.club_id));
+            }
             let (partition, from) = (u32::try_from(r.partition), u64::try_from(r.from_offset));
             let (Ok(partition), Ok(from)) = (partition, from) else {
                 return Err(AmendmentRefused::NoOffset {
                     key: r.key_id.clone(),
                 });
             };
-            club.revoked.push((r.key_id.clone(), partition, from));
+            if let Some(club) = next.clubs.get_mut(&r.club_id) {
+                club.revoked.push((r.key_id.clone(), partition, from));
+            }
         }
         for k in &a.added_aggregator_keys {
             let key = public(&k.public_key)?;
@@ -257,6 +308,16 @@ impl Roster {
         codec: &Codec,
         event_id: &str,
     ) -> Result<Option<(Roster, Vec<String>)>> {
+        Roster::load_for(log, codec, event_id, None)
+    }
+
+    /// [`Roster::load`] as one club sees the event (`only`: see [`Roster::new_for`]).
+    pub fn load_for(
+        log: &dyn Log,
+        codec: &Codec,
+        event_id: &str,
+        only: Option<&str>,
+    ) -> Result<Option<(Roster, Vec<String>)>> {
         let stream = stream_name(event_id, Stream::Declarations);
         let end = match log.end_offset(&stream, 0) {
             Ok(end) => end,
@@ -270,7 +331,7 @@ impl Roster {
         for message in records {
             match (codec.decode(&message), &mut roster) {
                 (Ok(Event::EventDeclared(d)), None) if d.event_id == event_id => {
-                    roster = Some(Roster::new(d)?);
+                    roster = Some(Roster::new_for(d, only)?);
                 }
                 (Ok(Event::EventDeclared(d)), Some(r)) if d != r.declared => set_aside.push(format!(
                     "event {} is already declared; a second, different declaration is set aside",
@@ -336,5 +397,149 @@ pub(crate) fn event_limits(l: &Limits) -> EventLimits {
         name_bytes: count(l.name_bytes),
         field_bytes: count(l.field_bytes),
         file_bytes: i64::try_from(l.file_bytes).unwrap_or(i64::MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A roster read for one club refuses exactly what the whole roster refuses, and keeps that
+    //! club's entry as the whole roster has it.
+
+    use simpairs_events::PrivateKey;
+    use simpairs_events::types::{
+        ClubEntry, ClubKey as AddedKey, EventAmended, EventDeclared, Factoring, Revocation, Scoring,
+    };
+
+    use super::Roster;
+
+    fn key_bytes(seed: u8) -> Vec<u8> {
+        PrivateKey::from_secret([seed; 32])
+            .public()
+            .to_bytes()
+            .to_vec()
+    }
+
+    fn entry(club: &str, seed: u8) -> ClubEntry {
+        ClubEntry {
+            club_id: club.into(),
+            name: format!("{club} bridge club"),
+            key_id: format!("k{seed}"),
+            public_key: key_bytes(seed),
+        }
+    }
+
+    fn declared() -> EventDeclared {
+        EventDeclared {
+            event_id: "E".into(),
+            name: "E".into(),
+            boards: vec![1, 2],
+            scoring: Scoring::Matchpoints,
+            factoring: Factoring::Neuberg,
+            clubs: vec![entry("A", 1), entry("B", 2), entry("C", 3)],
+            declared_at_ms: 0,
+            aggregator_keys: Vec::new(),
+            organiser_key: None,
+            limits: None,
+            conventions: None,
+        }
+    }
+
+    fn amendment(number: i64) -> EventAmended {
+        EventAmended {
+            event_id: "E".into(),
+            amendment: number,
+            added_clubs: Vec::new(),
+            added_keys: Vec::new(),
+            revoked_keys: Vec::new(),
+            added_aggregator_keys: Vec::new(),
+            hands: Vec::new(),
+            amended_at_ms: 0,
+            key_id: String::new(),
+            signature: Vec::new(),
+        }
+    }
+
+    fn added_key(club: &str, seed: u8, bytes: Vec<u8>) -> AddedKey {
+        AddedKey {
+            club_id: club.into(),
+            key_id: format!("k{seed}"),
+            public_key: bytes,
+        }
+    }
+
+    fn revoked(club: &str, key: &str, from: i64) -> Revocation {
+        Revocation {
+            club_id: club.into(),
+            key_id: key.into(),
+            partition: 0,
+            from_offset: from,
+        }
+    }
+
+    /// Amendments in order, each applied when it is accepted: some refused (a club declared
+    /// already, by the declaration or an amendment; a key or revocation for a club the event
+    /// does not have; a key of the wrong length), some accepted.
+    fn amendments() -> Vec<EventAmended> {
+        let mut list = Vec::new();
+        let mut next = |edit: &dyn Fn(&mut EventAmended)| {
+            let mut a = amendment(0);
+            edit(&mut a);
+            list.push(a);
+        };
+        next(&|a| a.added_clubs = vec![entry("B", 9)]);
+        next(&|a| a.added_clubs = vec![entry("D", 4)]);
+        next(&|a| a.added_clubs = vec![entry("D", 5)]);
+        next(&|a| a.added_keys = vec![added_key("Z", 6, key_bytes(6))]);
+        next(&|a| a.added_keys = vec![added_key("C", 7, key_bytes(7))]);
+        next(&|a| a.added_keys = vec![added_key("D", 8, key_bytes(8))]);
+        next(&|a| a.revoked_keys = vec![revoked("Z", "k3", 5)]);
+        next(&|a| a.revoked_keys = vec![revoked("C", "k3", 5)]);
+        next(&|a| a.revoked_keys = vec![revoked("A", "k1", -1)]);
+        next(&|a| {
+            let mut bad = entry("E", 10);
+            bad.public_key.truncate(31);
+            a.added_clubs = vec![bad];
+        });
+        next(&|a| a.added_clubs = vec![entry("F", 11)]);
+        list
+    }
+
+    /// A club's entry as (key ids, revocations).
+    type Entry = (Vec<String>, Vec<(String, u32, u64)>);
+
+    fn club(roster: &Roster, club: &str) -> Option<Entry> {
+        let c = roster.clubs.get(club)?;
+        Some((
+            c.keys.iter().map(|k| k.id.clone()).collect(),
+            c.revoked.clone(),
+        ))
+    }
+
+    #[test]
+    fn a_roster_for_one_club_decides_as_the_whole_roster_does() {
+        for only in ["A", "C", "D", "F", "Z"] {
+            let mut whole = Roster::new(declared()).unwrap();
+            let mut one = Roster::new_for(declared(), Some(only)).unwrap();
+            assert!(one.clubs.len() <= 1);
+            let mut refused = 0;
+            for mut a in amendments() {
+                a.amendment = whole.amendments + 1;
+                let w = whole.apply_amendment(&a).map_err(|e| e.to_string());
+                let o = one.apply_amendment(&a).map_err(|e| e.to_string());
+                assert_eq!(w, o, "amendment {a:?} for {only}");
+                refused += usize::from(w.is_err());
+                assert_eq!(club(&whole, only), club(&one, only), "{only}");
+            }
+            assert_eq!(refused, 6);
+            assert_eq!(whole.amendments, one.amendments);
+        }
+    }
+
+    #[test]
+    fn a_declared_key_of_the_wrong_length_refuses_the_event_for_every_club() {
+        let mut bad = declared();
+        bad.clubs[1].public_key.truncate(31);
+        assert!(Roster::new(bad.clone()).is_err());
+        assert!(Roster::new_for(bad, Some("A")).is_err());
     }
 }
