@@ -55,10 +55,18 @@ impl Writer {
             return AppliedWriting(None);
         }
         let writer = self.clone();
+        // At the normal priority, not on the low-priority threads: the leaderboard waits for
+        // these.
         AppliedWriting(Some(std::thread::spawn(move || {
             let codec = Codec::new()?;
-            let stream = stream_name(&writer.event_id, Stream::BoardScores);
-            writer.append_encoded(&codec, &stream, &encoded)
+            crate::output::append_sealed(
+                writer.log.as_ref(),
+                &codec,
+                &writer.key,
+                &writer.event_id,
+                &stream_name(&writer.event_id, Stream::BoardScores),
+                &encoded,
+            )
         })))
     }
 
