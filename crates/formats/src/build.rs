@@ -355,7 +355,13 @@ pub(crate) fn split_pair_number(text: &str) -> (&str, Option<Direction>) {
     let upper = t.to_ascii_uppercase();
     for (suffix, direction) in [("NS", Direction::NS), ("EW", Direction::EW)] {
         if upper.ends_with(suffix) && t.len() > 2 {
-            let label = t[..t.len() - 2].trim_end_matches([' ', '-', '_']).trim();
+            // One separator goes with the suffix: a label that itself ends in one (`1-`) is
+            // written with a second (`1--NS`, see the USEBIO writer), and reads back whole.
+            let before = &t[..t.len() - 2];
+            let label = before
+                .strip_suffix([' ', '-', '_'])
+                .unwrap_or(before)
+                .trim();
             if !label.is_empty() {
                 return (label, Some(direction));
             }
@@ -426,6 +432,8 @@ mod tests {
         assert_eq!(split_pair_number("1NS"), ("1", Some(Direction::NS)));
         assert_eq!(split_pair_number(" 12 ew "), ("12", Some(Direction::EW)));
         assert_eq!(split_pair_number("3-NS"), ("3", Some(Direction::NS)));
+        // A label ending in a separator keeps it: the writer doubles it (`1-` as `1--NS`).
+        assert_eq!(split_pair_number("1--NS"), ("1-", Some(Direction::NS)));
         assert_eq!(split_pair_number("7"), ("7", None));
         assert_eq!(split_pair_number("NS"), ("NS", None));
     }

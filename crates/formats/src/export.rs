@@ -137,9 +137,12 @@ fn event_type(method: Method) -> &'static str {
     }
 }
 
-/// A pair's number as written in USEBIO: `1NS`/`1EW` for Mitchell pairs, `1` for Howell pairs.
+/// A pair's number as written in USEBIO: `1NS`/`1EW` for Mitchell pairs, `1` for Howell pairs. A
+/// label ending in a separator (`1-`) gets one more before the direction (`1--NS`): a reader takes
+/// one separator with the direction, and would otherwise read pair `1`.
 fn usebio_number(label: &str, direction: Option<Direction>) -> String {
     match direction {
+        Some(d) if label.ends_with([' ', '-', '_']) => format!("{label}-{}", d.as_str()),
         Some(d) => format!("{label}{}", d.as_str()),
         None => label.to_string(),
     }
