@@ -187,9 +187,10 @@ pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
 pub use schemas::{NAMESPACE, SchemaInfo};
 pub use signing::{
-    AMENDMENT_DOMAIN, DIGEST_LEN, KeyError, OUTPUT_DOMAIN, PrivateKey, PublicKey, SEAL_DOMAIN,
-    SIGNATURE_LEN, amendment_bytes, key_id, output_seal_bytes, record_hash, seal_bytes,
-    sign_output, sign_seal, submission_digest, verify_output, verify_seal,
+    AMENDMENT_DOMAIN, DIGEST_LEN, HASH_FUNCTION, KeyError, OUTPUT_DOMAIN, OUTPUT_DOMAIN_BLAKE3,
+    PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3, SIGNATURE_LEN, amendment_bytes, key_id,
+    output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal, submission_digest,
+    verify_output, verify_seal,
 };
 pub use skim::ResultsHeader;
 pub use types::*;

@@ -20,7 +20,7 @@
 use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use crate::types::{OutputSealed, SubmissionSealed};
+use crate::types::{HashFunction, OutputSealed, SubmissionSealed};
 
 /// Length of a digest and of a record hash, in bytes.
 pub const DIGEST_LEN: usize = 32;
@@ -32,8 +32,55 @@ pub const SIGNATURE_LEN: usize = ed25519_dalek::SIGNATURE_LENGTH;
 /// HMAC-SHA256 with keys every club could read; its seals are refused.
 pub const SEAL_DOMAIN: &[u8] = b"simpairs/SubmissionSealed/v2\0";
 
-/// Domain-separation prefix of an aggregator's output seal (see [`output_seal_bytes`]).
+/// The same for a seal whose digest is BLAKE3 (schema version 3): the function is part of what
+/// is signed, so a seal cannot be read under the other one.
+pub const SEAL_DOMAIN_BLAKE3: &[u8] = b"simpairs/SubmissionSealed/v3/BLAKE3\0";
+
+/// Domain-separation prefix of an aggregator's output seal of SHA-256 hashes (see
+/// [`output_seal_bytes`]).
 pub const OUTPUT_DOMAIN: &[u8] = b"simpairs/OutputSealed/v1\0";
+
+/// The same for an output seal of BLAKE3 hashes (schema version 2).
+pub const OUTPUT_DOMAIN_BLAKE3: &[u8] = b"simpairs/OutputSealed/v2/BLAKE3\0";
+
+/// The hash function this program writes digests and output seals with. BLAKE3: on a processor
+/// without SHA instructions SHA-256 costs about 3 ns a byte, and every byte a club publishes and
+/// an aggregator writes is hashed (docs/benchmarks.md, 2026-11-27). Seals of SHA-256 written
+/// before are still read and checked.
+pub const HASH_FUNCTION: HashFunction = HashFunction::Blake3;
+
+/// One hash computation, fed in parts.
+enum Hasher {
+    Sha256(Box<ring::digest::Context>),
+    Blake3(Box<blake3::Hasher>),
+}
+
+impl Hasher {
+    fn new(function: HashFunction) -> Hasher {
+        match function {
+            HashFunction::Sha256 => {
+                Hasher::Sha256(Box::new(ring::digest::Context::new(&ring::digest::SHA256)))
+            }
+            HashFunction::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
+        }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        match self {
+            Hasher::Sha256(c) => c.update(bytes),
+            Hasher::Blake3(h) => {
+                h.update(bytes);
+            }
+        }
+    }
+
+    fn finish(self) -> [u8; DIGEST_LEN] {
+        match self {
+            Hasher::Sha256(c) => sha256_bytes(c.finish()),
+            Hasher::Blake3(h) => *h.finalize().as_bytes(),
+        }
+    }
+}
 
 /// Domain-separation prefix of an organiser's amendment (the amendment's datum follows).
 pub const AMENDMENT_DOMAIN: &[u8] = b"simpairs/EventAmended/v1\0";
@@ -130,26 +177,29 @@ fn put_prefixed(out: &mut impl FnMut(&[u8]), bytes: &[u8]) {
     out(bytes);
 }
 
-/// SHA-256 over the datums of a submission's messages, in sequence order (a batch at its
-/// first sequence), each preceded by its length as a 4-byte little-endian integer:
+/// The hash (`function`) of the datums of a submission's messages, in sequence order (a batch at
+/// its first sequence), each preceded by its length as a 4-byte little-endian integer:
 ///
 /// ```text
-/// SHA-256( len(d0) as u32 LE ‖ d0 ‖ len(d1) as u32 LE ‖ d1 ‖ … )
+/// H( len(d0) as u32 LE ‖ d0 ‖ len(d1) as u32 LE ‖ d1 ‖ … )
 /// ```
 ///
 /// The length prefixes make the split between records part of what is hashed.
-pub fn submission_digest<'a>(datums: impl IntoIterator<Item = &'a [u8]>) -> [u8; DIGEST_LEN] {
-    let mut hasher = ring::digest::Context::new(&ring::digest::SHA256);
+pub fn submission_digest<'a>(
+    function: HashFunction,
+    datums: impl IntoIterator<Item = &'a [u8]>,
+) -> [u8; DIGEST_LEN] {
+    let mut hasher = Hasher::new(function);
     let mut update = |bytes: &[u8]| hasher.update(bytes);
     for datum in datums {
         put_prefixed(&mut update, datum);
     }
-    sha256_bytes(hasher.finish())
+    hasher.finish()
 }
 
-/// The 32 bytes of a SHA-256 digest. The bulk hashing (every record a club publishes, every
-/// record an aggregator writes) is ring's: its assembly uses the processor's vector or SHA
-/// instructions, 1.7 times as fast as `sha2`'s portable code on a processor without SHA ones.
+/// The 32 bytes of a SHA-256 digest. SHA-256 digests and seals (those written before BLAKE3) are
+/// checked with ring's: its assembly uses the processor's vector or SHA instructions, 1.7 times
+/// as fast as `sha2`'s portable code on a processor without SHA ones.
 fn sha256_bytes(digest: ring::digest::Digest) -> [u8; DIGEST_LEN] {
     let mut bytes = [0u8; DIGEST_LEN];
     bytes.copy_from_slice(digest.as_ref());
@@ -159,16 +209,20 @@ fn sha256_bytes(digest: ring::digest::Digest) -> [u8; DIGEST_LEN] {
 /// The canonical bytes a seal's signature covers:
 ///
 /// ```text
-/// SEAL_DOMAIN                         "simpairs/SubmissionSealed/v2\0"
+/// SEAL_DOMAIN                         "simpairs/SubmissionSealed/v2\0" (SHA-256 digest)
+///   or SEAL_DOMAIN_BLAKE3             "simpairs/SubmissionSealed/v3/BLAKE3\0"
 /// u32 LE length ‖ event_id, club_id, submission_id (UTF-8, each)
 /// count as i64 LE (8 bytes)
 /// u32 LE length ‖ digest
 /// warnings: their number as u32 LE, then each as line (i64 LE) ‖ prefixed field ‖ prefixed message
 /// ```
 pub fn seal_bytes(seal: &SubmissionSealed) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(SEAL_DOMAIN.len() + 128);
+    let mut bytes = Vec::with_capacity(SEAL_DOMAIN_BLAKE3.len() + 128);
     let mut out = |part: &[u8]| bytes.extend_from_slice(part);
-    out(SEAL_DOMAIN);
+    out(match seal.hash_function {
+        HashFunction::Sha256 => SEAL_DOMAIN,
+        HashFunction::Blake3 => SEAL_DOMAIN_BLAKE3,
+    });
     put_prefixed(&mut out, seal.event_id.as_bytes());
     put_prefixed(&mut out, seal.club_id.as_bytes());
     put_prefixed(&mut out, seal.submission_id.as_bytes());
@@ -197,17 +251,24 @@ pub fn verify_seal(key: &PublicKey, seal: &SubmissionSealed) -> bool {
     key.verify(&seal_bytes(seal), &seal.signature)
 }
 
-/// The hash an output seal lists for a record: SHA-256 of its datum.
-pub fn record_hash(datum: &[u8]) -> [u8; DIGEST_LEN] {
-    sha256_bytes(ring::digest::digest(&ring::digest::SHA256, datum))
+/// The hash an output seal lists for a record: the hash (`function`) of its datum.
+pub fn record_hash(function: HashFunction, datum: &[u8]) -> [u8; DIGEST_LEN] {
+    match function {
+        HashFunction::Sha256 => sha256_bytes(ring::digest::digest(&ring::digest::SHA256, datum)),
+        HashFunction::Blake3 => *blake3::hash(datum).as_bytes(),
+    }
 }
 
-/// The canonical bytes an output seal's signature covers: [`OUTPUT_DOMAIN`], then the prefixed
-/// event id and stream, the partition (i32 LE), the prefixed hashes and `sealed_at_ms` (i64 LE).
+/// The canonical bytes an output seal's signature covers: [`OUTPUT_DOMAIN`] (SHA-256 hashes) or
+/// [`OUTPUT_DOMAIN_BLAKE3`], then the prefixed event id and stream, the partition (i32 LE), the
+/// prefixed hashes and `sealed_at_ms` (i64 LE).
 pub fn output_seal_bytes(seal: &OutputSealed) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(OUTPUT_DOMAIN.len() + 64 + seal.hashes.len());
+    let mut bytes = Vec::with_capacity(OUTPUT_DOMAIN_BLAKE3.len() + 64 + seal.hashes.len());
     let mut out = |part: &[u8]| bytes.extend_from_slice(part);
-    out(OUTPUT_DOMAIN);
+    out(match seal.hash_function {
+        HashFunction::Sha256 => OUTPUT_DOMAIN,
+        HashFunction::Blake3 => OUTPUT_DOMAIN_BLAKE3,
+    });
     put_prefixed(&mut out, seal.event_id.as_bytes());
     put_prefixed(&mut out, seal.stream.as_bytes());
     out(&seal.partition.to_le_bytes());

@@ -3,9 +3,9 @@
 mod common;
 
 use simpairs_events::{
-    Codec, Event, PrivateKey, PublicKey, SEAL_DOMAIN, SealWarning, SubmissionSealed, key_id,
-    output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal, split_message,
-    submission_digest, verify_output, verify_seal,
+    Codec, Event, HashFunction, PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3,
+    SealWarning, SubmissionSealed, key_id, output_seal_bytes, record_hash, seal_bytes, sign_output,
+    sign_seal, split_message, submission_digest, verify_output, verify_seal,
 };
 
 fn unhex(text: &str) -> Vec<u8> {
@@ -44,40 +44,72 @@ fn public_keys_are_checked() {
     assert_eq!(key.id().len(), 13);
 }
 
+const SHA256: HashFunction = HashFunction::Sha256;
+const BLAKE3: HashFunction = HashFunction::Blake3;
+
+/// BLAKE3 of the bytes 3, 0, 0, 0, `abc`, by Python's `blake3` package.
+const BLAKE3_PREFIXED_ABC: &str =
+    "f01a5bd3cc2dcc07d73082ef55edc9a9d89a76a1bec1e5e1eb5bb44cdfb02016";
+/// BLAKE3 of the reference test vectors' input of 1,025 bytes (`test_vectors.json`).
+const BLAKE3_1025: &str = "d00278ae47eb27b34faecf67b4fe263f82d5412916c1ffd97c8cb7fb814b8444";
+
 #[test]
-fn digest_is_sha256_of_length_prefixed_datums() {
+fn digest_is_the_hash_of_length_prefixed_datums() {
     // SHA-256 of the empty string.
     assert_eq!(
-        submission_digest([]).to_vec(),
+        submission_digest(SHA256, []).to_vec(),
         unhex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     );
     // SHA-256("\x03\x00\x00\x00abc") — the 4-byte little-endian length, then the bytes.
     assert_eq!(
-        submission_digest([b"abc".as_slice()]).to_vec(),
+        submission_digest(SHA256, [b"abc".as_slice()]).to_vec(),
         unhex("3da9865b43fa2ec490f78da9db16acd5638704dbce5cc7b3df2e3c7a23addf19")
+    );
+    // BLAKE3 of the empty input (the reference test vectors).
+    assert_eq!(
+        submission_digest(BLAKE3, []).to_vec(),
+        unhex("af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262")
+    );
+    // BLAKE3("\x03\x00\x00\x00abc"), from Python's `blake3` package.
+    assert_eq!(
+        submission_digest(BLAKE3, [b"abc".as_slice()]).to_vec(),
+        unhex(BLAKE3_PREFIXED_ABC)
     );
 }
 
 /// FIPS 180-2, appendix B: one block and two blocks.
 #[test]
-fn record_hash_is_sha256() {
+fn record_hash_is_sha256_or_blake3() {
     assert_eq!(
-        record_hash(b"abc").to_vec(),
+        record_hash(SHA256, b"abc").to_vec(),
         unhex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     );
     assert_eq!(
-        record_hash(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq").to_vec(),
+        record_hash(
+            SHA256,
+            b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+        )
+        .to_vec(),
         unhex("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    );
+    // The reference test vectors: 1,025 bytes of 0, 1, ..., 250, 0, 1, ... (more than a chunk).
+    let input: Vec<u8> = (0..1025).map(|i| (i % 251) as u8).collect();
+    assert_eq!(record_hash(BLAKE3, &input).to_vec(), unhex(BLAKE3_1025));
+    assert_eq!(
+        record_hash(BLAKE3, b"abc").to_vec(),
+        unhex("6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85")
     );
 }
 
 #[test]
 fn digest_depends_on_order_and_boundaries() {
-    let a = submission_digest([b"ab".as_slice(), b"c"]);
-    assert_ne!(a, submission_digest([b"a".as_slice(), b"bc"]));
-    assert_ne!(a, submission_digest([b"c".as_slice(), b"ab"]));
-    assert_ne!(a, submission_digest([b"abc".as_slice()]));
-    assert_eq!(a, submission_digest([b"ab".as_slice(), b"c"]));
+    for f in [SHA256, BLAKE3] {
+        let a = submission_digest(f, [b"ab".as_slice(), b"c"]);
+        assert_ne!(a, submission_digest(f, [b"a".as_slice(), b"bc"]));
+        assert_ne!(a, submission_digest(f, [b"c".as_slice(), b"ab"]));
+        assert_ne!(a, submission_digest(f, [b"abc".as_slice()]));
+        assert_eq!(a, submission_digest(f, [b"ab".as_slice(), b"c"]));
+    }
 }
 
 fn seal(count: i64, digest: [u8; 32], warnings: Vec<SealWarning>) -> SubmissionSealed {
@@ -87,6 +119,7 @@ fn seal(count: i64, digest: [u8; 32], warnings: Vec<SealWarning>) -> SubmissionS
         submission_id: "bristol-2026-11-17-1".into(),
         count,
         digest: digest.to_vec(),
+        hash_function: SHA256,
         key_id: String::new(),
         signature: Vec::new(),
         sealed_at_ms: 1_795_400_000_123,
@@ -123,6 +156,15 @@ fn seal_bytes_layout() {
     prefixed(&mut expected, b"a changed score");
     assert_eq!(bytes, expected);
     assert_eq!(SEAL_DOMAIN, b"simpairs/SubmissionSealed/v2\0");
+    // A BLAKE3 digest is signed under a domain of its own.
+    let blake3 = SubmissionSealed {
+        hash_function: BLAKE3,
+        ..seal(3, digest, vec![warning()])
+    };
+    let mut expected_blake3 = SEAL_DOMAIN_BLAKE3.to_vec();
+    expected_blake3.extend_from_slice(&expected[SEAL_DOMAIN.len()..]);
+    assert_eq!(seal_bytes(&blake3), expected_blake3);
+    assert_eq!(SEAL_DOMAIN_BLAKE3, b"simpairs/SubmissionSealed/v3/BLAKE3\0");
     // Moving a byte from one field to the next changes what is signed.
     let mut a = seal(1, digest, Vec::new());
     let mut b = a.clone();
@@ -148,9 +190,15 @@ fn publish(key: &PrivateKey) -> (Vec<Vec<u8>>, SubmissionSealed) {
     .iter()
     .map(|e| codec.encode(e))
     .collect();
-    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().datum));
+    let digest = submission_digest(
+        BLAKE3,
+        messages.iter().map(|m| split_message(m).unwrap().datum),
+    );
     // 1 pair + 1 result + a batch of 3
-    let mut sealed = seal(5, digest, vec![warning()]);
+    let mut sealed = SubmissionSealed {
+        hash_function: BLAKE3,
+        ..seal(5, digest, vec![warning()])
+    };
     sign_seal(key, &mut sealed);
     (messages, sealed)
 }
@@ -169,7 +217,10 @@ fn a_sealed_submission_verifies_after_the_trip_through_the_wire() {
     };
     assert!(verify_seal(&key.public(), &received));
     assert_eq!(received.key_id, key.public().id());
-    let digest = submission_digest(messages.iter().map(|m| split_message(m).unwrap().datum));
+    let digest = submission_digest(
+        received.hash_function,
+        messages.iter().map(|m| split_message(m).unwrap().datum),
+    );
     assert_eq!(digest.as_slice(), received.digest);
 }
 
@@ -182,7 +233,8 @@ fn forged_or_altered_seals_fail() {
     assert!(verify_seal(&public, &seal));
     assert!(!verify_seal(&other, &seal), "another club's key");
     type Alter = fn(&mut SubmissionSealed);
-    let altered: [(&str, Alter); 9] = [
+    let altered: [(&str, Alter); 10] = [
+        ("hash function changed", |s| s.hash_function = SHA256),
         ("flipped signature bit", |s| s.signature[31] ^= 1),
         ("truncated signature", |s| s.signature.truncate(16)),
         ("unsigned", |s| s.signature.clear()),
@@ -214,12 +266,37 @@ fn forged_or_altered_seals_fail() {
 fn seal_signature_vector() {
     let key = PrivateKey::from_secret((0u8..32).collect::<Vec<_>>().try_into().unwrap());
     assert_eq!(key.public().id(), "k56475aa75463");
-    let mut sealed = seal(42, submission_digest([b"abc".as_slice()]), vec![warning()]);
+    let mut sealed = seal(
+        42,
+        submission_digest(SHA256, [b"abc".as_slice()]),
+        vec![warning()],
+    );
     sealed.event_id = "SIM-2026-11".into();
     sign_seal(&key, &mut sealed);
     assert_eq!(
         hex::encode(&sealed.signature),
         "ce1e4b3dae578be10013723859c908f2ab1a6373140a74ab4d1229ebd1ecf19252366e4534c43103f722279f9887cf7429b94a2033132056b7413afd15d3870b"
+    );
+}
+
+/// The same with a BLAKE3 digest: Python's `blake3` and `cryptography` packages signing the
+/// documented layout under `simpairs/SubmissionSealed/v3/BLAKE3\0`.
+#[test]
+fn blake3_seal_signature_vector() {
+    let key = PrivateKey::from_secret((0u8..32).collect::<Vec<_>>().try_into().unwrap());
+    let mut sealed = SubmissionSealed {
+        hash_function: BLAKE3,
+        ..seal(
+            42,
+            submission_digest(BLAKE3, [b"abc".as_slice()]),
+            vec![warning()],
+        )
+    };
+    sealed.event_id = "SIM-2026-11".into();
+    sign_seal(&key, &mut sealed);
+    assert_eq!(
+        hex::encode(&sealed.signature),
+        "169a54aaa6120196c799fc246e46587f5bbc988586c1b933f6fba42f3f4d803aef8433fe00eeaaf7d42dc7b050ba1a6db145ac095ddacd4f47c101e8c4c80000"
     );
 }
 
@@ -242,5 +319,12 @@ fn output_seals_verify_with_the_aggregators_key_only() {
     let mut moved = sealed.clone();
     moved.partition += 1;
     assert!(!verify_output(&key.public(), &moved), "another partition");
-    assert!(output_seal_bytes(&sealed).starts_with(b"simpairs/OutputSealed/v1\0"));
+    let mut moved = sealed.clone();
+    moved.hash_function = SHA256;
+    assert!(
+        !verify_output(&key.public(), &moved),
+        "another hash function"
+    );
+    assert!(output_seal_bytes(&sealed).starts_with(b"simpairs/OutputSealed/v2/BLAKE3\0"));
+    assert!(output_seal_bytes(&moved).starts_with(b"simpairs/OutputSealed/v1\0"));
 }

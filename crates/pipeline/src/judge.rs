@@ -243,6 +243,7 @@ pub(crate) fn judge(
     }
     // A batch's bytes enter the digest once, at its first sequence.
     let digest = simpairs_events::submission_digest(
+        seal.hash_function,
         pending.records.iter().map(|(_, bytes, _)| datum(bytes)),
     );
     if digest.as_slice() != seal.digest.as_slice() {

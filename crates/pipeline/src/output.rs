@@ -1,13 +1,13 @@
 //! Derived records vouched for: an aggregator writes what it derives (applied submissions, board
 //! scores, clubs' standings, dead letters) with an [`OutputSealed`] in the same append to each
-//! partition, listing the SHA-256 of every record's datum and signed with the aggregator's declared
+//! partition, listing the hash (BLAKE3; SHA-256 in seals written before) of every record's datum and signed with the aggregator's declared
 //! key. A reader accepts a derived record only once a seal that verifies lists it
 //! ([`Verifier`]); anything else, a record some club or intruder appended, is set aside and
 //! counted, and changes nothing.
 
 use std::collections::{BTreeMap, HashMap};
 
-use simpairs_events::types::OutputSealed;
+use simpairs_events::types::{HashFunction, OutputSealed};
 use simpairs_events::{Codec, Event, PrivateKey, PublicKey};
 use simpairs_log::{Log, Produce};
 
@@ -39,8 +39,7 @@ pub(crate) fn append_sealed(
         return Ok(());
     }
     let partitions = log.partitions(stream)?;
-    // Hashed in parallel: a batch's output is as large as its input, and SHA-256 without the
-    // processor's SHA instructions takes about 3 ns a byte.
+    // Hashed in parallel: a batch's output is as large as its input.
     let record_hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
         use rayon::prelude::*;
         encoded
@@ -50,7 +49,7 @@ pub(crate) fn append_sealed(
                 let datum = message
                     .get(simpairs_events::HEADER_LEN..)
                     .unwrap_or_default();
-                simpairs_events::record_hash(datum)
+                simpairs_events::record_hash(simpairs_events::HASH_FUNCTION, datum)
             })
             .collect()
     };
@@ -81,10 +80,10 @@ pub(crate) fn append_sealed(
     Ok(())
 }
 
-/// `<event>/seal/<SHA-256 of the seal's message, in hex>`: unique to the seal (its signature covers
+/// `<event>/seal/<hash of the seal's message, in hex>`: unique to the seal (its signature covers
 /// its time and hashes).
 fn seal_key(event_id: &str, message: &[u8]) -> Vec<u8> {
-    let hash = simpairs_events::record_hash(message);
+    let hash = simpairs_events::record_hash(simpairs_events::HASH_FUNCTION, message);
     let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
     format!("{event_id}/seal/{hex}").into_bytes()
 }
@@ -107,6 +106,7 @@ fn seals(
                 stream: stream.to_string(),
                 partition: partition as i32,
                 hashes: chunk.to_vec(),
+                hash_function: simpairs_events::HASH_FUNCTION,
                 sealed_at_ms: at,
                 key_id: String::new(),
                 signature: Vec::new(),
@@ -129,12 +129,37 @@ pub(crate) enum Verified {
     SetAside(String),
 }
 
-/// A partition's records waiting for their seal: (hash, verified seals seen when it arrived,
-/// record), and the verified seals seen so far.
+/// A partition's records waiting for their seal, and the verified seals seen so far.
 #[derive(Debug, Default)]
 struct Waiting {
-    records: Vec<([u8; 32], u64, Event)>,
+    records: Vec<Unsealed>,
     seals: u64,
+}
+
+/// A derived record no seal has listed yet. Its datum is kept, not only a hash: which function a
+/// seal hashes with (SHA-256 or BLAKE3) is known only when the seal arrives, after the records,
+/// and an event may hold seals of both (an aggregator upgraded during it).
+#[derive(Debug)]
+struct Unsealed {
+    datum: Vec<u8>,
+    /// The datum's hash under the function of the last seal that did not list it.
+    hash: Option<(HashFunction, [u8; simpairs_events::DIGEST_LEN])>,
+    /// Verified seals seen on the partition when it arrived.
+    seen: u64,
+    event: Event,
+}
+
+impl Unsealed {
+    fn hash(&mut self, function: HashFunction) -> [u8; simpairs_events::DIGEST_LEN] {
+        match self.hash {
+            Some((f, hash)) if f == function => hash,
+            _ => {
+                let hash = simpairs_events::record_hash(function, &self.datum);
+                self.hash = Some((function, hash));
+                hash
+            }
+        }
+    }
 }
 
 /// Verified seals after which a record no seal listed is set aside: an aggregator writes a
@@ -183,9 +208,12 @@ impl Verifier {
             .unwrap_or_default();
         let pending = self.pending.entry(place).or_default();
         let seen = pending.seals;
-        pending
-            .records
-            .push((simpairs_events::record_hash(datum), seen, event));
+        pending.records.push(Unsealed {
+            datum: datum.to_vec(),
+            hash: None,
+            seen,
+            event,
+        });
         if pending.records.len() > PENDING_LIMIT {
             pending.records.remove(0);
             self.set_aside += 1;
@@ -213,15 +241,151 @@ impl Verifier {
         let pending = self.pending.entry(place).or_default();
         pending.seals += 1;
         let seals = pending.seals;
+        let hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
+            use rayon::prelude::*;
+            pending
+                .records
+                .par_iter_mut()
+                .with_min_len(64)
+                .map(|r| r.hash(seal.hash_function))
+                .collect()
+        };
         let (accepted, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut pending.records)
             .into_iter()
-            .partition(|(hash, _, _)| listed.contains(hash.as_slice()));
+            .zip(hashes)
+            .partition(|(_, hash)| listed.contains(hash.as_slice()));
         let before = waiting.len();
         pending.records = waiting
             .into_iter()
-            .filter(|(_, seen, _)| seen + SEALS_TO_WAIT > seals)
+            .map(|(r, _)| r)
+            .filter(|r| r.seen + SEALS_TO_WAIT > seals)
             .collect();
         self.set_aside += before - pending.records.len();
-        Verified::Accept(accepted.into_iter().map(|(_, _, e)| e).collect())
+        Verified::Accept(accepted.into_iter().map(|(r, _)| r.event).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use simpairs_events::types::DeadLettered;
+
+    const STREAM: &str = "E.board-scores";
+
+    fn key() -> PrivateKey {
+        PrivateKey::from_secret([5; 32])
+    }
+
+    fn verifier() -> Verifier {
+        let mut verifier = Verifier::default();
+        verifier.set_keys(HashMap::from([(key().public().id(), key().public())]));
+        verifier
+    }
+
+    /// A derived record: its message (a header, then the datum) and the event.
+    fn record(n: i64) -> (Vec<u8>, Event) {
+        let event = Event::DeadLettered(DeadLettered {
+            event_id: Some("E".into()),
+            source_stream: "E.results".into(),
+            source_partition: 0,
+            source_offset: n,
+            reason: format!("record {n}"),
+            payload: vec![n as u8; 40],
+            at_ms: 0,
+        });
+        (Codec::new().unwrap().encode(&event), event)
+    }
+
+    /// A seal of `function` listing `records`, signed with `key()`.
+    fn seal_of(function: HashFunction, records: &[&(Vec<u8>, Event)]) -> Event {
+        let hashes = records
+            .iter()
+            .flat_map(|(m, _)| {
+                simpairs_events::record_hash(function, &m[simpairs_events::HEADER_LEN..])
+            })
+            .collect();
+        let mut seal = OutputSealed {
+            event_id: "E".into(),
+            stream: STREAM.into(),
+            partition: 0,
+            hashes,
+            hash_function: function,
+            sealed_at_ms: 0,
+            key_id: String::new(),
+            signature: Vec::new(),
+        };
+        simpairs_events::sign_output(&key(), &mut seal);
+        Event::OutputSealed(seal)
+    }
+
+    fn handle(verifier: &mut Verifier, (message, event): &(Vec<u8>, Event)) -> Verified {
+        verifier.handle(STREAM, 0, message, event.clone())
+    }
+
+    fn accepted(verified: Verified) -> Vec<Event> {
+        match verified {
+            Verified::Accept(events) => events,
+            other => panic!("not accepted: {other:?}"),
+        }
+    }
+
+    /// An event whose aggregator was upgraded part-way: SHA-256 seals, then BLAKE3 ones, on one
+    /// partition. Every record is accepted under the seal written with it.
+    #[test]
+    fn seals_of_either_hash_function_vouch_for_their_records() {
+        let mut verifier = verifier();
+        let records: Vec<_> = (0..4).map(record).collect();
+        for (pair, function) in records
+            .chunks(2)
+            .zip([HashFunction::Sha256, HashFunction::Blake3])
+        {
+            for r in pair {
+                assert!(matches!(handle(&mut verifier, r), Verified::Wait));
+            }
+            let seal = seal_of(function, &pair.iter().collect::<Vec<_>>());
+            let got = accepted(handle(&mut verifier, &(Vec::new(), seal)));
+            assert_eq!(got, vec![pair[0].1.clone(), pair[1].1.clone()]);
+        }
+        assert_eq!((verifier.waiting(), verifier.set_aside), (0, 0));
+    }
+
+    /// One append's records listed by two seals of different functions: each seal accepts the
+    /// records it lists, whatever the other hashed them with.
+    #[test]
+    fn records_listed_by_a_later_seal_of_another_function_are_accepted() {
+        let mut verifier = verifier();
+        let records: Vec<_> = (0..3).map(record).collect();
+        for r in &records {
+            handle(&mut verifier, r);
+        }
+        let first = seal_of(HashFunction::Blake3, &[&records[0]]);
+        assert_eq!(
+            accepted(handle(&mut verifier, &(Vec::new(), first))),
+            vec![records[0].1.clone()]
+        );
+        let second = seal_of(HashFunction::Sha256, &[&records[1], &records[2]]);
+        assert_eq!(
+            accepted(handle(&mut verifier, &(Vec::new(), second))),
+            vec![records[1].1.clone(), records[2].1.clone()]
+        );
+        assert_eq!((verifier.waiting(), verifier.set_aside), (0, 0));
+    }
+
+    /// A seal that lists SHA-256 hashes but says BLAKE3 vouches for nothing: the records wait,
+    /// then are set aside.
+    #[test]
+    fn hashes_of_another_function_than_the_seal_says_vouch_for_nothing() {
+        let mut verifier = verifier();
+        let r = record(7);
+        handle(&mut verifier, &r);
+        let Event::OutputSealed(mut seal) = seal_of(HashFunction::Sha256, &[&r]) else {
+            unreachable!()
+        };
+        seal.hash_function = HashFunction::Blake3;
+        simpairs_events::sign_output(&key(), &mut seal);
+        let wrong = (Vec::new(), Event::OutputSealed(seal));
+        assert!(accepted(handle(&mut verifier, &wrong)).is_empty());
+        assert!(accepted(handle(&mut verifier, &wrong)).is_empty());
+        assert_eq!((verifier.waiting(), verifier.set_aside), (0, 1));
     }
 }

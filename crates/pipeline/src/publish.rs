@@ -4,7 +4,7 @@
 //!
 //! A submission is every pair as `PairEntered`, each board's results as one `ResultsRecorded` and
 //! each board's hand record (when the file has one) as `DealRecorded`, numbered from 0, then one
-//! `SubmissionSealed` with their count, the SHA-256 digest of their bytes, the file's warnings and
+//! `SubmissionSealed` with their count, the BLAKE3 digest of their bytes, the file's warnings and
 //! an Ed25519 signature with the club's private key. Before anything is appended the judge looks
 //! at it as the aggregator will ([`preflight`]). Its id is derived from its content, so publishing
 //! the same file twice is one submission (the second is a harmless duplicate); a corrected file is
@@ -211,7 +211,9 @@ pub fn seal(
         set_submission(e, &submission_id);
     }
     let datums: Vec<Vec<u8>> = events.iter().map(|e| codec.datum(e)).collect();
-    let digest = simpairs_events::submission_digest(datums.iter().map(Vec::as_slice));
+    let hash_function = simpairs_events::HASH_FUNCTION;
+    let digest =
+        simpairs_events::submission_digest(hash_function, datums.iter().map(Vec::as_slice));
     // A batch takes one sequence number per result.
     let count = events
         .iter()
@@ -226,6 +228,7 @@ pub fn seal(
         submission_id,
         count,
         digest: digest.to_vec(),
+        hash_function,
         key_id: String::new(),
         signature: Vec::new(),
         sealed_at_ms: now_ms(),

@@ -3,8 +3,8 @@
 //! same state. Deciding (checks that may reject) is separate from applying (which cannot fail).
 //!
 //! A club's submission is a run of `ResultRecorded`, `ResultWithdrawn` and `PairEntered` records with
-//! consecutive sequence numbers, then a `SubmissionSealed` carrying their count, the SHA-256 digest of
-//! their bytes and an HMAC-SHA256 signature with the club's key. Nothing of a submission applies until
+//! consecutive sequence numbers, then a `SubmissionSealed` carrying their count, the digest of their
+//! bytes (BLAKE3; SHA-256 from programs before it) and an Ed25519 signature with the club's key. Nothing of a submission applies until
 //! its seal arrives and checks out; then all of it applies at once. A seal that arrives before all its
 //! records (possible when results are spread over Kafka partitions) waits for them.
 //!

@@ -11,44 +11,8 @@ use std::time::Duration;
 use simpairs_events::Stream;
 use simpairs_log::Log;
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, BatchReport};
-use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 
 const EVENT: &str = "lone-club";
-const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
-
-fn declared(log: &dyn Log) -> Vec<String> {
-    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
-    let lines = CLUBS
-        .iter()
-        .map(|c| ClubLine {
-            club_id: c.to_string(),
-            name: c.to_string(),
-            public_key: Some(common::key_of(c).public()),
-        })
-        .collect();
-    declare(
-        log,
-        Declaration::matchpoints(EVENT, "lone club", 30, lines, 1).with_keys(
-            simpairs_sim::aggregator_key().public(),
-            simpairs_sim::organiser_key().public(),
-        ),
-    )
-    .unwrap();
-    clubs
-}
-
-fn publish(log: &dyn Log, club: &str, csv: &str) {
-    simpairs_pipeline::publish::publish_file(
-        log,
-        EVENT,
-        club,
-        &common::key_of(club),
-        "club.csv",
-        csv.as_bytes(),
-        None,
-    )
-    .unwrap();
-}
 
 fn options(until_idle: bool) -> AggregateOptions {
     AggregateOptions {
@@ -67,7 +31,7 @@ fn board_scores_end(log: &dyn Log) -> u64 {
 fn each_clubs_upload_is_committed_and_reported_without_waiting_for_the_next() {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    let csvs = declared(log.as_ref());
+    let csvs = common::declared_session(log.as_ref(), EVENT, "lone club");
     let stop = Arc::new(AtomicBool::new(false));
     let (reports, reported) = std::sync::mpsc::channel::<BatchReport>();
     let live = {
@@ -80,8 +44,8 @@ fn each_clubs_upload_is_committed_and_reported_without_waiting_for_the_next() {
                 .unwrap();
         })
     };
-    for (i, (club, csv)) in CLUBS.iter().zip(&csvs).enumerate() {
-        publish(log.as_ref(), club, csv);
+    for (i, (club, csv)) in common::CLUBS.iter().zip(&csvs).enumerate() {
+        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), csv);
         // Nothing else is published until this club is reported.
         let report = reported
             .recv_timeout(Duration::from_secs(60))
@@ -100,6 +64,6 @@ fn each_clubs_upload_is_committed_and_reported_without_waiting_for_the_next() {
             panic!("a committed batch was applied again: {r:?}")
         })
         .unwrap();
-    assert_eq!(again.state().applied_count(), CLUBS.len() as i64);
+    assert_eq!(again.state().applied_count(), common::CLUBS.len() as i64);
     assert_eq!(board_scores_end(log.as_ref()), written);
 }

@@ -9,13 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use simpairs_events::types::{AppliedResult, Movement, OutputSealed, SubmissionApplied};
-use simpairs_events::{Codec, Event, PrivateKey, Stream};
+use simpairs_events::{Codec, Event, HashFunction, PrivateKey, Stream};
 use simpairs_log::{Log, Produce};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
-
-const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
 
 fn logs(prefix: &str) -> Vec<(Arc<dyn Log>, String)> {
     let dir = Box::leak(Box::new(tempfile::tempdir().unwrap()));
@@ -33,39 +31,27 @@ fn logs(prefix: &str) -> Vec<(Arc<dyn Log>, String)> {
     logs
 }
 
-/// A real session's three clubs, declared (keys of the simulated roles).
 fn declared(log: &dyn Log, event: &str) -> Vec<String> {
-    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
-    let lines = CLUBS
-        .iter()
-        .map(|c| ClubLine {
-            club_id: c.to_string(),
-            name: c.to_string(),
-            public_key: Some(common::key_of(c).public()),
-        })
-        .collect();
-    declare(
-        log,
-        Declaration::matchpoints(event, "trust", 30, lines, 1).with_keys(
-            simpairs_sim::aggregator_key().public(),
-            simpairs_sim::organiser_key().public(),
-        ),
-    )
-    .unwrap();
-    clubs
+    common::declared_session(log, event, "trust")
 }
 
 fn publish(log: &dyn Log, event: &str, club: &str, key: &PrivateKey, csv: &str) {
-    simpairs_pipeline::publish::publish_file(
-        log,
-        event,
-        club,
-        key,
-        "club.csv",
-        csv.as_bytes(),
-        None,
-    )
-    .unwrap();
+    common::publish_csv(log, event, club, key, csv)
+}
+
+/// The event declared, with NORTH's own file published: the clubs' CSVs.
+fn declared_with_north(log: &dyn Log, event: &str) -> Vec<String> {
+    let clubs = declared(log, event);
+    publish(log, event, "NORTH", &common::key_of("NORTH"), &clubs[0]);
+    clubs
+}
+
+/// A club's CSV as the records of a submission, not yet sealed.
+fn records_of(event: &str, club: &str, csv: &str) -> Vec<Event> {
+    let imported = simpairs_formats::import::read("club.csv", csv.as_bytes(), None).unwrap();
+    simpairs_pipeline::publish::submission_events(event, club, &imported)
+        .unwrap()
+        .events
 }
 
 fn aggregate(log: &Arc<dyn Log>, event: &str) -> Aggregator {
@@ -108,21 +94,11 @@ fn secrets_in_the_log(log: &dyn Log, event: &str) -> Vec<[u8; 32]> {
 #[test]
 fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
     for (log, event) in logs("forge") {
-        let clubs = declared(log.as_ref(), &event);
-        publish(
-            log.as_ref(),
-            &event,
-            "NORTH",
-            &common::key_of("NORTH"),
-            &clubs[0],
-        );
+        let clubs = declared_with_north(log.as_ref(), &event);
         let secrets = secrets_in_the_log(log.as_ref(), &event);
         assert!(secrets.len() > 100, "the declaration was read");
         let codec = Codec::new().unwrap();
-        let imported = simpairs_formats::import::read("x.csv", clubs[1].as_bytes(), None).unwrap();
-        let events = simpairs_pipeline::publish::submission_events(&event, "SOUTH", &imported)
-            .unwrap()
-            .events;
+        let events = records_of(&event, "SOUTH", &clubs[1]);
         // Signed with a key read from the log, posing as SOUTH's declared key.
         for secret in secrets.iter().step_by(97).take(20) {
             let key = PrivateKey::from_secret(*secret);
@@ -148,6 +124,58 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
             "only NORTH's own submission"
         );
         assert!(!aggregator.state().clubs().contains_key("SOUTH"));
+    }
+}
+
+/// Seals `events` (records, then their seal) again: the digest under `function`, the seal saying
+/// `claimed`, signed with `key`.
+fn reseal(
+    codec: &Codec,
+    events: &mut [Event],
+    function: HashFunction,
+    claimed: HashFunction,
+    key: &PrivateKey,
+) {
+    let (seal, records) = events.split_last_mut().unwrap();
+    let datums: Vec<Vec<u8>> = records.iter().map(|e| codec.datum(e)).collect();
+    let Event::SubmissionSealed(seal) = seal else {
+        panic!("not sealed")
+    };
+    seal.digest =
+        simpairs_events::submission_digest(function, datums.iter().map(Vec::as_slice)).to_vec();
+    seal.hash_function = claimed;
+    simpairs_events::sign_seal(key, seal);
+}
+
+/// A club whose program sealed with a SHA-256 digest (before BLAKE3) is applied beside one that
+/// sealed with BLAKE3; a SHA-256 digest under a seal that says BLAKE3 is set aside as altered.
+#[test]
+fn submissions_sealed_with_sha256_still_apply() {
+    for (log, event) in logs("sha256-seal") {
+        let codec = Codec::new().unwrap();
+        let clubs = declared_with_north(log.as_ref(), &event);
+        let sha256 = HashFunction::Sha256;
+        for (i, club, claimed) in [(1, "SOUTH", sha256), (2, "WEST", HashFunction::Blake3)] {
+            let events = records_of(&event, club, &clubs[i]);
+            let key = common::key_of(club);
+            let mut sealed =
+                simpairs_pipeline::publish::seal(&codec, &event, club, &key, events, None, vec![]);
+            reseal(&codec, &mut sealed, sha256, claimed, &key);
+            simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed)
+                .unwrap();
+        }
+        let aggregator = aggregate(&log, &event);
+        let state = aggregator.state();
+        assert_eq!(
+            state.applied_count(),
+            2,
+            "NORTH (BLAKE3) and SOUTH (SHA-256)"
+        );
+        assert!(state.clubs().contains_key("SOUTH"));
+        assert!(
+            !state.clubs().contains_key("WEST"),
+            "the digest is not BLAKE3"
+        );
     }
 }
 
@@ -183,14 +211,7 @@ fn injected() -> SubmissionApplied {
 #[test]
 fn derived_records_nobody_vouched_for_change_nothing() {
     for (log, event) in logs("inject") {
-        let clubs = declared(log.as_ref(), &event);
-        publish(
-            log.as_ref(),
-            &event,
-            "NORTH",
-            &common::key_of("NORTH"),
-            &clubs[0],
-        );
+        let clubs = declared_with_north(log.as_ref(), &event);
         aggregate(&log, &event);
         let before = Projection::load(log.as_ref(), &event).unwrap();
         let codec = Codec::new().unwrap();
@@ -211,7 +232,8 @@ fn derived_records_nobody_vouched_for_change_nothing() {
             event_id: event.clone(),
             stream: stream.clone(),
             partition: 0,
-            hashes: simpairs_events::record_hash(datum).to_vec(),
+            hashes: simpairs_events::record_hash(simpairs_events::HASH_FUNCTION, datum).to_vec(),
+            hash_function: simpairs_events::HASH_FUNCTION,
             sealed_at_ms: 0,
             key_id: simpairs_sim::aggregator_key().public().id(),
             signature: Vec::new(),
@@ -294,10 +316,7 @@ fn an_upload_over_the_limits_is_refused_and_cannot_stall_the_event() {
         );
         // The same, signed and appended past the club's own check.
         let codec = Codec::new().unwrap();
-        let imported = simpairs_formats::import::read("big.csv", big.as_bytes(), None).unwrap();
-        let events = simpairs_pipeline::publish::submission_events(&event, "WEST", &imported)
-            .unwrap()
-            .events;
+        let events = records_of(&event, "WEST", &big);
         let sealed = simpairs_pipeline::publish::seal(
             &codec,
             &event,

@@ -123,6 +123,7 @@ pub fn output_sealed() -> OutputSealed {
         stream: s("SIM-2026-11.board-scores"),
         partition: 0,
         hashes: (0u8..64).collect(),
+        hash_function: HashFunction::Blake3,
         sealed_at_ms: 1_795_400_000_456,
         key_id: s("k0123456789ab"),
         signature: vec![0x99; 64],
@@ -224,6 +225,7 @@ pub fn submission_sealed() -> SubmissionSealed {
         submission_id: s("bristol-2026-11-17-1"),
         count: 42,
         digest: (100u8..132).collect(),
+        hash_function: HashFunction::Blake3,
         key_id: s("bristol-2026"),
         signature: (150u8..214).collect(),
         sealed_at_ms: 1_795_400_000_123,
@@ -243,7 +245,23 @@ pub fn submission_sealed_v1() -> SubmissionSealed {
     SubmissionSealed {
         signature: (200u8..232).collect(),
         warnings: Vec::new(),
+        ..submission_sealed_v2()
+    }
+}
+
+/// The version 2 sample as version 3 reads it (a SHA-256 digest).
+pub fn submission_sealed_v2() -> SubmissionSealed {
+    SubmissionSealed {
+        hash_function: HashFunction::Sha256,
         ..submission_sealed()
+    }
+}
+
+/// The version 1 sample as version 2 reads it (SHA-256 hashes).
+pub fn output_sealed_v1() -> OutputSealed {
+    OutputSealed {
+        hash_function: HashFunction::Sha256,
+        ..output_sealed()
     }
 }
 

@@ -13,7 +13,8 @@ use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_scoring::{Options, Outcome};
 
-const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
+/// The clubs of the real session, in the order `split_session` gives their CSVs.
+pub const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
 
 fn fixture(path: &str) -> Vec<u8> {
     let full = format!(
@@ -92,6 +93,49 @@ fn json(field: &simpairs_scoring::Field, options: &Options) -> Vec<u8> {
 }
 
 pub use simpairs_sim::club_key as key_of;
+
+/// A real session's three clubs, declared as `event` (keys of the simulated roles, 30 boards, one
+/// partition): the clubs' traveller CSVs.
+pub fn declared_session(log: &dyn simpairs_log::Log, event: &str, name: &str) -> Vec<String> {
+    let (_, clubs) = split_session("cobalt/mp_pairs_mitchell_03.xml");
+    let lines = CLUBS
+        .iter()
+        .map(|c| ClubLine {
+            club_id: c.to_string(),
+            name: c.to_string(),
+            public_key: Some(key_of(c).public()),
+        })
+        .collect();
+    declare(
+        log,
+        Declaration::matchpoints(event, name, 30, lines, 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        ),
+    )
+    .unwrap();
+    clubs
+}
+
+/// Publishes one club's CSV as `club.csv`, signed with `key`.
+pub fn publish_csv(
+    log: &dyn simpairs_log::Log,
+    event: &str,
+    club: &str,
+    key: &simpairs_events::PrivateKey,
+    csv: &str,
+) {
+    simpairs_pipeline::publish::publish_file(
+        log,
+        event,
+        club,
+        key,
+        "club.csv",
+        csv.as_bytes(),
+        None,
+    )
+    .unwrap();
+}
 
 /// Publishes the clubs (shuffled, with duplicates) to `log`, aggregates, and checks the replay against
 /// `simpairs score` on the whole session and on each club.
