@@ -79,8 +79,18 @@ fn secs(d: Duration) -> String {
 
 /// Peak resident memory since the last reset, in bytes (Linux `VmHWM`).
 fn peak_rss() -> Option<u64> {
+    status_bytes("VmHWM:")
+}
+
+/// Resident memory now, in bytes (Linux `VmRSS`).
+fn current_rss() -> Option<u64> {
+    status_bytes("VmRSS:")
+}
+
+/// A size line of `/proc/self/status`, in bytes.
+fn status_bytes(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(name))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
@@ -273,6 +283,13 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
         rate(f.ingest) as u64,
         secs(f.ingest)
     );
+    if let Some(grown) = f.ingest_memory {
+        println!(
+            "| ingest's peak memory (resident growth: the aggregator's state, a batch in flight, mapped log pages) | {:.0} bytes a result ({} MB) |",
+            grown as f64 / f.results.max(1) as f64,
+            grown / 1_000_000
+        );
+    }
     println!(
         "| live aggregator and projection started on the ingested log, until both are ready | {} |",
         secs(f.restart)

@@ -30,6 +30,10 @@ pub struct PipelineFigures {
     pub clubs: usize,
     pub publish: Duration,
     pub ingest: Duration,
+    /// How much the process's resident memory grew at its peak during the ingest, in bytes: the
+    /// aggregator's state, a batch in flight and the log's pages it maps (`None` where the
+    /// system does not say).
+    pub ingest_memory: Option<u64>,
     /// Each new club's seal-to-leaderboard time: from the append of its sealed submission (its
     /// records and seal, one durable append) to the projection showing it.
     pub latencies: Vec<Duration>,
@@ -147,12 +151,13 @@ fn declare_bench(
     Ok(())
 }
 
-/// Publishes the field's clubs, then ingests them all: the time of each.
+/// Publishes the field's clubs, then ingests them all: the time of each, and the ingest's growth of
+/// the resident memory at its peak.
 fn publish_and_ingest(
     log: &Arc<dyn simpairs_log::Log>,
     event_id: &str,
     field: &[simpairs_sim::SimClub],
-) -> anyhow::Result<(Duration, Duration)> {
+) -> anyhow::Result<(Duration, Duration, Option<u64>)> {
     let started = Instant::now();
     for c in field {
         simpairs_pipeline::publish::publish_file(
@@ -167,6 +172,7 @@ fn publish_and_ingest(
     }
     let publish = started.elapsed();
 
+    let before = crate::reset_peak_rss().then(crate::current_rss).flatten();
     let mut aggregator = Aggregator::open(log.clone(), event_id, simpairs_sim::aggregator_key())?;
     let started = Instant::now();
     // Until the last batch is committed: the wait that tells `until_idle` that nothing more is
@@ -180,7 +186,10 @@ fn publish_and_ingest(
         &AtomicBool::new(false),
         |_| last_batch = Instant::now(),
     )?;
-    Ok((publish, last_batch.duration_since(started)))
+    let grown = before
+        .zip(crate::peak_rss())
+        .map(|(before, peak)| peak.saturating_sub(before));
+    Ok((publish, last_batch.duration_since(started), grown))
 }
 
 /// The generation the live projection shows, and when it showed each.
@@ -392,7 +401,7 @@ pub fn measure(
     let field = &event.clubs[..clubs];
     declare_bench(log.as_ref(), event_id, field, &late, boards, partitions)?;
     let results: usize = field.iter().map(|c| c.results).sum();
-    let (publish, ingest) = publish_and_ingest(&log, event_id, field)?;
+    let (publish, ingest, ingest_memory) = publish_and_ingest(&log, event_id, field)?;
     let live = live_latencies(&log, event_id, clubs, &late)?;
     Ok(PipelineFigures {
         log: log_name,
@@ -400,6 +409,7 @@ pub fn measure(
         clubs,
         publish,
         ingest,
+        ingest_memory,
         latencies: live.latencies,
         from_publish: live.from_publish,
         restart: live.restart,
