@@ -76,8 +76,15 @@ impl Projection {
     /// The roster's names, boards, options and aggregator keys.
     fn take_roster(&mut self, roster: Roster) {
         let mut declared = roster.declared.clone();
+        // A set, not a scan of the declared clubs for each club: a national roster has thousands.
+        let known: std::collections::HashSet<&str> = roster
+            .declared
+            .clubs
+            .iter()
+            .map(|c| c.club_id.as_str())
+            .collect();
         for (id, club) in &roster.clubs {
-            if !declared.clubs.iter().any(|c| c.club_id == *id) {
+            if !known.contains(id.as_str()) {
                 declared.clubs.push(simpairs_events::types::ClubEntry {
                     club_id: id.clone(),
                     name: club.name.clone(),
