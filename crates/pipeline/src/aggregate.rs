@@ -442,7 +442,7 @@ impl Aggregator {
             pool: self.derive_pool.clone(),
         };
         let mut derived = crate::writing::Derived::default();
-        let mut applied_writing = writer.applied(Vec::new());
+        let mut applied_writing = crate::writing::AppliedWriting::default();
         if !applied.is_empty() {
             let touched: Vec<String> = applied
                 .iter()

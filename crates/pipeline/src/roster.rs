@@ -59,22 +59,18 @@ pub struct ClubKey {
 
 impl ClubKey {
     fn new(id: &str, bytes: &[u8]) -> std::result::Result<ClubKey, KeyError> {
-        let bytes: [u8; 32] = bytes
-            .try_into()
-            .map_err(|_| KeyError::DeclaredLength { len: bytes.len() })?;
         Ok(ClubKey {
             id: id.to_string(),
-            bytes,
+            bytes: ClubKey::check(bytes)?,
             parsed: std::sync::OnceLock::new(),
         })
     }
 
-    /// Whether declared bytes have a key's length (what [`ClubKey::new`] checks).
-    fn check(bytes: &[u8]) -> std::result::Result<(), KeyError> {
-        match bytes.len() {
-            32 => Ok(()),
-            len => Err(KeyError::DeclaredLength { len }),
-        }
+    /// The declared bytes, when they have a key's length (all [`ClubKey::new`] checks).
+    fn check(bytes: &[u8]) -> std::result::Result<[u8; 32], KeyError> {
+        bytes
+            .try_into()
+            .map_err(|_| KeyError::DeclaredLength { len: bytes.len() })
     }
 
     /// The key, or `None` when the declared bytes are not a key.

@@ -36,7 +36,8 @@ pub(crate) struct Writing {
     started: std::time::Instant,
 }
 
-/// A thread writing a batch's applied submissions (already encoded).
+/// A thread writing a batch's applied submissions (already encoded); none when it has none.
+#[derive(Default)]
 pub(crate) struct AppliedWriting(Option<JoinHandle<Result<()>>>);
 
 /// What a batch derived, to write after its applied submissions.
