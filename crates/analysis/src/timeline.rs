@@ -134,7 +134,7 @@ impl Growing {
                 .collect();
             self.national = Field::concat(parts);
         } else {
-            self.national.append(field.clone());
+            self.national.append(&field);
             self.club_fields.insert(club.clone(), field);
             self.arrival.push(club);
         }

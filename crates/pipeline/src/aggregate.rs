@@ -359,7 +359,7 @@ impl Aggregator {
         if all_new {
             for club in clubs {
                 if let Some(f) = self.club_fields.get(club) {
-                    self.national.append(f.clone());
+                    self.national.append(f);
                 }
                 self.national_clubs.insert(club.clone());
             }

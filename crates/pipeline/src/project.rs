@@ -434,7 +434,7 @@ impl NationalRanking {
             self.names = FieldNames::default();
         } else {
             for field in build(touched.iter().collect()) {
-                self.field.append(field);
+                self.field.append(&field);
             }
         }
         self.in_field.extend(touched);

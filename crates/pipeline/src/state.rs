@@ -367,13 +367,16 @@ impl EventState {
         };
         let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
         let codec = batch.codec;
-        let check = |r: Ready| {
+        let check = |mut r: Ready| {
             let context = Context {
                 boards: &boards,
                 limits: &limits,
                 deals: &deals,
             };
             let verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
+            // The records are not needed once judged: freed here, in parallel, rather than one
+            // submission after the other as the verdicts are applied.
+            drop(std::mem::take(&mut r.pending));
             (r, verdict)
         };
         // One submission (a live club's upload) is checked on this thread.

@@ -516,8 +516,8 @@ impl Field {
     }
 
     /// Appends every result of `other`, mapping its clubs, sections, groups and pairs onto this field's.
-    /// Used to merge fields read in parallel.
-    pub fn append(&mut self, other: Field) {
+    /// Borrowed: the aggregator keeps each club's field and appends new clubs to the national one.
+    pub fn append(&mut self, other: &Field) {
         let clubs: Vec<ClubId> = other.clubs.names.iter().map(|n| self.club(n)).collect();
         let sections: Vec<SectionId> = other
             .sections
@@ -532,12 +532,12 @@ impl Field {
             .collect();
         let pairs: Vec<PairId> = other
             .pairs
-            .into_iter()
+            .iter()
             .map(|p| {
                 self.pair(Pair {
                     club: clubs[p.club as usize],
                     section: sections[p.section as usize],
-                    ..p
+                    ..p.clone()
                 })
             })
             .collect();
@@ -548,7 +548,8 @@ impl Field {
         self.ew.extend(other.ew.iter().map(|&p| pairs[p as usize]));
         self.scores.extend_from_slice(&other.scores);
         self.specials
-            .extend(other.specials.into_iter().map(|(row, mut special)| {
+            .extend(other.specials.iter().map(|(row, special)| {
+                let mut special = *special;
                 special.group = special.group.map(|g| groups[g as usize]);
                 (row + offset, special)
             }));
@@ -1018,7 +1019,7 @@ mod tests {
             group: Some(g),
         })
         .unwrap();
-        a.append(b);
+        a.append(&b);
         assert_eq!(a.len(), 2);
         assert_eq!(a.pairs().len(), 3);
         let r = a.result(1);

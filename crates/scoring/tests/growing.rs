@@ -78,14 +78,14 @@ fn a_field_grown_a_club_at_a_time_scores_as_the_whole_field() {
     // The first scorings are of a small field (counted without the kept counts); from about the
     // 41st club on the field is large enough for them.
     for n in 0..LARGE + 5 {
-        field.append(club(n, None));
+        field.append(&club(n, None));
         let whole = simpairs_scoring::score(&field, &options).unwrap();
         let growing = score_growing(&field, &mut counts, &options).unwrap();
         assert_same(&growing, &whole, &format!("after club {n}"));
     }
     // Several clubs at once.
     for n in LARGE + 5..LARGE + 8 {
-        field.append(club(n, None));
+        field.append(&club(n, None));
     }
     let whole = simpairs_scoring::score(&field, &options).unwrap();
     assert_same(
@@ -105,14 +105,14 @@ fn counts_kept_for_one_field_are_not_used_for_another() {
     let options = Options::default();
     let mut field = Field::new();
     for n in 0..LARGE {
-        field.append(club(n, None));
+        field.append(&club(n, None));
     }
     let mut counts = BoardCounts::new();
     score_growing(&field, &mut counts, &options).unwrap();
     // A clone grown apart from the original: same length, different rows.
     let mut other = field.clone();
-    field.append(club(100, None));
-    other.append(club(200, None));
+    field.append(&club(100, None));
+    other.append(&club(200, None));
     assert_eq!(field.len(), other.len());
     assert_same(
         &score_growing(&field, &mut counts, &options).unwrap(),
@@ -148,11 +148,11 @@ fn a_score_off_the_bridge_grid_is_scored_as_the_whole_field() {
     let mut field = Field::new();
     let mut counts = BoardCounts::new();
     for n in 0..LARGE {
-        field.append(club(n, None));
+        field.append(&club(n, None));
     }
     score_growing(&field, &mut counts, &options).unwrap();
     // 425 is no bridge score: the engine's general positions take over, with or without counts.
-    field.append(club(LARGE, Some(425)));
+    field.append(&club(LARGE, Some(425)));
     let whole = simpairs_scoring::score(&field, &options).unwrap();
     assert!(
         whole
@@ -165,7 +165,7 @@ fn a_score_off_the_bridge_grid_is_scored_as_the_whole_field() {
         &whole,
         "after a score off the grid",
     );
-    field.append(club(LARGE + 1, None));
+    field.append(&club(LARGE + 1, None));
     assert_same(
         &score_growing(&field, &mut counts, &options).unwrap(),
         &simpairs_scoring::score(&field, &options).unwrap(),
