@@ -180,6 +180,11 @@ async fn search_by_part_of_a_name(c: &Client, served: &common::Served) {
         .click()
         .await
         .unwrap();
+    // The click may return before the browser has left the page it was on.
+    c.wait()
+        .for_element(Locator::Css("main input#q"))
+        .await
+        .expect("the search page opens");
     let results = text(c, "main").await;
     assert!(
         results.contains(&first_player),
@@ -199,6 +204,10 @@ async fn from_a_ranking_to_a_hand(c: &Client, served: &common::Served) {
         .click()
         .await
         .unwrap();
+    c.wait()
+        .for_element(Locator::Css(".places"))
+        .await
+        .expect("the scorecard opens");
     let places = text(c, ".places").await;
     assert!(
         places.contains("National, North-South") && places.contains("Club, North-South"),
@@ -214,6 +223,10 @@ async fn from_a_ranking_to_a_hand(c: &Client, served: &common::Served) {
         .click()
         .await
         .unwrap();
+    c.wait()
+        .for_element(Locator::Css(".deal"))
+        .await
+        .expect("the board opens");
     assert!(c.current_url().await.unwrap().path().starts_with("/board/"));
     let hand = text(c, ".deal").await;
     assert!(hand.contains("North") && hand.contains("West"), "{hand}");
