@@ -58,6 +58,7 @@ mod method;
 mod model;
 pub mod pbn;
 pub mod report;
+mod result_json;
 pub mod row;
 pub mod scorer;
 mod text;

@@ -45,31 +45,6 @@ struct OptionsJson {
 }
 
 #[derive(Serialize)]
-struct ResultJson<'a> {
-    club: &'a str,
-    section: &'a str,
-    ns_pair: &'a str,
-    ew_pair: &'a str,
-    ns_score: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ew_score: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    adjusted: Option<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    arrow_switch: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    group: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ns_mp: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ew_mp: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ns_imps: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ew_imps: Option<f64>,
-}
-
-#[derive(Serialize)]
 struct PairJson<'a> {
     club: &'a str,
     section: &'a str,
@@ -131,10 +106,11 @@ fn write_json_of<W: Write>(
                 .then(|| o.conventions.to_string()),
         },
     )?;
-    let labels = pair_labels(scoring.field());
+    let names = crate::result_json::Names::of(scoring.field());
     out.write_all(b",\"boards\":[")?;
-    write_json_boards(&mut out, scoring, &labels)?;
+    write_json_boards(&mut out, scoring, &names)?;
     out.write_all(b"],\"pairs\":[")?;
+    let labels = pair_labels(scoring.field());
     write_json_pairs(&mut out, scoring, &labels, imported)?;
     out.write_all(b"]")?;
     if let Some(imported) = imported.filter(|i| !i.warnings.is_empty()) {
@@ -172,7 +148,7 @@ const RENDER_CHUNK: usize = 16_384;
 fn write_json_boards<W: Write>(
     out: &mut W,
     scoring: &Scoring<'_>,
-    labels: &[String],
+    names: &crate::result_json::Names,
 ) -> io::Result<()> {
     let field = scoring.field();
     let by_board = field.rows_by_board();
@@ -210,13 +186,13 @@ fn write_json_boards<W: Write>(
             write!(out, ",\"datum\":{datum}")?;
         }
         out.write_all(b",\"results\":[")?;
-        let rendered: Vec<io::Result<Vec<u8>>> = rows
+        let rendered: Vec<Vec<u8>> = rows
             .par_chunks(RENDER_CHUNK)
             .enumerate()
-            .map(|(k, chunk)| render_results(scoring, labels, chunk, k == 0))
+            .map(|(k, chunk)| render_results(scoring, names, chunk, k == 0))
             .collect();
         for chunk in rendered {
-            out.write_all(&chunk?)?;
+            out.write_all(&chunk)?;
         }
         out.write_all(b"]}")?;
     }
@@ -253,68 +229,63 @@ fn pair_labels(field: &simpairs_scoring::Field) -> Vec<String> {
 /// Some results of one board as JSON, each preceded by a comma but the very first.
 fn render_results(
     scoring: &Scoring<'_>,
-    labels: &[String],
+    names: &crate::result_json::Names,
     rows: &[u32],
     first: bool,
-) -> io::Result<Vec<u8>> {
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(rows.len() * 160);
-    // A plain score's values depend only on the board and the score: a board has a few hundred
-    // distinct scores, so each is valued once.
-    let mut values: HashMap<i32, (Value, Value)> = HashMap::new();
+    // A plain score's values, and so what it prints after its pairs, depend only on the board
+    // and the score: a board has a few hundred distinct scores, so each is written once.
+    let mut tails: HashMap<i32, Vec<u8>> = HashMap::new();
     for (k, &row) in rows.iter().enumerate() {
         if k > 0 || !first {
             out.push(b',');
         }
         let row = row as usize;
         let r = scoring.field().result(row);
-        let line = match r.outcome {
-            Outcome::Played(score) if !r.arrow_switch && r.group.is_none() => *values
-                .entry(score)
-                .or_insert_with(|| scoring.line_values(row)),
-            _ => scoring.line_values(row),
-        };
-        serde_json::to_writer(&mut out, &result_json(scoring, labels, row, r, line))?;
+        crate::result_json::write_pairs(&mut out, names, r.ns, r.ew);
+        match r.outcome {
+            Outcome::Played(score) if !r.arrow_switch && r.group.is_none() => {
+                let tail = tails.entry(score).or_insert_with(|| {
+                    let mut tail = Vec::new();
+                    let line = scoring.line_values(row);
+                    crate::result_json::write_tail(&mut tail, &result_tail(scoring, row, r, line));
+                    tail
+                });
+                out.extend_from_slice(tail);
+            }
+            _ => {
+                let line = scoring.line_values(row);
+                crate::result_json::write_tail(&mut out, &result_tail(scoring, row, r, line));
+            }
+        }
     }
-    Ok(out)
+    out
 }
 
-/// One result as JSON; `line` are its values as the conventions print them
+/// What one result prints after its pairs; `line` are its values as the conventions print them
 /// ([`Scoring::line_values`]).
-fn result_json<'a>(
+fn result_tail<'a>(
     scoring: &'a Scoring<'_>,
-    labels: &'a [String],
     row: usize,
     r: simpairs_scoring::TableResult,
     line: (Value, Value),
-) -> ResultJson<'a> {
+) -> crate::result_json::Tail<'a> {
     let field = scoring.field();
-    let ns_pair = &field.pairs()[r.ns as usize];
     let (ns_v, ew_v) = line;
     let (ns_score, ew_score, adjusted) = match r.outcome {
         Outcome::Played(s) => (Some(s), None, None),
         Outcome::Split { ns, ew } => (Some(ns), Some(ew), None),
         Outcome::Adjusted { .. } => (None, None, Some(adjusted_text(field, row, r.outcome))),
     };
-    let mp = is_mp(scoring);
-    let (values, imps) = if mp {
-        ((Some(to_f64(ns_v)), Some(to_f64(ew_v))), (None, None))
-    } else {
-        ((None, None), (Some(to_f64(ns_v)), Some(to_f64(ew_v))))
-    };
-    ResultJson {
-        club: field.club_name(ns_pair.club),
-        section: field.section_name(ns_pair.section),
-        ns_pair: &labels[r.ns as usize],
-        ew_pair: &labels[r.ew as usize],
+    crate::result_json::Tail {
         ns_score,
         ew_score,
         adjusted,
         arrow_switch: r.arrow_switch,
         group: r.group.map(|g| field.group_name(g).1),
-        ns_mp: values.0,
-        ew_mp: values.1,
-        ns_imps: imps.0,
-        ew_imps: imps.1,
+        values: (to_f64(ns_v), to_f64(ew_v)),
+        matchpoints: is_mp(scoring),
     }
 }
 

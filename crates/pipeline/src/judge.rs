@@ -440,7 +440,7 @@ fn check_results(
     results: &[AppliedResult],
     sequences: &[i32],
 ) -> Result<CheckedResults, Vec<Problem>> {
-    let by_table = table_order(results);
+    let by_table = crate::results::table_order(results);
     let mut builder =
         simpairs_formats::row::FieldBuilder::new(simpairs_scoring::LegalScores::shared());
     builder.reserve(results.len());
@@ -486,101 +486,4 @@ fn check_results(
         field: builder.field,
         warnings,
     })
-}
-
-/// The order of `results` by table (section, board, NS pair, EW pair, each text compared as
-/// [`str`] does: [`crate::results::table_of`]), as indices. Tables given twice come out next to
-/// each other in either order (such a submission is set aside).
-pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
-    /// A text of at most 8 bytes, none of them 0, as a number that orders as the text does
-    /// (big-endian, padded with zeros: a shorter text sorts first, as a prefix does).
-    fn packed(text: &str) -> Option<u64> {
-        let bytes = text.as_bytes();
-        if bytes.len() > 8 || bytes.contains(&0) {
-            return None;
-        }
-        let mut padded = [0u8; 8];
-        padded[..bytes.len()].copy_from_slice(bytes);
-        Some(u64::from_be_bytes(padded))
-    }
-    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
-    // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
-    // comparison each time (a club's batches come board by board, but "10" sorts before "2").
-    let keys: Option<Vec<(u64, i32, u64, u64)>> = results
-        .iter()
-        .map(|r| {
-            Some((
-                packed(&r.section)?,
-                r.board,
-                packed(&r.ns_pair)?,
-                packed(&r.ew_pair)?,
-            ))
-        })
-        .collect();
-    match keys {
-        Some(keys) => by_table.sort_unstable_by_key(|&i| keys[i as usize]),
-        None => by_table.sort_unstable_by(|&a, &b| {
-            crate::results::table_of(&results[a as usize])
-                .cmp(&crate::results::table_of(&results[b as usize]))
-        }),
-    }
-    by_table
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-    use simpairs_events::types::{AppliedResult, Movement};
-
-    use super::table_order;
-
-    fn result(section: String, board: i32, ns_pair: String, ew_pair: String) -> AppliedResult {
-        AppliedResult {
-            section: section.into(),
-            board,
-            ns_pair: ns_pair.into(),
-            ew_pair: ew_pair.into(),
-            movement: Movement::Mitchell,
-            contract: None,
-            declarer: None,
-            tricks: None,
-            ns_score: None,
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-            lead: None,
-        }
-    }
-
-    /// Short texts (numbers as strings, a NUL now and then) and, sometimes, long ones that share
-    /// their first 8 bytes.
-    fn text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            6 => "[0-9]{0,3}",
-            1 => "[AB\\x00]{0,3}",
-            1 => "Section[AB]{1,3}",
-        ]
-    }
-
-    proptest! {
-        #[test]
-        fn tables_sort_as_their_texts_do(
-            tables in proptest::collection::vec((text(), 0..4i32, text(), text()), 0..40),
-        ) {
-            let results: Vec<AppliedResult> = tables
-                .into_iter()
-                .map(|(s, b, ns, ew)| result(s, b, ns, ew))
-                .collect();
-            let order = table_order(&results);
-            let mut sorted: Vec<usize> = order.iter().map(|&i| i as usize).collect();
-            sorted.sort_unstable();
-            prop_assert_eq!(sorted, (0..results.len()).collect::<Vec<_>>(), "a permutation");
-            let tables: Vec<_> = order
-                .iter()
-                .map(|&i| crate::results::table_of(&results[i as usize]))
-                .collect();
-            prop_assert!(tables.windows(2).all(|w| w[0] <= w[1]), "{:?}", tables);
-        }
-    }
 }

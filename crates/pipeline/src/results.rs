@@ -87,8 +87,9 @@ impl ClubResults {
     /// result replaces the result of its table; where a table is given twice the later one is in
     /// force.
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
-        let given: Vec<u32> = (0..applied.results.len() as u32).collect();
-        self.apply_ordered(applied, &given);
+        // Put in table order first (as numbers, where the texts are short), so that the sort of
+        // `apply_ordered` only merges, comparing few texts.
+        self.apply_ordered(applied, &table_order(&applied.results));
     }
 
     /// [`ClubResults::apply`], with the submission's results listed in the order to take them:
@@ -121,8 +122,47 @@ impl ClubResults {
     }
 }
 
+/// The order of `results` by table (section, board, NS pair, EW pair, each text compared as
+/// [`str`] does: [`table_of`]), as indices. Tables given twice come out next to
+/// each other in the order given (the sort is stable).
+pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
+    /// A text of at most 8 bytes, none of them 0, as a number that orders as the text does
+    /// (big-endian, padded with zeros: a shorter text sorts first, as a prefix does).
+    fn packed(text: &str) -> Option<u64> {
+        let bytes = text.as_bytes();
+        if bytes.len() > 8 || bytes.contains(&0) {
+            return None;
+        }
+        let mut padded = [0u8; 8];
+        padded[..bytes.len()].copy_from_slice(bytes);
+        Some(u64::from_be_bytes(padded))
+    }
+    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
+    // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
+    // comparison each time (a club's batches come board by board, but "10" sorts before "2").
+    let keys: Option<Vec<(u64, i32, u64, u64)>> = results
+        .iter()
+        .map(|r| {
+            Some((
+                packed(&r.section)?,
+                r.board,
+                packed(&r.ns_pair)?,
+                packed(&r.ew_pair)?,
+            ))
+        })
+        .collect();
+    match keys {
+        Some(keys) => by_table.sort_by_key(|&i| keys[i as usize]),
+        None => by_table
+            .sort_by(|&a, &b| table_of(&results[a as usize]).cmp(&table_of(&results[b as usize]))),
+    }
+    by_table
+}
+
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use simpairs_events::types::Movement;
 
@@ -255,5 +295,42 @@ mod tests {
                 ("A".into(), 3, "1".into(), "2".into(), Some(420)),
             ]
         );
+    }
+
+    /// Short texts (numbers as strings, a NUL now and then) and, sometimes, long ones that share
+    /// their first 8 bytes.
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => "[0-9]{0,3}",
+            1 => "[AB\\x00]{0,3}",
+            1 => "Section[AB]{1,3}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn tables_sort_as_their_texts_do(
+            tables in proptest::collection::vec((text(), 0..4i32, text(), text()), 0..40),
+        ) {
+            let results: Vec<AppliedResult> = tables
+                .into_iter()
+                .map(|(s, b, ns, ew)| result(&s, b, &ns, &ew, 0))
+                .collect();
+            let order = table_order(&results);
+            let mut sorted: Vec<usize> = order.iter().map(|&i| i as usize).collect();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (0..results.len()).collect::<Vec<_>>(), "a permutation");
+            let tables: Vec<_> = order
+                .iter()
+                .map(|&i| table_of(&results[i as usize]))
+                .collect();
+            prop_assert!(tables.windows(2).all(|w| w[0] <= w[1]), "{:?}", tables);
+            // A table given twice keeps the order given: the last stays in force.
+            let given_order = order
+                .windows(2)
+                .zip(tables.windows(2))
+                .all(|(o, t)| t[0] != t[1] || o[0] < o[1]);
+            prop_assert!(given_order, "{:?} {:?}", order, tables);
+        }
     }
 }

@@ -1,0 +1,226 @@
+//! One result of a board as `score --json` and `replay --json` print it (README, "JSON"), written
+//! by hand. A national field prints millions of them: through serde every key and every name was
+//! escaped again for each result, which was most of the time `replay --json` spent printing.
+//!
+//! The bytes are serde_json's own: the field's names are escaped by serde_json, once each
+//! ([`Names`]), and numbers are written as serde_json writes them (integers by `itoa`, floats by
+//! `zmij`, a float that is not finite as `null`). The tests hold what [`write_pairs`] and
+//! [`write_tail`] write to serde_json's serialisation of the same fields.
+
+use rayon::prelude::*;
+use simpairs_scoring::{Field, PairId};
+
+/// The field's names as JSON, escaped once: each pair's label, and the start of a result whose NS
+/// pair it is (`{"club":…,"section":…,"ns_pair":…`).
+pub(crate) struct Names {
+    /// Each pair's label as printed, as a JSON string, by pair id.
+    pairs: Vec<Box<str>>,
+    /// The start of each pair's results as NS, by pair id.
+    heads: Vec<Box<str>>,
+}
+
+impl Names {
+    pub(crate) fn of(field: &Field) -> Names {
+        let clubs: Vec<Box<str>> = field.clubs().map(json_string).collect();
+        let sections: Vec<Box<str>> = field.sections().map(json_string).collect();
+        let pairs: Vec<Box<str>> = field
+            .pairs()
+            .par_iter()
+            .map(|p| json_string(&p.label.to_string()))
+            .collect();
+        let heads = field
+            .pairs()
+            .par_iter()
+            .zip(&pairs)
+            .map(|(p, label)| {
+                head(
+                    &clubs[p.club as usize],
+                    &sections[p.section as usize],
+                    label,
+                )
+                .into_boxed_str()
+            })
+            .collect();
+        Names { pairs, heads }
+    }
+}
+
+/// The start of a result: its NS pair's club, section and label, each a JSON string.
+fn head(club: &str, section: &str, ns_pair: &str) -> String {
+    format!("{{\"club\":{club},\"section\":{section},\"ns_pair\":{ns_pair}")
+}
+
+/// `text` as a JSON string, as serde_json writes it.
+fn json_string(text: &str) -> Box<str> {
+    serde_json::to_string(text)
+        .expect("a string is always JSON")
+        .into_boxed_str()
+}
+
+/// What a result prints after its pairs, in the order it is printed. A plain score's is the
+/// same for every table of a board with that score, so it is written once and copied
+/// ([`write_tail`]).
+pub(crate) struct Tail<'a> {
+    pub ns_score: Option<i32>,
+    pub ew_score: Option<i32>,
+    /// The adjusted score as written, when there is one (plain text).
+    pub adjusted: Option<String>,
+    pub arrow_switch: bool,
+    /// The fouled-board group, when there is one (plain text).
+    pub group: Option<&'a str>,
+    /// Each side's value: matchpoints (`ns_mp`, `ew_mp`) or IMPs (`ns_imps`, `ew_imps`).
+    pub values: (f64, f64),
+    pub matchpoints: bool,
+}
+
+/// Appends the start of the result of `ns` against `ew`, up to its tail.
+pub(crate) fn write_pairs(out: &mut Vec<u8>, names: &Names, ns: PairId, ew: PairId) {
+    out.extend_from_slice(names.heads[ns as usize].as_bytes());
+    out.extend_from_slice(b",\"ew_pair\":");
+    out.extend_from_slice(names.pairs[ew as usize].as_bytes());
+}
+
+/// Appends the rest of a result, from its score to the closing brace.
+pub(crate) fn write_tail(out: &mut Vec<u8>, tail: &Tail<'_>) {
+    out.extend_from_slice(b",\"ns_score\":");
+    match tail.ns_score {
+        Some(score) => integer(out, score),
+        None => out.extend_from_slice(b"null"),
+    }
+    if let Some(score) = tail.ew_score {
+        out.extend_from_slice(b",\"ew_score\":");
+        integer(out, score);
+    }
+    if let Some(adjusted) = &tail.adjusted {
+        out.extend_from_slice(b",\"adjusted\":");
+        out.extend_from_slice(json_string(adjusted).as_bytes());
+    }
+    if tail.arrow_switch {
+        out.extend_from_slice(b",\"arrow_switch\":true");
+    }
+    if let Some(group) = tail.group {
+        out.extend_from_slice(b",\"group\":");
+        out.extend_from_slice(json_string(group).as_bytes());
+    }
+    let (ns_key, ew_key): (&[u8], &[u8]) = if tail.matchpoints {
+        (b",\"ns_mp\":", b",\"ew_mp\":")
+    } else {
+        (b",\"ns_imps\":", b",\"ew_imps\":")
+    };
+    out.extend_from_slice(ns_key);
+    float(out, tail.values.0);
+    out.extend_from_slice(ew_key);
+    float(out, tail.values.1);
+    out.push(b'}');
+}
+
+fn integer(out: &mut Vec<u8>, value: i32) {
+    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+}
+
+/// A float as serde_json writes one: shortest round-trip digits, `null` when not finite.
+fn float(out: &mut Vec<u8>, value: f64) {
+    if value.is_finite() {
+        out.extend_from_slice(zmij::Buffer::new().format_finite(value).as_bytes());
+    } else {
+        out.extend_from_slice(b"null");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde::Serialize;
+
+    use super::{Tail, head, json_string, write_tail};
+
+    /// The fields as serde printed them before [`write`].
+    #[derive(Serialize)]
+    struct ResultJson<'a> {
+        club: &'a str,
+        section: &'a str,
+        ns_pair: &'a str,
+        ew_pair: &'a str,
+        ns_score: Option<i32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ew_score: Option<i32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        adjusted: Option<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        arrow_switch: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        group: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ns_mp: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ew_mp: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ns_imps: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ew_imps: Option<f64>,
+    }
+
+    fn value() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            4 => any::<f64>(),
+            2 => (0u32..400_000).prop_map(|n| f64::from(n) / 4.0),
+            1 => Just(f64::NAN),
+            1 => Just(f64::INFINITY),
+            1 => Just(-0.0),
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[A-Za-z0-9 ]{0,8}",
+            1 => any::<String>(),
+            1 => "[\"\\\\\u{0}-\u{1f}\u{7f}é]{0,4}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn writes_what_serde_json_writes(
+            names in proptest::collection::vec(text(), 4),
+            ns_score in proptest::option::of(any::<i32>()),
+            ew_score in proptest::option::of(any::<i32>()),
+            adjusted in proptest::option::of(text()),
+            arrow_switch in any::<bool>(),
+            group in proptest::option::of(text()),
+            values in (value(), value()),
+            matchpoints in any::<bool>(),
+        ) {
+            let escaped: Vec<Box<str>> = names.iter().map(|n| json_string(n)).collect();
+            // As `write_pairs` writes them, from the names of `Names::of`.
+            let mut written = head(&escaped[0], &escaped[1], &escaped[2]).into_bytes();
+            written.extend_from_slice(b",\"ew_pair\":");
+            written.extend_from_slice(escaped[3].as_bytes());
+            write_tail(&mut written, &Tail {
+                ns_score,
+                ew_score,
+                adjusted: adjusted.clone(),
+                arrow_switch,
+                group: group.as_deref(),
+                values,
+                matchpoints,
+            });
+            let by_serde = serde_json::to_vec(&ResultJson {
+                club: &names[0],
+                section: &names[1],
+                ns_pair: &names[2],
+                ew_pair: &names[3],
+                ns_score,
+                ew_score,
+                adjusted,
+                arrow_switch,
+                group: group.as_deref(),
+                ns_mp: matchpoints.then_some(values.0),
+                ew_mp: matchpoints.then_some(values.1),
+                ns_imps: (!matchpoints).then_some(values.0),
+                ew_imps: (!matchpoints).then_some(values.1),
+            })
+            .unwrap();
+            prop_assert_eq!(String::from_utf8(written).unwrap(), String::from_utf8(by_serde).unwrap());
+        }
+    }
+}
