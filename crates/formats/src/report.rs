@@ -106,11 +106,11 @@ fn write_json_of<W: Write>(
                 .then(|| o.conventions.to_string()),
         },
     )?;
-    let names = crate::result_json::Names::of(scoring.field());
+    let labels = pair_labels(scoring.field());
+    let names = crate::result_json::Names::of(scoring.field(), &labels);
     out.write_all(b",\"boards\":[")?;
     write_json_boards(&mut out, scoring, &names)?;
     out.write_all(b"],\"pairs\":[")?;
-    let labels = pair_labels(scoring.field());
     write_json_pairs(&mut out, scoring, &labels, imported)?;
     out.write_all(b"]")?;
     if let Some(imported) = imported.filter(|i| !i.warnings.is_empty()) {

@@ -20,14 +20,11 @@ pub(crate) struct Names {
 }
 
 impl Names {
-    pub(crate) fn of(field: &Field) -> Names {
+    /// The names of `field`, whose pairs' labels as printed are `labels` (by pair id).
+    pub(crate) fn of(field: &Field, labels: &[String]) -> Names {
         let clubs: Vec<Box<str>> = field.clubs().map(json_string).collect();
         let sections: Vec<Box<str>> = field.sections().map(json_string).collect();
-        let pairs: Vec<Box<str>> = field
-            .pairs()
-            .par_iter()
-            .map(|p| json_string(&p.label.to_string()))
-            .collect();
+        let pairs: Vec<Box<str>> = labels.par_iter().map(|l| json_string(l)).collect();
         let heads = field
             .pairs()
             .par_iter()
