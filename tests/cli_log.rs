@@ -4,7 +4,7 @@
 //! issue 18 end to end: an event whose results lost their tail (a published correction) is not
 //! replayed or aggregated as if whole.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

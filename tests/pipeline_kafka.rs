@@ -4,7 +4,7 @@
 //! malformed input behave as on the embedded log. Without a broker these tests fail in CI and are
 //! skipped (with a note) elsewhere.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

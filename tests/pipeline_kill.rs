@@ -2,7 +2,7 @@
 //! converges, after restart, to exactly the leaderboard of a clean run, which holds every club; duplicated submissions change
 //! nothing; forged and malformed input go to dead letters and change nothing.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -2,7 +2,7 @@
 //! its method and moment, and the pairs listed are exactly those whose place or percentage
 //! differ between the two replays.
 
-mod common;
+use crate::common;
 
 use simpairs_analysis::compare::{Comparison, compare};
 use simpairs_analysis::variant::Side;

@@ -4,7 +4,7 @@
 //! standings of the last generation are replay's; every submission is listed with what became of
 //! it. The CSV export holds the same rows.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

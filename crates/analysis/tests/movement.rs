@@ -1,7 +1,7 @@
 //! How the field moved, on the real-data event: after every generation, every pair's place and
 //! percentage are those `replay --as-of <the generation's offset> --json` prints.
 
-mod common;
+use crate::common;
 
 use simpairs_analysis::movement::{HistoryOptions, Pairs, field_history};
 use simpairs_analysis::timeline::Every;

@@ -4,7 +4,7 @@
 //! figures simpairs agrees with line for line) or that `score` gives on the file (mitchell_02,
 //! whose board 1 was edited by hand upstream).
 
-mod common;
+use crate::common;
 
 use simpairs_analysis::season::player_history;
 use simpairs_scoring::Options;

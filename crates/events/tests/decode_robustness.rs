@@ -1,7 +1,7 @@
 //! No input makes the decoder panic: arbitrary bytes, known headers with arbitrary data, and
 //! damaged versions of real messages all give a value or an error.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use simpairs_events::{Codec, Error, HEADER_LEN};

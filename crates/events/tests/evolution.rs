@@ -2,7 +2,7 @@
 //! with default null); bytes written with version 1 — the committed golden file
 //! `tests/golden/v1/ResultRecorded.bin` — must still decode, through Avro schema resolution.
 
-mod common;
+use crate::common;
 
 use apache_avro::Schema;
 use apache_avro::schema_compatibility::{Compatibility, SchemaCompatibility};

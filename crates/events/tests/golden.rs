@@ -11,7 +11,7 @@
 //! and commit them. Files of older schema versions (`tests/golden/v<N>/`) are written only
 //! when missing and never overwritten: they stand for bytes already in logs.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

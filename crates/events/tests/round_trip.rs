@@ -1,6 +1,6 @@
 //! Every record type survives encode → decode, and messages have the documented layout.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use simpairs_events::{

@@ -1,6 +1,6 @@
 //! Submission digests and signatures.
 
-mod common;
+use crate::common;
 
 use simpairs_events::{
     Codec, Event, HashFunction, PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3,

@@ -1,7 +1,7 @@
 //! Broken files get a clear error that names the file, the line (and for XML the element path) and the
 //! field; never a panic, and nothing of the file is accepted.
 
-mod common;
+use crate::common;
 
 use simpairs_formats::{Error, Format, read};
 

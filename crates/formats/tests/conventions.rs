@@ -10,7 +10,7 @@
 //! - scorebridge, jfr, ebu, acbl: no real file with official figures found; their presets are tested
 //!   on the seeds' worked examples (crates/scoring/tests/conventions.rs).
 
-mod common;
+use crate::common;
 
 use common::read_native;
 use simpairs_formats::check::{Check, Item, check};

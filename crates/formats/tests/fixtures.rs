@@ -3,7 +3,7 @@
 //! and compared line by line and pair by pair with the official values those columns and the
 //! `.pairs.csv` files carry, under the same documented exceptions as the native files.
 
-mod common;
+use crate::common;
 
 use common::expect::{self, check, rules};
 use common::{OFFICIAL_FILES, fixture, fixture_lines, fixture_pairs, options};

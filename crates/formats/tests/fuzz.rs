@@ -2,7 +2,7 @@
 //! names the file and a line; anything accepted is consistent, scores, and survives being written as
 //! USEBIO and as a traveller CSV and read back.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use simpairs_formats::export::{self, ExportFormat};

@@ -3,7 +3,7 @@
 //! The golden numbers are the files' own; every disagreement is a documented exception
 //! (`common/expect.rs`).
 
-mod common;
+use crate::common;
 
 use common::expect::{self, check, rules};
 use common::{native_lines, native_pairs, options, read_native};

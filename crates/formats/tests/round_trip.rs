@@ -2,7 +2,7 @@
 //! read by our own reader into the same results, pairs, names, contracts and deals, scores to the same
 //! numbers, and carries exactly simpairs' numbers as its official values.
 
-mod common;
+use crate::common;
 
 use common::{NATIVE_FILES, options, read_native};
 use simpairs_formats::export::{self, ExportFormat};

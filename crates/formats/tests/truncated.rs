@@ -2,7 +2,7 @@
 //! where it ends, never scored as a smaller event: PBN files that end inside a game, a tag, a table
 //! or a row, and XML files (USEBIO, Scorer) that end inside an element.
 
-mod common;
+use crate::common;
 
 use simpairs_formats::read;
 

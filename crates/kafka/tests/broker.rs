@@ -1,7 +1,7 @@
 //! Against a real broker: the one `SIMPAIRS_KAFKA` names (`scripts/broker start` runs Tansu with
 //! SQLite storage). Without it these tests fail under CI and pass over, saying so, elsewhere.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};

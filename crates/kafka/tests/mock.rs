@@ -4,7 +4,7 @@
 //!
 //! The mock does not do CreateTopics, so topics are made with `MockCluster::create_topic`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 //! 100 appends of 1,000 records of 60-byte values over 3 partitions, then one group consumer
 //! and `read` over all of them.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::thread;

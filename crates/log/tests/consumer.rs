@@ -1,6 +1,6 @@
 //! Consumer groups: polling, committing, resuming, one consumer per group.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -9,7 +9,7 @@
 //! seconds in a debug build); failing cases are kept in `fuzz_segments.proptest-regressions`
 //! beside this file, and run first.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

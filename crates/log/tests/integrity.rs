@@ -3,7 +3,7 @@
 //! stream returned as if whole, never offsets reused. A real torn tail (bytes of an interrupted
 //! append after the last durable one) is still cut silently by the next writer.
 
-mod common;
+use crate::common;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;

@@ -4,7 +4,7 @@
 //! Child processes are this test binary run again with `CHILD_ROLE` set: the test
 //! `child_process_entry` then plays the role and exits; in a normal run it does nothing.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -18,6 +18,8 @@ use simpairs_log::{Log, Produce};
 const CHILD_ROLE: &str = "SIMPAIRS_LOG_CHILD_ROLE";
 const CHILD_DIR: &str = "SIMPAIRS_LOG_CHILD_DIR";
 const CHILD_WRITER: &str = "SIMPAIRS_LOG_CHILD_WRITER";
+/// The child's entry, by its name in the test binary (this file is a module of it).
+const CHILD_TEST: &str = "processes::child_process_entry";
 const SEGMENT_BYTES: u64 = 64 << 10;
 /// Times the SIGKILL test kills a writer.
 const KILLS: u64 = 8;
@@ -26,12 +28,7 @@ const CONCURRENT_BATCHES: u64 = 300;
 
 fn spawn_child(role: &str, dir: &Path, writer: u8) -> Child {
     Command::new(std::env::current_exe().expect("the test binary"))
-        .args([
-            "child_process_entry",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+        .args([CHILD_TEST, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_ROLE, role)
         .env(CHILD_DIR, dir)
         .env(CHILD_WRITER, writer.to_string())

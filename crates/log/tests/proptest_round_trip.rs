@@ -1,6 +1,6 @@
 //! Property: any sequence of batches, of any record sizes, reads back exactly.
 
-mod common;
+use crate::common;
 
 use common::{log_with_stream, open_log, read_all};
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! Torn tails are cut; damage elsewhere is reported, never cut, never a panic.
 
-mod common;
+use crate::common;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;

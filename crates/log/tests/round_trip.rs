@@ -1,6 +1,6 @@
 //! Appending and reading back: offsets, segment rolls, partitions, errors.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_dense, check_tagged, log_with_stream, open_log, read_all, segment_files, tagged_value,

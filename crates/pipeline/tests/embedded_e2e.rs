@@ -1,6 +1,6 @@
 //! End to end on real data over the embedded log (the scenario is in `common`).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! grew, or that is not the one indexed, has its index built again; a damaged index is an error
 //! that says what to do.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

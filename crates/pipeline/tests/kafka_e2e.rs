@@ -3,7 +3,7 @@
 //! (`scripts/broker start` prints it); without it the test fails in CI and says how to start one
 //! elsewhere.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

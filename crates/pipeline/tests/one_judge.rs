@@ -6,7 +6,7 @@
 //! published, aggregated and replayed through the embedded log and, when `SIMPAIRS_KAFKA` names a
 //! broker, through Kafka.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

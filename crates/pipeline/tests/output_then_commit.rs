@@ -2,7 +2,7 @@
 //! uncommitted waiting for more input: a lone club's upload is written, committed and reported
 //! with nothing after it, and an aggregator restarted then finds nothing left to do.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,7 +2,7 @@
 //! ones), published as a club of an event of its own, applies; and the event replayed from the
 //! log scores to the bytes `score` prints for the same file.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

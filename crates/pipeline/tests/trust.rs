@@ -3,7 +3,7 @@
 //! into the board-scores stream, unsigned or under a key the event does not declare; an upload
 //! over the event's limits, at publish and past it; hand records of another session.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

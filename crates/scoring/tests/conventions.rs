@@ -2,7 +2,7 @@
 //! numbers its program prints, where the source documents (or the program's own documentation) show
 //! them. Golden numbers come from the seeds, never from simpairs' own output.
 
-mod common;
+use crate::common;
 
 use common::*;
 use simpairs_scoring::value::format_value;

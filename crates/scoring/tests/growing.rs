@@ -2,7 +2,7 @@
 //! happens to the field (clubs appended, a clone grown apart, a score off the bridge grid, adjusted
 //! scores), it must give exactly what `score` gives on the same field.
 
-mod common;
+use crate::common;
 
 use simpairs_scoring::{
     BoardCounts, Field, Options, Outcome, Scoring, score_boards_growing, score_growing,

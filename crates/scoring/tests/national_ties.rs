@@ -3,9 +3,9 @@
 //! Neuberg fractions of a different denominator on each board. Every pair's total, percentage and
 //! place is checked against sums of the exact values of its results.
 
+use crate::common;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-mod common;
 
 use simpairs_scoring::{Direction, Field, Options, Outcome, score};
 

@@ -1,7 +1,7 @@
 //! Properties that hold for every field: check totals, complementary matchpoints, independence from
 //! the order results arrive in, monotonicity, and exact ties in rankings.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Golden tests: every worked number of the source documents in `../shared/seeds/`, named after the seed
 //! file and the slide or example it comes from.
 
-mod common;
+use crate::common;
 
 use common::*;
 use simpairs_scoring::{Factoring, FouledMethod, Method, Options, Scale, Value, score};

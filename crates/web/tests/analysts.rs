@@ -5,7 +5,7 @@
 //! written back; a site without the log says so; a figure slower than the wait is "still being
 //! computed" and kept for the reload.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! The site's JSON API and pages through the router (moved here from the projection's former
 //! service): the API agrees with what the aggregator wrote, and unknown things are 404s.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use simpairs_web::Site;

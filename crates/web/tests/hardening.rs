@@ -3,7 +3,7 @@
 //! the security headers; a 20 MB name is never served whole; slow clients are bounded in number
 //! and in time; a damaged log stops `serve` with an error instead of a frozen or empty event.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -4,8 +4,8 @@
 //! scroll at 390 px, no serious accessibility violation (axe-core), screenshots at 1280 and 390 px
 //! under `target/browser-screenshots/`.
 
-mod browser;
-mod common;
+use crate::browser;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! own ranking keeps North-South and East-West apart, the traveller has every table; and on an
 //! event of real club files, players are found by national ID and by name.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use simpairs_pipeline::PairKey;

@@ -1,0 +1,8 @@
+//! Every integration test of the crate, one module a file, in one test binary: CI links one
+//! executable for the crate instead of one for each file.
+
+mod common;
+mod compare;
+mod export;
+mod movement;
+mod season;
