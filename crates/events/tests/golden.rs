@@ -5,7 +5,7 @@
 //! version, see the crate docs), regenerate the current-version files with
 //!
 //! ```text
-//! cargo test -p simpairs-events --test golden -- --ignored regenerate
+//! cargo test -p simpairs-events --test integration -- --ignored golden::regenerate
 //! ```
 //!
 //! and commit them. Files of older schema versions (`tests/golden/v<N>/`) are written only
@@ -29,7 +29,7 @@ fn golden_path(event_type: EventType) -> PathBuf {
 fn read_golden(path: &PathBuf) -> Vec<u8> {
     fs::read(path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; run `cargo test -p simpairs-events --test golden -- --ignored regenerate`",
+            "{}: {e}; run `cargo test -p simpairs-events --test integration -- --ignored golden::regenerate`",
             path.display()
         )
     })

@@ -3,7 +3,7 @@
 //! ```sh
 //! scripts/broker start     # Tansu with SQLite storage
 //! SIMPAIRS_KAFKA=kafka://127.0.0.1:19092 cargo test --release -p simpairs-kafka \
-//!     --test throughput -- --ignored --nocapture --test-threads=1
+//!     --test integration -- --ignored --nocapture --test-threads=1 throughput::
 //! ```
 //! 100 appends of 1,000 records of 60-byte values over 3 partitions, then one group consumer
 //! and `read` over all of them.
