@@ -73,6 +73,12 @@ impl InForce {
         &self.pairs
     }
 
+    /// Each pair's players, taken: what is left of the results in force once their field is
+    /// built.
+    pub(super) fn into_pairs(self) -> BTreeMap<PairKey, Vec<Player>> {
+        self.pairs
+    }
+
     pub fn result_count(&self) -> usize {
         self.result_count
     }

@@ -168,7 +168,7 @@ impl Moment {
             .filter(|&i| club.is_none_or(|c| index.meta.generations[i].club == c))
             .collect();
         let parts = index.by_club(&only, |club, f| {
-            Ok((f.club_field(club).unwrap_or_default(), f.pairs().clone()))
+            Ok((f.club_field(club).unwrap_or_default(), f.into_pairs()))
         })?;
         if parts.is_empty() && club.is_some() {
             // The error `field` gives for a club without results.
