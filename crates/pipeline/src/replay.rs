@@ -200,9 +200,11 @@ pub(crate) fn pair_infos(
     field: &Field,
     players: &std::collections::BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>,
 ) -> Vec<simpairs_formats::PairInfo> {
+    use rayon::prelude::*;
+    // A national field has hundreds of thousands of pairs, each looked up by its texts.
     field
         .pairs()
-        .iter()
+        .par_iter()
         .map(|p| {
             let club = field.club_name(p.club).to_string();
             let section = field.section_name(p.section).to_string();
