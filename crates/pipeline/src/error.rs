@@ -302,7 +302,7 @@ pub enum ReplayError {
         first: Option<FirstSeal>,
     },
     /// A club with no results in force.
-    #[error("club {club} has no results in force (clubs with results: {})", listed(.known))]
+    #[error("club {club} has no results in force ({})", nearest(.club, .known))]
     NoResults { club: String, known: Vec<String> },
     /// Generations the replay index does not hold.
     #[error("no such generations in the replay index")]
@@ -339,6 +339,53 @@ fn listed(names: &[String]) -> String {
     }
 }
 
+/// Names listed in a message at most: a national event has thousands of clubs.
+const LISTED: usize = 8;
+
+/// The clubs with results, or those nearest to `club` in spelling when there are many.
+fn nearest(club: &str, known: &[String]) -> String {
+    if known.len() <= LISTED {
+        return format!("clubs with results: {}", listed(known));
+    }
+    let typed = (club.to_lowercase(), unpadded(club));
+    let mut by_distance: Vec<(usize, usize, &String)> = known
+        .iter()
+        .map(|k| {
+            (
+                strsim::levenshtein(&typed.1, &unpadded(k)),
+                strsim::levenshtein(&typed.0, &k.to_lowercase()),
+                k,
+            )
+        })
+        .collect();
+    by_distance.sort_unstable();
+    let near: Vec<&str> = by_distance
+        .iter()
+        .take(LISTED)
+        .map(|(_, _, k)| k.as_str())
+        .collect();
+    format!(
+        "{} clubs have results; the nearest in spelling: {}",
+        known.len(),
+        near.join(", ")
+    )
+}
+
+/// A name in lower case, each number in it without leading zeros: `C00017` and `c17` are the
+/// same club code typed two ways.
+fn unpadded(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut in_number = false;
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c == '0' && !in_number {
+            continue;
+        }
+        in_number = c.is_ascii_digit();
+        out.push(c);
+    }
+    out
+}
+
 fn first_seal(first: &Option<FirstSeal>) -> String {
     match first {
         Some(f) => format!(
@@ -370,6 +417,39 @@ mod tests {
         assert_eq!(
             which.to_string(),
             "this log holds several events (a, b); say which with --event"
+        );
+    }
+
+    #[test]
+    fn a_club_not_found_among_thousands_names_the_nearest_only() {
+        let known: Vec<String> = (1..=9_320).map(|n| format!("C{n:04}")).collect();
+        let e = ReplayError::NoResults {
+            club: "c00017".into(),
+            known,
+        };
+        let message = e.to_string();
+        let (head, near) = message
+            .split_once("the nearest in spelling: ")
+            .expect("the nearest clubs");
+        assert_eq!(
+            head,
+            "club c00017 has no results in force (9320 clubs have results; "
+        );
+        let near: Vec<&str> = near.trim_end_matches(')').split(", ").collect();
+        // The club meant, typed with another padding, comes first; then a few near it.
+        assert_eq!(near.len(), LISTED);
+        assert_eq!(near[0], "C0017");
+        assert!(
+            near.iter()
+                .all(|n| n.starts_with("C00") || n.starts_with("C01"))
+        );
+        let few = ReplayError::NoResults {
+            club: "C9".into(),
+            known: vec!["C1".into(), "C2".into()],
+        };
+        assert_eq!(
+            few.to_string(),
+            "club C9 has no results in force (clubs with results: C1, C2)"
         );
     }
 
