@@ -260,7 +260,7 @@ pub enum PublishError {
     /// The file holds results of other clubs.
     #[error(
         "the file holds results of club(s) {}; club {club} can only publish its own (use a file without a club column, or with only {club})",
-        .others.join(", ")
+        listed(.others)
     )]
     OtherClubs { club: String, others: Vec<String> },
     /// The file is over the event's limits.
@@ -330,12 +330,12 @@ pub enum LocationError {
     Unknown { location: String },
 }
 
-/// A list of names, or "none".
+/// A list of names, or "none"; a long one is cut after [`LISTED`] names, with how many more.
 fn listed(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
+    match names.len() {
+        0 => "none".to_string(),
+        n if n <= LISTED => names.join(", "),
+        n => format!("{} and {} more", names[..LISTED].join(", "), n - LISTED),
     }
 }
 
@@ -450,6 +450,20 @@ mod tests {
         assert_eq!(
             few.to_string(),
             "club C9 has no results in force (clubs with results: C1, C2)"
+        );
+    }
+
+    #[test]
+    fn a_national_file_published_by_one_club_is_named_in_few_words() {
+        let e = PublishError::OtherClubs {
+            club: "C0001".into(),
+            others: (2..=9_320).map(|n| format!("C{n:04}")).collect(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "the file holds results of club(s) C0002, C0003, C0004, C0005, C0006, C0007, C0008, \
+             C0009 and 9311 more; club C0001 can only publish its own (use a file without a club \
+             column, or with only C0001)"
         );
     }
 
