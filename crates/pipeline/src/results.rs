@@ -92,20 +92,30 @@ impl ClubResults {
         self.apply_ordered(applied, &table_order(&applied.results));
     }
 
-    /// [`ClubResults::apply`], with the submission's results listed in the order to take them:
-    /// already in table order (as the aggregator's checks give them), the sort below is a merge of
-    /// two sorted runs. A table given twice must be listed in the order given.
+    /// [`ClubResults::apply`], with the submission's results listed in table order
+    /// ([`table_order`], as the aggregator's checks give them): the sort below is then a merge of
+    /// two sorted runs, and none at all for a club's first submission. A table given twice must be
+    /// listed in the order given.
     pub(crate) fn apply_ordered(&mut self, applied: &Arc<SubmissionApplied>, order: &[u32]) {
         // The rows in force, then the new ones, in a stable sort: the results of one table end up
         // next to each other in the order they were given, and the last of them stays. The rows
         // in force are one sorted run already, so the sort is mostly a merge.
         debug_assert_eq!(order.len(), applied.results.len());
+        let in_force = self.rows.len();
         self.rows.extend(order.iter().map(|&at| Row {
             from: applied.clone(),
             at: at as usize,
         }));
-        self.rows
-            .sort_by(|a, b| table_of(a.result()).cmp(&table_of(b.result())));
+        // A club's first submission is in order already: only a later one has two runs to merge.
+        if in_force > 0 {
+            self.rows
+                .sort_by(|a, b| table_of(a.result()).cmp(&table_of(b.result())));
+        }
+        debug_assert!(
+            self.rows
+                .is_sorted_by(|a, b| table_of(a.result()) <= table_of(b.result())),
+            "a submission's results listed out of table order"
+        );
         // `dedup_by` keeps the first of equal neighbours: the later row is swapped into it first.
         self.rows.dedup_by(|later, kept| {
             let same = table_of(later.result()) == table_of(kept.result());
