@@ -174,15 +174,10 @@ impl Moment {
             // The error `field` gives for a club without results.
             self.field(club)?;
         }
-        let mut fields = Vec::with_capacity(parts.len());
-        let mut pairs_in_order = Vec::new();
-        for (field, pairs) in parts {
-            fields.push(field);
-            pairs_in_order.extend(pairs);
-        }
+        let (fields, players): (Vec<Field>, Vec<_>) = parts.into_iter().unzip();
         // Clubs come in order, and a pair's key starts with its club: the map is built from a
         // sorted run at once, not by inserting one pair at a time.
-        let players: BTreeMap<PairKey, Vec<Player>> = pairs_in_order.into_iter().collect();
+        let players: BTreeMap<PairKey, Vec<Player>> = players.into_iter().flatten().collect();
         let mut latest: BTreeMap<&str, &Generation> = BTreeMap::new();
         for &i in &only {
             let g = &index.meta.generations[i];
