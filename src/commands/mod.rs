@@ -204,6 +204,17 @@ impl ScoringFlags {
     }
 }
 
+/// Standard output for a report: the file or pipe itself, not the standard library's line
+/// buffering, which searches everything written for a line end (a national field's JSON is
+/// hundreds of megabytes on one line). The report's writer buffers it.
+pub fn report_output() -> std::io::Result<std::fs::File> {
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    std::io::stdout().flush()?;
+    let stdout = std::io::stdout().as_fd().try_clone_to_owned()?;
+    Ok(std::fs::File::from(stdout))
+}
+
 /// Reads a whole file with one positioned read per thread into disjoint parts of one buffer: a large
 /// results file is read about twice as fast as by one `read`, since the page copies run in parallel.
 pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {

@@ -48,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "field built");
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "field scored");
-    let stdout = std::io::stdout().lock();
+    let stdout = super::report_output()?;
     let written = if args.json {
         simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
     } else {

@@ -222,7 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "scored");
     print_warnings(&imported.warnings);
-    let stdout = std::io::stdout().lock();
+    let stdout = super::report_output()?;
     let written = if args.json {
         simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
     } else {

@@ -152,8 +152,9 @@ fn write_json_boards<W: Write>(
 ) -> io::Result<()> {
     let field = scoring.field();
     let by_board = field.rows_by_board();
-    let ranks = pair_ranks(field);
-    for (i, rows) in by_board.iter().enumerate() {
+    let mut keyed = keyed_by_board(field, &by_board);
+    for (i, w) in by_board.starts.windows(2).enumerate() {
+        let keyed = &mut keyed[w[0]..w[1]];
         let number = by_board.boards[i];
         let board = scoring
             .board(number)
@@ -161,15 +162,8 @@ fn write_json_boards<W: Write>(
         // Results in a canonical order (by NS pair, then EW pair), so the same results print the same
         // bytes whatever order they arrived in.
         // (Each key holds its row: ties stay in row order, as a stable sort leaves them.)
-        let mut keyed: Vec<(u32, u32, u32)> = rows
-            .par_iter()
-            .map(|&row| {
-                let r = field.result(row as usize);
-                (ranks[r.ns as usize], ranks[r.ew as usize], row)
-            })
-            .collect();
         keyed.par_sort_unstable();
-        let rows: Vec<u32> = keyed.into_iter().map(|(_, _, row)| row).collect();
+        let rows: Vec<u32> = keyed.iter().map(|&(_, _, row)| row).collect();
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -197,6 +191,29 @@ fn write_json_boards<W: Write>(
         out.write_all(b"]}")?;
     }
     Ok(())
+}
+
+/// Each result's key in the order a board's results print (its NS pair's place in
+/// [`pair_ranks`], its EW pair's, its row), board after board as `by_board` lists them. Filled in
+/// one pass over the field in row order: a board's rows are spread over the whole field, and
+/// reading them board by board read every column once a board.
+fn keyed_by_board(
+    field: &simpairs_scoring::Field,
+    by_board: &simpairs_scoring::BoardRows,
+) -> Vec<(u32, u32, u32)> {
+    let ranks = pair_ranks(field);
+    let mut next = vec![0usize; 1 << 16];
+    for (&board, &start) in by_board.boards.iter().zip(&by_board.starts) {
+        next[usize::from(board)] = start;
+    }
+    let mut keyed = vec![(0, 0, 0); field.len()];
+    for row in 0..field.len() {
+        let r = field.result(row);
+        let at = &mut next[usize::from(r.board)];
+        keyed[*at] = (ranks[r.ns as usize], ranks[r.ew as usize], row as u32);
+        *at += 1;
+    }
+    keyed
 }
 
 /// Each pair's place in the order tables list pairs (club, section, number, direction), pairs

@@ -12,11 +12,41 @@ use simpairs_scoring::{Field, PairId};
 
 /// The field's names as JSON, escaped once: each pair's label, and the start of a result whose NS
 /// pair it is (`{"club":…,"section":…,"ns_pair":…`).
+///
+/// Each kind is one buffer with the pairs' texts end to end, by pair id: a national field's
+/// results print hundreds of thousands of names, read from one run of memory instead of one
+/// allocation each.
 pub(crate) struct Names {
-    /// Each pair's label as printed, as a JSON string, by pair id.
-    pairs: Vec<Box<str>>,
-    /// The start of each pair's results as NS, by pair id.
-    heads: Vec<Box<str>>,
+    /// Each pair's label as printed, as a JSON string.
+    pairs: Texts,
+    /// The start of each pair's results as NS.
+    heads: Texts,
+}
+
+/// Texts end to end, by index.
+struct Texts {
+    bytes: Vec<u8>,
+    /// Where each text ends in `bytes` (its start is where the one before ends).
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    fn of(texts: impl IntoIterator<Item = String>) -> Texts {
+        let mut out = Texts {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+        };
+        for text in texts {
+            out.bytes.extend_from_slice(text.as_bytes());
+            out.ends.push(out.bytes.len());
+        }
+        out
+    }
+
+    fn get(&self, at: usize) -> &[u8] {
+        let start = at.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.bytes[start..self.ends[at]]
+    }
 }
 
 impl Names {
@@ -24,8 +54,8 @@ impl Names {
     pub(crate) fn of(field: &Field, labels: &[String]) -> Names {
         let clubs: Vec<Box<str>> = field.clubs().map(json_string).collect();
         let sections: Vec<Box<str>> = field.sections().map(json_string).collect();
-        let pairs: Vec<Box<str>> = labels.par_iter().map(|l| json_string(l)).collect();
-        let heads = field
+        let pairs: Vec<String> = labels.par_iter().map(|l| json_string(l).into()).collect();
+        let heads: Vec<String> = field
             .pairs()
             .par_iter()
             .zip(&pairs)
@@ -35,9 +65,9 @@ impl Names {
                     &sections[p.section as usize],
                     label,
                 )
-                .into_boxed_str()
             })
             .collect();
+        let (pairs, heads) = rayon::join(|| Texts::of(pairs), || Texts::of(heads));
         Names { pairs, heads }
     }
 }
@@ -72,9 +102,9 @@ pub(crate) struct Tail<'a> {
 
 /// Appends the start of the result of `ns` against `ew`, up to its tail.
 pub(crate) fn write_pairs(out: &mut Vec<u8>, names: &Names, ns: PairId, ew: PairId) {
-    out.extend_from_slice(names.heads[ns as usize].as_bytes());
+    out.extend_from_slice(names.heads.get(ns as usize));
     out.extend_from_slice(b",\"ew_pair\":");
-    out.extend_from_slice(names.pairs[ew as usize].as_bytes());
+    out.extend_from_slice(names.pairs.get(ew as usize));
 }
 
 /// Appends the rest of a result, from its score to the closing brace.

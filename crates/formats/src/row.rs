@@ -241,6 +241,27 @@ fn trim(b: &[u8]) -> &[u8] {
     b.trim_ascii()
 }
 
+/// `text` as [`str::trim`] gives it, answered from its end bytes alone when neither is
+/// whitespace (as a result's fields from an event are).
+#[inline]
+fn trim_text(text: &str) -> &str {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
+}
+
+/// Whether `text` holds a control character ([`char::is_control`]), byte by byte when it is
+/// ASCII.
+#[inline]
+fn has_control(text: &str) -> bool {
+    if text.is_ascii() {
+        text.bytes().any(|b| b.is_ascii_control())
+    } else {
+        text.chars().any(char::is_control)
+    }
+}
+
 /// A plain decimal number of at most 9 digits.
 #[inline]
 fn ascii_number(b: &[u8]) -> Option<u32> {
@@ -506,15 +527,15 @@ impl<'l> FieldBuilder<'l> {
         if board == 0 {
             return Err(problem("board", "board numbers start at 1"));
         }
-        let ns_label = row.ns_pair.trim();
-        let ew_label = row.ew_pair.trim();
+        let ns_label = trim_text(row.ns_pair);
+        let ew_label = trim_text(row.ew_pair);
         for (field, text) in [
             ("club", row.club),
             ("section", row.section),
             ("ns_pair", ns_label),
             ("ew_pair", ew_label),
         ] {
-            if text.chars().any(char::is_control) {
+            if has_control(text) {
                 return Err(problem(
                     field,
                     format!("{text:?} holds a control character"),
@@ -538,26 +559,12 @@ impl<'l> FieldBuilder<'l> {
         let mut warnings = Vec::new();
         let outcome = self.outcome(row, vulnerability, &mut warnings)?;
 
-        let club = self.club(row.club.trim());
-        let section = self.section(row.section.trim());
+        let club = self.club(trim_text(row.club));
+        let section = self.section(trim_text(row.section));
         self.check_movement(club, section, movement, line)?;
-        let (ns_dir, ew_dir) = match movement {
-            Movement::Howell => (None, None),
-            _ => (Some(Direction::NS), Some(Direction::EW)),
-        };
-        let ns = self.field.pair(Pair {
-            club,
-            section,
-            label: PairLabel::new(ns_label),
-            direction: ns_dir,
-        });
-        let ew = self.field.pair(Pair {
-            club,
-            section,
-            label: PairLabel::new(ew_label),
-            direction: ew_dir,
-        });
-        let group = match row.group.trim() {
+        let ns = self.typed_pair(club, section, ns_label, movement, Direction::NS);
+        let ew = self.typed_pair(club, section, ew_label, movement, Direction::EW);
+        let group = match trim_text(row.group) {
             "" => None,
             label => Some(self.field.group(club, label)),
         };
@@ -587,6 +594,29 @@ impl<'l> FieldBuilder<'l> {
         Ok(Added::Result(at))
     }
 
+    /// The pair of a typed row, its label read as [`PairLabel::new`] reads it. (Not through the
+    /// cache of [`FieldBuilder::push_plain`]: a club's own field is a few hundred rows, and
+    /// the cache is larger than that.)
+    fn typed_pair(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        label: &str,
+        movement: Movement,
+        direction: Direction,
+    ) -> PairId {
+        let direction = (movement != Movement::Howell).then_some(direction);
+        match pair_number(label.as_bytes()) {
+            Some(n) => self.field.pair_numbered(club, section, n, direction),
+            None => self.field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::new(label),
+                direction,
+            }),
+        }
+    }
+
     /// A section has one movement: the first line of a section sets it.
     fn check_movement(
         &mut self,
@@ -595,21 +625,30 @@ impl<'l> FieldBuilder<'l> {
         movement: Movement,
         line: u64,
     ) -> Result<(), FieldProblem> {
+        // The section of the row before, known to be a Mitchell (see `push_plain`).
+        if movement == Movement::Mitchell && self.last_movement_checked == Some((club, section)) {
+            return Ok(());
+        }
         match self.movements.get(&(club, section)) {
-            Some(&(m, first)) if m != movement => Err(problem(
-                "movement",
-                format!(
-                    "section is {} here but {} on line {first}",
-                    movement_name(movement),
-                    movement_name(m)
-                ),
-            )),
-            Some(_) => Ok(()),
+            Some(&(m, first)) if m != movement => {
+                return Err(problem(
+                    "movement",
+                    format!(
+                        "section is {} here but {} on line {first}",
+                        movement_name(movement),
+                        movement_name(m)
+                    ),
+                ));
+            }
+            Some(_) => {}
             None => {
                 self.movements.insert((club, section), (movement, line));
-                Ok(())
             }
         }
+        if movement == Movement::Mitchell {
+            self.last_movement_checked = Some((club, section));
+        }
+        Ok(())
     }
 
     fn outcome(
@@ -680,7 +719,7 @@ fn adjusted_outcome(
     row: &TypedRow<'_>,
     (ns_percent, ew_percent): (u8, u8),
 ) -> Result<Outcome, FieldProblem> {
-    if !row.contract.trim().is_empty() {
+    if !trim_text(row.contract).is_empty() {
         return Err(problem(
             "adjusted",
             "a row has either a contract or an adjusted score, not both",
@@ -817,8 +856,8 @@ fn contract_result(
     row: &TypedRow<'_>,
     vulnerability: Vulnerability,
 ) -> Result<Option<Played>, FieldProblem> {
-    let contract_text = row.contract.trim();
-    let declarer_text = row.declarer.trim();
+    let contract_text = trim_text(row.contract);
+    let declarer_text = trim_text(row.declarer);
     if contract_text.is_empty() {
         if !declarer_text.is_empty() || row.tricks.is_some() {
             return Err(problem(
@@ -883,6 +922,96 @@ fn movement_name(m: Movement) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The quick answers give what the standard library's do, whitespace and control
+        /// characters of every kind included.
+        #[test]
+        fn quick_trim_and_control_check_agree_with_str(
+            text in "[ \\t\\u{0}\\u{1f}\\u{7f}\\u{85}\\u{a0}\\u{2028}\\u{3000}a7Zé-]{0,6}"
+        ) {
+            proptest::prop_assert_eq!(trim_text(&text), text.trim());
+            proptest::prop_assert_eq!(has_control(&text), text.chars().any(char::is_control));
+        }
+    }
+
+    fn typed<'a>(section: &'a str, ns: &'a str, ew: &'a str, movement: Movement) -> TypedRow<'a> {
+        TypedRow {
+            board: 1,
+            club: "C1",
+            section,
+            ns_pair: ns,
+            ew_pair: ew,
+            contract: "",
+            declarer: "",
+            tricks: None,
+            ns_score: Some(100),
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: "",
+            movement,
+        }
+    }
+
+    /// A section keeps the movement its first row gave it, also when the row before was of the
+    /// same section (the check the typed rows skip then).
+    #[test]
+    fn a_typed_row_cannot_change_its_sections_movement() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        assert!(
+            b.push_typed(&typed("A", "1", "2", Movement::Mitchell), 1)
+                .is_ok()
+        );
+        assert!(
+            b.push_typed(&typed("A", "3", "4", Movement::Mitchell), 2)
+                .is_ok()
+        );
+        let wrong = b.push_typed(&typed("A", "5", "6", Movement::Howell), 3);
+        assert_eq!(
+            wrong.map_err(|p| (p.field, p.message)),
+            Err((
+                "movement",
+                "section is howell here but mitchell on line 1".to_string()
+            ))
+        );
+        assert!(
+            b.push_typed(&typed("B", "5", "6", Movement::Howell), 4)
+                .is_ok()
+        );
+        let wrong = b.push_typed(&typed("B", "7", "8", Movement::Mitchell), 5);
+        assert_eq!(wrong.map_err(|p| p.field), Err("movement"));
+        assert_eq!(b.field.len(), 3);
+    }
+
+    /// Pair labels of typed rows read as a file's do: a plain number whatever the spaces around
+    /// it, a label with a leading zero as text, a Howell pair with no direction.
+    #[test]
+    fn typed_pair_labels() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        let rows = [
+            typed("A", "7", "8", Movement::Mitchell),
+            typed("A", " 7 ", "08", Movement::Mitchell),
+            typed("H", "7", "8", Movement::Howell),
+        ];
+        for (line, row) in rows.iter().enumerate() {
+            let mut row = *row;
+            row.board = line as u16 + 1;
+            assert!(b.push_typed(&row, line as u64).is_ok());
+        }
+        let pair = |row: usize, ns: bool| {
+            let r = b.field.result(row);
+            b.field.pairs()[if ns { r.ns } else { r.ew } as usize].clone()
+        };
+        assert_eq!(pair(0, true), pair(1, true));
+        assert_eq!(pair(0, true).label, PairLabel::Number(7));
+        assert_eq!(pair(1, false).label, PairLabel::Text("08".into()));
+        assert_ne!(pair(0, false), pair(1, false));
+        assert_eq!(pair(2, true).direction, None);
+        assert_eq!(pair(0, true).direction, Some(Direction::NS));
+    }
 
     #[test]
     fn imp_awards() {
