@@ -1,6 +1,6 @@
 //! What `simpairs score` and `simpairs replay` print: the JSON shape (README, "JSON") and a readable table.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::io::{self, Write};
 
 use rayon::prelude::*;
@@ -253,7 +253,7 @@ fn render_results(
     let mut out = Vec::with_capacity(rows.len() * 160);
     // A plain score's values, and so what it prints after its pairs, depend only on the board
     // and the score: a board has a few hundred distinct scores, so each is written once.
-    let mut tails: HashMap<i32, Vec<u8>> = HashMap::new();
+    let mut tails: FxHashMap<i32, Vec<u8>> = FxHashMap::default();
     for (k, &row) in rows.iter().enumerate() {
         if k > 0 || !first {
             out.push(b',');

@@ -188,6 +188,9 @@ pub struct FieldBuilder<'l> {
     last_movement_checked: Option<(ClubId, SectionId)>,
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
     pair_cache: Vec<(u64, u32, PairId)>,
+    /// What a contract, declarer and tricks make at a vulnerability, by [`played_key`]: a board
+    /// has a few dozen contracts and results, scored once each.
+    played: FxHashMap<u64, Played>,
     pub not_played: usize,
     /// What rows that were accepted say that a scorer should look at, in the order of the rows: a
     /// recorded score that disagrees with its contract, an assigned score no contract makes.
@@ -311,6 +314,7 @@ impl<'l> FieldBuilder<'l> {
             last_movement_checked: None,
             // Allocated on first use: only the plain-row fast path uses it.
             pair_cache: Vec::new(),
+            played: FxHashMap::default(),
             not_played: 0,
             warnings: Vec::new(),
         }
@@ -652,7 +656,7 @@ impl<'l> FieldBuilder<'l> {
     }
 
     fn outcome(
-        &self,
+        &mut self,
         row: &TypedRow<'_>,
         vulnerability: Vulnerability,
         warnings: &mut Vec<(&'static str, String)>,
@@ -660,7 +664,7 @@ impl<'l> FieldBuilder<'l> {
         if let Some(percents) = row.adjusted {
             return adjusted_outcome(row, percents);
         }
-        let played = contract_result(row, vulnerability)?;
+        let played = self.played(row, vulnerability)?;
         let recorded = recorded_outcome(row.ns_score, row.ew_score)?;
         match (played, recorded) {
             (None, None) => Err(problem(
@@ -677,6 +681,26 @@ impl<'l> FieldBuilder<'l> {
                 Ok(recorded)
             }
         }
+    }
+
+    /// [`contract_result`], from [`FieldBuilder::played`] when the same contract, declarer and
+    /// tricks were scored before at this vulnerability.
+    fn played(
+        &mut self,
+        row: &TypedRow<'_>,
+        vulnerability: Vulnerability,
+    ) -> Result<Option<Played>, FieldProblem> {
+        let Some(key) = played_key(row, vulnerability) else {
+            return contract_result(row, vulnerability);
+        };
+        if let Some(&played) = self.played.get(&key) {
+            return Ok(Some(played));
+        }
+        let played = contract_result(row, vulnerability)?;
+        if let Some(played) = played {
+            self.played.insert(key, played);
+        }
+        Ok(played)
     }
 
     /// Warns of each recorded score no contract makes at the board's vulnerability: a possible bridge
@@ -796,7 +820,29 @@ fn recorded_outcome(ns: Option<i32>, ew: Option<i32>) -> Result<Option<Outcome>,
     })
 }
 
+/// A row's contract text (at most 5 bytes), declarer (one byte), tricks (0 to 13) and
+/// vulnerability in one number; `None` for any other row, which is scored afresh.
+fn played_key(row: &TypedRow<'_>, vulnerability: Vulnerability) -> Option<u64> {
+    let contract = row.contract.as_bytes();
+    let &[declarer] = row.declarer.as_bytes() else {
+        return None;
+    };
+    let tricks = u8::try_from(row.tricks?).ok().filter(|&t| t <= 13)?;
+    if contract.is_empty() || contract.len() > 5 {
+        return None;
+    }
+    let text = contract
+        .iter()
+        .fold(0u64, |key, &b| (key << 8) | u64::from(b));
+    // The length too: "4S" and "\04S" are different texts.
+    let key = (text << 3) | contract.len() as u64;
+    let key = (key << 8) | u64::from(declarer);
+    let key = (key << 4) | u64::from(tricks);
+    Some((key << 2) | (u64::from(vulnerability.ns) << 1) | u64::from(vulnerability.ew))
+}
+
 /// A contract played, as the row gives it, and what it scores for NS.
+#[derive(Clone, Copy)]
 struct Played {
     contract: Contract,
     declarer: Option<Seat>,
@@ -983,6 +1029,44 @@ mod tests {
         let wrong = b.push_typed(&typed("B", "7", "8", Movement::Mitchell), 5);
         assert_eq!(wrong.map_err(|p| p.field), Err("movement"));
         assert_eq!(b.field.len(), 3);
+    }
+
+    /// A contract scored before is scored again from memory only with the same text, declarer,
+    /// tricks and vulnerability; a recorded score that disagrees is still warned of each time.
+    #[test]
+    fn contracts_scored_once_score_as_before() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        let played =
+            |board: u16, contract: &'static str, tricks: i64, recorded: Option<i32>| TypedRow {
+                board,
+                contract,
+                declarer: "N",
+                tricks: Some(tricks),
+                ns_score: recorded,
+                ..typed("A", "1", "2", Movement::Mitchell)
+            };
+        let rows = [
+            played(1, "4S", 10, None),
+            played(2, "4S", 10, None),
+            played(1, "4S", 10, None),
+            played(1, "4S", 11, None),
+            played(1, " 4S", 10, None),
+            played(1, "4S", 10, Some(450)),
+            played(1, "4S", 10, Some(450)),
+        ];
+        for (line, row) in rows.iter().enumerate() {
+            assert!(b.push_typed(row, line as u64).is_ok(), "line {line}");
+        }
+        let scores: Vec<Outcome> = (0..rows.len()).map(|r| b.field.result(r).outcome).collect();
+        assert_eq!(
+            scores,
+            [420, 620, 420, 450, 420, 450, 450]
+                .map(Outcome::Played)
+                .to_vec()
+        );
+        let warned: Vec<u64> = b.warnings.iter().map(|w| w.line).collect();
+        assert_eq!(warned, [5, 6]);
     }
 
     /// Pair labels of typed rows read as a file's do: a plain number whatever the spaces around

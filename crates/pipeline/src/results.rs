@@ -147,26 +147,25 @@ pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
         padded[..bytes.len()].copy_from_slice(bytes);
         Some(u64::from_be_bytes(padded))
     }
-    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
     // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
     // comparison each time (a club's batches come board by board, but "10" sorts before "2").
-    let keys: Option<Vec<(u64, i32, u64, u64)>> = results
-        .iter()
-        .map(|r| {
-            Some((
-                packed(&r.section)?,
-                r.board,
-                packed(&r.ns_pair)?,
-                packed(&r.ew_pair)?,
-            ))
-        })
-        .collect();
-    match keys {
-        Some(keys) => by_table.sort_by_key(|&i| keys[i as usize]),
-        None => by_table
-            .sort_by(|&a, &b| table_of(&results[a as usize]).cmp(&table_of(&results[b as usize]))),
+    // Each key holds its index, so that an unstable sort of the keys themselves (no lookup
+    // each comparison) leaves a table given twice in the order given.
+    let mut keys = Vec::with_capacity(results.len());
+    for (r, at) in results.iter().zip(0u32..) {
+        match (packed(&r.section), packed(&r.ns_pair), packed(&r.ew_pair)) {
+            (Some(section), Some(ns), Some(ew)) => keys.push(((section, r.board, ns, ew), at)),
+            _ => {
+                let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
+                by_table.sort_by(|&a, &b| {
+                    table_of(&results[a as usize]).cmp(&table_of(&results[b as usize]))
+                });
+                return by_table;
+            }
+        }
     }
-    by_table
+    keys.sort_unstable();
+    keys.into_iter().map(|(_, at)| at).collect()
 }
 
 #[cfg(test)]
