@@ -153,19 +153,22 @@ pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
     // each comparison) leaves a table given twice in the order given.
     let mut keys = Vec::with_capacity(results.len());
     for (r, at) in results.iter().zip(0u32..) {
-        match (packed(&r.section), packed(&r.ns_pair), packed(&r.ew_pair)) {
-            (Some(section), Some(ns), Some(ew)) => keys.push(((section, r.board, ns, ew), at)),
-            _ => {
-                let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
-                by_table.sort_by(|&a, &b| {
-                    table_of(&results[a as usize]).cmp(&table_of(&results[b as usize]))
-                });
-                return by_table;
-            }
-        }
+        let (Some(section), Some(ns), Some(ew)) =
+            (packed(&r.section), packed(&r.ns_pair), packed(&r.ew_pair))
+        else {
+            return text_order(results);
+        };
+        keys.push(((section, r.board, ns, ew), at));
     }
     keys.sort_unstable();
     keys.into_iter().map(|(_, at)| at).collect()
+}
+
+/// [`table_order`] comparing the texts themselves, for a club with a long section or pair text.
+fn text_order(results: &[AppliedResult]) -> Vec<u32> {
+    let mut by_table: Vec<u32> = (0..results.len() as u32).collect();
+    by_table.sort_by(|&a, &b| table_of(&results[a as usize]).cmp(&table_of(&results[b as usize])));
+    by_table
 }
 
 #[cfg(test)]
