@@ -13,6 +13,7 @@
 //!
 //! With `--pipeline`, the pipeline's figures too (`pipeline.rs`).
 
+mod national;
 mod pipeline;
 
 use std::path::{Path, PathBuf};
@@ -32,6 +33,10 @@ struct Args {
     /// Also measure the pipeline on the embedded log: publish, ingest and seal-to-leaderboard latency.
     #[arg(long)]
     pipeline: bool,
+    /// Also measure the projection's national rescore in memory: the pipeline's field read into one,
+    /// then after each new club (`--latency-clubs` of them) the whole field rescored and listed.
+    #[arg(long)]
+    national: bool,
     /// Results of the national field the pipeline measurements start from.
     #[arg(long, default_value_t = 3_600_000)]
     pipeline_results: usize,
@@ -75,6 +80,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn secs(d: Duration) -> String {
     format!("{:.3} s", d.as_secs_f64())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
 /// Peak resident memory since the last reset, in bytes (Linux `VmHWM`).
@@ -130,8 +139,8 @@ fn run(args: Args) -> anyhow::Result<()> {
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    if args.files.is_empty() && !args.pipeline {
-        bail!("give data files to measure, or --pipeline");
+    if args.files.is_empty() && !args.pipeline && !args.national {
+        bail!("give data files to measure, or --pipeline or --national");
     }
     // Found before anything is measured, so that a missing one fails at once.
     let simpairs = if args.in_memory_only || args.files.is_empty() {
@@ -161,6 +170,18 @@ fn run(args: Args) -> anyhow::Result<()> {
     for (name, per_result, results) in memory {
         println!(
             "peak memory of the in-memory rescore, {name}: {per_result:.1} bytes per result ({results} results; process peak resident size while scoring, file bytes dropped)"
+        );
+    }
+    if args.national {
+        let f = national::measure(args.pipeline_results, args.latency_clubs)?;
+        println!(
+            "national rescore in memory after a new club ({} results, {} pairs): median {} (min {}, max {}, {} clubs)",
+            f.results,
+            f.pairs,
+            ms(median(f.times.clone())),
+            ms(f.times.iter().copied().min().unwrap_or_default()),
+            ms(f.times.iter().copied().max().unwrap_or_default()),
+            f.times.len()
         );
     }
     if args.pipeline {

@@ -73,7 +73,7 @@ fn open_bench_log(
 
 /// The simulated field: the event, how many of its first clubs make up the results asked for,
 /// and the latency clubs (30 tables or so, published one at a time).
-fn bench_event(
+pub(crate) fn bench_event(
     results_wanted: usize,
     boards: u16,
     new_clubs: usize,

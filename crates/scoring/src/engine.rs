@@ -788,6 +788,21 @@ fn value_table<P: Positions, T: Copy + Default>(
     table
 }
 
+/// Board number -> where the board's values start in a [`value_table`]: one lookup a row instead of
+/// a lookup and a multiplication.
+fn board_bases(board_index: &[u32], width: usize) -> Vec<usize> {
+    board_index
+        .iter()
+        .map(|&bi| {
+            if bi == u32::MAX {
+                0
+            } else {
+                bi as usize * width
+            }
+        })
+        .collect()
+}
+
 /// Pass two when every value is a whole number of `1 / unit` ([`common_unit`]): one packed `i64`
 /// add per pair per result.
 fn integer_pass<P: Positions>(
@@ -802,6 +817,7 @@ fn integer_pass<P: Positions>(
     // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
     let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
     let table = value_table(boards, p, width, scaled);
+    let base = board_bases(board_index, width);
     let packed = parts(field.len(), 1)
         .into_par_iter()
         .map(|part| {
@@ -809,26 +825,22 @@ fn integer_pass<P: Positions>(
             let mut special_at = field
                 .specials
                 .partition_point(|(r, _)| (*r as usize) < part.start);
-            let rows = part.clone();
-            let (bs, ns, ew, sc) = (
-                &field.boards[rows.clone()],
-                &field.ns[rows.clone()],
-                &field.ew[rows.clone()],
-                &field.scores[rows],
-            );
-            for i in 0..bs.len() {
-                let bi = board_index[bs[i] as usize] as usize;
-                let s = sc[i];
+            let rows = part.start..part.end;
+            let columns = field.boards[rows.clone()]
+                .iter()
+                .zip(&field.scores[rows.clone()])
+                .zip(field.ns[rows.clone()].iter().zip(&field.ew[rows]));
+            for ((&b, &s), (&n, &e)) in columns {
                 let [nv, ev] = if s == SPECIAL_SCORE {
                     let (row, _) = field.specials[special_at];
                     special_at += 1;
-                    let (n, e) = boards[bi].special_values(row);
+                    let (n, e) = boards[board_index[b as usize] as usize].special_values(row);
                     [scaled(n), scaled(e)]
                 } else {
-                    table[bi * width + p.position(s)]
+                    table[base[b as usize] + p.position(s)]
                 };
-                acc[ns[i] as usize] += (i64::from(nv) << COUNT_BITS) + 1;
-                acc[ew[i] as usize] += (i64::from(ev) << COUNT_BITS) + 1;
+                acc[n as usize] += (i64::from(nv) << COUNT_BITS) + 1;
+                acc[e as usize] += (i64::from(ev) << COUNT_BITS) + 1;
             }
             acc
         })
@@ -869,6 +881,7 @@ fn float_pass<P: Positions>(
     let pairs = field.pairs().len();
     let table = value_table(boards, p, width, to_f64);
     let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
+    let base = board_bases(board_index, width);
     let per_part = parts(field.len(), 1)
         .into_par_iter()
         .map(|part| {
@@ -880,30 +893,34 @@ fn float_pass<P: Positions>(
                 .partition_point(|(r, _)| (*r as usize) < part.start);
             let mut ranges = Vec::new();
             for block in row_blocks(part) {
-                let (mut lowest, mut highest) = (PairId::MAX, 0);
-                for row in block {
-                    let bi = board_index[field.boards[row] as usize] as usize;
-                    let s = field.scores[row];
+                let (ns, ew) = (&field.ns[block.clone()], &field.ew[block.clone()]);
+                let rows = field.boards[block.clone()]
+                    .iter()
+                    .zip(&field.scores[block.clone()])
+                    .zip(ns.iter().zip(ew));
+                for ((&b, &s), (&n, &e)) in rows {
                     let [nv, ev] = if s == SPECIAL_SCORE {
                         let (r, _) = field.specials[special_at];
                         special_at += 1;
-                        let (n, e) = boards[bi].special_values(r);
+                        let (n, e) = boards[board_index[b as usize] as usize].special_values(r);
                         [to_f64(n), to_f64(e)]
                     } else {
-                        table[bi * width + p.position(s)]
+                        table[base[b as usize] + p.position(s)]
                     };
-                    let (ns, ew) = (field.ns[row], field.ew[row]);
-                    lowest = lowest.min(ns.min(ew));
-                    highest = highest.max(ns.max(ew));
-                    for (pair, v) in [(ns as usize, nv), (ew as usize, ev)] {
-                        total[pair] += v;
-                        count[pair] += 1;
-                        if ratio {
-                            tops_sum[pair] += tops[bi];
-                        }
+                    let (n, e) = (n as usize, e as usize);
+                    total[n] += nv;
+                    total[e] += ev;
+                    count[n] += 1;
+                    count[e] += 1;
+                    if ratio {
+                        let top = tops[board_index[b as usize] as usize];
+                        tops_sum[n] += top;
+                        tops_sum[e] += top;
                     }
                 }
-                ranges.push((lowest, highest));
+                let lowest = ns.iter().zip(ew).map(|(&n, &e)| n.min(e)).min();
+                let highest = ns.iter().zip(ew).map(|(&n, &e)| n.max(e)).max();
+                ranges.push((lowest.unwrap_or(PairId::MAX), highest.unwrap_or(0)));
             }
             (total, tops_sum, count, ranges)
         })

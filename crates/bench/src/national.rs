@@ -1,0 +1,54 @@
+//! `simpairs-bench --national`: the projection's share of seal-to-leaderboard, in memory. The
+//! bench's national field (the clubs `--pipeline` publishes) is read into one field; then each new
+//! club is appended and the whole national field rescored and listed, as the projection does for
+//! every new generation. No log, no aggregator beside it: the engine's work alone.
+
+use std::time::{Duration, Instant};
+
+use simpairs_scoring::{BoardCounts, Field, Options};
+
+/// Each new club's rescore time, and the field it ended on.
+pub struct NationalFigures {
+    pub results: usize,
+    pub pairs: usize,
+    pub times: Vec<Duration>,
+}
+
+fn club_field(club: &simpairs_sim::SimClub) -> anyhow::Result<Field> {
+    Ok(simpairs_formats::csv::read(&club.id, club.csv.as_bytes())?.field)
+}
+
+/// Reads the field's clubs, then times the rescore after each of `new_clubs` clubs.
+pub fn measure(results_wanted: usize, new_clubs: usize) -> anyhow::Result<NationalFigures> {
+    let (event, clubs, late) = crate::pipeline::bench_event(results_wanted, 36, new_clubs);
+    let parts = event.clubs[..clubs]
+        .iter()
+        .map(club_field)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut field = Field::concat(parts);
+    let options = Options::default();
+    let mut counts = BoardCounts::new();
+    // The projection's first ranking, untimed: the counts kept from here on.
+    rescore(&field, &mut counts, &options)?;
+    let mut times = Vec::with_capacity(late.len());
+    for club in &late {
+        field.append(&club_field(club)?);
+        let started = Instant::now();
+        rescore(&field, &mut counts, &options)?;
+        times.push(started.elapsed());
+    }
+    Ok(NationalFigures {
+        results: field.len(),
+        pairs: field.pairs().len(),
+        times,
+    })
+}
+
+/// What the projection does for a new generation: the field scored with its kept counts, ranked,
+/// and its lists built.
+fn rescore(field: &Field, counts: &mut BoardCounts, options: &Options) -> anyhow::Result<()> {
+    let scoring = simpairs_scoring::score_growing(field, counts, options)?;
+    let lists = simpairs_scoring::standings::lists(&scoring);
+    std::hint::black_box((lists.combined.len(), scoring.standings().len()));
+    Ok(())
+}
