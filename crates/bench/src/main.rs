@@ -142,6 +142,9 @@ fn run(args: Args) -> anyhow::Result<()> {
     if args.files.is_empty() && !args.pipeline && !args.national {
         bail!("give data files to measure, or --pipeline or --national");
     }
+    if args.national && args.latency_clubs == 0 {
+        bail!("--national times new clubs: --latency-clubs must be at least 1");
+    }
     // Found before anything is measured, so that a missing one fails at once.
     let simpairs = if args.in_memory_only || args.files.is_empty() {
         None
