@@ -126,6 +126,16 @@ impl Totals {
     }
 }
 
+/// Ranking's working memory, kept between scorings by [`crate::Spare`]: the buffers of a field of
+/// millions of pairs are tens of megabytes each, which the system would otherwise hand out as fresh
+/// pages to be zeroed on every scoring.
+#[derive(Debug, Default)]
+pub(crate) struct RankSpare {
+    keys: Vec<u64>,
+    placed_at: Vec<(u32, u8)>,
+    placed: Vec<(u32, u32, u8)>,
+}
+
 /// Bits of a pair id in the short sort keys of [`float_order`].
 const SHORT_KEY_PAIR_BITS: u32 = 20;
 
@@ -182,7 +192,7 @@ struct Ranking {
 
 impl Ranking {
     /// Orders every pair by its factored total (floating point for fields with fractions).
-    fn sort(t: &Totals, pairs: usize) -> Ranking {
+    fn sort(t: &Totals, pairs: usize, mut keys: Vec<u64>) -> Ranking {
         let (total_int, boards) = (&t.total_int, &t.boards);
         // Fields with fractions are ordered by the factored total in floating point, computed once.
         let key: Vec<f64> = if t.integral {
@@ -207,10 +217,10 @@ impl Ranking {
             // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
             // as one integer, so that ties then sit side by side with no lookups. (A serial radix sort
             // of 2,000,000 such keys took twice as long as this parallel comparison sort here.)
-            let mut keys: Vec<u64> = (0..pairs)
+            (0..pairs)
                 .into_par_iter()
                 .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
-                .collect();
+                .collect_into_vec(&mut keys);
             keys.par_sort_unstable();
             order = keys.par_iter().map(|&k| k as u32).collect();
             sorted_keys = Some(keys);
@@ -365,7 +375,12 @@ struct Places {
 
 /// Walks tie groups in rank order, counting the pairs of each list placed before. Places go to
 /// small per-pair arrays first, so that the standings are then written in pair order.
-fn place_in_order(field: &crate::Field, t: &Totals, ranking: &Ranking) -> Places {
+fn place_in_order(
+    field: &crate::Field,
+    t: &Totals,
+    ranking: &Ranking,
+    mut placed_at: Vec<(u32, u8)>,
+) -> Places {
     let order = &ranking.order;
     let same_at = |i: usize, j: usize| ranking.same_at(t, i, j);
     // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
@@ -398,7 +413,8 @@ fn place_in_order(field: &crate::Field, t: &Totals, ranking: &Ranking) -> Places
         })
         .collect();
     let mut places = vec![0u32; n];
-    let mut placed_at: Vec<(u32, u8)> = vec![(0, 0); n];
+    placed_at.clear();
+    placed_at.resize(n, (0, 0));
     let mut work = Vec::with_capacity(parts.len());
     {
         let (mut places_rest, mut placed_rest) = (places.as_mut_slice(), placed_at.as_mut_slice());
@@ -451,7 +467,12 @@ fn place_in_order(field: &crate::Field, t: &Totals, ranking: &Ranking) -> Places
 }
 
 /// The places by pair id: (place in its list, combined place, ties).
-fn places_by_pair(order: &[PairId], p: &Places, pairs: usize) -> Vec<(u32, u32, u8)> {
+fn places_by_pair(
+    order: &[PairId],
+    p: &Places,
+    pairs: usize,
+    mut placed: Vec<(u32, u32, u8)>,
+) -> Vec<(u32, u32, u8)> {
     // Each thread writes the pairs of its own range of ids, reading the whole rank order. That pays
     // off for millions of pairs (2,000,000: 31 ms to 20 ms); for a national field's 200,000 it
     // measured no faster, and one thread writes them all.
@@ -460,7 +481,8 @@ fn places_by_pair(order: &[PairId], p: &Places, pairs: usize) -> Vec<(u32, u32, 
     } else {
         1
     };
-    let mut placed: Vec<(u32, u32, u8)> = vec![(0, 0, 0); pairs];
+    placed.clear();
+    placed.resize(pairs, (0, 0, 0));
     let share = pairs.div_ceil(threads).max(1);
     placed
         .par_chunks_mut(share)
@@ -531,21 +553,34 @@ fn hundredths_of(
 }
 
 /// Ranks the pairs of a scored field from their sums (pass two): fills its standings and rank order.
-pub(crate) fn rank<'f>(mut scoring: Scoring<'f>, sums: Sums) -> Result<Scoring<'f>> {
+/// Ranking works in `spare`'s memory and leaves its working buffers there ([`crate::Spare`]).
+pub(crate) fn rank<'f>(
+    mut scoring: Scoring<'f>,
+    sums: Sums,
+    spare: &mut crate::Spare,
+) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
-    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums)?;
+    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
     tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
     Ok(scoring)
 }
 
-fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankOrder)> {
+fn rank_pairs(
+    scoring: &Scoring<'_>,
+    sums: Sums,
+    spare: &mut crate::Spare,
+) -> Result<(Vec<Standing>, RankOrder)> {
+    let (mut standings, memory) = (
+        std::mem::take(&mut spare.standings),
+        std::mem::take(&mut spare.rank),
+    );
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
     let pairs = field.pairs().len();
     let t = Totals::new(scoring, sums);
 
-    let mut ranking = Ranking::sort(&t, pairs);
+    let mut ranking = Ranking::sort(&t, pairs, memory.keys);
     lap("sorted");
     ranking.find_near_runs(&t);
     lap("near runs found");
@@ -573,10 +608,10 @@ fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankO
     tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
     ranking.settle_near_runs(&t, &exact);
     lap("near-ties settled");
-    let places = place_in_order(field, &t, &ranking);
-    let placed = places_by_pair(&ranking.order, &places, pairs);
+    let mut places = place_in_order(field, &t, &ranking, memory.placed_at);
+    let placed = places_by_pair(&ranking.order, &places, pairs, memory.placed);
     lap("placed");
-    let standings: Vec<Standing> = (0..pairs)
+    (0..pairs)
         .into_par_iter()
         .map(|p| {
             // One rounding: the integer total divided by both scales at once.
@@ -604,8 +639,13 @@ fn rank_pairs(scoring: &Scoring<'_>, sums: Sums) -> Result<(Vec<Standing>, RankO
                 combined_tied: placed[p].2 & 2 != 0,
             }
         })
-        .collect();
+        .collect_into_vec(&mut standings);
     lap("standings built");
+    spare.rank = RankSpare {
+        keys: ranking.sorted_keys.take().unwrap_or_default(),
+        placed_at: std::mem::take(&mut places.placed_at),
+        placed,
+    };
     Ok((
         standings,
         RankOrder {

@@ -1,11 +1,13 @@
 //! `score_growing` keeps the boards' score counts of a field that grows a club at a time. Whatever
 //! happens to the field (clubs appended, a clone grown apart, a score off the bridge grid, adjusted
-//! scores), it must give exactly what `score` gives on the same field.
+//! scores), it must give exactly what `score` gives on the same field. So must `score_reusing`,
+//! whatever field the memory it reuses was last used for.
 
 use crate::common;
 
 use simpairs_scoring::{
-    BoardCounts, Field, Options, Outcome, Scoring, score_boards_growing, score_growing,
+    BoardCounts, Field, Options, Outcome, Scoring, Spare, score_boards_growing, score_growing,
+    score_reusing,
 };
 
 const BOARDS: u16 = 27;
@@ -171,4 +173,37 @@ fn a_score_off_the_bridge_grid_is_scored_as_the_whole_field() {
         &simpairs_scoring::score(&field, &options).unwrap(),
         "a club after the score off the grid",
     );
+}
+
+#[test]
+fn a_scoring_in_the_memory_of_another_scores_as_a_fresh_one() {
+    let options = Options::default();
+    let large = Field::concat((0..LARGE).map(|n| club(n, None)).collect());
+    let small = Field::concat((0..3).map(|n| club(n, None)).collect());
+    // A club that played fewer boards: the others are factored (Neuberg), the float path.
+    let mut uneven = Field::concat((0..LARGE).map(|n| club(n + 500, None)).collect());
+    common::add_mitchell_club(&mut uneven, "SHORT", TABLES, BOARDS - 3, |_, board| {
+        Some(Outcome::Played(i32::from(board) * 10))
+    });
+    let off_grid = club(7, Some(123));
+    let mut spare = Spare::new();
+    // Large, then smaller (the memory holds more than is written), then other paths, then large
+    // again.
+    for (field, what) in [
+        (&large, "a large field"),
+        (&small, "a smaller field after it"),
+        (&uneven, "a factored field"),
+        (&off_grid, "a score off the grid"),
+        (&large, "the large field again"),
+    ] {
+        let reusing = score_reusing(field, &options, &mut spare).unwrap();
+        let fresh = simpairs_scoring::score(field, &options).unwrap();
+        assert_same(&reusing, &fresh, what);
+        assert_eq!(
+            simpairs_scoring::standings::lists(&reusing),
+            simpairs_scoring::standings::lists(&fresh),
+            "{what}: lists"
+        );
+        spare.keep(reusing);
+    }
 }
