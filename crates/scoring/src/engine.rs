@@ -918,9 +918,13 @@ fn float_pass<P: Positions>(
                         tops_sum[e] += top;
                     }
                 }
-                let lowest = ns.iter().zip(ew).map(|(&n, &e)| n.min(e)).min();
-                let highest = ns.iter().zip(ew).map(|(&n, &e)| n.max(e)).max();
-                ranges.push((lowest.unwrap_or(PairId::MAX), highest.unwrap_or(0)));
+                ranges.push(
+                    ns.iter()
+                        .zip(ew)
+                        .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
+                            (lowest.min(n.min(e)), highest.max(n.max(e)))
+                        }),
+                );
             }
             (total, tops_sum, count, ranges)
         })

@@ -191,6 +191,7 @@ pub fn score<'f>(field: &'f Field, options: &Options) -> Result<Scoring<'f>> {
 /// scores field after field keeps the standings' and the ranking's memory instead of the system
 /// handing it fresh pages each time (for 2,000,000 pairs, 190 MB that the kernel would zero page by
 /// page).
+///
 /// The memory stays at the size of the largest field scored in it: drop the `Spare` to give it back.
 #[derive(Debug, Default)]
 pub struct Spare {

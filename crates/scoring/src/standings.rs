@@ -148,31 +148,39 @@ const SHORT_KEY_PAIR_BITS: u32 = 20;
 fn float_order(key: &[f64]) -> (Vec<PairId>, Vec<f64>) {
     if key.len() <= 1 << SHORT_KEY_PAIR_BITS {
         let low = (1u64 << SHORT_KEY_PAIR_BITS) - 1;
-        let mut keyed: Vec<u64> = key
-            .par_iter()
-            .enumerate()
-            .map(|(p, &k)| (!ordered_bits(k) & !low) | p as u64)
-            .collect();
-        keyed.par_sort_unstable();
-        keyed
-            .par_iter()
-            .map(|&k| {
-                let p = (k & low) as PairId;
-                (p, key[p as usize])
-            })
-            .unzip()
+        packed_order(
+            key,
+            |p, k| (!ordered_bits(k) & !low) | p as u64,
+            |k| (k & low) as PairId,
+        )
     } else {
-        let mut keyed: Vec<u128> = key
-            .par_iter()
-            .enumerate()
-            .map(|(p, &k)| u128::from(!ordered_bits(k)) << 32 | p as u128)
-            .collect();
-        keyed.par_sort_unstable();
-        keyed
-            .par_iter()
-            .map(|&k| (k as PairId, key[k as PairId as usize]))
-            .unzip()
+        packed_order(
+            key,
+            |p, k| u128::from(!ordered_bits(k)) << 32 | p as u128,
+            |k| k as PairId,
+        )
     }
+}
+
+/// [`float_order`] with (key, pair) packed by `pack` and the pair read back by `pair`.
+fn packed_order<K: Ord + Copy + Send + Sync>(
+    key: &[f64],
+    pack: impl Fn(usize, f64) -> K + Sync + Send,
+    pair: impl Fn(K) -> PairId + Sync + Send,
+) -> (Vec<PairId>, Vec<f64>) {
+    let mut keyed: Vec<K> = key
+        .par_iter()
+        .enumerate()
+        .map(|(p, &k)| pack(p, k))
+        .collect();
+    keyed.par_sort_unstable();
+    keyed
+        .par_iter()
+        .map(|&k| {
+            let p = pair(k);
+            (p, key[p as usize])
+        })
+        .unzip()
 }
 
 /// The pairs by factored total, highest first, and what tells two places apart.
