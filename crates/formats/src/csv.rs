@@ -22,34 +22,21 @@
 //! `csv_extras`); `ns_pct`, `ew_pct` and `comment` are skipped. LF or CRLF line ends, a UTF-8
 //! byte-order mark and quoted fields (which may hold line breaks) are all read alike.
 //!
-//! Large files are cut at line ends into chunks read in parallel, each into its own small field that is
-//! merged afterwards; no row allocates. A file with quoted fields is read as one chunk, since a quoted
+//! Large files are cut at line ends into chunks read in parallel (`csv_fast`). The file's result
+//! columns are made first, with room for a result a line, and each chunk moves its results
+//! straight into its own part of them, so that they are held once; the chunks' names are joined
+//! afterwards. No row allocates. A file with quoted fields is read as one chunk, since a quoted
 //! field may hold a line break.
 
 use rayon::prelude::*;
-use simpairs_scoring::{Field, LegalScores};
+use simpairs_scoring::field::JoinedRows;
+use simpairs_scoring::{Field, LegalScores, Movement};
 
+pub use crate::csv_row::COLUMNS;
+use crate::csv_row::{Absent, Chunk, Layout, text_row};
 use crate::error::{Error, Location, Problem, Problems, Result};
 pub use crate::lines::Lines;
-use crate::row::{FieldBuilder, TextRow};
-
-/// Columns of the traveller CSV, in the order docs/rules-input.md lists them.
-pub const COLUMNS: [&str; 14] = [
-    "board",
-    "club",
-    "section",
-    "ns_pair",
-    "ew_pair",
-    "contract",
-    "declarer",
-    "tricks",
-    "ns_score",
-    "ew_score",
-    "adjusted",
-    "arrow_switch",
-    "group",
-    "movement",
-];
+use crate::row::FieldBuilder;
 
 /// Columns other programs (and our own export) add that do not change the result; they are skipped.
 pub(crate) const IGNORED_COLUMNS: [&str; 12] = [
@@ -69,13 +56,6 @@ pub struct Read {
     pub not_played: usize,
     /// What accepted rows say that a scorer should look at, sorted by line.
     pub warnings: Vec<Problem>,
-}
-
-/// Column index of each known column in the file.
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    index: [Option<usize>; 14],
-    width: usize,
 }
 
 fn layout(file: &str, header: &[u8]) -> Result<Layout> {
@@ -209,58 +189,6 @@ fn header_names(header: &[u8]) -> String {
         .join(", ")
 }
 
-/// Rows that failed for want of a column the header does not have (a contract without a declarer
-/// column): told once, at the header, instead of once a row.
-#[derive(Debug, Default)]
-struct Absent(Vec<(&'static str, usize, u64, String)>);
-
-impl Absent {
-    /// Notes a row's problem if its field is a column the header lacks; `false` if it is not.
-    fn note(&mut self, layout: &Layout, line: u64, field: &'static str, message: &str) -> bool {
-        let absent = COLUMNS
-            .iter()
-            .position(|c| *c == field)
-            .is_some_and(|k| layout.index[k].is_none());
-        if !absent {
-            return false;
-        }
-        match self.0.iter_mut().find(|(f, ..)| *f == field) {
-            Some((_, count, first, _)) => {
-                *count += 1;
-                *first = (*first).min(line);
-            }
-            None => self.0.push((field, 1, line, message.to_string())),
-        }
-        true
-    }
-
-    fn merge(&mut self, other: Absent) {
-        for (field, count, first, message) in other.0 {
-            match self.0.iter_mut().find(|(f, ..)| *f == field) {
-                Some(mine) if first < mine.2 => *mine = (field, mine.1 + count, first, message),
-                Some(mine) => mine.1 += count,
-                None => self.0.push((field, count, first, message)),
-            }
-        }
-    }
-
-    /// One problem at the header per missing column.
-    fn problems(self, file: &str, header: &str) -> impl Iterator<Item = Problem> {
-        self.0.into_iter().map(move |(field, count, first, message)| Problem {
-            at: Location {
-                file: file.to_string(),
-                line: 1,
-                field: Some(field.to_string()),
-            },
-            message: format!(
-                "the header has no {field} column, but {count} {} one (the first on line {first}: \
-                 {message}); the header has: {header}",
-                if count == 1 { "row needs" } else { "rows need" }
-            ),
-        })
-    }
-}
-
 /// The 1-based line of `bytes` a record read by the csv crate starts on. The crate's own line numbers
 /// cannot be used: it ends a record at the `\r` of a Windows line end and counts the `\n` as the
 /// start of the next record, one line too early. The record's byte offset, moved past any line-end
@@ -275,13 +203,6 @@ pub(crate) fn record_line(
         start += 1;
     }
     lines.line_at(start)
-}
-
-/// What one chunk produced.
-struct Chunk<'l> {
-    builder: FieldBuilder<'l>,
-    problems: Problems,
-    absent: Absent,
 }
 
 fn read_chunk<'l>(
@@ -370,195 +291,21 @@ fn read_chunk<'l>(
             }
         }
     }
-    Chunk {
-        builder,
-        problems,
-        absent,
-    }
-}
-
-/// The columns whose presence makes a row more than a plain score.
-fn complex_columns(layout: &Layout) -> Vec<usize> {
-    let col = |name: &str| layout.index[COLUMNS.iter().position(|c| *c == name).expect("known")];
-    [
-        "contract",
-        "declarer",
-        "tricks",
-        "ew_score",
-        "adjusted",
-        "arrow_switch",
-        "group",
-        "movement",
-    ]
-    .iter()
-    .filter_map(|c| col(c))
-    .collect()
-}
-
-/// A row read the checked way: more than a plain score, or a plain one the fast path refused.
-struct Checked<'a> {
-    file: &'a str,
-    line: u64,
-    layout: &'a Layout,
-}
-
-impl Checked<'_> {
-    /// Adds the row, its fields as text, or notes why it cannot be added.
-    fn push(
-        &self,
-        builder: &mut FieldBuilder<'_>,
-        fields: &[&[u8]],
-        absent: &mut Absent,
-        problems: &mut Problems,
-    ) {
-        let at = |field: &str| Location {
-            file: self.file.to_string(),
-            line: self.line,
-            field: Some(field.to_string()),
-        };
-        let mut text: [&str; 14] = [""; 14];
-        let mut bad_utf8 = None;
-        for (k, slot) in text.iter_mut().enumerate() {
-            if let Some(i) = self.layout.index[k] {
-                match std::str::from_utf8(fields[i]) {
-                    Ok(s) => *slot = s,
-                    Err(_) => bad_utf8 = Some(COLUMNS[k]),
-                }
-            }
-        }
-        if let Some(field) = bad_utf8 {
-            problems.push(Problem {
-                at: at(field),
-                message: "the field is not UTF-8 text".into(),
-            });
-            return;
-        }
-        if let Err(p) = builder.push(&text_row(&text), self.line)
-            && !absent.note(self.layout, self.line, p.field, &p.message)
-        {
-            problems.push(Problem {
-                at: at(p.field),
-                message: p.message,
-            });
-        }
-    }
-}
-
-/// Reads a chunk without quotes line by line, splitting at commas; plain-score rows take the fast
-/// path, every other row the checked one.
-fn read_chunk_fast<'l>(
-    file: &str,
-    bytes: &[u8],
-    first_line: u64,
-    layout: Layout,
-    legal: &'l LegalScores,
-) -> Chunk<'l> {
-    let mut builder = FieldBuilder::new(legal);
-    // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
-    builder.reserve(bytes.len() / 16);
-    let mut problems = Problems::default();
-    let mut absent = Absent::default();
-    let col = |name: &str| layout.index[COLUMNS.iter().position(|c| *c == name).expect("known")];
-    let (board_at, club_at, section_at, ns_at, ew_at, score_at) = (
-        col("board"),
-        col("club"),
-        col("section"),
-        col("ns_pair"),
-        col("ew_pair"),
-        col("ns_score"),
-    );
-    let complex = complex_columns(&layout);
-    let mut fields: Vec<&[u8]> = Vec::with_capacity(layout.width);
-    let mut line = first_line;
-    // Lines are found with memchr (long spans); the few commas of a short line by a plain loop,
-    // which beats restarting a vector search for every field.
-    let mut ends = memchr::memchr_iter(b'\n', bytes);
-    let mut start = 0;
-    while start < bytes.len() {
-        fields.clear();
-        let end = ends.next().unwrap_or(bytes.len());
-        let text = &bytes[start..end];
-        fields.extend(
-            text.strip_suffix(b"\r")
-                .unwrap_or(text)
-                .split(|&b| b == b','),
-        );
-        let this_line = line;
-        line += 1;
-        start = end + 1;
-        if fields.len() == 1 && fields[0].trim_ascii().is_empty() {
-            continue;
-        }
-        let at = |field: Option<&str>| Location {
-            file: file.to_string(),
-            line: this_line,
-            field: field.map(str::to_string),
-        };
-        if fields.len() != layout.width {
-            problems.push(Problem {
-                at: at(None),
-                message: format!(
-                    "the row has {} fields but the header has {}",
-                    fields.len(),
-                    layout.width
-                ),
-            });
-            continue;
-        }
-        let get = |i: Option<usize>| i.map_or(&b""[..], |i| fields[i]);
-        if complex.iter().all(|&i| fields[i].trim_ascii().is_empty()) {
-            let plain = crate::row::PlainRow {
-                board: get(board_at),
-                club: get(club_at),
-                section: get(section_at),
-                ns_pair: get(ns_at),
-                ew_pair: get(ew_at),
-                ns_score: get(score_at),
-            };
-            if builder.push_plain(&plain, this_line) {
-                continue;
-            }
-        }
-        let checked = Checked {
-            file,
-            line: this_line,
-            layout: &layout,
-        };
-        checked.push(&mut builder, &fields, &mut absent, &mut problems);
-    }
-    Chunk {
-        builder,
-        problems,
-        absent,
-    }
-}
-
-fn text_row<'a>(text: &[&'a str; 14]) -> TextRow<'a> {
-    TextRow {
-        board: text[0],
-        club: text[1],
-        section: text[2],
-        ns_pair: text[3],
-        ew_pair: text[4],
-        contract: text[5],
-        declarer: text[6],
-        tricks: text[7],
-        ns_score: text[8],
-        ew_score: text[9],
-        adjusted: text[10],
-        arrow_switch: text[11],
-        group: text[12],
-        movement: text[13],
-    }
+    Chunk::new(builder, problems, absent)
 }
 
 /// Splits the body into chunks that end at line ends; returns (start offset, first line) of each.
-fn chunk_starts(body: &[u8], first_line: u64, quoted: bool) -> Vec<(usize, usize, u64)> {
-    if quoted || body.len() <= CHUNK_BYTES {
+fn chunk_starts(
+    body: &[u8],
+    first_line: u64,
+    quoted: bool,
+    chunk: usize,
+) -> Vec<(usize, usize, u64)> {
+    if quoted || body.len() <= chunk {
         return vec![(0, body.len(), first_line)];
     }
     let mut bounds = vec![0];
-    let mut at = CHUNK_BYTES;
+    let mut at = chunk;
     while at < body.len() {
         match memchr::memchr(b'\n', &body[at..]) {
             Some(nl) => {
@@ -566,7 +313,7 @@ fn chunk_starts(body: &[u8], first_line: u64, quoted: bool) -> Vec<(usize, usize
                 if end < body.len() {
                     bounds.push(end);
                 }
-                at = end + CHUNK_BYTES;
+                at = end + chunk;
             }
             None => break,
         }
@@ -587,6 +334,11 @@ fn chunk_starts(body: &[u8], first_line: u64, quoted: bool) -> Vec<(usize, usize
 
 /// Reads a traveller CSV. `file` names the file in messages; nothing of a file with problems is kept.
 pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
+    read_in_chunks(file, bytes, CHUNK_BYTES)
+}
+
+/// [`read`] with chunks of about `chunk` bytes.
+fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let header_end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
     let layout = layout(file, &bytes[..header_end])?;
@@ -594,17 +346,40 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
     let legal = LegalScores::new();
     let started = std::time::Instant::now();
     let quoted = memchr::memchr(b'"', body).is_some();
-    let chunks: Vec<Chunk<'_>> = chunk_starts(body, 2, quoted)
+    let starts = chunk_starts(body, 2, quoted, chunk);
+    if let [(start, end, line)] = starts[..] {
+        let chunk = if quoted {
+            read_chunk(file, &body[start..end], line, layout, &legal)
+        } else {
+            crate::csv_fast::read_chunk_fast(file, &body[start..end], line, layout, &legal)
+        };
+        return merge_chunks(file, &bytes[..header_end], vec![chunk], None, started);
+    }
+    let firsts: Vec<u64> = starts.iter().map(|s| s.2).collect();
+    let (last_start, last_end, last_first) = starts[starts.len() - 1];
+    let end =
+        last_first + memchr::memchr_iter(b'\n', &body[last_start..last_end]).count() as u64 + 1;
+    let mut rows = JoinedRows::new(&room(&firsts, end));
+    let chunks: Vec<Chunk<'_>> = rows
+        .slots()
         .into_par_iter()
-        .map(|(start, end, line)| {
-            if quoted {
-                read_chunk(file, &body[start..end], line, layout, &legal)
-            } else {
-                read_chunk_fast(file, &body[start..end], line, layout, &legal)
-            }
+        .zip(starts)
+        .map(|(mut slot, (start, end, line))| {
+            crate::csv_fast::read_chunk_fast(file, &body[start..end], line, layout, &legal)
+                .place(&mut slot)
         })
         .collect();
-    merge_chunks(file, &bytes[..header_end], chunks, started)
+    merge_chunks(file, &bytes[..header_end], chunks, Some(rows), started)
+}
+
+/// Room for each chunk's results, one a line: `firsts` are the chunks' first lines, `end` the
+/// line after the last chunk's last.
+fn room(firsts: &[u64], end: u64) -> Vec<usize> {
+    firsts
+        .iter()
+        .zip(firsts.iter().skip(1).chain([&end]))
+        .map(|(first, next)| (next - first) as usize)
+        .collect()
 }
 
 /// Reads a large traveller CSV without holding the whole file: `fetch(offset, buffer)` fills
@@ -655,24 +430,26 @@ fn read_in_ranges(
         quoted: bool,
         first_newline: Option<u64>,
     }
+    let buffers = Buffers::default();
     let scans: Vec<Scan> = (0..ranges)
         .into_par_iter()
-        .map_init(Vec::new, |buffer, k| -> std::io::Result<Scan> {
+        .map(|k| -> std::io::Result<Scan> {
             let from = body_start + k as u64 * chunk;
             let to = (from + chunk).min(len);
             // From the byte before, so that a newline just before the range counts as its own.
             let at = if k == 0 { from } else { from - 1 };
-            buffer.resize((to - at) as usize, 0);
-            fetch(at, buffer)?;
-            let own = &buffer[(from - at) as usize..];
-            Ok(Scan {
-                newlines: memchr::memchr_iter(b'\n', own).count() as u64,
-                quoted: memchr::memchr(b'"', own).is_some(),
-                first_newline: if k == 0 {
-                    None
-                } else {
-                    memchr::memchr(b'\n', buffer).map(|i| at + i as u64)
-                },
+            buffers.with((to - at) as usize, |buffer| {
+                fetch(at, buffer)?;
+                let own = &buffer[(from - at) as usize..];
+                Ok(Scan {
+                    newlines: memchr::memchr_iter(b'\n', own).count() as u64,
+                    quoted: memchr::memchr(b'"', own).is_some(),
+                    first_newline: if k == 0 {
+                        None
+                    } else {
+                        memchr::memchr(b'\n', buffer).map(|i| at + i as u64)
+                    },
+                })
             })
         })
         .collect::<std::io::Result<_>>()
@@ -699,18 +476,45 @@ fn read_in_ranges(
     }
     tracing::debug!(elapsed = ?started.elapsed(), chunks = bounds.len(), "csv: chunks found");
     let legal = LegalScores::new();
-    let chunks: Vec<Chunk<'_>> = (0..bounds.len())
+    let firsts: Vec<u64> = bounds.iter().map(|b| b.1).collect();
+    let mut rows = JoinedRows::new(&room(&firsts, line + 1));
+    let chunks: Vec<Chunk<'_>> = rows
+        .slots()
         .into_par_iter()
-        .map_init(Vec::new, |buffer, k| -> std::io::Result<Chunk<'_>> {
+        .enumerate()
+        .map(|(k, mut slot)| -> std::io::Result<Chunk<'_>> {
             let (start, first_line) = bounds[k];
             let end = bounds.get(k + 1).map_or(len, |b| b.0);
-            buffer.resize((end - start) as usize, 0);
-            fetch(start, buffer)?;
-            Ok(read_chunk_fast(file, buffer, first_line, layout, &legal))
+            buffers.with((end - start) as usize, |buffer| {
+                fetch(start, buffer)?;
+                Ok(
+                    crate::csv_fast::read_chunk_fast(file, buffer, first_line, layout, &legal)
+                        .place(&mut slot),
+                )
+            })
         })
         .collect::<std::io::Result<_>>()
         .map_err(io_error)?;
-    merge_chunks(file, &header[..=header_end], chunks, started).map(Some)
+    merge_chunks(file, &header[..=header_end], chunks, Some(rows), started).map(Some)
+}
+
+/// Buffers for the ranges being read, each reused by the next range instead of allocated and
+/// written whole again.
+#[derive(Default)]
+struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Buffers {
+    /// Calls `f` with a buffer of `len` bytes.
+    fn with<R>(&self, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let taken = self.0.lock().ok().and_then(|mut free| free.pop());
+        let mut buffer = taken.unwrap_or_default();
+        buffer.resize(len, 0);
+        let out = f(&mut buffer);
+        if let Ok(mut free) = self.0.lock() {
+            free.push(buffer);
+        }
+        out
+    }
 }
 
 /// The error for a file that could not be read while reading it in ranges.
@@ -724,6 +528,7 @@ fn merge_chunks(
     file: &str,
     header: &[u8],
     chunks: Vec<Chunk<'_>>,
+    rows: Option<JoinedRows>,
     started: std::time::Instant,
 ) -> Result<Read> {
     tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
@@ -734,10 +539,11 @@ fn merge_chunks(
     let mut warnings = Vec::new();
     let mut movements = Movements::default();
     let mut parts = Vec::with_capacity(chunks.len());
+    let mut placed = Vec::with_capacity(chunks.len());
     for chunk in chunks {
         problems.extend(chunk.problems);
         absent.merge(chunk.absent);
-        movements.check(file, &chunk.builder, &mut problems);
+        movements.check(file, chunk.movements, &mut problems);
         not_played += chunk.builder.not_played;
         warnings.extend(chunk.builder.warnings.into_iter().map(|w| Problem {
             at: Location {
@@ -748,16 +554,19 @@ fn merge_chunks(
             message: w.message,
         }));
         lines.append(&chunk.builder.lines);
-        parts.push(chunk.builder.field);
+        match chunk.placed {
+            Some(part) => placed.push(part),
+            None => parts.push(chunk.builder.field),
+        }
     }
     for p in absent.problems(file, &header_names(header)) {
         problems.push(p);
     }
     tracing::debug!(elapsed = ?started.elapsed(), "csv: parts listed");
-    let field = if parts.len() == 1 {
-        parts.pop().expect("one part")
-    } else {
-        Field::concat(parts)
+    let field = match rows {
+        Some(rows) => Field::join(placed, rows),
+        None if parts.len() == 1 => parts.pop().expect("one part"),
+        None => Field::concat(parts),
     };
     tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
     if problems.is_empty() {
@@ -776,25 +585,30 @@ fn merge_chunks(
 
 /// The movement of each (club, section) across chunks, with the line that set it.
 #[derive(Default)]
-struct Movements(rustc_hash::FxHashMap<(String, String), (simpairs_scoring::Movement, u64)>);
+struct Movements(rustc_hash::FxHashMap<(String, String), (Movement, u64)>);
 
 impl Movements {
     /// A section may not be a Mitchell in one chunk and a Howell in another.
-    fn check(&mut self, file: &str, builder: &FieldBuilder<'_>, problems: &mut Problems) {
-        for (club, section, movement, line) in builder.movements() {
-            match self.0.get(&(club.to_string(), section.to_string())) {
-                Some(&(m, first)) if m != movement => problems.push(Problem {
+    fn check(
+        &mut self,
+        file: &str,
+        movements: Vec<(String, String, Movement, u64)>,
+        problems: &mut Problems,
+    ) {
+        use std::collections::hash_map::Entry;
+        for (club, section, movement, line) in movements {
+            match self.0.entry((club, section)) {
+                Entry::Occupied(set) if set.get().0 != movement => problems.push(Problem {
                     at: Location {
                         file: file.to_string(),
                         line,
                         field: Some("movement".into()),
                     },
-                    message: format!("the section's movement differs from line {first}"),
+                    message: format!("the section's movement differs from line {}", set.get().1),
                 }),
-                Some(_) => {}
-                None => {
-                    self.0
-                        .insert((club.to_string(), section.to_string()), (movement, line));
+                Entry::Occupied(_) => {}
+                Entry::Vacant(new) => {
+                    new.insert((movement, line));
                 }
             }
         }
@@ -932,6 +746,64 @@ mod tests {
             message.contains("f.csv") && message.contains("cannot read"),
             "{message}"
         );
+    }
+
+    /// A file of every kind of row (plain scores, contracts, adjusted and not-played results,
+    /// a Howell section, blank lines) reads the same in chunks or ranges of any size as in one:
+    /// each chunk's results moved into the file's columns, the room of the rows that gave none
+    /// closed up, adjusted results kept with their rows.
+    #[test]
+    fn every_kind_of_row_reads_alike_in_chunks() {
+        let header = "board,club,section,ns_pair,ew_pair,contract,declarer,tricks,ns_score,adjusted,movement\n";
+        let mut text = String::from(header);
+        for row in 0..90u64 {
+            let board = 1 + row % 5;
+            let (club, movement) = match row % 3 {
+                0 => ("c1", ""),
+                1 => ("North London Bridge Club", ""),
+                _ => ("c3", "howell"),
+            };
+            let (ns, ew) = if movement.is_empty() {
+                (row / 5 + 1, row / 5 + 101)
+            } else {
+                (2 * (row / 5) + 1, 2 * (row / 5) + 2)
+            };
+            let result = match row % 7 {
+                0 | 3 => ",,,,,",
+                1 => "4S,N,10,,,",
+                2 => ",,,,AVE+,",
+                4 => "NP,,,,,",
+                5 => ",,,110,,",
+                _ => ",,,-100,,",
+            };
+            let result = if result == ",,,,," { ",,,50,," } else { result };
+            text.push_str(&format!("{board},{club},A,{ns},{ew},{result}{movement}\n"));
+            if row % 11 == 0 {
+                text.push('\n');
+            }
+        }
+        let whole = shown(&super::read_in_chunks("f.csv", text.as_bytes(), usize::MAX));
+        assert!(whole.len() > 70, "{whole:?}");
+        assert!(whole[0] != "not played 0", "{whole:?}");
+        let bytes = text.as_bytes();
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
+            Ok(())
+        };
+        for chunk in (1..64).chain([200, 1000]) {
+            let chunked = super::read_in_chunks("f.csv", bytes, chunk);
+            assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
+            let ranged = super::read_in_ranges(
+                "f.csv",
+                bytes.len() as u64,
+                header.as_bytes(),
+                &fetch,
+                chunk as u64,
+            )
+            .transpose()
+            .expect("read in ranges");
+            assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
+        }
     }
 
     /// The one problem of a read, with its line and text.

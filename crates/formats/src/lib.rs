@@ -49,6 +49,8 @@ mod build;
 pub mod check;
 pub mod csv;
 mod csv_extras;
+mod csv_fast;
+mod csv_row;
 pub mod error;
 pub mod export;
 pub mod hillyard;

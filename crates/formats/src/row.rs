@@ -210,15 +210,42 @@ pub struct RowWarning {
 /// Slots of [`FieldBuilder`]'s pair cache (a power of two).
 const PAIR_CACHE_SLOTS: usize = 4096;
 
-/// The fields of a plain-score row as raw bytes (see [`FieldBuilder::push_plain`]).
+/// A plain-score row (see [`FieldBuilder::push_plain`]): its numbers parsed, its names as raw
+/// bytes without the spaces about them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PlainRow<'a> {
-    pub board: &'a [u8],
+    /// From 1.
+    pub board: u16,
     pub club: &'a [u8],
     pub section: &'a [u8],
-    pub ns_pair: &'a [u8],
-    pub ew_pair: &'a [u8],
-    pub ns_score: &'a [u8],
+    pub ns_pair: u32,
+    pub ew_pair: u32,
+    pub ns_score: i32,
+}
+
+impl<'a> PlainRow<'a> {
+    /// The row whose fields are these texts, if each number is a plain one (spaces about it
+    /// allowed): a board from 1 to 65535, pair numbers without a leading zero, a score of at most
+    /// nine digits.
+    pub(crate) fn parse(
+        board: &[u8],
+        club: &'a [u8],
+        section: &'a [u8],
+        ns_pair: &[u8],
+        ew_pair: &[u8],
+        ns_score: &[u8],
+    ) -> Option<PlainRow<'a>> {
+        Some(PlainRow {
+            board: ascii_number(board)
+                .and_then(|b| u16::try_from(b).ok())
+                .filter(|&b| b > 0)?,
+            club: trim(club),
+            section: trim(section),
+            ns_pair: pair_number(ns_pair)?,
+            ew_pair: pair_number(ew_pair)?,
+            ns_score: ascii_score(ns_score)?,
+        })
+    }
 }
 
 /// String equality that never calls `memcmp` for empty names: an empty `Box<str>` points at an invalid
@@ -372,26 +399,16 @@ impl<'l> FieldBuilder<'l> {
     /// or has any problem: the caller then passes it to [`FieldBuilder::push`], which says what is wrong.
     #[inline]
     pub(crate) fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
-        let (Some(board), Some(ns_number), Some(ew_number), Some(score)) = (
-            ascii_number(row.board)
-                .and_then(|b| u16::try_from(b).ok())
-                .filter(|&b| b > 0),
-            pair_number(row.ns_pair),
-            pair_number(row.ew_pair),
-            ascii_score(row.ns_score),
-        ) else {
-            return false;
-        };
+        let board = row.board;
         if !self
             .legal
-            .contains(Vulnerability::of_board(u32::from(board)), score)
+            .contains(Vulnerability::of_board(u32::from(board)), row.ns_score)
         {
             return false;
         }
-        let (Some(club), Some(section)) = (
-            self.club_bytes(trim(row.club)),
-            self.section_bytes(trim(row.section)),
-        ) else {
+        let (Some(club), Some(section)) =
+            (self.club_bytes(row.club), self.section_bytes(row.section))
+        else {
             return false;
         };
         if self.last_movement_checked != Some((club, section)) {
@@ -405,9 +422,9 @@ impl<'l> FieldBuilder<'l> {
             }
             self.last_movement_checked = Some((club, section));
         }
-        let ns = self.cached_pair(club, section, ns_number, Direction::NS);
-        let ew = self.cached_pair(club, section, ew_number, Direction::EW);
-        self.field.push_played(board, ns, ew, score);
+        let ns = self.cached_pair(club, section, row.ns_pair, Direction::NS);
+        let ew = self.cached_pair(club, section, row.ew_pair, Direction::EW);
+        self.field.push_played(board, ns, ew, row.ns_score);
         self.lines.push(line);
         true
     }

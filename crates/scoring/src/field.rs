@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 use crate::value::Value;
 use crate::{Direction, Error, Result};
 
+mod join;
+
+pub use join::{JoinedRows, PlacedPart, RowSlot};
+
 /// Index of a pair in [`Field::pairs`].
 pub type PairId = u32;
 /// Index of a club name in [`Field::clubs`].
@@ -557,7 +561,7 @@ impl Field {
 
     /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
     /// in this field of the part's groups and pairs.
-    fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
+    pub(crate) fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
         let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| self.club(n)).collect();
         let sections: Vec<SectionId> = part
             .sections
@@ -588,86 +592,6 @@ impl Field {
             })
             .collect();
         (groups, pairs)
-    }
-
-    /// Joins fields read in parallel into one, in order: names are merged once per part and the result
-    /// columns are filled in parallel.
-    pub fn concat(mut parts: Vec<Field>) -> Field {
-        use rayon::prelude::*;
-        let mut out = Field::new();
-        // The first part's names are the joined field's first names, in the same order: they are taken
-        // over whole instead of being interned again one by one.
-        if let Some(first) = parts.first_mut() {
-            out.clubs = std::mem::take(&mut first.clubs);
-            out.sections = std::mem::take(&mut first.sections);
-            out.groups = std::mem::take(&mut first.groups);
-            out.group_index = std::mem::take(&mut first.group_index);
-            out.pairs = std::mem::take(&mut first.pairs);
-            out.pair_index = std::mem::take(&mut first.pair_index);
-            out.numbered = std::mem::take(&mut first.numbered);
-            out.labels = std::mem::take(&mut first.labels);
-        }
-        let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
-        // Map every other part's clubs, sections, groups and pairs onto the joined field (sequential,
-        // per name).
-        let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
-        let later_maps: Vec<(Vec<GroupId>, Vec<PairId>)> = parts
-            .iter()
-            .skip(1)
-            .map(|part| out.take_names_of(part))
-            .collect();
-        let maps: Vec<(Vec<GroupId>, Vec<PairId>)> = std::iter::once(first_map)
-            .chain(later_maps)
-            .take(parts.len())
-            .collect();
-        let total: usize = parts.iter().map(Field::len).sum();
-        let mut starts = Vec::with_capacity(parts.len());
-        let mut at = 0;
-        for part in &parts {
-            starts.push(at);
-            at += part.len();
-        }
-        out.boards = vec![0; total];
-        out.max_board = parts.iter().map(|p| p.max_board).max().unwrap_or(0);
-        out.ns = vec![0; total];
-        out.ew = vec![0; total];
-        out.scores = vec![0; total];
-        // Each part fills its own slice of every column.
-        let mut b_rest = &mut out.boards[..];
-        let mut n_rest = &mut out.ns[..];
-        let mut e_rest = &mut out.ew[..];
-        let mut s_rest = &mut out.scores[..];
-        let mut slices = Vec::with_capacity(parts.len());
-        for part in &parts {
-            let n = part.len();
-            let (b, b2) = std::mem::take(&mut b_rest).split_at_mut(n);
-            let (ns, n2) = std::mem::take(&mut n_rest).split_at_mut(n);
-            let (ew, e2) = std::mem::take(&mut e_rest).split_at_mut(n);
-            let (sc, s2) = std::mem::take(&mut s_rest).split_at_mut(n);
-            (b_rest, n_rest, e_rest, s_rest) = (b2, n2, e2, s2);
-            slices.push((b, ns, ew, sc));
-        }
-        slices
-            .into_par_iter()
-            .zip(parts.par_iter().zip(maps.par_iter()))
-            .for_each(|((b, ns, ew, sc), (part, (_, pairs)))| {
-                b.copy_from_slice(&part.boards);
-                sc.copy_from_slice(&part.scores);
-                for (o, &p) in ns.iter_mut().zip(&part.ns) {
-                    *o = pairs[p as usize];
-                }
-                for (o, &p) in ew.iter_mut().zip(&part.ew) {
-                    *o = pairs[p as usize];
-                }
-            });
-        for ((part, (groups, _)), start) in parts.iter().zip(&maps).zip(starts) {
-            out.specials
-                .extend(part.specials.iter().map(|&(row, mut special)| {
-                    special.group = special.group.map(|g| groups[g as usize]);
-                    (row + start as u32, special)
-                }));
-        }
-        out
     }
 
     /// Number of results.

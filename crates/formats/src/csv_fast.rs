@@ -1,0 +1,321 @@
+//! The traveller CSV's fast path: a chunk without quotes, read line by line. A row that is only a
+//! plain score (board, club, section, numbered pairs, NS score: the shape of large files) written
+//! without spaces is scanned once, its numbers parsed as its bytes go by. Every other row, and
+//! any row the scan refuses, is split at its commas and read the checked way, which accepts what
+//! the scan is too strict for and says what is wrong with the rest.
+
+use simpairs_scoring::LegalScores;
+
+use crate::csv_row::{Absent, COLUMNS, Checked, Chunk, Layout};
+use crate::error::{Location, Problem, Problems};
+use crate::row::{FieldBuilder, PlainRow};
+
+/// What the scan does with one column of the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Board,
+    Club,
+    Section,
+    NsPair,
+    EwPair,
+    NsScore,
+    /// A column that makes a row more than a plain score (a contract, an adjustment): it must be
+    /// empty.
+    Empty,
+    /// A column that does not change the result (`table`, `ns_mp`): passed over.
+    Skip,
+}
+
+/// The role of each of a header's columns, in the header's order.
+pub(crate) struct Scan {
+    roles: Vec<Role>,
+}
+
+impl Scan {
+    /// `None` when the header has no `ns_score` column: then no row is a plain score.
+    pub(crate) fn new(layout: &Layout) -> Option<Scan> {
+        const NAMED: [(&str, Role); 6] = [
+            ("board", Role::Board),
+            ("club", Role::Club),
+            ("section", Role::Section),
+            ("ns_pair", Role::NsPair),
+            ("ew_pair", Role::EwPair),
+            ("ns_score", Role::NsScore),
+        ];
+        let mut roles = vec![Role::Skip; layout.width];
+        for (name, index) in COLUMNS.iter().zip(layout.index) {
+            if let Some(i) = index {
+                roles[i] = NAMED
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map_or(Role::Empty, |&(_, role)| role);
+            }
+        }
+        roles.contains(&Role::NsScore).then_some(Scan { roles })
+    }
+
+    /// The row on `line` (without its line end) if it is a plain score with nothing around its
+    /// fields; `None` sends the row the checked way.
+    #[inline]
+    pub(crate) fn plain<'a>(&self, line: &'a [u8]) -> Option<PlainRow<'a>> {
+        let mut row = PlainRow::default();
+        let mut at = 0;
+        let last = self.roles.len() - 1;
+        for (i, role) in self.roles.iter().enumerate() {
+            match role {
+                Role::Board => {
+                    let (board, next) = digits(line, at)?;
+                    row.board = u16::try_from(board).ok().filter(|&b| b > 0)?;
+                    at = next;
+                }
+                Role::NsPair => (row.ns_pair, at) = pair_number(line, at)?,
+                Role::EwPair => (row.ew_pair, at) = pair_number(line, at)?,
+                Role::NsScore => {
+                    let negative = line.get(at) == Some(&b'-');
+                    let (score, next) = digits(line, at + usize::from(negative))?;
+                    // At most nine digits: below 10^9, so the score fits.
+                    row.ns_score = if negative {
+                        -(score as i32)
+                    } else {
+                        score as i32
+                    };
+                    at = next;
+                }
+                Role::Club => (row.club, at) = name(line, at),
+                Role::Section => (row.section, at) = name(line, at),
+                Role::Empty => {}
+                Role::Skip => at = field_end(line, at),
+            }
+            // Each field ends at a comma, the last one at the line's end.
+            if i == last {
+                return (at == line.len()).then_some(row);
+            }
+            if line.get(at) != Some(&b',') {
+                return None;
+            }
+            at += 1;
+        }
+        None
+    }
+}
+
+/// The number written from `from` in one to nine digits, and where its digits end.
+#[inline]
+fn digits(line: &[u8], from: usize) -> Option<(u32, usize)> {
+    // Eight bytes looked at together, when the line has them after `from` (it has for every
+    // field but the last few bytes of a line).
+    if let Some(eight) = line.get(from..from + 8) {
+        let t = u64::from_le_bytes(eight.try_into().ok()?) ^ 0x3030_3030_3030_3030;
+        // A digit's byte of `t` is 0-9, so neither it nor it plus 6 reaches 0x10. Any other byte
+        // does; its carry can only reach the bytes after it.
+        let not_digit = (t | t.wrapping_add(0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0;
+        if not_digit != 0 {
+            let n = (not_digit.trailing_zeros() / 8) as usize;
+            // The digits moved to the top bytes; the bytes below them read as leading zeros.
+            return (n > 0).then(|| (eight_digits(t << (8 * (8 - n))), from + n));
+        }
+    }
+    digits_one_by_one(line, from)
+}
+
+/// The number whose eight digits' values are the bytes of `t`, the first in the lowest byte:
+/// pairs of digits, then fours, then all eight.
+#[inline]
+fn eight_digits(t: u64) -> u32 {
+    let t = (t.wrapping_mul(10) + (t >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let t = (t.wrapping_mul(100) + (t >> 16)) & 0x0000_FFFF_0000_FFFF;
+    ((t.wrapping_mul(10_000) + (t >> 32)) & 0xFFFF_FFFF) as u32
+}
+
+fn digits_one_by_one(line: &[u8], from: usize) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut at = from;
+    while let Some(d) = line
+        .get(at)
+        .map(|c| c.wrapping_sub(b'0'))
+        .filter(|&d| d <= 9)
+    {
+        if at - from == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(d);
+        at += 1;
+    }
+    (at > from).then_some((n, at))
+}
+
+/// A pair number: digits without a leading zero (the rule of the compact pair labels).
+#[inline]
+fn pair_number(line: &[u8], from: usize) -> Option<(u32, usize)> {
+    let (n, at) = digits(line, from)?;
+    (at - from == 1 || line[from] != b'0').then_some((n, at))
+}
+
+/// The name written from `at`, without the spaces around it, and where its field ends.
+#[inline]
+fn name(line: &[u8], from: usize) -> (&[u8], usize) {
+    let end = field_end(line, from);
+    (line[from..end].trim_ascii(), end)
+}
+
+#[inline]
+fn field_end(line: &[u8], from: usize) -> usize {
+    line[from..]
+        .iter()
+        .position(|&b| b == b',')
+        .map_or(line.len(), |i| from + i)
+}
+
+/// Reads a chunk without quotes line by line: plain-score rows by the scan, every other row split
+/// at its commas and read the checked way.
+pub(crate) fn read_chunk_fast<'l>(
+    file: &str,
+    bytes: &[u8],
+    first_line: u64,
+    layout: Layout,
+    legal: &'l LegalScores,
+) -> Chunk<'l> {
+    let mut builder = FieldBuilder::new(legal);
+    // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
+    builder.reserve(bytes.len() / 16);
+    let scan = Scan::new(&layout);
+    let mut split = Split::new(file, layout);
+    let mut line = first_line;
+    // Lines are found with memchr (long spans); a line's fields by the scan, byte by byte.
+    let mut ends = memchr::memchr_iter(b'\n', bytes);
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = ends.next().unwrap_or(bytes.len());
+        let text = &bytes[start..end];
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let this_line = line;
+        line += 1;
+        start = end + 1;
+        if let Some(row) = scan.as_ref().and_then(|scan| scan.plain(text))
+            && builder.push_plain(&row, this_line)
+        {
+            continue;
+        }
+        split.read(&mut builder, text, this_line);
+    }
+    Chunk::new(builder, split.problems, split.absent)
+}
+
+/// The most fields a row can have and be read: a header names each of the 26 columns simpairs
+/// knows at most once.
+const MAX_FIELDS: usize = 32;
+
+/// Rows the scan did not take, split at their commas.
+struct Split<'a> {
+    file: &'a str,
+    layout: Layout,
+    /// The columns whose presence makes a row more than a plain score.
+    complex: Vec<usize>,
+    problems: Problems,
+    absent: Absent,
+}
+
+impl<'a> Split<'a> {
+    fn new(file: &'a str, layout: Layout) -> Split<'a> {
+        Split {
+            file,
+            layout,
+            complex: crate::csv_row::complex_columns(&layout),
+            problems: Problems::default(),
+            absent: Absent::default(),
+        }
+    }
+
+    /// Adds the row on `text` (without its line end), a plain score that has spaces about its
+    /// fields or a row with more, or notes why it cannot be added; skips a blank line.
+    fn read(&mut self, builder: &mut FieldBuilder<'_>, text: &[u8], line: u64) {
+        let mut fields: [&[u8]; MAX_FIELDS] = [b""; MAX_FIELDS];
+        let mut count = 0;
+        for field in text.split(|&b| b == b',') {
+            if let Some(slot) = fields.get_mut(count) {
+                *slot = field;
+            }
+            count += 1;
+        }
+        if count == 1 && fields[0].trim_ascii().is_empty() {
+            return;
+        }
+        if count != self.layout.width || count > MAX_FIELDS {
+            self.problems.push(Problem {
+                at: Location {
+                    file: self.file.to_string(),
+                    line,
+                    field: None,
+                },
+                message: format!(
+                    "the row has {count} fields but the header has {}",
+                    self.layout.width
+                ),
+            });
+            return;
+        }
+        let fields = &fields[..count];
+        if self
+            .complex
+            .iter()
+            .all(|&i| fields[i].trim_ascii().is_empty())
+            && let Some(row) = self.plain(fields)
+            && builder.push_plain(&row, line)
+        {
+            return;
+        }
+        let checked = Checked {
+            file: self.file,
+            line,
+            layout: &self.layout,
+        };
+        checked.push(builder, fields, &mut self.absent, &mut self.problems);
+    }
+
+    /// The row as a plain score, if each of its numbers is one.
+    fn plain<'f>(&self, fields: &[&'f [u8]]) -> Option<PlainRow<'f>> {
+        let get = |name: &str| {
+            let k = COLUMNS.iter().position(|c| *c == name).expect("a column");
+            self.layout.index[k].map_or(&b""[..], |i| fields[i])
+        };
+        PlainRow::parse(
+            get("board"),
+            get("club"),
+            get("section"),
+            get("ns_pair"),
+            get("ew_pair"),
+            get("ns_score"),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Eight bytes at a time or one by one, a number reads the same, wherever it ends.
+        #[test]
+        fn digits_read_alike_eight_at_a_time(text in "[0-9]{0,11}[,\\-0-9a-z :/Ωéʀ]{0,10}", from in 0usize..3) {
+            let line = text.as_bytes();
+            prop_assume!(from <= line.len());
+            prop_assert_eq!(super::digits(line, from), super::digits_one_by_one(line, from));
+        }
+    }
+
+    #[test]
+    fn digits_stop_at_the_first_byte_that_is_not_one() {
+        let cases: [(&str, Option<(u32, usize)>); 7] = [
+            ("1000001,50", Some((1_000_001, 7))),
+            ("12345678,", Some((12_345_678, 8))),
+            ("7,1,2,3,4,5", Some((7, 1))),
+            (",1234567890", None),
+            ("123456789", Some((123_456_789, 9))),
+            ("1234567890", None),
+            ("0099:11111", Some((99, 4))),
+        ];
+        for (line, want) in cases {
+            assert_eq!(super::digits(line.as_bytes(), 0), want, "{line}");
+        }
+    }
+}
