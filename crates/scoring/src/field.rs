@@ -152,10 +152,11 @@ impl Names {
     }
 }
 
-/// Numbered pairs below this number are found in a table per (club, section, direction) indexed by
-/// number rather than by hashing: large files number their pairs, and readers look up two pairs for
-/// every result. Larger numbers go to the hash index like text labels.
-const DENSE_NUMBERS: u32 = 1 << 20;
+/// Numbered pairs below this number (every number of up to nine digits) are found in a table per
+/// (club, section, direction) indexed by number rather than by hashing: large files number their
+/// pairs, and readers look up two pairs for every result. Larger numbers, and numbers too far
+/// from the rest of their unit's for a table, go to the hash index like text labels.
+const DENSE_NUMBERS: u32 = 1 << 30;
 
 /// The tables of [`DENSE_NUMBERS`]: for each unit (club, section, direction), pair id + 1 by number
 /// from the unit's lowest number (0: no such pair yet). A table grows only while it stays dense;
@@ -174,6 +175,9 @@ struct NumberTable {
     base: u32,
     ids: Vec<PairId>,
     pairs: usize,
+    /// Whether a number of the unit went to the hash index because the table did not cover it:
+    /// only then may a number missing from the table be there.
+    hashed: bool,
 }
 
 impl NumberTables {
@@ -231,6 +235,14 @@ impl NumberTables {
         }
         let base = table.base as usize;
         Some(&mut table.ids[n - base])
+    }
+
+    /// Gives `number`'s slot in `unit`, which covers it, to a new pair.
+    fn claim(&mut self, unit: u128, number: u32, id: PairId) {
+        if let Some(slot) = self.slot(unit, number) {
+            *slot = id + 1;
+            self.unit(unit).pairs += 1;
+        }
     }
 
     fn get(&self, unit: u128, number: u32) -> Option<PairId> {
@@ -381,28 +393,29 @@ impl Field {
         let next = self.pairs.len() as PairId;
         let unit = Self::pair_key(club, section, direction, 0);
         let dense = if number < DENSE_NUMBERS {
-            self.numbered.slot(unit, number)
+            self.numbered.slot(unit, number).map(|slot| *slot)
         } else {
             None
         };
+        let hashed = || Self::pair_key(club, section, direction, u64::from(number));
         let id = match dense {
-            Some(slot) if *slot != 0 => *slot - 1,
-            dense => {
-                // Not in the table: it may have been hashed before the table covered it.
-                let key = Self::pair_key(club, section, direction, u64::from(number));
-                match (self.pair_index.get(&key), dense) {
-                    (Some(&id), _) => id,
-                    (None, Some(slot)) => {
-                        *slot = next + 1;
-                        self.numbered.units[self.numbered.index[&unit]].pairs += 1;
-                        next
-                    }
-                    (None, None) => {
-                        self.pair_index.insert(key, next);
+            Some(slot) if slot != 0 => slot - 1,
+            Some(_) => {
+                let found = self.numbered.unit(unit).hashed;
+                match found.then(|| self.pair_index.get(&hashed())).flatten() {
+                    Some(&id) => id,
+                    None => {
+                        self.numbered.claim(unit, number, next);
                         next
                     }
                 }
             }
+            None => *self.pair_index.entry(hashed()).or_insert_with(|| {
+                if number < DENSE_NUMBERS {
+                    self.numbered.unit(unit).hashed = true;
+                }
+                next
+            }),
         };
         if id == next {
             self.pairs.push(Pair {
@@ -774,38 +787,8 @@ impl Field {
     /// Finds tables entered twice: a pair plays each board once. Returns (first row, repeated row) for
     /// every row naming a pair already seen on the same board.
     pub fn duplicate_rows(&self) -> Vec<(usize, usize)> {
-        if self.boards.iter().all(|&b| (1..=64).contains(&b)) {
-            // One bit per board for each pair; threads split the pairs between them.
-            use rayon::prelude::*;
-            let threads = rayon::current_num_threads().max(1);
-            let per = self.pairs.len().div_ceil(threads).max(1);
-            let clashes: Vec<usize> = (0..threads)
-                .into_par_iter()
-                .flat_map_iter(|t| {
-                    let lo = (t * per) as u32;
-                    let hi = ((t + 1) * per).min(self.pairs.len()) as u32;
-                    let mut masks = vec![0u64; (hi.saturating_sub(lo)) as usize];
-                    let mut clashes = Vec::new();
-                    for row in 0..self.boards.len() {
-                        let bit = 1u64 << (self.boards[row] - 1);
-                        let mut clash = false;
-                        for pair in [self.ns[row], self.ew[row]] {
-                            if (lo..hi).contains(&pair) {
-                                let m = &mut masks[(pair - lo) as usize];
-                                clash |= *m & bit != 0;
-                                *m |= bit;
-                            }
-                        }
-                        if clash {
-                            clashes.push(row);
-                        }
-                    }
-                    clashes.into_iter()
-                })
-                .collect();
-            if clashes.is_empty() {
-                return Vec::new();
-            }
+        if !self.may_repeat_a_board() {
+            return Vec::new();
         }
         let by_board = self.rows_by_board();
         // For each pair, the board (index + 1) it was last seen on and the row.
@@ -832,6 +815,50 @@ impl Field {
         }
         duplicates.sort_unstable();
         duplicates
+    }
+
+    /// Whether a pair may have played a board twice, found with one bit per board (1 to 64) for
+    /// each pair: the rows are split between threads, and then each part's bits are laid over the
+    /// parts' before it. Always `true` with a board above 64, which only the exact search checks.
+    fn may_repeat_a_board(&self) -> bool {
+        use rayon::prelude::*;
+        if !self.boards.iter().all(|&b| (1..=64).contains(&b)) {
+            return true;
+        }
+        let parts = rayon::current_num_threads().clamp(1, 4);
+        let per = self.len().div_ceil(parts).max(1);
+        // A part's bits, or `None` when a pair repeats a board inside the part.
+        let bits = |k: usize| -> Option<Vec<u64>> {
+            let rows = (k * per).min(self.len())..((k + 1) * per).min(self.len());
+            let mut bits = vec![0u64; self.pairs.len()];
+            let columns = self.boards[rows.clone()].iter().zip(&self.ns[rows.clone()]);
+            for ((&board, &ns), &ew) in columns.zip(&self.ew[rows]) {
+                let bit = 1u64 << (board - 1);
+                for pair in [ns, ew] {
+                    let b = &mut bits[pair as usize];
+                    if *b & bit != 0 {
+                        return None;
+                    }
+                    *b |= bit;
+                }
+            }
+            Some(bits)
+        };
+        let Some(mut parts) = (0..parts)
+            .into_par_iter()
+            .map(bits)
+            .collect::<Option<Vec<_>>>()
+        else {
+            return true;
+        };
+        let mut seen = parts.swap_remove(0);
+        parts.iter().any(|part| {
+            seen.iter_mut().zip(part).any(|(s, &p)| {
+                let repeated = *s & p != 0;
+                *s |= p;
+                repeated
+            })
+        })
     }
 
     /// A short description of a pair for messages and tables: `club / section / 3 NS`.
@@ -962,6 +989,34 @@ mod tests {
         f.push_played(2, ns, ew, 100);
         f.push_played(1, ns, ew2, 100);
         assert_eq!(f.duplicate_rows(), vec![(0, 2)]);
+    }
+
+    proptest::proptest! {
+        /// The duplicates found are those a row-by-row search finds, with boards up to 64 (the
+        /// quick check split between threads) and above.
+        #[test]
+        fn duplicates_are_those_a_plain_search_finds(
+            rows in proptest::collection::vec((1u16..6, 0u32..5, 0u32..5), 0..60),
+            high in proptest::bool::ANY,
+        ) {
+            let mut f = Field::new();
+            let ns: Vec<PairId> = (0..5).map(|n| pair(&mut f, "", &(n + 1).to_string(), Some(Direction::NS))).collect();
+            let ew: Vec<PairId> = (0..5).map(|n| pair(&mut f, "", &(n + 1).to_string(), Some(Direction::EW))).collect();
+            for &(board, n, e) in &rows {
+                f.push_played(if high { board + 64 } else { board }, ns[n as usize], ew[e as usize], 100);
+            }
+            let mut want = Vec::new();
+            for (j, &(board, n, e)) in rows.iter().enumerate() {
+                let first = |named: &dyn Fn(&(u16, u32, u32)) -> bool| {
+                    rows[..j].iter().position(|r| r.0 == board && named(r))
+                };
+                if let Some(i) = first(&|r| r.1 == n).or_else(|| first(&|r| r.2 == e)) {
+                    want.push((i, j));
+                }
+            }
+            want.sort_unstable();
+            proptest::prop_assert_eq!(f.duplicate_rows(), want);
+        }
     }
 
     #[test]

@@ -168,14 +168,20 @@ impl Field {
     /// Joins parts placed in `rows`' slots, in the order of the slots: the same field as
     /// [`Field::concat`] of the parts.
     pub fn join(parts: Vec<PlacedPart>, mut rows: JoinedRows) -> Field {
+        let started = std::time::Instant::now();
         let lens: Vec<usize> = parts.iter().map(|p| p.rows).collect();
         let mut parts: Vec<Field> = parts.into_iter().map(|p| p.rest).collect();
         let (mut out, maps) = joined_names(&mut parts);
+        tracing::debug!(elapsed = ?started.elapsed(), pairs = out.pairs.len(), "join: names");
         rows.slots()
             .into_par_iter()
             .zip(lens.par_iter().zip(maps.par_iter()))
             .for_each(|(mut slot, (&n, (_, pairs)))| slot.renumber(n, pairs));
+        tracing::debug!(elapsed = ?started.elapsed(), "join: pairs renumbered");
         out.take_rows(rows, &parts, &lens, &maps);
+        tracing::debug!(elapsed = ?started.elapsed(), "join: rows taken");
+        drop(parts);
+        tracing::debug!(elapsed = ?started.elapsed(), "join: parts dropped");
         out
     }
 
@@ -218,6 +224,12 @@ fn joined_names(parts: &mut [Field]) -> (Field, NameMaps) {
         out.numbered = std::mem::take(&mut first.numbered);
         out.labels = std::mem::take(&mut first.labels);
     }
+    // Room for every part's pairs: the index is not rebuilt as it grows.
+    let later = parts.iter().skip(1);
+    out.pairs
+        .reserve(later.clone().map(|p| p.pairs.len()).sum());
+    out.pair_index
+        .reserve(later.map(|p| p.pair_index.len()).sum());
     let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
     let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
     let later_maps: NameMaps = parts
