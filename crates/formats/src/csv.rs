@@ -294,16 +294,9 @@ fn read_chunk<'l>(
     Chunk::new(builder, problems, absent)
 }
 
-/// Splits the body into chunks that end at line ends; returns (start offset, first line) of each.
-fn chunk_starts(
-    body: &[u8],
-    first_line: u64,
-    quoted: bool,
-    chunk: usize,
-) -> Vec<(usize, usize, u64)> {
-    if quoted || body.len() <= chunk {
-        return vec![(0, body.len(), first_line)];
-    }
+/// Splits the body into chunks of about `chunk` bytes that end at line ends; returns (start
+/// offset, end offset, first line) of each, and the number of the body's last line.
+fn chunk_starts(body: &[u8], first_line: u64, chunk: usize) -> (Vec<(usize, usize, u64)>, u64) {
     let mut bounds = vec![0];
     let mut at = chunk;
     while at < body.len() {
@@ -329,7 +322,7 @@ fn chunk_starts(
         out.push((w[0], w[1], line));
         line += n;
     }
-    out
+    (out, line)
 }
 
 /// Reads a traveller CSV. `file` names the file in messages; nothing of a file with problems is kept.
@@ -346,20 +339,17 @@ fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
     let legal = LegalScores::new();
     let started = std::time::Instant::now();
     let quoted = memchr::memchr(b'"', body).is_some();
-    let starts = chunk_starts(body, 2, quoted, chunk);
-    if let [(start, end, line)] = starts[..] {
+    if quoted || body.len() <= chunk {
         let chunk = if quoted {
-            read_chunk(file, &body[start..end], line, layout, &legal)
+            read_chunk(file, body, 2, layout, &legal)
         } else {
-            crate::csv_fast::read_chunk_fast(file, &body[start..end], line, layout, &legal)
+            crate::csv_fast::read_chunk_fast(file, body, 2, layout, &legal)
         };
         return merge_chunks(file, &bytes[..header_end], vec![chunk], None, started);
     }
+    let (starts, last_line) = chunk_starts(body, 2, chunk);
     let firsts: Vec<u64> = starts.iter().map(|s| s.2).collect();
-    let (last_start, last_end, last_first) = starts[starts.len() - 1];
-    let end =
-        last_first + memchr::memchr_iter(b'\n', &body[last_start..last_end]).count() as u64 + 1;
-    let mut rows = JoinedRows::new(&room(&firsts, end));
+    let mut rows = JoinedRows::new(&room(&firsts, last_line + 1));
     let chunks: Vec<Chunk<'_>> = rows
         .slots()
         .into_par_iter()

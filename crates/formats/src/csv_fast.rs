@@ -211,6 +211,8 @@ struct Split<'a> {
     layout: Layout,
     /// The columns whose presence makes a row more than a plain score.
     complex: Vec<usize>,
+    /// Where the header has a plain score's board, club, section, pairs and NS score.
+    plain_at: [Option<usize>; 6],
     problems: Problems,
     absent: Absent,
 }
@@ -221,6 +223,10 @@ impl<'a> Split<'a> {
             file,
             layout,
             complex: crate::csv_row::complex_columns(&layout),
+            plain_at: ["board", "club", "section", "ns_pair", "ew_pair", "ns_score"].map(|name| {
+                let k = COLUMNS.iter().position(|c| *c == name).expect("a column");
+                layout.index[k]
+            }),
             problems: Problems::default(),
             absent: Absent::default(),
         }
@@ -274,18 +280,9 @@ impl<'a> Split<'a> {
 
     /// The row as a plain score, if each of its numbers is one.
     fn plain<'f>(&self, fields: &[&'f [u8]]) -> Option<PlainRow<'f>> {
-        let get = |name: &str| {
-            let k = COLUMNS.iter().position(|c| *c == name).expect("a column");
-            self.layout.index[k].map_or(&b""[..], |i| fields[i])
-        };
-        PlainRow::parse(
-            get("board"),
-            get("club"),
-            get("section"),
-            get("ns_pair"),
-            get("ew_pair"),
-            get("ns_score"),
-        )
+        let [board, club, section, ns, ew, score] =
+            self.plain_at.map(|at| at.map_or(&b""[..], |i| fields[i]));
+        PlainRow::parse(board, club, section, ns, ew, score)
     }
 }
 

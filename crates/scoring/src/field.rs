@@ -397,12 +397,12 @@ impl Field {
         } else {
             None
         };
-        let hashed = || Self::pair_key(club, section, direction, u64::from(number));
+        let key = || Self::pair_key(club, section, direction, u64::from(number));
         let id = match dense {
             Some(slot) if slot != 0 => slot - 1,
             Some(_) => {
-                let found = self.numbered.unit(unit).hashed;
-                match found.then(|| self.pair_index.get(&hashed())).flatten() {
+                let hashed = self.numbered.unit(unit).hashed;
+                match hashed.then(|| self.pair_index.get(&key())).flatten() {
                     Some(&id) => id,
                     None => {
                         self.numbered.claim(unit, number, next);
@@ -410,7 +410,7 @@ impl Field {
                     }
                 }
             }
-            None => *self.pair_index.entry(hashed()).or_insert_with(|| {
+            None => *self.pair_index.entry(key()).or_insert_with(|| {
                 if number < DENSE_NUMBERS {
                     self.numbered.unit(unit).hashed = true;
                 }
