@@ -49,7 +49,7 @@ use simpairs_events::types::{
     BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, SubmissionApplied,
     TableEntry,
 };
-use simpairs_events::{Codec, Event, PrivateKey, Skimmed, Stream};
+use simpairs_events::{Codec, Event, PackedApplied, PrivateKey, Skimmed, Stream};
 use simpairs_log::{Log, Position};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
@@ -121,7 +121,6 @@ pub struct Aggregator {
     event_id: String,
     options: Options,
     state: EventState,
-    club_fields: BTreeMap<String, Field>,
     national: Field,
     /// The national boards' score counts, kept as clubs are appended to `national`.
     national_counts: BoardCounts,
@@ -165,7 +164,6 @@ impl Aggregator {
             event_id: event_id.to_string(),
             options,
             state,
-            club_fields: BTreeMap::new(),
             national: Field::new(),
             national_counts: BoardCounts::new(),
             national_clubs: BTreeSet::new(),
@@ -290,18 +288,21 @@ impl Aggregator {
                     crate::state::stage_all(state, &mut batch, &chunk, index);
                     index += std::mem::take(&mut chunk).len();
                     if index >= crate::state::REBUILD_BATCH {
-                        drop(state.finish(std::mem::replace(&mut batch, Batch::new(codec))));
+                        let finished =
+                            state.finish(std::mem::replace(&mut batch, Batch::new(codec)));
+                        pack_effects(state, finished.effects);
                         index = 0;
                     }
                 },
             )?;
             crate::state::stage_all(&mut self.state, &mut batch, &chunk, index);
-            drop(self.state.finish(batch));
+            let finished = self.state.finish(batch);
+            pack_effects(&mut self.state, finished.effects);
             rebuilt |= committed > 0;
         }
         if rebuilt {
             let clubs: Vec<String> = self.state.clubs().keys().cloned().collect();
-            self.rebuild_fields(&clubs, HashMap::new());
+            drop(self.rebuild_fields(&clubs, HashMap::new()));
             tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
         }
         Ok(())
@@ -334,39 +335,43 @@ impl Aggregator {
         (applied, dead)
     }
 
-    /// Rebuilds the cached fields of some clubs and the national field. `built` has the fields of
-    /// clubs that the checks of their only submission built already.
-    fn rebuild_fields(&mut self, clubs: &[String], mut built: HashMap<String, Field>) {
+    /// Brings the national field up to date with the clubs given: a club's first results are
+    /// appended; a club sending a correction has its rows taken out and its field appended again.
+    /// Returns each club's own field, built in parallel from its results in force (clubs are
+    /// independent) unless `built` has it (the checks of the club's only submission built it).
+    /// Clubs' fields are not kept: a national event's would hold every result a second time.
+    fn rebuild_fields(
+        &mut self,
+        clubs: &[String],
+        mut built: HashMap<String, Field>,
+    ) -> Vec<(String, Field)> {
         use rayon::prelude::*;
-        let all_new = clubs.iter().all(|c| !self.national_clubs.contains(c));
-        // Each club's field is built on its own (in parallel: clubs are independent).
         let state = &self.state;
         let given: Vec<(String, Option<Field>)> = clubs
             .iter()
             .map(|club| (club.clone(), built.remove(club)))
             .collect();
-        let built: Vec<(String, Field)> = given
+        let fields: Vec<(String, Field)> = given
             .into_par_iter()
             .map(|(club, field)| {
-                let field = field.unwrap_or_else(|| {
-                    let results = state.club_results(&club).map(|r| (club.as_str(), r));
-                    crate::field::build_field(results)
+                let field = field.unwrap_or_else(|| match state.club(&club) {
+                    Some(results) => crate::field::club_field(&club, results),
+                    None => Field::new(),
                 });
                 (club, field)
             })
             .collect();
-        self.club_fields.extend(built);
-        if all_new {
-            for club in clubs {
-                if let Some(f) = self.club_fields.get(club) {
-                    self.national.append(f);
-                }
-                self.national_clubs.insert(club.clone());
-            }
-        } else {
-            self.national = Field::concat(self.club_fields.values().cloned().collect());
-            self.national_clubs = self.club_fields.keys().cloned().collect();
+        let again: Vec<&str> = clubs
+            .iter()
+            .filter(|c| self.national_clubs.contains(*c))
+            .map(String::as_str)
+            .collect();
+        self.national.remove_club_rows(&again);
+        for (club, field) in &fields {
+            self.national.append(field);
+            self.national_clubs.insert(club.clone());
         }
+        fields
     }
 
     /// Rebuilds the touched clubs' fields and the national field, and derives the board scores
@@ -379,7 +384,7 @@ impl Aggregator {
         started: Instant,
     ) -> Result<(Vec<Event>, Vec<Event>)> {
         let (mut scores, mut standings) = (Vec::new(), Vec::new());
-        self.rebuild_fields(touched, fields);
+        let club_fields = self.rebuild_fields(touched, fields);
         tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
         // Nationally only the boards: pair totals and places are the projection's work.
         // The counts of the clubs already in are kept: only the new club's rows are counted.
@@ -395,10 +400,9 @@ impl Aggregator {
         // Each touched club's own field (clubs in parallel: each is small).
         let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
             use rayon::prelude::*;
-            let (event_id, options, fields) = (&self.event_id, &self.options, &self.club_fields);
-            touched
+            let (event_id, options) = (&self.event_id, &self.options);
+            club_fields
                 .par_iter()
-                .filter_map(|club| fields.get(club).map(|f| (club, f)))
                 .map(|(club, field)| -> Result<_> {
                     let scoring = simpairs_scoring::score(field, options)?;
                     Ok((
@@ -452,7 +456,10 @@ impl Aggregator {
                 .collect();
             // The applied submissions go out first: the projection ranks the national field from
             // them, and need not wait for the board scores.
-            applied_writing = writer.applied(self.encode_applied(&applied)?);
+            let encoded = self.encode_applied(&applied)?;
+            let packed = packed_from_messages(&encoded);
+            applied_writing = writer.applied(encoded);
+            pack(&mut self.state, &applied, packed);
             drop(applied);
             // Everything after the applied submissions can wait for the leaderboard: derived on
             // the lower-priority threads.
@@ -501,6 +508,46 @@ impl Aggregator {
             .collect();
         Ok(encoded)
     }
+}
+
+/// The submissions of applied messages, packed as they were written (no second encoding).
+fn packed_from_messages(encoded: &[Encoded]) -> Vec<Option<PackedApplied>> {
+    use rayon::prelude::*;
+    encoded
+        .par_iter()
+        .map(|(_, _, message)| PackedApplied::from_message(message))
+        .collect()
+}
+
+/// Keeps the results in force of submissions the state applied packed from now on: a national
+/// event's millions of results are held in their encoding, a fifth of their decoded size.
+fn pack(
+    state: &mut EventState,
+    applied: &[Arc<SubmissionApplied>],
+    packed: Vec<Option<PackedApplied>>,
+) {
+    for (applied, packed) in applied.iter().zip(packed) {
+        if let Some(packed) = packed {
+            state.pack(applied, packed);
+        }
+    }
+}
+
+/// [`pack`] for the effects of a batch read again from the log (nothing is written for them).
+fn pack_effects(state: &mut EventState, effects: Vec<(usize, Effect)>) {
+    use rayon::prelude::*;
+    let applied: Vec<Arc<SubmissionApplied>> = effects
+        .into_iter()
+        .filter_map(|(_, effect)| match effect {
+            Effect::Applied(a) => Some(a),
+            Effect::DeadLetter { .. } => None,
+        })
+        .collect();
+    let packed = applied
+        .par_iter()
+        .map(|a| Some(PackedApplied::pack(a)))
+        .collect();
+    pack(state, &applied, packed);
 }
 
 /// A batch whose output is being written, and its report once it is durable.

@@ -5,6 +5,8 @@ use simpairs_events::types::AppliedResult;
 use simpairs_formats::row::{FieldBuilder, TypedRow};
 use simpairs_scoring::{Field, LegalScores};
 
+use crate::results::ClubResults;
+
 /// A typed row from an applied result, without copying it. A percentage outside 0..=100 is kept
 /// out of range so that the builder's check refuses it.
 macro_rules! typed_row_of {
@@ -46,15 +48,32 @@ pub fn typed_row<'a>(club: &'a str, r: &'a AppliedResult) -> TypedRow<'a> {
 pub fn build_field<'a>(results: impl IntoIterator<Item = (&'a str, &'a AppliedResult)>) -> Field {
     let mut builder = FieldBuilder::new(LegalScores::shared());
     for (i, (club, result)) in results.into_iter().enumerate() {
-        if let Err(p) = builder.push_typed(&typed_row(club, result), i as u64) {
-            tracing::warn!(
-                club,
-                board = result.board,
-                field = p.field,
-                "an applied result failed its checks: {}",
-                p.message
-            );
-        }
+        push(&mut builder, i, club, result);
     }
     builder.field
+}
+
+/// [`build_field`] of one club's results in force, without keeping packed ones decoded
+/// ([`ClubResults::visit`]).
+pub fn club_field(club: &str, results: &ClubResults) -> Field {
+    let mut builder = FieldBuilder::new(LegalScores::shared());
+    let mut i = 0;
+    results.visit(|result| {
+        push(&mut builder, i, club, result);
+        i += 1;
+    });
+    builder.field
+}
+
+/// Adds the `i`th result to the field being built, or says why it cannot.
+fn push(builder: &mut FieldBuilder, i: usize, club: &str, result: &AppliedResult) {
+    if let Err(p) = builder.push_typed(&typed_row(club, result), i as u64) {
+        tracing::warn!(
+            club,
+            board = result.board,
+            field = p.field,
+            "an applied result failed its checks: {}",
+            p.message
+        );
+    }
 }

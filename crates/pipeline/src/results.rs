@@ -9,8 +9,9 @@
 //! with a copy of each result was most of the cost of applying a submission: five strings copied
 //! and a map node per result.)
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use simpairs_events::PackedApplied;
 use simpairs_events::types::{AppliedResult, ResultKey, SubmissionApplied};
 
 /// A table's identity borrowed from a result or a key: (section, board, NS pair, EW pair). Tuples
@@ -30,22 +31,60 @@ pub(crate) fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
     table_of(r) == table_of_key(key)
 }
 
-/// A result in force: the submission that brought it and its place among the submission's results.
-#[derive(Debug, Clone)]
-struct Row {
-    from: Arc<SubmissionApplied>,
-    at: usize,
+/// An applied submission whose results are (or were) in force.
+#[derive(Debug)]
+enum Source {
+    /// Decoded, shared with the event that announced it.
+    Shared(Arc<SubmissionApplied>),
+    /// Kept in its encoding ([`ClubResults::pack`]) and decoded again only when asked.
+    Packed {
+        packed: PackedApplied,
+        decoded: OnceLock<SubmissionApplied>,
+    },
 }
 
-impl Row {
-    fn result(&self) -> &AppliedResult {
-        &self.from.results[self.at]
+impl Source {
+    fn submission(&self) -> &SubmissionApplied {
+        match self {
+            Source::Shared(applied) => applied,
+            Source::Packed { packed, decoded } => decoded.get_or_init(|| unpack(packed)),
+        }
     }
+}
+
+/// A submission this program packed.
+fn unpack(packed: &PackedApplied) -> SubmissionApplied {
+    // Not outside input: bytes this program wrote from a submission it held decoded, in memory
+    // since (the round trip is a property test of `PackedApplied`).
+    packed
+        .unpack()
+        .unwrap_or_else(|e| panic!("a packed submission no longer reads: {e}"))
+}
+
+impl Clone for Source {
+    fn clone(&self) -> Self {
+        match self {
+            Source::Shared(applied) => Source::Shared(applied.clone()),
+            Source::Packed { packed, decoded } => Source::Packed {
+                packed: packed.clone(),
+                decoded: decoded.clone(),
+            },
+        }
+    }
+}
+
+/// A result in force: which of the club's sources brought it, and its place among that
+/// submission's results. (Indices, not a pointer each: a national event has millions.)
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    source: u32,
+    at: u32,
 }
 
 /// One club's results in force: in table order, one per table.
 #[derive(Debug, Default, Clone)]
 pub struct ClubResults {
+    sources: Vec<Source>,
     rows: Vec<Row>,
 }
 
@@ -59,9 +98,17 @@ impl ClubResults {
         self.rows.is_empty()
     }
 
+    fn source(&self, row: Row) -> &SubmissionApplied {
+        self.sources[row.source as usize].submission()
+    }
+
+    fn result(&self, row: Row) -> &AppliedResult {
+        &self.source(row).results[row.at as usize]
+    }
+
     /// The results in table order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &AppliedResult> + '_ {
-        self.rows.iter().map(Row::result)
+        self.rows.iter().map(|&row| self.result(row))
     }
 
     /// The results in table order, each with the applied submission that brought it.
@@ -70,17 +117,61 @@ impl ClubResults {
     ) -> impl ExactSizeIterator<Item = (&AppliedResult, &SubmissionApplied)> + '_ {
         self.rows
             .iter()
-            .map(|row| (row.result(), row.from.as_ref()))
+            .map(|&row| (self.result(row), self.source(row)))
+    }
+
+    /// Calls `f` with each result in table order, as [`ClubResults::iter`] gives them, but
+    /// decodes packed submissions for this walk only: the aggregator builds a club's field from
+    /// its results without keeping them decoded.
+    pub fn visit(&self, mut f: impl FnMut(&AppliedResult)) {
+        let unpacked: Vec<Option<SubmissionApplied>> = self
+            .sources
+            .iter()
+            .map(|s| match s {
+                Source::Packed { packed, decoded } if decoded.get().is_none() => {
+                    Some(unpack(packed))
+                }
+                _ => None,
+            })
+            .collect();
+        for &row in &self.rows {
+            let at = row.source as usize;
+            let submission = match &unpacked[at] {
+                Some(s) => s,
+                None => self.sources[at].submission(),
+            };
+            f(&submission.results[row.at as usize]);
+        }
     }
 
     fn find(&self, key: &ResultKey) -> Result<usize, usize> {
         self.rows
-            .binary_search_by(|r| table_of(r.result()).cmp(&table_of_key(key)))
+            .binary_search_by(|&r| table_of(self.result(r)).cmp(&table_of_key(key)))
     }
 
     /// The result in force of a table.
     pub fn get(&self, key: &ResultKey) -> Option<&AppliedResult> {
-        self.find(key).ok().map(|at| self.rows[at].result())
+        self.find(key).ok().map(|at| self.result(self.rows[at]))
+    }
+
+    /// Keeps `applied`, one of the submissions whose results are in force here, in its encoding
+    /// from now on (its decoded results are freed once nothing else shares them). Whether it
+    /// was one of them.
+    pub fn pack(&mut self, applied: &Arc<SubmissionApplied>, packed: PackedApplied) -> bool {
+        let found = self
+            .sources
+            .iter_mut()
+            .find(|s| matches!(s, Source::Shared(a) if Arc::ptr_eq(a, applied)));
+        match found {
+            Some(source) => {
+                *source = Source::Packed {
+                    packed,
+                    decoded: OnceLock::new(),
+                };
+                true
+            }
+            None => false,
+        }
     }
 
     /// Puts the results of an applied submission in force, then takes its withdrawals out. Each
@@ -101,33 +192,67 @@ impl ClubResults {
         // next to each other in the order they were given, and the last of them stays. The rows
         // in force are one sorted run already, so the sort is mostly a merge.
         debug_assert_eq!(order.len(), applied.results.len());
-        let in_force = self.rows.len();
-        self.rows.extend(order.iter().map(|&at| Row {
-            from: applied.clone(),
-            at: at as usize,
-        }));
+        let source = self.sources.len() as u32;
+        self.sources.push(Source::Shared(applied.clone()));
+        let mut rows = std::mem::take(&mut self.rows);
+        let in_force = rows.len();
+        rows.extend(order.iter().map(|&at| Row { source, at }));
+        let table = |row: &Row| table_of(self.result(*row));
         // A club's first submission is in order already: only a later one has two runs to merge.
         if in_force > 0 {
-            self.rows
-                .sort_by(|a, b| table_of(a.result()).cmp(&table_of(b.result())));
+            rows.sort_by(|a, b| table(a).cmp(&table(b)));
         }
         debug_assert!(
-            self.rows
-                .is_sorted_by(|a, b| table_of(a.result()) <= table_of(b.result())),
+            rows.is_sorted_by(|a, b| table(a) <= table(b)),
             "a submission's results listed out of table order"
         );
         // `dedup_by` keeps the first of equal neighbours: the later row is swapped into it first.
-        self.rows.dedup_by(|later, kept| {
-            let same = table_of(later.result()) == table_of(kept.result());
+        rows.dedup_by(|later, kept| {
+            let same = table(later) == table(kept);
             if same {
                 std::mem::swap(later, kept);
             }
             same
         });
+        self.rows = rows;
         for key in &applied.withdrawn {
             if let Ok(at) = self.find(key) {
                 self.rows.remove(at);
             }
+        }
+        if in_force > 0 {
+            self.drop_unused_sources();
+            // Merging decoded packed submissions: they go back to their packed size.
+            for source in &mut self.sources {
+                if let Source::Packed { decoded, .. } = source {
+                    decoded.take();
+                }
+            }
+        }
+    }
+
+    /// Forgets the submissions none of whose results are in force any more.
+    fn drop_unused_sources(&mut self) {
+        let mut used = vec![false; self.sources.len()];
+        for row in &self.rows {
+            used[row.source as usize] = true;
+        }
+        if used.iter().all(|&u| u) {
+            return;
+        }
+        let mut renumbered = vec![0u32; used.len()];
+        let mut kept = 0u32;
+        for (i, &u) in used.iter().enumerate() {
+            renumbered[i] = kept;
+            kept += u32::from(u);
+        }
+        let mut i = 0;
+        self.sources.retain(|_| {
+            i += 1;
+            used[i - 1]
+        });
+        for row in &mut self.rows {
+            row.source = renumbered[row.source as usize];
         }
     }
 }
@@ -317,6 +442,72 @@ mod tests {
             1 => "[AB\\x00]{0,3}",
             1 => "Section[AB]{1,3}",
         ]
+    }
+
+    fn listed(c: &ClubResults) -> Vec<AppliedResult> {
+        c.iter().cloned().collect()
+    }
+
+    fn visited(c: &ClubResults) -> Vec<AppliedResult> {
+        let mut out = Vec::new();
+        c.visit(|r| out.push(r.clone()));
+        out
+    }
+
+    /// How many of its sources a club holds decoded.
+    fn decoded(c: &ClubResults) -> usize {
+        c.sources
+            .iter()
+            .filter(|s| match s {
+                Source::Shared(_) => true,
+                Source::Packed { decoded, .. } => decoded.get().is_some(),
+            })
+            .count()
+    }
+
+    proptest! {
+        #[test]
+        fn packed_submissions_give_the_results_they_would_unpacked(
+            submissions in proptest::collection::vec(
+                (
+                    proptest::collection::vec((0..3i32, 0..3u8, -5..5i32), 1..8),
+                    proptest::collection::vec((0..3i32, 0..3u8), 0..3),
+                    any::<bool>(),
+                ),
+                1..6,
+            ),
+        ) {
+            let (mut plain, mut packed) = (ClubResults::default(), ClubResults::default());
+            for (results, withdrawn, pack) in submissions {
+                let pair = |p: u8| p.to_string();
+                let applied = submission(
+                    results.iter().map(|&(b, p, s)| result("A", b, &pair(p), "9", s)).collect(),
+                    withdrawn.iter().map(|&(b, p)| key("A", b, &pair(p), "9")).collect(),
+                );
+                plain.apply(&applied);
+                let merged = !packed.is_empty();
+                packed.apply(&applied);
+                if pack {
+                    packed.pack(&applied, PackedApplied::pack(&applied));
+                }
+                let shared = packed
+                    .sources
+                    .iter()
+                    .filter(|s| matches!(s, Source::Shared(_)))
+                    .count();
+                if pack || merged {
+                    prop_assert_eq!(decoded(&packed), shared, "what was packed is not kept decoded");
+                }
+                let before = decoded(&packed);
+                prop_assert_eq!(visited(&packed), listed(&plain));
+                prop_assert_eq!(decoded(&packed), before, "a visit keeps nothing decoded");
+                prop_assert_eq!(listed(&packed), listed(&plain));
+                for r in plain.iter() {
+                    let k = key(&r.section, r.board, &r.ns_pair, &r.ew_pair);
+                    prop_assert_eq!(packed.get(&k), Some(r));
+                }
+            }
+        }
     }
 
     proptest! {

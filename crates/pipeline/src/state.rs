@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{AppliedResult, EventDeclared, SubmissionApplied, SubmissionSealed};
-use simpairs_events::{Codec, Event, ResultsHeader, Skimmed};
+use simpairs_events::{Codec, Event, PackedApplied, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
@@ -203,6 +203,14 @@ impl EventState {
             .flat_map(|(club, results)| results.iter().map(move |r| (club.as_str(), r)))
     }
 
+    /// Keeps an applied submission's results in force in their encoding from now on (see
+    /// [`ClubResults::pack`]): the aggregator packs each submission once it has written it.
+    pub fn pack(&mut self, applied: &Arc<SubmissionApplied>, packed: PackedApplied) -> bool {
+        self.results
+            .get_mut(&applied.club_id)
+            .is_some_and(|r| r.pack(applied, packed))
+    }
+
     /// How many results are in force.
     pub fn result_count(&self) -> usize {
         self.result_count
@@ -211,6 +219,11 @@ impl EventState {
     /// The results in force of one club.
     pub fn club_results<'a>(&'a self, club: &str) -> impl Iterator<Item = &'a AppliedResult> + 'a {
         self.results.get(club).into_iter().flat_map(|r| r.iter())
+    }
+
+    /// One club's results in force.
+    pub fn club(&self, club: &str) -> Option<&ClubResults> {
+        self.results.get(club)
     }
 
     pub fn pairs(&self) -> &BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>> {

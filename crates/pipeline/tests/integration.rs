@@ -2,6 +2,7 @@
 //! executable for the crate instead of one for each file.
 
 mod common;
+mod corrections;
 mod embedded_e2e;
 mod history;
 mod kafka_e2e;

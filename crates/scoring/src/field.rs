@@ -572,6 +572,47 @@ impl Field {
             }));
     }
 
+    /// Takes out every row of the clubs named (as a club sending a correction is appended
+    /// again). Their names and pairs stay, with no results left: right for scoring boards, not
+    /// for ranking pairs, where the field is built again instead. The rows were not only
+    /// appended, so the field's lineage is new.
+    pub fn remove_club_rows(&mut self, clubs: &[&str]) {
+        let ids: rustc_hash::FxHashSet<ClubId> =
+            clubs.iter().filter_map(|c| self.find_club(c)).collect();
+        if ids.is_empty() {
+            return;
+        }
+        let keep: Vec<bool> = self
+            .ns
+            .iter()
+            .map(|&p| !ids.contains(&self.pairs[p as usize].club))
+            .collect();
+        fn retain<T>(column: &mut Vec<T>, keep: &[bool]) {
+            let mut row = 0;
+            column.retain(|_| {
+                row += 1;
+                keep[row - 1]
+            });
+        }
+        retain(&mut self.boards, &keep);
+        retain(&mut self.ns, &keep);
+        retain(&mut self.ew, &keep);
+        retain(&mut self.scores, &keep);
+        // A row's new index is the number of kept rows before it.
+        let mut before = Vec::with_capacity(keep.len());
+        let mut count = 0u32;
+        for &k in &keep {
+            before.push(count);
+            count += u32::from(k);
+        }
+        self.specials.retain(|(row, _)| keep[*row as usize]);
+        for (row, _) in &mut self.specials {
+            *row = before[*row as usize];
+        }
+        self.max_board = self.boards.iter().copied().max().unwrap_or(0);
+        self.lineage = Lineage::default();
+    }
+
     /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
     /// in this field of the part's groups and pairs.
     pub(crate) fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
@@ -977,6 +1018,70 @@ mod tests {
         assert_eq!(r.ew, a2, "X 1 EW is the same pair in both parts");
         assert_eq!(a.describe_pair(r.ns), "Y / 7 NS");
         assert_eq!(a.group_name(r.group.unwrap()).1, "F");
+    }
+
+    /// A field of clubs taking turns row by row, some rows adjusted; the rows of `clubs` only.
+    fn turns(clubs: &[&str]) -> Field {
+        let mut f = Field::new();
+        for (i, club) in ["X", "Y", "Z"].iter().cycle().take(30).enumerate() {
+            if !clubs.contains(club) {
+                continue;
+            }
+            let n = (i % 4 + 1).to_string();
+            let ns = pair(&mut f, club, &n, Some(Direction::NS));
+            let ew = pair(&mut f, club, &n, Some(Direction::EW));
+            let board = (i / 3 + 1) as u16 + if *club == "Y" { 20 } else { 0 };
+            let outcome = match i % 5 {
+                0 => Outcome::Adjusted {
+                    ns_percent: 60,
+                    ew_percent: 40,
+                },
+                _ => Outcome::Played(10 * i as i32),
+            };
+            f.push(TableResult {
+                board,
+                ns,
+                ew,
+                outcome,
+                arrow_switch: i % 7 == 0,
+                group: None,
+            })
+            .unwrap();
+        }
+        f
+    }
+
+    fn rows(f: &Field) -> Vec<(String, TableResult)> {
+        (0..f.len())
+            .map(|row| {
+                let mut r = f.result(row);
+                let name = format!("{} | {}", f.describe_pair(r.ns), f.describe_pair(r.ew));
+                (r.ns, r.ew) = (0, 0);
+                (name, r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_clubs_rows_are_taken_out_and_the_rest_kept_in_order() {
+        let mut f = turns(&["X", "Y", "Z"]);
+        let lineage = f.lineage.id();
+        f.remove_club_rows(&["Y", "W"]);
+        assert_eq!(rows(&f), rows(&turns(&["X", "Z"])));
+        assert_eq!(f.max_board, turns(&["X", "Z"]).max_board);
+        assert!(f.max_board < 20, "Y's boards went with its rows");
+        assert_ne!(f.lineage.id(), lineage, "rows were not only appended");
+        // Appended again, Y's rows come after the others', on its pairs of before.
+        let pairs = f.pairs().len();
+        f.append(&turns(&["Y"]));
+        assert_eq!(f.pairs().len(), pairs);
+        let mut expected = rows(&turns(&["X", "Z"]));
+        expected.extend(rows(&turns(&["Y"])));
+        assert_eq!(rows(&f), expected);
+        // No club named: nothing changes.
+        let before = rows(&f);
+        f.remove_club_rows(&["W"]);
+        assert_eq!(rows(&f), before);
     }
 
     #[test]

@@ -137,14 +137,13 @@ pub fn publish_csv(
     .unwrap();
 }
 
-/// Publishes the clubs (shuffled, with duplicates) to `log`, aggregates, and checks the replay against
-/// `simpairs score` on the whole session and on each club.
-pub fn run_pipeline(
-    log: Arc<dyn simpairs_log::Log>,
+/// Declares `event` for a real session (`national`, its whole CSV): its boards, Neuberg
+/// matchpoints, the three clubs and the simulated roles' keys.
+pub fn declare_real_event(
+    log: &dyn simpairs_log::Log,
     event: &str,
     partitions: u32,
     national: &str,
-    clubs: &[String],
 ) {
     let national_field = simpairs_formats::csv::read("national.csv", national.as_bytes())
         .unwrap()
@@ -156,7 +155,7 @@ pub fn run_pipeline(
         .map(|&b| i32::from(b))
         .collect();
     declare(
-        log.as_ref(),
+        log,
         Declaration {
             event_id: event.into(),
             name: "real data".into(),
@@ -179,6 +178,21 @@ pub fn run_pipeline(
         ),
     )
     .unwrap();
+}
+
+/// Publishes the clubs (shuffled, with duplicates) to `log`, aggregates, and checks the replay against
+/// `simpairs score` on the whole session and on each club.
+pub fn run_pipeline(
+    log: Arc<dyn simpairs_log::Log>,
+    event: &str,
+    partitions: u32,
+    national: &str,
+    clubs: &[String],
+) {
+    declare_real_event(log.as_ref(), event, partitions, national);
+    let national_field = simpairs_formats::csv::read("national.csv", national.as_bytes())
+        .unwrap()
+        .field;
     // Shuffled order, with duplicates: WEST, NORTH, WEST again, SOUTH, NORTH again.
     for i in [2, 0, 2, 1, 0] {
         let name = format!("{}.csv", CLUBS[i]);

@@ -1,0 +1,184 @@
+//! A club's correction, live: the aggregator takes the club's rows out of the national field and
+//! puts its results in force back in, and every national board it publishes then is the board the
+//! engine scores on the whole corrected session. (The aggregator keeps no club's field and holds
+//! applied results packed, so a correction reads them back.)
+
+use crate::common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use simpairs_events::types::BoardScored;
+use simpairs_log::Log;
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, BatchReport};
+use simpairs_pipeline::wire::value_to_wire;
+use simpairs_scoring::Options;
+
+const EVENT: &str = "corrected";
+
+/// The session's CSV with the `n`th played line of `club` made an adjusted score (60/40): a
+/// director's correction.
+fn corrected(csv: &str, club: &str, n: usize) -> String {
+    let mut seen = 0;
+    let mut out = String::new();
+    for line in csv.lines() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let played = fields.get(1) == Some(&club) && !fields[8].is_empty();
+        if played {
+            seen += 1;
+        }
+        if played && seen == n {
+            let mut changed = fields.clone();
+            changed[5..11].copy_from_slice(&["", "", "", "", "", "60/40"]);
+            out.push_str(&changed.join(","));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    assert!(seen >= n, "{club} has a {n}th played line");
+    out
+}
+
+/// A board as the aggregator publishes it, in an order that does not depend on the field's rows.
+fn board_summary(b: &BoardScored) -> String {
+    let mut specials: Vec<String> = b
+        .specials
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {:?} {:?} {:?}",
+                s.club_id, s.key, s.ns_value, s.ew_value
+            )
+        })
+        .collect();
+    specials.sort();
+    let table: Vec<String> = b
+        .table
+        .iter()
+        .map(|e| {
+            format!(
+                "{} x{} {:?} {:?}",
+                e.ns_score, e.count, e.ns_value, e.ew_value
+            )
+        })
+        .collect();
+    format!(
+        "board {} ({} results, top {:?})\n  {}\n  {}",
+        b.board,
+        b.results_count,
+        b.top,
+        table.join("\n  "),
+        specials.join("\n  ")
+    )
+}
+
+/// The same for the engine's scoring of the whole session.
+fn engine_boards(national: &str) -> Vec<String> {
+    let field = simpairs_formats::csv::read("national.csv", national.as_bytes())
+        .unwrap()
+        .field;
+    let scoring = simpairs_scoring::score(&field, &Options::default()).unwrap();
+    let field = scoring.field();
+    scoring
+        .boards()
+        .iter()
+        .map(|board| {
+            let specials = scoring.board_specials(board).map(|(row, ns, ew)| {
+                let r = field.result(row);
+                let (p_ns, p_ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
+                simpairs_events::types::SpecialValue {
+                    club_id: field.club_name(p_ns.club).to_string(),
+                    key: simpairs_events::types::ResultKey {
+                        section: field.section_name(p_ns.section).into(),
+                        board: i32::from(board.board),
+                        ns_pair: p_ns.label.to_string().into(),
+                        ew_pair: p_ew.label.to_string().into(),
+                    },
+                    ns_value: value_to_wire(ns),
+                    ew_value: value_to_wire(ew),
+                }
+            });
+            let table = scoring.board_table(board).into_iter().map(|l| {
+                simpairs_events::types::TableEntry {
+                    ns_score: l.ns_score,
+                    count: l.count as i32,
+                    ns_value: value_to_wire(l.ns_value),
+                    ew_value: value_to_wire(l.ew_value),
+                }
+            });
+            board_summary(&BoardScored {
+                event_id: EVENT.into(),
+                scope: String::new(),
+                board: i32::from(board.board),
+                generation: 0,
+                results_count: board.results as i32,
+                target: scoring.target() as i32,
+                top: value_to_wire(scoring.top(board)),
+                datum: board.datum,
+                table: table.collect(),
+                specials: specials.collect(),
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_clubs_correction_reaches_the_national_boards_live() {
+    // 21 tables with artificial adjusted scores: specials in every club before the correction.
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (reports, reported) = std::sync::mpsc::channel::<BatchReport>();
+    let live = {
+        let (log, stop) = (log.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut aggregator =
+                Aggregator::open(log, EVENT, simpairs_sim::aggregator_key()).unwrap();
+            let options = AggregateOptions::default();
+            aggregator
+                .run(&options, &stop, |r| reports.send(r.clone()).unwrap())
+                .unwrap();
+        })
+    };
+    let wait = |what: &str| {
+        let report = reported
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{what} was never reported"));
+        assert_eq!(report.submissions_applied, 1, "{what}");
+    };
+    // SOUTH first, so that its rows are not the national field's last when it corrects.
+    for i in [1, 0, 2] {
+        let club = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[i]);
+        wait(club);
+    }
+    let national = corrected(&national, "SOUTH", 3);
+    let south = corrected(&clubs[1], "SOUTH", 3);
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        "SOUTH",
+        &common::key_of("SOUTH"),
+        &south,
+    );
+    wait("SOUTH's correction");
+    stop.store(true, Ordering::Relaxed);
+    live.join().unwrap();
+
+    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
+    let published: Vec<String> = projection
+        .board_scores
+        .iter()
+        .filter(|((scope, _), _)| scope.is_empty())
+        .map(|(_, b)| board_summary(b))
+        .collect();
+    let expected = engine_boards(&national);
+    assert_eq!(published.len(), expected.len());
+    for (got, want) in published.iter().zip(&expected) {
+        assert_eq!(got, want);
+    }
+}
