@@ -186,7 +186,7 @@ mod wire;
 pub use codec::{Codec, Framed, HEADER_LEN, MARKER, Skimmed, split_message};
 pub use error::{Error, Result};
 pub use event::{Event, EventType, Stream};
-pub use packed::PackedApplied;
+pub use packed::{PackedApplied, Packer};
 pub use schemas::{NAMESPACE, SchemaInfo};
 pub use signing::{
     AMENDMENT_DOMAIN, DIGEST_LEN, HASH_FUNCTION, KeyError, OUTPUT_DOMAIN, OUTPUT_DOMAIN_BLAKE3,

@@ -1,5 +1,5 @@
-//! An applied submission kept in its Avro encoding: about 40 bytes a result instead of the 216 of
-//! a decoded [`AppliedResult`](crate::types::AppliedResult) and its texts. The aggregator holds
+//! An applied submission kept in its Avro encoding, compressed: about 7 bytes a result instead of
+//! the 216 of a decoded [`AppliedResult`](crate::types::AppliedResult) and its texts. The aggregator holds
 //! every result in force of a national event (millions) and reads a club's again only when the
 //! club sends a correction; it keeps them packed.
 
@@ -8,44 +8,92 @@ use crate::event::EventType;
 use crate::types::SubmissionApplied;
 use crate::wire::{Out, ReadError, Wire, generated_fingerprint, read_datum};
 
-/// A `SubmissionApplied`'s datum, as the generated codec of the current schema writes it.
+/// A `SubmissionApplied`'s datum, as the generated codec of the current schema writes it,
+/// compressed with zstd: a club's results repeat their section, pairs and empty fields, and
+/// come down to about a quarter (about 7 bytes a result).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackedApplied(Box<[u8]>);
+pub struct PackedApplied {
+    bytes: Box<[u8]>,
+    /// The datum's length, or `None` when it is kept as it is (compressing it failed).
+    datum_len: Option<u32>,
+}
 
-impl PackedApplied {
+/// zstd's level. On the 3.6 M-result bench field, 93 MB of datums came to 25.8 MB at level 1,
+/// 28.4 MB at -1, 38.6 MB at -5 and 24.7 MB at 3, in much the same time.
+const LEVEL: i32 = 1;
+
+/// Packs submissions, reusing one compression context (making one costs more than packing a
+/// club's submission): one a thread.
+pub struct Packer(Option<zstd::bulk::Compressor<'static>>);
+
+impl Default for Packer {
+    fn default() -> Self {
+        Packer(zstd::bulk::Compressor::new(LEVEL).ok())
+    }
+}
+
+impl Packer {
     /// Packs `applied`.
-    pub fn pack(applied: &SubmissionApplied) -> PackedApplied {
+    pub fn pack(&mut self, applied: &SubmissionApplied) -> PackedApplied {
         let mut datum = Vec::with_capacity(64 + 40 * applied.results.len());
         applied.write(&mut Out(&mut datum));
-        PackedApplied(datum.into_boxed_slice())
+        self.compressed(&datum)
     }
 
     /// The datum of a `SubmissionApplied` message written in the current schema (as
     /// [`crate::Codec::encode_submission_applied`] writes it), without encoding it again; `None`
     /// for any other message.
-    pub fn from_message(message: &[u8]) -> Option<PackedApplied> {
+    pub fn from_message(&mut self, message: &[u8]) -> Option<PackedApplied> {
         let framed = split_message(message).ok()?;
         let current = generated_fingerprint(EventType::SubmissionApplied);
-        (framed.fingerprint == current).then(|| PackedApplied(framed.datum.into()))
+        (framed.fingerprint == current).then(|| self.compressed(framed.datum))
+    }
+
+    fn compressed(&mut self, datum: &[u8]) -> PackedApplied {
+        let datum_len = u32::try_from(datum.len()).ok();
+        let compressed = self.0.as_mut().map(|c| c.compress(datum));
+        match (datum_len, compressed) {
+            (Some(len), Some(Ok(bytes))) => PackedApplied {
+                bytes: bytes.into_boxed_slice(),
+                datum_len: Some(len),
+            },
+            _ => PackedApplied {
+                bytes: datum.into(),
+                datum_len: None,
+            },
+        }
+    }
+}
+
+impl PackedApplied {
+    /// Packs `applied` (with a packer of its own: [`Packer`] for many).
+    pub fn pack(applied: &SubmissionApplied) -> PackedApplied {
+        Packer::default().pack(applied)
     }
 
     /// The submission again, as it was packed.
     pub fn unpack(&self) -> Result<SubmissionApplied, String> {
-        read_datum(&self.0, |d| SubmissionApplied::read(d, "SubmissionApplied")).map_err(
-            |e| match e {
-                ReadError::Malformed(detail) => detail,
-                ReadError::TrailingBytes(n) => format!("{n} bytes after the submission"),
-            },
-        )
+        let datum = match self.datum_len {
+            None => std::borrow::Cow::Borrowed(&self.bytes[..]),
+            Some(len) => std::borrow::Cow::Owned(
+                zstd::bulk::decompress(&self.bytes, len as usize)
+                    .map_err(|e| format!("cannot decompress the submission: {e}"))?,
+            ),
+        };
+        read_datum(&datum, |d| SubmissionApplied::read(d, "SubmissionApplied")).map_err(|e| match e
+        {
+            ReadError::Malformed(detail) => detail,
+            ReadError::TrailingBytes(n) => format!("{n} bytes after the submission"),
+        })
     }
 
     /// How many bytes it holds.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.bytes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.bytes.is_empty()
     }
 }
 
@@ -63,7 +111,7 @@ mod tests {
             prop_assert_eq!(packed.unpack(), Ok(applied.clone()));
             // The message the codec writes holds the same bytes.
             let message = Codec::new().unwrap().encode_submission_applied(&applied);
-            prop_assert_eq!(PackedApplied::from_message(&message), Some(packed));
+            prop_assert_eq!(Packer::default().from_message(&message), Some(packed));
         }
     }
 
@@ -74,13 +122,18 @@ mod tests {
             .into_iter()
             .find(|e| !matches!(e, crate::Event::SubmissionApplied(_)));
         let other = codec.encode(&other.unwrap());
-        assert_eq!(PackedApplied::from_message(&other), None);
-        assert_eq!(PackedApplied::from_message(b"too short"), None);
+        assert_eq!(Packer::default().from_message(&other), None);
+        assert_eq!(Packer::default().from_message(b"too short"), None);
     }
 
     #[test]
     fn damaged_bytes_are_an_error_not_a_panic() {
-        let damaged = PackedApplied(vec![0xff; 12].into_boxed_slice());
-        assert!(damaged.unpack().is_err());
+        for datum_len in [None, Some(100)] {
+            let damaged = PackedApplied {
+                bytes: vec![0xff; 12].into_boxed_slice(),
+                datum_len,
+            };
+            assert!(damaged.unpack().is_err());
+        }
     }
 }

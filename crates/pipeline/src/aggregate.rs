@@ -49,7 +49,7 @@ use simpairs_events::types::{
     BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, SubmissionApplied,
     TableEntry,
 };
-use simpairs_events::{Codec, Event, PackedApplied, PrivateKey, Skimmed, Stream};
+use simpairs_events::{Codec, Event, PackedApplied, Packer, PrivateKey, Skimmed, Stream};
 use simpairs_log::{Log, Position};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
@@ -77,7 +77,10 @@ pub struct AggregateOptions {
     pub until_idle: bool,
     /// How long a poll waits for new records.
     pub poll_timeout: Duration,
-    /// Most records handled in one batch (one rescore, one commit).
+    /// Most records handled in one batch (one rescore, one commit). A batch's results are held
+    /// decoded while it is judged and written; 20,000 records (about 200,000 results of a national
+    /// field in batches of one board) caught up with a 3.6 M-result field as fast as 200,000
+    /// records did, in a third of the memory (docs/benchmarks.md).
     pub batch: usize,
     /// This aggregator's name among several of one event: its reading group is
     /// `simpairs-aggregator.<event>.<instance>`, so that a restarted instance resumes where it
@@ -93,7 +96,7 @@ impl Default for AggregateOptions {
         AggregateOptions {
             until_idle: false,
             poll_timeout: Duration::from_millis(100),
-            batch: 200_000,
+            batch: 20_000,
             instance: "main".into(),
             ready: None,
         }
@@ -268,8 +271,11 @@ impl Aggregator {
         let mut rebuilt = false;
         for partition in 0..partitions {
             let committed = consumer.committed(results, partition)?.unwrap_or(0);
-            let state = &mut self.state;
-            let codec = &self.codec;
+            let mut national = National {
+                field: &mut self.national,
+                clubs: &mut self.national_clubs,
+            };
+            let (state, codec) = (&mut self.state, &self.codec);
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
             let mut batch = Batch::new(codec);
@@ -290,20 +296,19 @@ impl Aggregator {
                     if index >= crate::state::REBUILD_BATCH {
                         let finished =
                             state.finish(std::mem::replace(&mut batch, Batch::new(codec)));
-                        pack_effects(state, finished.effects);
+                        national.fold_in(state, finished);
                         index = 0;
                     }
                 },
             )?;
-            crate::state::stage_all(&mut self.state, &mut batch, &chunk, index);
-            let finished = self.state.finish(batch);
-            pack_effects(&mut self.state, finished.effects);
+            crate::state::stage_all(state, &mut batch, &chunk, index);
+            let finished = state.finish(batch);
+            national.fold_in(state, finished);
             rebuilt |= committed > 0;
         }
         if rebuilt {
-            let clubs: Vec<String> = self.state.clubs().keys().cloned().collect();
-            drop(self.rebuild_fields(&clubs, HashMap::new()));
-            tracing::info!(event = %self.event_id, clubs = clubs.len(), "state rebuilt from the log");
+            let clubs = self.state.clubs().len();
+            tracing::info!(event = %self.event_id, clubs, "state rebuilt from the log");
         }
         Ok(())
     }
@@ -335,43 +340,17 @@ impl Aggregator {
         (applied, dead)
     }
 
-    /// Brings the national field up to date with the clubs given: a club's first results are
-    /// appended; a club sending a correction has its rows taken out and its field appended again.
-    /// Returns each club's own field, built in parallel from its results in force (clubs are
-    /// independent) unless `built` has it (the checks of the club's only submission built it).
-    /// Clubs' fields are not kept: a national event's would hold every result a second time.
+    /// [`National::fold`] of the clubs given.
     fn rebuild_fields(
         &mut self,
         clubs: &[String],
-        mut built: HashMap<String, Field>,
+        built: HashMap<String, Field>,
     ) -> Vec<(String, Field)> {
-        use rayon::prelude::*;
-        let state = &self.state;
-        let given: Vec<(String, Option<Field>)> = clubs
-            .iter()
-            .map(|club| (club.clone(), built.remove(club)))
-            .collect();
-        let fields: Vec<(String, Field)> = given
-            .into_par_iter()
-            .map(|(club, field)| {
-                let field = field.unwrap_or_else(|| match state.club(&club) {
-                    Some(results) => crate::field::club_field(&club, results),
-                    None => Field::new(),
-                });
-                (club, field)
-            })
-            .collect();
-        let again: Vec<&str> = clubs
-            .iter()
-            .filter(|c| self.national_clubs.contains(*c))
-            .map(String::as_str)
-            .collect();
-        self.national.remove_club_rows(&again);
-        for (club, field) in &fields {
-            self.national.append(field);
-            self.national_clubs.insert(club.clone());
-        }
-        fields
+        let mut national = National {
+            field: &mut self.national,
+            clubs: &mut self.national_clubs,
+        };
+        national.fold(&self.state, clubs, built)
     }
 
     /// Rebuilds the touched clubs' fields and the national field, and derives the board scores
@@ -510,17 +489,84 @@ impl Aggregator {
     }
 }
 
+/// The aggregator's national field and the clubs in it, borrowed apart from its state.
+struct National<'a> {
+    field: &'a mut Field,
+    clubs: &'a mut BTreeSet<String>,
+}
+
+impl National<'_> {
+    /// Brings the national field up to date with the clubs given: a club's first results are
+    /// appended; a club sending a correction has its rows taken out and its field appended again.
+    /// Returns each club's own field, built in parallel from its results in force (clubs are
+    /// independent) unless `built` has it (the checks of the club's only submission built it).
+    /// Clubs' fields are not kept: a national event's would hold every result a second time.
+    fn fold(
+        &mut self,
+        state: &EventState,
+        clubs: &[String],
+        mut built: HashMap<String, Field>,
+    ) -> Vec<(String, Field)> {
+        use rayon::prelude::*;
+        let given: Vec<(String, Option<Field>)> = clubs
+            .iter()
+            .map(|club| (club.clone(), built.remove(club)))
+            .collect();
+        let fields: Vec<(String, Field)> = given
+            .into_par_iter()
+            .map(|(club, field)| {
+                let field = field.unwrap_or_else(|| match state.club(&club) {
+                    Some(results) => crate::field::club_field(&club, results),
+                    None => Field::new(),
+                });
+                (club, field)
+            })
+            .collect();
+        let again: Vec<&str> = clubs
+            .iter()
+            .filter(|c| self.clubs.contains(*c))
+            .map(String::as_str)
+            .collect();
+        self.field.remove_club_rows(&again);
+        for (club, field) in &fields {
+            self.field.append(field);
+            self.clubs.insert(club.clone());
+        }
+        fields
+    }
+
+    /// Folds what a batch read again from the log applied into the national field, then packs
+    /// it: the fields the checks built are appended as they are, without reading any result
+    /// back, and no batch's results stay decoded.
+    fn fold_in(&mut self, state: &mut EventState, finished: crate::state::Finished) {
+        let clubs: BTreeSet<String> = finished
+            .effects
+            .iter()
+            .filter_map(|(_, effect)| match effect {
+                Effect::Applied(a) => Some(a.club_id.clone()),
+                Effect::DeadLetter { .. } => None,
+            })
+            .collect();
+        let clubs: Vec<String> = clubs.into_iter().collect();
+        drop(self.fold(state, &clubs, finished.fields));
+        pack_effects(state, finished.effects);
+    }
+}
+
 /// The submissions of applied messages, packed as they were written (no second encoding).
 fn packed_from_messages(encoded: &[Encoded]) -> Vec<Option<PackedApplied>> {
     use rayon::prelude::*;
     encoded
         .par_iter()
-        .map(|(_, _, message)| PackedApplied::from_message(message))
+        .map_init(Packer::default, |packer, (_, _, message)| {
+            packer.from_message(message)
+        })
         .collect()
 }
 
 /// Keeps the results in force of submissions the state applied packed from now on: a national
-/// event's millions of results are held in their encoding, a fifth of their decoded size.
+/// event's millions of results are held in their encoding, compressed: a thirtieth of their
+/// decoded size.
 fn pack(
     state: &mut EventState,
     applied: &[Arc<SubmissionApplied>],

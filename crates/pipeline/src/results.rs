@@ -86,16 +86,37 @@ struct Row {
 pub struct ClubResults {
     sources: Vec<Source>,
     rows: Vec<Row>,
+    /// While `rows` is empty, the rows are the first `given` results of the first source, in the
+    /// order given: a club's usual single upload, listed in table order, stores no row at all.
+    given: u32,
 }
 
 impl ClubResults {
     /// How many tables have a result in force.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        match self.rows.len() {
+            0 => self.given as usize,
+            n => n,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.len() == 0
+    }
+
+    /// The `i`th row in force, in table order.
+    fn row(&self, i: usize) -> Row {
+        match self.rows.get(i) {
+            Some(&row) => row,
+            None => Row {
+                source: 0,
+                at: i as u32,
+            },
+        }
+    }
+
+    fn rows(&self) -> impl ExactSizeIterator<Item = Row> + '_ {
+        (0..self.len()).map(|i| self.row(i))
     }
 
     fn source(&self, row: Row) -> &SubmissionApplied {
@@ -108,16 +129,14 @@ impl ClubResults {
 
     /// The results in table order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &AppliedResult> + '_ {
-        self.rows.iter().map(|&row| self.result(row))
+        self.rows().map(|row| self.result(row))
     }
 
     /// The results in table order, each with the applied submission that brought it.
     pub fn iter_sourced(
         &self,
     ) -> impl ExactSizeIterator<Item = (&AppliedResult, &SubmissionApplied)> + '_ {
-        self.rows
-            .iter()
-            .map(|&row| (self.result(row), self.source(row)))
+        self.rows().map(|row| (self.result(row), self.source(row)))
     }
 
     /// Calls `f` with each result in table order, as [`ClubResults::iter`] gives them, but
@@ -134,7 +153,7 @@ impl ClubResults {
                 _ => None,
             })
             .collect();
-        for &row in &self.rows {
+        for row in self.rows() {
             let at = row.source as usize;
             let submission = match &unpacked[at] {
                 Some(s) => s,
@@ -145,13 +164,22 @@ impl ClubResults {
     }
 
     fn find(&self, key: &ResultKey) -> Result<usize, usize> {
-        self.rows
-            .binary_search_by(|&r| table_of(self.result(r)).cmp(&table_of_key(key)))
+        let key = table_of_key(key);
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match table_of(self.result(self.row(mid))).cmp(&key) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Ok(mid),
+            }
+        }
+        Err(low)
     }
 
     /// The result in force of a table.
     pub fn get(&self, key: &ResultKey) -> Option<&AppliedResult> {
-        self.find(key).ok().map(|at| self.result(self.rows[at]))
+        self.find(key).ok().map(|at| self.result(self.row(at)))
     }
 
     /// Keeps `applied`, one of the submissions whose results are in force here, in its encoding
@@ -194,7 +222,8 @@ impl ClubResults {
         debug_assert_eq!(order.len(), applied.results.len());
         let source = self.sources.len() as u32;
         self.sources.push(Source::Shared(applied.clone()));
-        let mut rows = std::mem::take(&mut self.rows);
+        let mut rows: Vec<Row> = self.rows().collect();
+        self.given = 0;
         let in_force = rows.len();
         rows.extend(order.iter().map(|&at| Row { source, at }));
         let table = |row: &Row| table_of(self.result(*row));
@@ -228,6 +257,15 @@ impl ClubResults {
                     decoded.take();
                 }
             }
+        }
+        let given = self
+            .rows
+            .iter()
+            .zip(0..)
+            .all(|(r, at)| r.source == 0 && r.at == at);
+        if given && self.sources.len() == 1 {
+            self.given = self.rows.len() as u32;
+            self.rows = Vec::new();
         }
     }
 
@@ -386,6 +424,20 @@ mod tests {
             assert!(is_table(r, &k));
         }
         assert_eq!(c.get(&key("A", 2, "1", "2")), None);
+    }
+
+    #[test]
+    fn a_submission_in_table_order_stores_no_rows_until_corrected() {
+        let mut c = ClubResults::default();
+        let given = vec![result("A", 1, "1", "2", 100), result("A", 2, "1", "2", 50)];
+        c.apply(&submission(given.clone(), Vec::new()));
+        assert!(c.rows.is_empty());
+        assert_eq!(listed(&c), given);
+        assert_eq!(c.get(&key("A", 2, "1", "2")), Some(&given[1]));
+        c.apply(&submission(vec![result("A", 1, "1", "2", 110)], Vec::new()));
+        assert_eq!(c.rows.len(), 2, "two sources: each row is listed");
+        assert_eq!(scores(&c)[0].4, Some(110));
+        assert_eq!(scores(&c)[1].4, Some(50));
     }
 
     #[test]

@@ -124,61 +124,98 @@ fn engine_boards(national: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_clubs_correction_reaches_the_national_boards_live() {
-    // 21 tables with artificial adjusted scores: specials in every club before the correction.
-    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
-    let dir = tempfile::tempdir().unwrap();
-    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+/// A live aggregator of `EVENT` on `log` (instance "main": a restart rebuilds its state from the
+/// log up to its committed position): stops when the flag is set, and reports each batch.
+fn live(
+    log: &Arc<dyn Log>,
+) -> (
+    Arc<AtomicBool>,
+    std::sync::mpsc::Receiver<BatchReport>,
+    std::thread::JoinHandle<()>,
+) {
     let stop = Arc::new(AtomicBool::new(false));
     let (reports, reported) = std::sync::mpsc::channel::<BatchReport>();
-    let live = {
+    let handle = {
         let (log, stop) = (log.clone(), stop.clone());
         std::thread::spawn(move || {
             let mut aggregator =
                 Aggregator::open(log, EVENT, simpairs_sim::aggregator_key()).unwrap();
-            let options = AggregateOptions::default();
             aggregator
-                .run(&options, &stop, |r| reports.send(r.clone()).unwrap())
+                .run(&AggregateOptions::default(), &stop, |r| {
+                    reports.send(r.clone()).unwrap()
+                })
                 .unwrap();
         })
     };
-    let wait = |what: &str| {
-        let report = reported
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| panic!("{what} was never reported"));
-        assert_eq!(report.submissions_applied, 1, "{what}");
-    };
-    // SOUTH first, so that its rows are not the national field's last when it corrects.
-    for i in [1, 0, 2] {
-        let club = common::CLUBS[i];
-        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[i]);
-        wait(club);
-    }
-    let national = corrected(&national, "SOUTH", 3);
-    let south = corrected(&clubs[1], "SOUTH", 3);
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        "SOUTH",
-        &common::key_of("SOUTH"),
-        &south,
-    );
-    wait("SOUTH's correction");
-    stop.store(true, Ordering::Relaxed);
-    live.join().unwrap();
+    (stop, reported, handle)
+}
 
-    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
+/// Waits for one submission to be reported applied.
+fn applied(reported: &std::sync::mpsc::Receiver<BatchReport>, what: &str) {
+    let report = reported
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("{what} was never reported"));
+    assert_eq!(report.submissions_applied, 1, "{what}");
+}
+
+/// The national boards the aggregator published last agree with the engine on `national`.
+fn boards_agree(log: &dyn Log, national: &str) {
+    let projection = simpairs_pipeline::project::Projection::load(log, EVENT).unwrap();
     let published: Vec<String> = projection
         .board_scores
         .iter()
         .filter(|((scope, _), _)| scope.is_empty())
         .map(|(_, b)| board_summary(b))
         .collect();
-    let expected = engine_boards(&national);
+    let expected = engine_boards(national);
     assert_eq!(published.len(), expected.len());
     for (got, want) in published.iter().zip(&expected) {
         assert_eq!(got, want);
     }
+}
+
+#[test]
+fn a_clubs_correction_reaches_the_national_boards_live_and_after_a_restart() {
+    // 21 tables with artificial adjusted scores: specials in every club before the correction.
+    let (national, mut clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+    let (stop, reported, handle) = live(&log);
+    // SOUTH first, so that its rows are not the national field's last when it corrects.
+    for i in [1, 0, 2] {
+        let club = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[i]);
+        applied(&reported, club);
+    }
+    let national = corrected(&national, "SOUTH", 3);
+    clubs[1] = corrected(&clubs[1], "SOUTH", 3);
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        "SOUTH",
+        &common::key_of("SOUTH"),
+        &clubs[1],
+    );
+    applied(&reported, "SOUTH's correction");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    boards_agree(log.as_ref(), &national);
+
+    // Restarted, the aggregator reads its state and national field back from the log (packed,
+    // club by club as they applied), and a correction of another club still lands right.
+    let (stop, reported, handle) = live(&log);
+    let national = corrected(&national, "NORTH", 2);
+    clubs[0] = corrected(&clubs[0], "NORTH", 2);
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        "NORTH",
+        &common::key_of("NORTH"),
+        &clubs[0],
+    );
+    applied(&reported, "NORTH's correction");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    boards_agree(log.as_ref(), &national);
 }
