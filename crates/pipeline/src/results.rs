@@ -7,7 +7,9 @@
 //! its state reads, shared, not a copy of every result. A table is found by binary search on the
 //! result's own fields, so no key is copied out of a result either. (A map keyed by `ResultKey`
 //! with a copy of each result was most of the cost of applying a submission: five strings copied
-//! and a map node per result.)
+//! and a map node per result.) The aggregator, which holds a national event's results for as long
+//! as it runs, keeps each submission packed once it has written it ([`ClubResults::pack`]): about
+//! 7 bytes a result instead of 216, read back only when the club sends a correction.
 
 use std::sync::{Arc, OnceLock};
 
