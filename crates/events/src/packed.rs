@@ -86,15 +86,6 @@ impl PackedApplied {
             ReadError::TrailingBytes(n) => format!("{n} bytes after the submission"),
         })
     }
-
-    /// How many bytes it holds.
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub(crate) fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
 }
 
 /// An applied submission whose results are (or were) in force.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Source {
     /// Decoded, shared with the event that announced it.
     Shared(Arc<SubmissionApplied>),
@@ -61,18 +61,6 @@ fn unpack(packed: &PackedApplied) -> SubmissionApplied {
     packed
         .unpack()
         .unwrap_or_else(|e| panic!("a packed submission no longer reads: {e}"))
-}
-
-impl Clone for Source {
-    fn clone(&self) -> Self {
-        match self {
-            Source::Shared(applied) => Source::Shared(applied.clone()),
-            Source::Packed { packed, decoded } => Source::Packed {
-                packed: packed.clone(),
-                decoded: decoded.clone(),
-            },
-        }
-    }
 }
 
 /// A result in force: which of the club's sources brought it, and its place among that

@@ -158,6 +158,23 @@ fn applied(reported: &std::sync::mpsc::Receiver<BatchReport>, what: &str) {
     assert_eq!(report.submissions_applied, 1, "{what}");
 }
 
+/// Club `i` corrects its `n`th played line (see [`corrected`]) and the live aggregator applies it:
+/// the session's CSV as corrected.
+fn correct(
+    log: &Arc<dyn Log>,
+    reported: &std::sync::mpsc::Receiver<BatchReport>,
+    national: &str,
+    clubs: &mut [String],
+    i: usize,
+    n: usize,
+) -> String {
+    let club = common::CLUBS[i];
+    clubs[i] = corrected(&clubs[i], club, n);
+    common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[i]);
+    applied(reported, &format!("{club}'s correction"));
+    corrected(national, club, n)
+}
+
 /// The national boards the aggregator published last agree with the engine on `national`.
 fn boards_agree(log: &dyn Log, national: &str) {
     let projection = simpairs_pipeline::project::Projection::load(log, EVENT).unwrap();
@@ -188,16 +205,7 @@ fn a_clubs_correction_reaches_the_national_boards_live_and_after_a_restart() {
         common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[i]);
         applied(&reported, club);
     }
-    let national = corrected(&national, "SOUTH", 3);
-    clubs[1] = corrected(&clubs[1], "SOUTH", 3);
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        "SOUTH",
-        &common::key_of("SOUTH"),
-        &clubs[1],
-    );
-    applied(&reported, "SOUTH's correction");
+    let national = correct(&log, &reported, &national, &mut clubs, 1, 3);
     stop.store(true, Ordering::Relaxed);
     handle.join().unwrap();
     boards_agree(log.as_ref(), &national);
@@ -205,16 +213,7 @@ fn a_clubs_correction_reaches_the_national_boards_live_and_after_a_restart() {
     // Restarted, the aggregator reads its state and national field back from the log (packed,
     // club by club as they applied), and a correction of another club still lands right.
     let (stop, reported, handle) = live(&log);
-    let national = corrected(&national, "NORTH", 2);
-    clubs[0] = corrected(&clubs[0], "NORTH", 2);
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        "NORTH",
-        &common::key_of("NORTH"),
-        &clubs[0],
-    );
-    applied(&reported, "NORTH's correction");
+    let national = correct(&log, &reported, &national, &mut clubs, 0, 2);
     stop.store(true, Ordering::Relaxed);
     handle.join().unwrap();
     boards_agree(log.as_ref(), &national);

@@ -598,17 +598,16 @@ impl Field {
         retain(&mut self.ns, &keep);
         retain(&mut self.ew, &keep);
         retain(&mut self.scores, &keep);
-        // A row's new index is the number of kept rows before it.
-        let mut before = Vec::with_capacity(keep.len());
-        let mut count = 0u32;
-        for &k in &keep {
-            before.push(count);
-            count += u32::from(k);
-        }
-        self.specials.retain(|(row, _)| keep[*row as usize]);
-        for (row, _) in &mut self.specials {
-            *row = before[*row as usize];
-        }
+        // A row's new index is the number of kept rows before it; specials are in row order, so
+        // one count walks along with them.
+        let (mut counted, mut kept_before) = (0, 0u32);
+        self.specials.retain_mut(|(row, _)| {
+            let at = *row as usize;
+            kept_before += keep[counted..at].iter().map(|&k| u32::from(k)).sum::<u32>();
+            counted = at;
+            *row = kept_before;
+            keep[at]
+        });
         self.max_board = self.boards.iter().copied().max().unwrap_or(0);
         self.lineage = Lineage::default();
     }
