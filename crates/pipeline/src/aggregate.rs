@@ -39,22 +39,22 @@
 //! boards nobody published.)
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use compact_str::ToCompactString;
 use simpairs_events::types::{
-    BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, SubmissionApplied,
-    TableEntry,
+    BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, TableEntry,
 };
-use simpairs_events::{Codec, Event, PackedApplied, Packer, PrivateKey, Skimmed, Stream};
+use simpairs_events::{Codec, Event, PrivateKey, Skimmed, Stream};
 use simpairs_log::{Log, Position};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
+use crate::announce::Announcement;
 use crate::state::{Batch, Effect, EventState};
 use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
+use crate::written::Written;
 use crate::{Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
@@ -243,7 +243,7 @@ impl Aggregator {
             let batch = stage_batch(&mut self.state, &self.codec, &records);
             tracing::debug!(elapsed = ?started.elapsed(), "records staged");
             let finished = self.state.finish(batch);
-            let (applied, dead) = self.sort_effects(finished.effects, &records);
+            let (applied, dead) = self.sort_effects(finished.announced, finished.effects, &records);
             let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             // The batch before is written out before this one's output begins.
@@ -278,7 +278,7 @@ impl Aggregator {
             let (state, codec) = (&mut self.state, &self.codec);
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
-            let mut batch = Batch::new(codec);
+            let mut batch = Batch::announcing(codec);
             let (mut index, mut chunk) = (0, Vec::with_capacity(DECODE_CHUNK));
             crate::read_range(
                 self.log.as_ref(),
@@ -295,7 +295,7 @@ impl Aggregator {
                     index += std::mem::take(&mut chunk).len();
                     if index >= crate::state::REBUILD_BATCH {
                         let finished =
-                            state.finish(std::mem::replace(&mut batch, Batch::new(codec)));
+                            state.finish(std::mem::replace(&mut batch, Batch::announcing(codec)));
                         national.fold_in(state, finished);
                         index = 0;
                     }
@@ -313,19 +313,26 @@ impl Aggregator {
         Ok(())
     }
 
-    /// The effects of a batch, in record order: what applied, and the dead letters of what was set
-    /// aside.
+    /// A batch's announcements and effects: what applied, and the dead letters of what was set
+    /// aside, in record order.
     fn sort_effects(
         &self,
+        mut applied: Vec<Announcement>,
         effects: Vec<(usize, Effect)>,
         records: &[simpairs_log::Record],
-    ) -> (Vec<Arc<SubmissionApplied>>, Vec<DeadLettered>) {
-        let mut applied = Vec::new();
+    ) -> (Vec<Announcement>, Vec<DeadLettered>) {
         let mut dead = Vec::new();
         for (index, effect) in effects {
             let record = &records[index];
             match effect {
-                Effect::Applied(a) => applied.push(a),
+                // An announcing batch lists what applied as announcements; were one given as an
+                // effect, it is written all the same.
+                Effect::Applied(a) => applied.push(Announcement {
+                    club_id: a.club_id.clone(),
+                    submission_id: a.submission_id.clone(),
+                    seal_offset: a.seal_offset,
+                    message: self.codec.encode_submission_applied(&a),
+                }),
                 Effect::DeadLetter { reason } => dead.push(DeadLettered {
                     event_id: Some(self.event_id.clone()),
                     source_stream: record.stream.clone(),
@@ -375,7 +382,7 @@ impl Aggregator {
         tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national boards scored");
         let boards = board_events(&self.event_id, &national, "", generation);
         tracing::debug!(elapsed = ?started.elapsed(), "national board events built");
-        keep_changed(&mut self.written, "", boards, &mut scores);
+        self.written.keep_changed("", boards, &mut scores);
         // Each touched club's own field (clubs in parallel: each is small).
         let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
             use rayon::prelude::*;
@@ -393,7 +400,7 @@ impl Aggregator {
                 .collect::<Result<_>>()?
         };
         for (club, boards, club_standings) in per_club {
-            keep_changed(&mut self.written, &club, boards, &mut scores);
+            self.written.keep_changed(&club, boards, &mut scores);
             standings.push(Event::StandingsComputed(club_standings));
         }
         Ok((scores, standings))
@@ -404,7 +411,7 @@ impl Aggregator {
     /// derived, then the rest.
     fn write_output(
         &mut self,
-        applied: Vec<Arc<SubmissionApplied>>,
+        applied: Vec<Announcement>,
         dead: Vec<DeadLettered>,
         fields: HashMap<String, Field>,
         positions: Vec<Position>,
@@ -435,11 +442,7 @@ impl Aggregator {
                 .collect();
             // The applied submissions go out first: the projection ranks the national field from
             // them, and need not wait for the board scores.
-            let encoded = self.encode_applied(&applied)?;
-            let packed = packed_from_messages(&encoded);
-            applied_writing = writer.applied(encoded);
-            pack(&mut self.state, &applied, packed);
-            drop(applied);
+            applied_writing = writer.applied(self.applied_records(applied)?);
             // Everything after the applied submissions can wait for the leaderboard: derived on
             // the lower-priority threads.
             let pool = self.derive_pool.clone();
@@ -463,29 +466,25 @@ impl Aggregator {
 
     /// Applied submissions as records of the board-scores stream: (key, partition, message). Each
     /// has a key of its own, so that compaction keeps all of them, and goes to its club's
-    /// partition, so that a club's stay in order.
-    fn encode_applied(&self, applied: &[Arc<SubmissionApplied>]) -> Result<Vec<Encoded>> {
+    /// partition, so that a club's stay in order. (Their messages were encoded as they were
+    /// judged.)
+    fn applied_records(&self, applied: Vec<Announcement>) -> Result<Vec<Encoded>> {
         let partitions = self
             .log
             .partitions(&stream_name(&self.event_id, Stream::BoardScores))?;
-        // Encoded in parallel: a batch can hold thousands of applied submissions.
-        use rayon::prelude::*;
-        let encoded = applied
-            .par_iter()
+        let event = &self.event_id;
+        let records = applied
+            .into_iter()
             .map(|a| {
-                let key = format!("{}/{}/{}", a.event_id, a.club_id, a.submission_id);
+                let key = format!("{event}/{}/{}", a.club_id, a.submission_id);
                 let partition = simpairs_log::partition_for_key(
-                    &Event::submission_applied_key(&a.event_id, &a.club_id),
+                    &Event::submission_applied_key(event, &a.club_id),
                     partitions,
                 );
-                (
-                    key.into_bytes(),
-                    Some(partition),
-                    self.codec.encode_submission_applied(a),
-                )
+                (key.into_bytes(), Some(partition), a.message)
             })
             .collect();
-        Ok(encoded)
+        Ok(records)
     }
 }
 
@@ -535,65 +534,14 @@ impl National<'_> {
         fields
     }
 
-    /// Folds what a batch read again from the log applied into the national field, then packs
-    /// it: the fields the checks built are appended as they are, without reading any result
-    /// back, and no batch's results stay decoded.
-    fn fold_in(&mut self, state: &mut EventState, finished: crate::state::Finished) {
-        let clubs: BTreeSet<String> = finished
-            .effects
-            .iter()
-            .filter_map(|(_, effect)| match effect {
-                Effect::Applied(a) => Some(a.club_id.clone()),
-                Effect::DeadLetter { .. } => None,
-            })
-            .collect();
+    /// Folds what a batch read again from the log applied into the national field: the fields
+    /// the checks built are appended as they are, without reading any result back. (Its
+    /// announcements were written when the batch was first read.)
+    fn fold_in(&mut self, state: &EventState, finished: crate::state::Finished) {
+        let clubs: BTreeSet<String> = finished.announced.into_iter().map(|a| a.club_id).collect();
         let clubs: Vec<String> = clubs.into_iter().collect();
         drop(self.fold(state, &clubs, finished.fields));
-        pack_effects(state, finished.effects);
     }
-}
-
-/// The submissions of applied messages, packed as they were written (no second encoding).
-fn packed_from_messages(encoded: &[Encoded]) -> Vec<Option<PackedApplied>> {
-    use rayon::prelude::*;
-    encoded
-        .par_iter()
-        .map_init(Packer::default, |packer, (_, _, message)| {
-            packer.from_message(message)
-        })
-        .collect()
-}
-
-/// Keeps the results in force of submissions the state applied packed from now on: a national
-/// event's millions of results are held in their encoding, compressed: a thirtieth of their
-/// decoded size.
-fn pack(
-    state: &mut EventState,
-    applied: &[Arc<SubmissionApplied>],
-    packed: Vec<Option<PackedApplied>>,
-) {
-    for (applied, packed) in applied.iter().zip(packed) {
-        if let Some(packed) = packed {
-            state.pack(applied, packed);
-        }
-    }
-}
-
-/// [`pack`] for the effects of a batch read again from the log (nothing is written for them).
-fn pack_effects(state: &mut EventState, effects: Vec<(usize, Effect)>) {
-    use rayon::prelude::*;
-    let applied: Vec<Arc<SubmissionApplied>> = effects
-        .into_iter()
-        .filter_map(|(_, effect)| match effect {
-            Effect::Applied(a) => Some(a),
-            Effect::DeadLetter { .. } => None,
-        })
-        .collect();
-    let packed = applied
-        .par_iter()
-        .map(|a| Some(PackedApplied::pack(a)))
-        .collect();
-    pack(state, &applied, packed);
 }
 
 /// A batch whose output is being written, and its report once it is durable.
@@ -645,10 +593,6 @@ fn commit_with_retries(
 
 use crate::output::Encoded;
 
-/// A hash of the table last written for each scope (a club, or `""` for the nation) and board.
-/// Thousands of clubs have tens of boards each: the scopes are not copied for every board.
-type Written = HashMap<String, rustc_hash::FxHashMap<i32, u64>>;
-
 /// The position after the last of `records` in each partition they come from.
 fn next_positions(records: &[simpairs_log::Record]) -> Vec<Position> {
     let mut next: BTreeMap<(&str, u32), u64> = BTreeMap::new();
@@ -663,31 +607,6 @@ fn next_positions(records: &[simpairs_log::Record]) -> Vec<Position> {
             next_offset,
         })
         .collect()
-}
-
-/// Keeps the board scores whose values changed since they were last written.
-fn keep_changed(written: &mut Written, scope: &str, boards: Vec<Event>, out: &mut Vec<Event>) {
-    let last = written.entry(scope.to_string()).or_default();
-    for event in boards {
-        if let Event::BoardScored(b) = &event {
-            // A fast hash (FxHasher): the board scores of thousands of clubs are hashed for
-            // every batch, and SipHash's protection against crafted keys buys nothing here
-            // (the values are the engine's output, not input from outside).
-            let mut h = rustc_hash::FxHasher::default();
-            (b.results_count, b.target, b.top, b.datum).hash(&mut h);
-            for e in &b.table {
-                (e.ns_score, e.count, e.ns_value, e.ew_value).hash(&mut h);
-            }
-            for s in &b.specials {
-                (&s.club_id, &s.key, s.ns_value, s.ew_value).hash(&mut h);
-            }
-            let hash = h.finish();
-            if last.insert(b.board, hash) == Some(hash) {
-                continue;
-            }
-        }
-        out.push(event);
-    }
 }
 
 /// The `BoardScored` events of a scored field.
@@ -791,7 +710,7 @@ fn stage_batch<'c>(
     records: &[simpairs_log::Record],
 ) -> Batch<'c> {
     let roster = state.roster_shared();
-    let mut batch = Batch::new(codec);
+    let mut batch = Batch::announcing(codec);
     std::thread::scope(|scope| {
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
         scope.spawn(move || {

@@ -40,9 +40,9 @@ pub struct Context<'a> {
 /// A submission that passed every check: what applies.
 #[derive(Debug)]
 pub(crate) struct Accepted {
+    /// What applies, its results in table order (see [`crate::results::table_order`]; a table
+    /// is never given twice).
     pub applied: SubmissionApplied,
-    /// The results' order by table (see [`table_order`]).
-    pub by_table: Vec<u32>,
     /// The field the results make, built in table order.
     pub field: Field,
     /// Lines that apply but that a director should look at, in sequence order.
@@ -269,6 +269,9 @@ pub(crate) fn judge(
     }
     let ordered =
         check_results(&seal.club_id, &checked.results, &checked.sequences).map_err(invalid)?;
+    // Listed as they are kept: a club's results in force are then its first submission's, as
+    // they are, with no order of their own to store.
+    crate::results::put_in_order(&mut checked.results, ordered.by_table);
     Ok(Accepted {
         applied: SubmissionApplied {
             event_id: seal.event_id.clone(),
@@ -279,7 +282,6 @@ pub(crate) fn judge(
             withdrawn: checked.withdrawn,
             pairs: checked.pairs,
         },
-        by_table: ordered.by_table,
         field: ordered.field,
         warnings: ordered.warnings,
         deals: checked.deals,

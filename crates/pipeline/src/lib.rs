@@ -24,6 +24,7 @@
 //! - [`wire`]: every conversion between the events' types and the scoring engine's.
 
 pub mod aggregate;
+pub mod announce;
 pub mod background;
 pub mod deals;
 pub mod declare;
@@ -48,6 +49,7 @@ pub mod views;
 mod when;
 pub mod wire;
 mod writing;
+mod written;
 
 pub use error::{
     AmendmentRefused, BadClubId, DeclareError, EventError, FirstSeal, FoundKey, KeyError,

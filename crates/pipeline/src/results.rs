@@ -3,13 +3,15 @@
 //! A club has a few hundred results, and the whole nation millions. They are kept per club, in
 //! table order (section, board, NS pair, EW pair: the order of
 //! [`simpairs_events::types::ResultKey`]), each table once, as references into the
-//! applied submissions that brought them: the `SubmissionApplied` the aggregator writes is the one
-//! its state reads, shared, not a copy of every result. A table is found by binary search on the
+//! applied submissions that brought them: the state, replay and the projection share the
+//! `SubmissionApplied` they hold, not a copy of every result. A table is found by binary search on the
 //! result's own fields, so no key is copied out of a result either. (A map keyed by `ResultKey`
 //! with a copy of each result was most of the cost of applying a submission: five strings copied
 //! and a map node per result.) The aggregator, which holds a national event's results for as long
-//! as it runs, keeps each submission packed once it has written it ([`ClubResults::pack`]): about
-//! 7 bytes a result instead of 216, read back only when the club sends a correction.
+//! as it runs, keeps each submission packed from the moment it applies
+//! ([`ClubResults::apply_packed`]): about 7 bytes a result instead of 216, read back only when the
+//! club sends a correction. Its results come listed in table order, so a club's first submission
+//! needs no rows at all.
 
 use std::sync::{Arc, OnceLock};
 
@@ -38,10 +40,11 @@ pub(crate) fn is_table(r: &AppliedResult, key: &ResultKey) -> bool {
 enum Source {
     /// Decoded, shared with the event that announced it.
     Shared(Arc<SubmissionApplied>),
-    /// Kept in its encoding ([`ClubResults::pack`]) and decoded again only when asked.
+    /// Kept in its encoding ([`ClubResults::apply_packed`]) and decoded again only when asked
+    /// (boxed: a club keeps a source or two, and thousands of clubs are held packed).
     Packed {
         packed: PackedApplied,
-        decoded: OnceLock<SubmissionApplied>,
+        decoded: OnceLock<Box<SubmissionApplied>>,
     },
 }
 
@@ -49,7 +52,7 @@ impl Source {
     fn submission(&self) -> &SubmissionApplied {
         match self {
             Source::Shared(applied) => applied,
-            Source::Packed { packed, decoded } => decoded.get_or_init(|| unpack(packed)),
+            Source::Packed { packed, decoded } => decoded.get_or_init(|| Box::new(unpack(packed))),
         }
     }
 }
@@ -172,80 +175,87 @@ impl ClubResults {
         self.find(key).ok().map(|at| self.result(self.row(at)))
     }
 
-    /// Keeps `applied`, one of the submissions whose results are in force here, in its encoding
-    /// from now on (its decoded results are freed once nothing else shares them). Whether it
-    /// was one of them.
-    pub fn pack(&mut self, applied: &Arc<SubmissionApplied>, packed: PackedApplied) -> bool {
-        let found = self
-            .sources
-            .iter_mut()
-            .find(|s| matches!(s, Source::Shared(a) if Arc::ptr_eq(a, applied)));
-        match found {
-            Some(source) => {
-                *source = Source::Packed {
-                    packed,
-                    decoded: OnceLock::new(),
-                };
-                true
-            }
-            None => false,
-        }
-    }
-
     /// Puts the results of an applied submission in force, then takes its withdrawals out. Each
     /// result replaces the result of its table; where a table is given twice the later one is in
     /// force.
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
         // Put in table order first (as numbers, where the texts are short), so that the sort of
-        // `apply_ordered` only merges, comparing few texts.
-        self.apply_ordered(applied, &table_order(&applied.results));
+        // `merge` only merges, comparing few texts.
+        let results = &applied.results;
+        let mut order = table_order(results);
+        keep_last(&mut order, |a, b| {
+            table_of(&results[*a as usize]) == table_of(&results[*b as usize])
+        });
+        let source = Source::Shared(applied.clone());
+        self.merge(source, order, &applied.withdrawn);
     }
 
-    /// [`ClubResults::apply`], with the submission's results listed in table order
-    /// ([`table_order`], as the aggregator's checks give them): the sort below is then a merge of
-    /// two sorted runs, and none at all for a club's first submission. A table given twice must be
-    /// listed in the order given.
-    pub(crate) fn apply_ordered(&mut self, applied: &Arc<SubmissionApplied>, order: &[u32]) {
-        // The rows in force, then the new ones, in a stable sort: the results of one table end up
-        // next to each other in the order they were given, and the last of them stays. The rows
-        // in force are one sorted run already, so the sort is mostly a merge.
-        debug_assert_eq!(order.len(), applied.results.len());
-        let source = self.sources.len() as u32;
-        self.sources.push(Source::Shared(applied.clone()));
+    /// [`ClubResults::apply`] of a submission whose results are listed in table order, each
+    /// table once, as the aggregator's checks give them: a club's first submission is then
+    /// kept as it is, with no rows.
+    pub(crate) fn apply_in_order(&mut self, applied: &Arc<SubmissionApplied>) {
+        let source = Source::Shared(applied.clone());
+        self.merge(source, 0..applied.results.len() as u32, &applied.withdrawn);
+    }
+
+    /// [`ClubResults::apply_in_order`] of a submission of `results` results kept packed from
+    /// the start (the aggregator's: [`crate::announce`]), with its withdrawals. Its results are
+    /// decoded only if they must be merged with results already in force, and not kept so.
+    pub(crate) fn apply_packed(
+        &mut self,
+        packed: PackedApplied,
+        results: u32,
+        withdrawn: &[ResultKey],
+    ) {
+        let source = Source::Packed {
+            packed,
+            decoded: OnceLock::new(),
+        };
+        self.merge(source, 0..results, withdrawn);
+    }
+
+    /// Puts the results of `source` in force, listed in table order by `order` (each table once),
+    /// then takes `withdrawn` out: the sort below is then a merge of two sorted runs, and none at
+    /// all for a club's first submission, whose packed results are then not read at all.
+    fn merge(
+        &mut self,
+        source: Source,
+        order: impl IntoIterator<Item = u32>,
+        withdrawn: &[ResultKey],
+    ) {
+        // The rows in force, then the new ones, in a stable sort: a table's new result ends up
+        // just after the one in force, and stays. The rows in force are one sorted run already,
+        // so the sort is mostly a merge.
+        let at = self.sources.len() as u32;
+        // Most clubs send one submission: no room kept for more.
+        self.sources.reserve_exact(1);
+        self.sources.push(source);
         let mut rows: Vec<Row> = self.rows().collect();
         self.given = 0;
         let in_force = rows.len();
-        rows.extend(order.iter().map(|&at| Row { source, at }));
+        rows.extend(order.into_iter().map(|i| Row { source: at, at: i }));
         let table = |row: &Row| table_of(self.result(*row));
         // A club's first submission is in order already: only a later one has two runs to merge.
         if in_force > 0 {
             rows.sort_by(|a, b| table(a).cmp(&table(b)));
+            keep_last(&mut rows, |a, b| table(a) == table(b));
         }
         debug_assert!(
-            rows.is_sorted_by(|a, b| table(a) <= table(b)),
-            "a submission's results listed out of table order"
+            rows.is_sorted_by(|a, b| table(a) < table(b)),
+            "a submission's results listed out of table order, or a table twice"
         );
-        // `dedup_by` keeps the first of equal neighbours: the later row is swapped into it first.
-        rows.dedup_by(|later, kept| {
-            let same = table(later) == table(kept);
-            if same {
-                std::mem::swap(later, kept);
-            }
-            same
-        });
         self.rows = rows;
-        for key in &applied.withdrawn {
+        for key in withdrawn {
             if let Ok(at) = self.find(key) {
                 self.rows.remove(at);
             }
         }
-        if in_force > 0 {
-            self.drop_unused_sources();
-            // Merging decoded packed submissions: they go back to their packed size.
-            for source in &mut self.sources {
-                if let Source::Packed { decoded, .. } = source {
-                    decoded.take();
-                }
+        self.drop_unused_sources();
+        // Merging (or checking, or withdrawing from) packed submissions decoded them: they go
+        // back to their packed size.
+        for source in &mut self.sources {
+            if let Source::Packed { decoded, .. } = source {
+                decoded.take();
             }
         }
         let given = self
@@ -315,6 +325,37 @@ pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
     }
     keys.sort_unstable();
     keys.into_iter().map(|(_, at)| at).collect()
+}
+
+/// Of neighbours that are the `same`, keeps the last.
+fn keep_last<T>(items: &mut Vec<T>, same: impl Fn(&T, &T) -> bool) {
+    // `dedup_by` keeps the first of equal neighbours: the later one is swapped into it first.
+    items.dedup_by(|later, kept| {
+        let is_same = same(later, kept);
+        if is_same {
+            std::mem::swap(later, kept);
+        }
+        is_same
+    });
+}
+
+/// Lists `results` in the order `order` gives (indices into them, each once: [`table_order`]'s),
+/// moving each result once.
+pub(crate) fn put_in_order(results: &mut [AppliedResult], mut order: Vec<u32>) {
+    debug_assert_eq!(order.len(), results.len());
+    // Each cycle of the permutation is walked once; a place done is marked by pointing at itself.
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at] as usize;
+            order[at] = at as u32;
+            if from == start {
+                break;
+            }
+            results.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// [`table_order`] comparing the texts themselves, for a club with a long section or pair text.
@@ -496,6 +537,15 @@ mod tests {
         out
     }
 
+    /// `results` as the judge lets them through: in table order, a table given twice only once
+    /// (the judge refuses it; here the later one is kept, as it would be in force).
+    fn as_judged(mut results: Vec<AppliedResult>) -> Vec<AppliedResult> {
+        let order = table_order(&results);
+        put_in_order(&mut results, order);
+        keep_last(&mut results, |a, b| table_of(a) == table_of(b));
+        results
+    }
+
     /// How many of its sources a club holds decoded.
     fn decoded(c: &ClubResults) -> usize {
         c.sources
@@ -523,23 +573,22 @@ mod tests {
             for (results, withdrawn, pack) in submissions {
                 let pair = |p: u8| p.to_string();
                 let applied = submission(
-                    results.iter().map(|&(b, p, s)| result("A", b, &pair(p), "9", s)).collect(),
+                    as_judged(results.iter().map(|&(b, p, s)| result("A", b, &pair(p), "9", s)).collect()),
                     withdrawn.iter().map(|&(b, p)| key("A", b, &pair(p), "9")).collect(),
                 );
                 plain.apply(&applied);
-                let merged = !packed.is_empty();
-                packed.apply(&applied);
                 if pack {
-                    packed.pack(&applied, PackedApplied::pack(&applied));
+                    let n = applied.results.len() as u32;
+                    packed.apply_packed(PackedApplied::pack(&applied), n, &applied.withdrawn);
+                } else {
+                    packed.apply_in_order(&applied);
                 }
                 let shared = packed
                     .sources
                     .iter()
                     .filter(|s| matches!(s, Source::Shared(_)))
                     .count();
-                if pack || merged {
-                    prop_assert_eq!(decoded(&packed), shared, "what was packed is not kept decoded");
-                }
+                prop_assert_eq!(decoded(&packed), shared, "what was packed is not kept decoded");
                 let before = decoded(&packed);
                 prop_assert_eq!(visited(&packed), listed(&plain));
                 prop_assert_eq!(decoded(&packed), before, "a visit keeps nothing decoded");
@@ -576,6 +625,12 @@ mod tests {
                 .zip(tables.windows(2))
                 .all(|(o, t)| t[0] != t[1] || o[0] < o[1]);
             prop_assert!(given_order, "{:?} {:?}", order, tables);
+            // Put in that order, the results are those the order lists, one after the other.
+            let gathered: Vec<AppliedResult> =
+                order.iter().map(|&i| results[i as usize].clone()).collect();
+            let mut put = results.clone();
+            put_in_order(&mut put, order);
+            prop_assert_eq!(put, gathered);
         }
     }
 }

@@ -19,9 +19,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{AppliedResult, EventDeclared, SubmissionApplied, SubmissionSealed};
-use simpairs_events::{Codec, Event, PackedApplied, ResultsHeader, Skimmed};
+use simpairs_events::{Codec, Event, Packer, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
+use crate::announce::{Announced, Announcement};
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
@@ -88,6 +89,10 @@ pub struct Batch<'c> {
     /// checks early.)
     completing: std::collections::HashSet<u64>,
     effects: Vec<(usize, Effect)>,
+    /// Whether what applies is announced ([`Batch::announcing`]).
+    announcing: bool,
+    /// What applied, when announcing.
+    announced: Vec<Announcement>,
     fields: HashMap<String, Field>,
     /// Seals whose signer was checked as the batch was read, by batch index.
     pub prechecked: HashMap<usize, Result<(), Rejection>>,
@@ -105,8 +110,22 @@ impl<'c> Batch<'c> {
             ready: Vec::new(),
             completing: Default::default(),
             effects: Vec::new(),
+            announcing: false,
+            announced: Vec::new(),
             fields: HashMap::new(),
             prechecked: HashMap::new(),
+        }
+    }
+
+    /// An empty batch for the aggregator: what applies is encoded as the `SubmissionApplied`
+    /// message to write and kept packed by the state ([`crate::announce`]) as it is judged, and
+    /// is listed in [`Finished::announced`], not as an [`Effect::Applied`]. The aggregator holds
+    /// a national event's results for as long as it runs, and a batch of them decoded at once
+    /// was as large as the packed results of the whole field.
+    pub fn announcing(codec: &'c Codec) -> Batch<'c> {
+        Batch {
+            announcing: true,
+            ..Batch::new(codec)
         }
     }
 }
@@ -116,10 +135,23 @@ impl<'c> Batch<'c> {
 pub struct Finished {
     /// Every effect, with the batch index of the record it came from, in record order.
     pub effects: Vec<(usize, Effect)>,
+    /// In a batch that announces ([`Batch::announcing`]), what applied, in the order of the
+    /// seals (the effects then hold only the dead letters).
+    pub announced: Vec<Announcement>,
     /// The field of each club whose results in force are exactly one submission applied in the
     /// batch (the usual first upload), already built by its checks: the same field
     /// [`crate::field::build_field`] builds from [`EventState::club_results`].
     pub fields: HashMap<String, Field>,
+}
+
+/// A ready submission after its checks: its verdict, and its announcement when the batch
+/// announces.
+type Decided = (Ready, Result<Accepted, Rejection>, Option<Announced>);
+
+/// A submission applied: shared with its effect, or announced.
+enum Applied {
+    Shared(Arc<SubmissionApplied>),
+    Announced(Announcement),
 }
 
 /// The key of a submission, hashed.
@@ -201,14 +233,6 @@ impl EventState {
         self.results
             .iter()
             .flat_map(|(club, results)| results.iter().map(move |r| (club.as_str(), r)))
-    }
-
-    /// Keeps an applied submission's results in force in their encoding from now on (see
-    /// [`ClubResults::pack`]): the aggregator packs each submission once it has written it.
-    pub fn pack(&mut self, applied: &Arc<SubmissionApplied>, packed: PackedApplied) -> bool {
-        self.results
-            .get_mut(&applied.club_id)
-            .is_some_and(|r| r.pack(applied, packed))
     }
 
     /// How many results are in force.
@@ -363,6 +387,7 @@ impl EventState {
         batch.effects.sort_by_key(|(index, _)| *index);
         Finished {
             effects: batch.effects,
+            announced: batch.announced,
             fields: batch.fields,
         }
     }
@@ -379,35 +404,54 @@ impl EventState {
             return;
         };
         let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
-        let codec = batch.codec;
-        let check = |mut r: Ready| {
+        let (codec, announcing) = (batch.codec, batch.announcing);
+        let check = |packer: &mut Option<Packer>, mut r: Ready| {
             let context = Context {
                 boards: &boards,
                 limits: &limits,
                 deals: &deals,
             };
-            let verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
+            let mut verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
             // The records are not needed once judged: freed here, in parallel, rather than one
             // submission after the other as the verdicts are applied.
             drop(std::mem::take(&mut r.pending));
-            (r, verdict)
+            let announced = match (&mut verdict, packer) {
+                (Ok(accepted), Some(packer)) => Some(crate::announce::announce(
+                    codec,
+                    packer,
+                    &mut accepted.applied,
+                    r.offset,
+                )),
+                _ => None,
+            };
+            (r, verdict, announced)
         };
+        let packer = || announcing.then(Packer::default);
         // One submission (a live club's upload) is checked on this thread.
         let checking = std::time::Instant::now();
-        let decided: Vec<(Ready, Result<Accepted, Rejection>)> = if ready.len() == 1 {
-            ready.into_iter().map(check).collect()
+        let decided: Vec<Decided> = if ready.len() == 1 {
+            let mut packer = packer();
+            ready.into_iter().map(|r| check(&mut packer, r)).collect()
         } else {
-            ready.into_par_iter().map(check).collect()
+            ready.into_par_iter().map_init(packer, check).collect()
         };
         tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
-        for (ready, verdict) in decided {
+        for (ready, verdict, announced) in decided {
             // Deals learnt from a submission applied earlier in the batch are checked again here,
             // as they would be one submission at a time.
             let verdict =
                 verdict.and_then(|a| crate::judge::check_deals_again(&ready.seal, a, &self.deals));
             let effect = match verdict {
                 Err(rejection) => self.set_aside(&ready.seal, ready.offset, rejection),
-                Ok(accepted) => self.accept(batch, &ready.seal, ready.offset, accepted),
+                Ok(accepted) => {
+                    match self.accept(batch, &ready.seal, ready.offset, accepted, announced) {
+                        Applied::Shared(applied) => Effect::Applied(applied),
+                        Applied::Announced(announcement) => {
+                            batch.announced.push(announcement);
+                            continue;
+                        }
+                    }
+                }
             };
             batch.effects.push((ready.trigger, effect));
         }
@@ -421,7 +465,8 @@ impl EventState {
         seal: &SubmissionSealed,
         offset: i64,
         accepted: Accepted,
-    ) -> Effect {
+        announced: Option<Announced>,
+    ) -> Applied {
         let club = seal.club_id.clone();
         let key = (club.clone(), seal.submission_id.clone());
         let first = !self.results.contains_key(&club) && accepted.applied.withdrawn.is_empty();
@@ -440,7 +485,7 @@ impl EventState {
                 deals.entry(board).or_insert(deal);
             }
         }
-        let applied = self.apply(key, offset, accepted.applied, &accepted.by_table);
+        let applied = self.apply(key, offset, accepted.applied, announced);
         // The field built by the checks is the club's field only when the club's results in
         // force are exactly this submission's.
         if first {
@@ -448,7 +493,7 @@ impl EventState {
         } else {
             batch.fields.remove(&club);
         }
-        Effect::Applied(applied)
+        applied
     }
 
     /// Sets a sealed submission aside. Its records are dropped: a copy of the same signed
@@ -743,14 +788,15 @@ impl EventState {
     }
 
     /// Applies a submission that passed its checks (this cannot fail): results supersede table by
-    /// table, withdrawals remove, pairs are (re)entered.
+    /// table, withdrawals remove, pairs are (re)entered. An announced submission's results are
+    /// kept packed.
     fn apply(
         &mut self,
         key: (String, String),
         offset: i64,
         mut applied: SubmissionApplied,
-        by_table: &[u32],
-    ) -> Arc<SubmissionApplied> {
+        announced: Option<Announced>,
+    ) -> Applied {
         let club = key.0.clone();
         self.applied.insert(key);
         self.applied_count += 1;
@@ -766,11 +812,20 @@ impl EventState {
                 p.players.clone(),
             );
         }
-        // The state reads its results from the applied submission that goes out in the log:
-        // shared, not copied.
-        let applied = Arc::new(applied);
         let club_results = self.results.entry(club.clone()).or_default();
-        club_results.apply_ordered(&applied, by_table);
+        let applied = match announced {
+            Some(announced) => {
+                club_results.apply_packed(announced.packed, announced.results, &applied.withdrawn);
+                Applied::Announced(announced.announcement)
+            }
+            // The state reads its results from the applied submission that goes out in the log:
+            // shared, not copied.
+            None => {
+                let applied = Arc::new(applied);
+                club_results.apply_in_order(&applied);
+                Applied::Shared(applied)
+            }
+        };
         let in_force = club_results.len();
         let before = self.clubs.insert(club, in_force).unwrap_or(0);
         self.result_count = self.result_count + in_force - before;

@@ -89,6 +89,11 @@ fn sealed(
     simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None, Vec::new())
 }
 
+/// [`sealed`] by club A with its own key.
+fn sealed_by_a(codec: &Codec, records: Vec<Event>) -> Vec<Event> {
+    sealed(codec, "A", &key_of("A"), records)
+}
+
 struct Run {
     codec: Codec,
     state: EventState,
@@ -280,10 +285,8 @@ fn a_refused_submission_sent_again_is_not_judged_twice() {
 #[test]
 fn an_invalid_result_sets_the_whole_submission_aside() {
     let mut run = Run::new();
-    let events = sealed(
+    let events = sealed_by_a(
         &run.codec,
-        "A",
-        &key_of("A"),
         vec![
             result("A", 1, "1", "1", "3NT", "S", 9),
             result("A", 2, "2", "2", "8NT", "N", 10),
@@ -446,4 +449,39 @@ fn a_declared_key_that_is_no_key_refuses_only_its_club() {
     assert!(r.len() == 1 && r[0].contains("does not verify"), "{r:?}");
     let a = club_a(&run.codec);
     assert_eq!(applied(&run.feed(&a)), 1, "club A is not held up");
+}
+
+#[test]
+fn what_applies_is_listed_in_table_order_whatever_order_the_club_gave() {
+    let mut run = Run::new();
+    // Pair "10" comes before pair "2" (texts), and board 1 before board 2.
+    let events = sealed_by_a(
+        &run.codec,
+        vec![
+            result("A", 2, "2", "2", "3NT", "S", 9),
+            result("A", 1, "2", "2", "4S", "N", 10),
+            result("A", 1, "10", "10", "4S", "N", 9),
+            result("A", 2, "10", "10", "2H", "E", 8),
+        ],
+    );
+    let effects = run.feed(&events);
+    let Some(Effect::Applied(applied)) = effects.first() else {
+        panic!("not applied: {effects:?}");
+    };
+    let tables: Vec<(i32, &str, Option<&str>)> = applied
+        .results
+        .iter()
+        .map(|r| (r.board, r.ns_pair.as_str(), r.contract.as_deref()))
+        .collect();
+    assert_eq!(
+        tables,
+        vec![
+            (1, "10", Some("4S")),
+            (1, "2", Some("4S")),
+            (2, "10", Some("2H")),
+            (2, "2", Some("3NT")),
+        ]
+    );
+    let in_force: Vec<i32> = run.state.club_results("A").map(|r| r.board).collect();
+    assert_eq!(in_force, vec![1, 1, 2, 2]);
 }
