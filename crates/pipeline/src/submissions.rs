@@ -9,7 +9,7 @@ use serde::Serialize;
 use simpairs_log::Log;
 
 use crate::Result;
-use crate::replay::{AsOf, replay};
+use crate::replay::{AsOf, replay_packed};
 use crate::state::Verdict;
 
 /// What became of a submission.
@@ -75,7 +75,8 @@ pub struct Submissions {
 
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
-    let crate::replay::Replay { state, replayed } = replay(log, event, as_of)?;
+    // Only the verdicts are listed: the results in force are kept packed.
+    let crate::replay::Replay { state, replayed } = replay_packed(log, event, as_of)?;
     let mut submissions: Vec<SubmissionView> = state
         .judged()
         .map(|((club, submission), judged)| {

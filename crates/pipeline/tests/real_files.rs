@@ -115,6 +115,13 @@ fn check(name: &str, bytes: &[u8]) {
         "{name}: {:?}",
         replayed.dead_letters
     );
+    // Kept packed (as the website replays for the deals), the state is the same.
+    let packed = simpairs_pipeline::replay::replay_packed(log.as_ref(), "real", None)
+        .unwrap()
+        .state;
+    assert_eq!(packed.deals(), state.deals(), "{name}");
+    assert_eq!(packed.pairs(), state.pairs(), "{name}");
+    assert!(packed.results().eq(state.results()), "{name}");
     let field = simpairs_pipeline::replay::field_of(&state, None).unwrap();
     let club_named = imported.field.clubs().any(|c| c == CLUB);
     let replay = report(

@@ -111,7 +111,8 @@ impl Site {
     /// Reads the boards' deals from the log (the organiser's hand records, else the first club's
     /// that applied) and analyses those not analysed yet, when the projection saw new
     /// submissions since the last reading and that was at least [`DIRECTOR_EVERY`] ago. (The
-    /// projection does not keep the deals: they come from replaying the results stream.)
+    /// projection does not keep the deals: they come from replaying the results stream, its
+    /// results kept packed.)
     pub fn refresh_deals(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
         let (event, seen) = {
             let p = self.projection();
@@ -124,7 +125,7 @@ impl Site {
         {
             return Ok(());
         }
-        let state = simpairs_pipeline::replay::replay(log, &event, None)?.state;
+        let state = simpairs_pipeline::replay::replay_packed(log, &event, None)?.state;
         self.deals.update(state.deals());
         *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some((seen, now));
         Ok(())
