@@ -18,8 +18,10 @@
 //!    ([`EventState::stage`]: cheap bookkeeping per submission);
 //! 2. the submissions the batch sealed checked together, in parallel ([`EventState::finish`]):
 //!    digest, each result built from its message once, as what applies, and checked as a line of a
-//!    file is; those that pass applied in the order of their seals. A club's first submission
-//!    leaves the field its checks built (in table order), so the club's field is not built again;
+//!    file is; what passes is encoded as the `SubmissionApplied` to write and packed on the same
+//!    thread ([`crate::announce`]), and applied in the order of the seals, kept packed. A club's
+//!    first submission leaves the field its checks built (in table order), so the club's field is
+//!    not built again;
 //! 3. the applied submissions written (the projection ranks from them), then, on threads of the
 //!    lowest priority, the national boards and each new club's own field scored and their
 //!    `BoardScored` and `StandingsComputed` written; the position committed.
