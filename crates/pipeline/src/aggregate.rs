@@ -296,8 +296,7 @@ impl Aggregator {
                     crate::state::stage_all(state, &mut batch, &chunk, index);
                     index += std::mem::take(&mut chunk).len();
                     if index >= crate::state::REBUILD_BATCH {
-                        let finished =
-                            state.finish(std::mem::replace(&mut batch, Batch::announcing(codec)));
+                        let finished = state.finish(batch.take());
                         national.fold_in(state, finished);
                         index = 0;
                     }

@@ -58,11 +58,9 @@ pub use crate::when::describe_time;
 
 /// Stages the records read so far (decoded and their seals checked in parallel); every
 /// [`crate::state::REBUILD_BATCH`] records, checks the submissions they completed.
-fn flush<'c>(
-    keep: Keep,
-    codec: &'c Codec,
+fn flush(
     state: &mut EventState,
-    batch: &mut Batch<'c>,
+    batch: &mut Batch<'_>,
     chunk: &mut Vec<simpairs_log::Record>,
     offsets: &mut Vec<u64>,
     replayed: &mut Replayed,
@@ -71,25 +69,9 @@ fn flush<'c>(
     offsets.extend(chunk.iter().map(|r| r.offset));
     chunk.clear();
     if offsets.len() >= crate::state::REBUILD_BATCH {
-        let finished = state.finish(std::mem::replace(batch, keep.batch(codec)));
+        let finished = state.finish(batch.take());
         replayed.note(finished, offsets);
         offsets.clear();
-    }
-}
-
-/// How a replay keeps the results in force: decoded, or packed ([`Batch::announcing`]).
-#[derive(Clone, Copy)]
-enum Keep {
-    Decoded,
-    Packed,
-}
-
-impl Keep {
-    fn batch(self, codec: &Codec) -> Batch<'_> {
-        match self {
-            Keep::Decoded => Batch::new(codec),
-            Keep::Packed => Batch::announcing(codec),
-        }
     }
 }
 
@@ -114,17 +96,18 @@ pub struct Replay {
 
 /// Rebuilds an event's state from its log, as of a moment (or everything).
 pub fn replay(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Replay> {
-    replay_with(log, event_id, as_of, Keep::Decoded)
+    replay_with(log, event_id, as_of, false)
 }
 
 /// [`replay`], the results in force kept packed, as the aggregator keeps them (about 7 bytes a
 /// result instead of 216): for a caller that needs the state's deals, pairs or counts, and few
 /// results if any (reading a club's results decodes its submissions and keeps them so).
 pub fn replay_packed(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Replay> {
-    replay_with(log, event_id, as_of, Keep::Packed)
+    replay_with(log, event_id, as_of, true)
 }
 
-fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, keep: Keep) -> Result<Replay> {
+/// [`replay`], in batches that keep the results `packed` ([`Batch::announcing`]) or not.
+fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, packed: bool) -> Result<Replay> {
     let codec = Codec::new()?;
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event_id)?);
@@ -143,7 +126,11 @@ fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, keep: Keep) -
             _ => end,
         };
         // In batches: the submissions each completes are checked together, in parallel.
-        let mut batch = keep.batch(&codec);
+        let mut batch = if packed {
+            Batch::announcing(&codec)
+        } else {
+            Batch::new(&codec)
+        };
         // The offset of each record of the batch.
         let mut offsets = Vec::new();
         // Records read but not staged yet: decoded and their seals checked in parallel.
@@ -158,8 +145,6 @@ fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, keep: Keep) -
             chunk.push(r.clone());
             if chunk.len() == STAGE_CHUNK {
                 flush(
-                    keep,
-                    &codec,
                     &mut state,
                     &mut batch,
                     &mut chunk,
@@ -169,8 +154,6 @@ fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, keep: Keep) -
             }
         })?;
         flush(
-            keep,
-            &codec,
             &mut state,
             &mut batch,
             &mut chunk,

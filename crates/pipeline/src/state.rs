@@ -128,6 +128,16 @@ impl<'c> Batch<'c> {
             ..Batch::new(codec)
         }
     }
+
+    /// The batch, to be finished, leaving an empty one of the same kind in its place (a
+    /// rebuild or a replay reads a whole log in batches).
+    pub fn take(&mut self) -> Batch<'c> {
+        let empty = Batch {
+            announcing: self.announcing,
+            ..Batch::new(self.codec)
+        };
+        std::mem::replace(self, empty)
+    }
 }
 
 /// What a batch led to.

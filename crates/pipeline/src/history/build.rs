@@ -178,7 +178,7 @@ fn read_partition(
         });
         positions.push((r.offset, r.timestamp_ms));
         if seen.len() == REBUILD_BATCH {
-            let finished = state.finish(std::mem::replace(&mut batch, Batch::new(codec)));
+            let finished = state.finish(batch.take());
             notes.note(finished, &seen);
             seen.clear();
         }
