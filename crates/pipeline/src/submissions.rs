@@ -76,7 +76,12 @@ pub struct Submissions {
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
     // Only the verdicts are listed: the results in force are kept packed.
-    let crate::replay::Replay { state, replayed } = replay_packed(log, event, as_of)?;
+    Ok(from_replay(event, replay_packed(log, event, as_of)?))
+}
+
+/// The submissions of `event` as a replay of it found them.
+pub fn from_replay(event: &str, replay: crate::replay::Replay) -> Submissions {
+    let crate::replay::Replay { state, replayed } = replay;
     let mut submissions: Vec<SubmissionView> = state
         .judged()
         .map(|((club, submission), judged)| {
@@ -112,11 +117,11 @@ pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissio
         .collect();
     dead_letters.sort_by_key(|d| d.offset);
     dead_letters.dedup_by_key(|d| d.offset);
-    Ok(Submissions {
+    Submissions {
         event: event.to_string(),
         submissions,
         dead_letters,
-    })
+    }
 }
 
 /// A submission's warnings as its seal carries them: `file:line: field: message`.

@@ -136,7 +136,7 @@ async fn main() -> anyhow::Result<()> {
     let site = simpairs_web::Site::loaded(projection);
     let catalogued = started.elapsed() - loaded;
     let read = Instant::now();
-    site.refresh_director(log.as_ref())?;
+    site.read_log(log.as_ref())?;
     println!(
         "event {event}: {} results, {} pairs ranked; projection loaded in {loaded:.2?}, catalog built in {catalogued:.2?}, director's listing read in {:.2?}",
         site.projection().result_count(),

@@ -4,7 +4,7 @@
 //!
 //! A deal arrives as PBN `[Deal]` text (`N:AKQ.JT9.876.5432 ...`, hands clockwise from the seat
 //! named first), as the event's state keeps it (the organiser's hand records, else the first
-//! club's deal); [`crate::Site::refresh_deals`] reads them. A deal with a hand missing is shown
+//! club's deal); [`crate::Site::read_log`] reads them. A deal with a hand missing is shown
 //! without analysis.
 
 use std::collections::HashMap;

@@ -129,8 +129,7 @@ fn spawn_director(
         let mut warned = false;
         while !stop.load(Ordering::Relaxed) {
             let read = simpairs_pipeline::background::install(pool.as_ref(), || {
-                site.refresh_director(log.as_ref())
-                    .and_then(|()| site.refresh_deals(log.as_ref()))
+                site.read_log(log.as_ref())
             });
             if let Err(e) = read
                 && !std::mem::replace(&mut warned, true)

@@ -44,8 +44,6 @@ pub struct Site {
     pending: Arc<Mutex<Pending>>,
     /// The director's listing of submissions, as last read from the log.
     director: Arc<Mutex<Option<Arc<Director>>>>,
-    /// The projection's submissions when the deals were last read from the log.
-    deals_seen: Arc<Mutex<Option<(usize, i64)>>>,
     /// The server's connection counts.
     pub connections: Arc<crate::server::ServerStats>,
     /// The analysts' figures, over the log (set when the site is given it).
@@ -62,7 +60,7 @@ pub struct Director {
     pub seen: (usize, usize),
 }
 
-/// The least time between two readings of the submissions (each replays the results stream).
+/// The least time between two readings of the log (each replays the results stream).
 const DIRECTOR_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Default)]
@@ -84,7 +82,6 @@ impl Site {
             deals: Arc::default(),
             pending: Arc::default(),
             director: Arc::default(),
-            deals_seen: Arc::default(),
             connections: Arc::default(),
             analysts: Arc::default(),
         }
@@ -108,32 +105,12 @@ impl Site {
             .clone()
     }
 
-    /// Reads the boards' deals from the log (the organiser's hand records, else the first club's
-    /// that applied) and analyses those not analysed yet, when the projection saw new
-    /// submissions since the last reading and that was at least [`DIRECTOR_EVERY`] ago. (The
-    /// projection does not keep the deals: they come from replaying the results stream, its
-    /// results kept packed.)
-    pub fn refresh_deals(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
-        let (event, seen) = {
-            let p = self.projection();
-            (p.event_id.clone(), p.submissions())
-        };
-        let now = simpairs_pipeline::now_ms();
-        let last = *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((count, at)) = last
-            && (count == seen || now - at < DIRECTOR_EVERY.as_millis() as i64)
-        {
-            return Ok(());
-        }
-        let state = simpairs_pipeline::replay::replay_packed(log, &event, None)?.state;
-        self.deals.update(state.deals());
-        *self.deals_seen.lock().unwrap_or_else(|e| e.into_inner()) = Some((seen, now));
-        Ok(())
-    }
-
-    /// Reads the submissions again if the projection saw new ones or new dead letters since the
-    /// last reading, and that was at least [`DIRECTOR_EVERY`] ago (or never).
-    pub fn refresh_director(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
+    /// Reads the log again, if the projection saw new submissions or dead letters since the
+    /// last reading and that was at least [`DIRECTOR_EVERY`] ago (or never): one replay of the
+    /// results stream, its results kept packed, gives the director's listing and the boards'
+    /// deals (the organiser's hand records, else the first club's that applied; the projection
+    /// does not keep them), and the deals not analysed yet are analysed.
+    pub fn read_log(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
         let (event, seen) = {
             let p = self.projection();
             (p.event_id.clone(), (p.submissions(), p.dead_letters))
@@ -145,9 +122,10 @@ impl Site {
                 return Ok(());
             }
         }
-        let listing = simpairs_pipeline::submissions::list(log, &event, None)?;
+        let replay = simpairs_pipeline::replay::replay_packed(log, &event, None)?;
+        self.deals.update(replay.state.deals());
         let read = Director {
-            listing,
+            listing: simpairs_pipeline::submissions::from_replay(&event, replay),
             read_at_ms: now,
             seen,
         };

@@ -307,7 +307,7 @@ fn real_event() -> (tempfile::TempDir, simpairs_web::Site) {
     let site = simpairs_web::Site::loaded(
         simpairs_pipeline::project::Projection::load(log.as_ref(), "real").unwrap(),
     );
-    site.refresh_deals(log.as_ref()).unwrap();
+    site.read_log(log.as_ref()).unwrap();
     assert_eq!(site.projection().submissions(), 2, "both clubs applied");
     (dir, site)
 }

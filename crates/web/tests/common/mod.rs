@@ -111,8 +111,7 @@ impl Event {
     /// The site over everything the log holds now, the director's listing read.
     pub fn site(&self) -> Site {
         let site = Site::loaded(Projection::load(self.log.as_ref(), &self.id).unwrap());
-        site.refresh_director(self.log.as_ref()).unwrap();
-        site.refresh_deals(self.log.as_ref()).unwrap();
+        site.read_log(self.log.as_ref()).unwrap();
         site
     }
 }
