@@ -532,13 +532,13 @@ struct NameParts<'a> {
 fn push_pair_name(
     line: &mut Vec<u8>,
     field: &simpairs_scoring::Field,
-    pair: &simpairs_scoring::Pair,
+    (pair, club): (&simpairs_scoring::Pair, &str),
     parts: NameParts<'_>,
     width: usize,
 ) {
     let start = line.len();
     if parts.club {
-        line.extend_from_slice(field.club_name(pair.club).as_bytes());
+        line.extend_from_slice(club.as_bytes());
         line.push(b' ');
     }
     if parts.section {
@@ -561,17 +561,37 @@ fn push_pair_name(
     line.resize(line.len() + width.saturating_sub(chars), b' ');
 }
 
+/// What a line of the standings shows of one pair: the pair, its club's name and its standing.
+struct LineFacts<'s> {
+    id: u32,
+    pair: &'s simpairs_scoring::Pair,
+    club: &'s str,
+    standing: simpairs_scoring::Standing,
+}
+
+impl<'s> LineFacts<'s> {
+    fn of(scoring: &'s Scoring<'_>, id: u32) -> LineFacts<'s> {
+        let field = scoring.field();
+        let pair = &field.pairs()[id as usize];
+        LineFacts {
+            id,
+            pair,
+            club: field.club_name(pair.club),
+            standing: scoring.standings()[id as usize].clone(),
+        }
+    }
+}
+
 /// One pair's line of the standings table.
 fn standing_line(
     line: &mut Vec<u8>,
-    scoring: &Scoring<'_>,
-    id: u32,
+    field: &simpairs_scoring::Field,
+    facts: &LineFacts<'_>,
     mp: bool,
     parts: NameParts<'_>,
     shown_total: Option<i64>,
 ) {
-    let pair = &scoring.field().pairs()[id as usize];
-    let s = &scoring.standings()[id as usize];
+    let (id, s) = (facts.id, &facts.standing);
     let mut rank = itoa::Buffer::new();
     let start = line.len();
     line.extend_from_slice(rank.format(s.rank).as_bytes());
@@ -580,7 +600,7 @@ fn standing_line(
     }
     line.resize(start.max(line.len()).max(start + 6), b' ');
     line.push(b' ');
-    push_pair_name(line, scoring.field(), pair, parts, 24);
+    push_pair_name(line, field, (facts.pair, facts.club), parts, 24);
     line.push(b' ');
     let mut boards = itoa::Buffer::new();
     pad_left(line, boards.format(s.boards).as_bytes(), 6);
@@ -603,6 +623,10 @@ fn standing_line(
 
 /// Pairs per chunk of the standings table formatted in parallel.
 const TABLE_CHUNK: usize = 8_192;
+
+/// Lines of the standings table whose pairs are gathered before they are formatted: few enough
+/// that what was gathered is still in the processor's cache when it is formatted.
+const GATHERED: usize = 256;
 
 /// Writes the standings (and, if asked, every board's traveller) as a table for people.
 pub fn write_table<W: Write>(
@@ -666,9 +690,13 @@ fn write_table_of<W: Write>(
             .any(|p| !field.section_name(p.section).is_empty()),
         players: imported.filter(|i| i.pairs.iter().any(|p| !p.players.is_empty())),
     };
-    for chunk in &standings_text(scoring, parts) {
+    let started = std::time::Instant::now();
+    let text = standings_text(scoring, parts);
+    tracing::debug!(elapsed = ?started.elapsed(), "table: standings formatted");
+    for chunk in &text {
         out.write_all(chunk)?;
     }
+    tracing::debug!(elapsed = ?started.elapsed(), "table: standings written");
     if travellers {
         write_travellers(&mut out, scoring, parts, imported)?;
     }
@@ -682,7 +710,9 @@ fn standings_text(scoring: &Scoring<'_>, parts: NameParts<'_>) -> Vec<Vec<u8>> {
     use rayon::prelude::*;
     let field = scoring.field();
     let mp = is_mp(scoring);
+    let started = std::time::Instant::now();
     let order = display_order(scoring);
+    tracing::debug!(elapsed = ?started.elapsed(), "table: pairs in display order");
     let shown = shown_totals(scoring);
     order
         .par_chunks(TABLE_CHUNK)
@@ -691,14 +721,23 @@ fn standings_text(scoring: &Scoring<'_>, parts: NameParts<'_>) -> Vec<Vec<u8>> {
             let mut text: Vec<u8> = Vec::with_capacity(ids.len() * 72);
             let mut current: Option<Option<simpairs_scoring::Direction>> =
                 (c > 0).then(|| field.pairs()[order[c * TABLE_CHUNK - 1] as usize].direction);
-            for &id in ids {
-                let pair = &field.pairs()[id as usize];
-                if current != Some(pair.direction) {
-                    current = Some(pair.direction);
-                    direction_heading(&mut text, pair.direction, mp, parts.players.is_some());
+            // Place order reads the pairs, their standings and their clubs' names at random. They
+            // are gathered first, in a loop of their own that keeps many of those reads in flight
+            // at once; read between the formatting of lines, they came one at a time (two thirds
+            // of the time of a 2,000,000-pair table).
+            let mut facts: Vec<LineFacts<'_>> = Vec::with_capacity(GATHERED);
+            for ids in ids.chunks(GATHERED) {
+                facts.clear();
+                facts.extend(ids.iter().map(|&id| LineFacts::of(scoring, id)));
+                for facts in &facts {
+                    let direction = facts.pair.direction;
+                    if current != Some(direction) {
+                        current = Some(direction);
+                        direction_heading(&mut text, direction, mp, parts.players.is_some());
+                    }
+                    let total = shown.as_ref().map(|h| h[facts.id as usize]);
+                    standing_line(&mut text, field, facts, mp, parts, total);
                 }
-                let total = shown.as_ref().map(|h| h[id as usize]);
-                standing_line(&mut text, scoring, id, mp, parts, total);
             }
             text
         })

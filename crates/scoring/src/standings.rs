@@ -702,35 +702,33 @@ pub struct Lists {
 pub fn lists(scoring: &Scoring<'_>) -> Lists {
     let order = &scoring.rank_order;
     let field = scoring.field;
-    let mut combined: Vec<(u8, PairId)> = order
-        .categories
+    // (place, list, pair) in rank order.
+    let mut combined: Vec<(u32, u8, PairId)> = order
+        .places
         .par_iter()
+        .zip(order.categories.par_iter())
         .zip(order.pairs.par_iter())
-        .map(|(&c, &p)| (c, p))
+        .map(|((&place, &c), &p)| (place, c, p))
         .collect();
     // Pairs sharing a place: by list, then by name. A national field has thousands of clubs and
-    // few pairs sharing a place, so names are compared as they are rather than all put in order.
-    let mut i = 0;
-    while i < combined.len() {
-        let mut j = i + 1;
-        while j < combined.len() && order.places[j] == order.places[i] {
-            j += 1;
-        }
-        if j - i > 1 {
-            combined[i..j].sort_by(|a, b| {
-                a.0.cmp(&b.0)
-                    .then_with(|| field.compare_pairs_by_name(a.1, b.1))
+    // few pairs sharing a place, so names are compared as they are rather than all put in order;
+    // the groups are sorted in parallel (their names are read at random).
+    combined
+        .par_chunk_by_mut(|a, b| a.0 == b.0)
+        .filter(|group| group.len() > 1)
+        .for_each(|group| {
+            group.sort_by(|a, b| {
+                a.1.cmp(&b.1)
+                    .then_with(|| field.compare_pairs_by_name(a.2, b.2))
             });
-        }
-        i = j;
-    }
+        });
     // A list's places follow the combined ones, and pairs sharing a place in a list share it in
     // the combined list: each list is the combined order's pairs of that list.
     let list = |c: u8| -> Vec<PairId> {
         combined
             .par_iter()
-            .filter(|e| e.0 == c)
-            .map(|e| e.1)
+            .filter(|e| e.1 == c)
+            .map(|e| e.2)
             .collect()
     };
     let (ns, ew, howell) = (list(0), list(1), list(2));
@@ -739,7 +737,7 @@ pub fn lists(scoring: &Scoring<'_>) -> Lists {
     display.extend(ew);
     display.extend(howell);
     Lists {
-        combined: combined.into_par_iter().map(|e| e.1).collect(),
+        combined: combined.into_par_iter().map(|e| e.2).collect(),
         display,
         ns: ns_len,
         ew: ew_len,

@@ -206,6 +206,40 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// The combined list is every pair by combined place, and pairs sharing a place by list (NS,
+    /// EW, Howell), then club, section and number; each list is the combined list's pairs of it.
+    #[test]
+    fn pairs_sharing_a_place_are_listed_by_list_then_name(
+        boards in prop::collection::vec(board_scores(60), 1..4),
+    ) {
+        let field = field_of(&boards);
+        let scoring = score(&field, &Options::default()).unwrap();
+        let lists = simpairs_scoring::standings::lists(&scoring);
+        let names = field.name_order();
+        let list_of = |p: u32| match field.pairs()[p as usize].direction {
+            Some(Direction::NS) => 0,
+            Some(Direction::EW) => 1,
+            None => 2,
+        };
+        let mut expected: Vec<u32> = (0..field.pairs().len() as u32).collect();
+        expected.sort_by(|&a, &b| {
+            let st = scoring.standings();
+            st[a as usize].combined_rank.cmp(&st[b as usize].combined_rank)
+                .then(list_of(a).cmp(&list_of(b)))
+                .then_with(|| field.compare_pairs(&names, a, b))
+        });
+        prop_assert_eq!(&lists.combined, &expected);
+        let display: Vec<u32> = (0..3)
+            .flat_map(|l| expected.iter().copied().filter(move |&p| list_of(p) == l))
+            .collect();
+        prop_assert_eq!(&lists.display, &display);
+        prop_assert_eq!(lists.ns, expected.iter().filter(|&&p| list_of(p) == 0).count());
+    }
+}
+
 fn pa_is(field: &simpairs_scoring::Field, id: usize, d: Direction) -> bool {
     field.pairs()[id].direction == Some(d)
 }
