@@ -58,7 +58,7 @@ pub struct Read {
     pub warnings: Vec<Problem>,
 }
 
-fn layout(file: &str, header: &[u8]) -> Result<Layout> {
+pub(crate) fn layout(file: &str, header: &[u8]) -> Result<Layout> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -54,25 +54,35 @@ impl Scan {
         roles.contains(&Role::NsScore).then_some(Scan { roles })
     }
 
-    /// The row on `line` (without its line end) if it is a plain score with nothing around its
-    /// fields; `None` sends the row the checked way.
-    #[inline]
-    pub(crate) fn plain<'a>(&self, line: &'a [u8]) -> Option<PlainRow<'a>> {
+    /// The row on `bytes[start..end]` (the line without its line end) if it is a plain score with
+    /// nothing around its fields; `None` sends the row the checked way.
+    ///
+    /// Numbers are read from `bytes`, past the line's end where the chunk goes on: eight bytes at
+    /// a time then reach the last field too (a short score), and a number still ends at the line's
+    /// end, since a line ends before a line feed or a carriage return.
+    #[inline(always)]
+    pub(crate) fn plain<'a>(
+        &self,
+        bytes: &'a [u8],
+        start: usize,
+        end: usize,
+    ) -> Option<PlainRow<'a>> {
+        let line = &bytes[..end];
         let mut row = PlainRow::default();
-        let mut at = 0;
+        let mut at = start;
         let last = self.roles.len() - 1;
         for (i, role) in self.roles.iter().enumerate() {
             match role {
                 Role::Board => {
-                    let (board, next) = digits(line, at)?;
+                    let (board, next) = digits(bytes, at)?;
                     row.board = u16::try_from(board).ok().filter(|&b| b > 0)?;
                     at = next;
                 }
-                Role::NsPair => (row.ns_pair, at) = pair_number(line, at)?,
-                Role::EwPair => (row.ew_pair, at) = pair_number(line, at)?,
+                Role::NsPair => (row.ns_pair, at) = pair_number(bytes, at)?,
+                Role::EwPair => (row.ew_pair, at) = pair_number(bytes, at)?,
                 Role::NsScore => {
                     let negative = line.get(at) == Some(&b'-');
-                    let (score, next) = digits(line, at + usize::from(negative))?;
+                    let (score, next) = digits(bytes, at + usize::from(negative))?;
                     // At most nine digits: below 10^9, so the score fits.
                     row.ns_score = if negative {
                         -(score as i32)
@@ -100,10 +110,10 @@ impl Scan {
 }
 
 /// The number written from `from` in one to nine digits, and where its digits end.
-#[inline]
+#[inline(always)]
 fn digits(line: &[u8], from: usize) -> Option<(u32, usize)> {
-    // Eight bytes looked at together, when the line has them after `from` (it has for every
-    // field but the last few bytes of a line).
+    // Eight bytes looked at together, when the chunk has them after `from` (it has for every
+    // field but near the chunk's end).
     if let Some(eight) = line.get(from..from + 8) {
         let t = u64::from_le_bytes(eight.try_into().ok()?) ^ 0x3030_3030_3030_3030;
         // A digit's byte of `t` is 0-9, so neither it nor it plus 6 reaches 0x10. Any other byte
@@ -145,7 +155,7 @@ fn digits_one_by_one(line: &[u8], from: usize) -> Option<(u32, usize)> {
 }
 
 /// A pair number: digits without a leading zero (the rule of the compact pair labels).
-#[inline]
+#[inline(always)]
 fn pair_number(line: &[u8], from: usize) -> Option<(u32, usize)> {
     let (n, at) = digits(line, from)?;
     (at - from == 1 || line[from] != b'0').then_some((n, at))
@@ -186,17 +196,22 @@ pub(crate) fn read_chunk_fast<'l>(
     let mut start = 0;
     while start < bytes.len() {
         let end = ends.next().unwrap_or(bytes.len());
-        let text = &bytes[start..end];
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let text_end = if end > start && bytes[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
         let this_line = line;
         line += 1;
-        start = end + 1;
-        if let Some(row) = scan.as_ref().and_then(|scan| scan.plain(text))
+        let text_start = std::mem::replace(&mut start, end + 1);
+        if let Some(row) = scan
+            .as_ref()
+            .and_then(|scan| scan.plain(bytes, text_start, text_end))
             && builder.push_plain(&row, this_line)
         {
             continue;
         }
-        split.read(&mut builder, text, this_line);
+        split.read(&mut builder, &bytes[text_start..text_end], this_line);
     }
     Chunk::new(builder, split.problems, split.absent)
 }
@@ -298,6 +313,33 @@ mod tests {
             prop_assume!(from <= line.len());
             prop_assert_eq!(super::digits(line, from), super::digits_one_by_one(line, from));
         }
+    }
+
+    /// A line's last number is read eight bytes at a time, past the line's end, yet ends there:
+    /// at a line feed or at the carriage return before one, with more digits on the next line.
+    #[test]
+    fn a_score_ends_at_its_line_end() {
+        let layout = crate::csv::layout("f.csv", b"board,club,ns_pair,ew_pair,ns_score\n").unwrap();
+        let scan = super::Scan::new(&layout).expect("a plain layout");
+        for (chunk, end) in [
+            (&b"3,Oslo,7,17,-1430\n12345678,9"[..], 17),
+            (b"3,Oslo,7,17,-1430\r\n12345678,9", 17),
+            (b"3,Oslo,7,17,-1430", 17),
+        ] {
+            let row = scan.plain(chunk, 0, end).expect("a plain row");
+            assert_eq!(
+                (row.board, row.club, row.ns_pair, row.ew_pair, row.ns_score),
+                (3, &b"Oslo"[..], 7, 17, -1430),
+                "{:?}",
+                String::from_utf8_lossy(chunk)
+            );
+        }
+        // The line's end is where the number must end: a line cut inside its score is refused.
+        assert!(scan.plain(b"3,Oslo,7,17,-1430\n", 0, 15).is_none());
+        // A later line of the chunk reads from its own start.
+        let chunk = b"1,A,1,2,50\n2,B,3,4,-100\n";
+        let row = scan.plain(chunk, 11, 23).expect("the second line");
+        assert_eq!((row.board, row.club, row.ns_score), (2, &b"B"[..], -100));
     }
 
     #[test]

@@ -397,7 +397,7 @@ impl<'l> FieldBuilder<'l> {
     /// Adds a row that is only a plain score (board, club, section, numbered pairs, NS score), the
     /// common shape of large files. Returns `false`, having added nothing, if the row is anything else
     /// or has any problem: the caller then passes it to [`FieldBuilder::push`], which says what is wrong.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_plain(&mut self, row: &PlainRow<'_>, line: u64) -> bool {
         let board = row.board;
         if !self
