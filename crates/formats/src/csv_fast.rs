@@ -91,10 +91,10 @@ impl Scan {
                     };
                     at = next;
                 }
-                Role::Club => (row.club, at) = name(line, at),
-                Role::Section => (row.section, at) = name(line, at),
+                Role::Club => (row.club, at) = name(bytes, at, end),
+                Role::Section => (row.section, at) = name(bytes, at, end),
                 Role::Empty => {}
-                Role::Skip => at = field_end(line, at),
+                Role::Skip => at = field_end(bytes, at, end),
             }
             // Each field ends at a comma, the last one at the line's end.
             if i == last {
@@ -161,19 +161,39 @@ fn pair_number(line: &[u8], from: usize) -> Option<(u32, usize)> {
     (at - from == 1 || line[from] != b'0').then_some((n, at))
 }
 
-/// The name written from `at`, without the spaces around it, and where its field ends.
-#[inline]
-fn name(line: &[u8], from: usize) -> (&[u8], usize) {
-    let end = field_end(line, from);
-    (line[from..end].trim_ascii(), end)
+/// The name written from `from` to the next comma or `end` (the line's end), without the spaces
+/// around it, and where its field ends.
+#[inline(always)]
+fn name(bytes: &[u8], from: usize, end: usize) -> (&[u8], usize) {
+    let stop = field_end(bytes, from, end);
+    (bytes[from..stop].trim_ascii(), stop)
 }
 
-#[inline]
-fn field_end(line: &[u8], from: usize) -> usize {
-    line[from..]
+/// Where the field written from `from` ends: at the next comma, or at `end` (the line's end).
+#[inline(always)]
+fn field_end(bytes: &[u8], from: usize, end: usize) -> usize {
+    // Eight bytes looked at together (a club's name or number is mostly shorter): a byte of
+    // `x` is zero where the text has a comma, and the lowest byte flagged is the first zero.
+    if let Some(eight) = bytes.get(from..from + 8)
+        && let Ok(eight) = <[u8; 8]>::try_from(eight)
+    {
+        let x = u64::from_le_bytes(eight) ^ 0x2c2c_2c2c_2c2c_2c2c;
+        let commas = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
+        if commas != 0 {
+            return (from + (commas.trailing_zeros() / 8) as usize).min(end);
+        }
+        if from + 8 >= end {
+            return end;
+        }
+    }
+    field_end_one_by_one(bytes, from, end)
+}
+
+fn field_end_one_by_one(bytes: &[u8], from: usize, end: usize) -> usize {
+    bytes[from..end]
         .iter()
         .position(|&b| b == b',')
-        .map_or(line.len(), |i| from + i)
+        .map_or(end, |i| from + i)
 }
 
 /// Reads a chunk without quotes line by line: plain-score rows by the scan, every other row split
@@ -340,6 +360,20 @@ mod tests {
         let chunk = b"1,A,1,2,50\n2,B,3,4,-100\n";
         let row = scan.plain(chunk, 11, 23).expect("the second line");
         assert_eq!((row.board, row.club, row.ns_score), (2, &b"B"[..], -100));
+    }
+
+    proptest! {
+        /// Eight bytes at a time or one by one, a field ends at the same place: its comma, or
+        /// the line's end, whatever the chunk holds after that.
+        #[test]
+        fn fields_end_alike_eight_at_a_time(text in "[,a-z0-9 é\\n]{0,20}", from in 0usize..6, end in 0usize..21) {
+            let bytes = text.as_bytes();
+            prop_assume!(from <= end && end <= bytes.len());
+            prop_assert_eq!(
+                super::field_end(bytes, from, end),
+                super::field_end_one_by_one(bytes, from, end)
+            );
+        }
     }
 
     #[test]

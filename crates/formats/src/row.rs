@@ -371,7 +371,7 @@ impl<'l> FieldBuilder<'l> {
 
     /// The club named by raw bytes, checked (UTF-8, no control characters) only when it differs from
     /// the previous row's.
-    #[inline]
+    #[inline(always)]
     fn club_bytes(&mut self, name: &[u8]) -> Option<ClubId> {
         match &self.last_club {
             Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
@@ -379,7 +379,7 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn section_bytes(&mut self, name: &[u8]) -> Option<SectionId> {
         match &self.last_section {
             Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
@@ -429,7 +429,7 @@ impl<'l> FieldBuilder<'l> {
         true
     }
 
-    #[inline]
+    #[inline(always)]
     fn cached_pair(
         &mut self,
         club: ClubId,
