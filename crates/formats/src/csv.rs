@@ -796,6 +796,73 @@ mod tests {
         }
     }
 
+    /// A line of a traveller with plain-score columns, `#` and `@` standing for the line's own NS
+    /// and EW pair numbers (so that rows are not duplicate tables): mostly plain rows, with what
+    /// the scan must hand to the checked way (spaces, a carriage return too many, a bad number, a
+    /// short row).
+    fn a_line() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let any = |options: &'static [&'static str]| proptest::sample::select(options.to_vec());
+        let board = any(&["1", "2", "17", "4", "0", "01", " 3", "x", ""]);
+        let club = any(&["c", "Oslo", " Bergen ", "Os\rlo", "", "é", "A B"]);
+        let pair = any(&["#", "#", "#", "#", "0#", "# ", ""]);
+        let score = any(&[
+            "50",
+            "-50",
+            "420",
+            "-100",
+            "110",
+            "-1430",
+            "425",
+            "- 50",
+            "+50",
+            "9999999999",
+        ]);
+        let end = any(&["\n", "\r\n", "\r\r\n", " \n", ",\n", "\n\n", "\r\n\r\n"]);
+        let row = (board, club, pair, score, end)
+            .prop_map(|(b, c, p, s, end)| format!("{b},{c},{p},@,{s}{end}"));
+        let odd = any(&["\n", "1,c,1\n", "1,c,1,2,50,7\n", ",,,,\n", "1,c,1,2\r50\n"])
+            .prop_map(String::from);
+        prop_oneof![8 => row, 1 => odd]
+    }
+
+    proptest::proptest! {
+        /// Rows read by the fast scan give what reading every row the checked way gives: the same
+        /// results on the same lines, or the same problems.
+        #[test]
+        fn the_scan_reads_what_the_checked_way_reads(
+            lines in proptest::collection::vec(a_line(), 0..40),
+            last_end in proptest::bool::ANY,
+        ) {
+            let header = b"board,club,ns_pair,ew_pair,ns_score\n";
+            let mut text: String = lines
+                .iter()
+                .enumerate()
+                .map(|(i, line)| line.replace('#', &(i + 1).to_string()).replace('@', &(i + 500).to_string()))
+                .collect();
+            if last_end {
+                // The chunk's last line without its line end.
+                while text.ends_with('\n') || text.ends_with('\r') {
+                    text.pop();
+                }
+            }
+            let layout = super::layout("f.csv", header).unwrap();
+            let legal = simpairs_scoring::LegalScores::new();
+            let read = |text: &str, scan| {
+                let chunk = crate::csv_fast::read_chunk_with("f.csv", text.as_bytes(), 2, layout, &legal, scan);
+                shown(&super::merge_chunks("f.csv", header, vec![chunk], None, std::time::Instant::now()))
+            };
+            let scan = || crate::csv_fast::Scan::new(&layout);
+            proptest::prop_assert!(scan().is_some());
+            // The whole chunk (its line numbers), then each line alone (its values: a chunk with
+            // a bad line says only what is wrong).
+            proptest::prop_assert_eq!(read(&text, scan()), read(&text, None), "{:?}", text);
+            for line in text.split_inclusive('\n') {
+                proptest::prop_assert_eq!(read(line, scan()), read(line, None), "{:?}", line);
+            }
+        }
+    }
+
     /// The one problem of a read, with its line and text.
     fn the_problem(text: &str) -> (u64, String) {
         let err = super::read("m.csv", text.as_bytes()).expect_err("refused");

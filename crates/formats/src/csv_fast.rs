@@ -54,20 +54,15 @@ impl Scan {
         roles.contains(&Role::NsScore).then_some(Scan { roles })
     }
 
-    /// The row on `bytes[start..end]` (the line without its line end) if it is a plain score with
-    /// nothing around its fields; `None` sends the row the checked way.
+    /// The row of the line starting at `start` if it is a plain score with nothing around its
+    /// fields, with where the next line starts; `None` sends the row the checked way.
     ///
-    /// Numbers are read from `bytes`, past the line's end where the chunk goes on: eight bytes at
-    /// a time then reach the last field too (a short score), and a number still ends at the line's
-    /// end, since a line ends before a line feed or a carriage return.
+    /// The line's end is not looked for first: the row's fields are read from `start`, and the
+    /// last one must end the line (at a line feed, a carriage return and line feed, or the end of
+    /// the chunk). Numbers are read eight bytes at a time, and names end at a comma or either line
+    /// end byte, so that no field runs on into the next line.
     #[inline(always)]
-    pub(crate) fn plain<'a>(
-        &self,
-        bytes: &'a [u8],
-        start: usize,
-        end: usize,
-    ) -> Option<PlainRow<'a>> {
-        let line = &bytes[..end];
+    pub(crate) fn plain<'a>(&self, bytes: &'a [u8], start: usize) -> Option<(PlainRow<'a>, usize)> {
         let mut row = PlainRow::default();
         let mut at = start;
         let last = self.roles.len() - 1;
@@ -81,7 +76,7 @@ impl Scan {
                 Role::NsPair => (row.ns_pair, at) = pair_number(bytes, at)?,
                 Role::EwPair => (row.ew_pair, at) = pair_number(bytes, at)?,
                 Role::NsScore => {
-                    let negative = line.get(at) == Some(&b'-');
+                    let negative = bytes.get(at) == Some(&b'-');
                     let (score, next) = digits(bytes, at + usize::from(negative))?;
                     // At most nine digits: below 10^9, so the score fits.
                     row.ns_score = if negative {
@@ -91,21 +86,33 @@ impl Scan {
                     };
                     at = next;
                 }
-                Role::Club => (row.club, at) = name(bytes, at, end),
-                Role::Section => (row.section, at) = name(bytes, at, end),
+                Role::Club => (row.club, at) = name(bytes, at),
+                Role::Section => (row.section, at) = name(bytes, at),
                 Role::Empty => {}
-                Role::Skip => at = field_end(bytes, at, end),
+                Role::Skip => at = field_end(bytes, at),
             }
             // Each field ends at a comma, the last one at the line's end.
             if i == last {
-                return (at == line.len()).then_some(row);
+                return Some((row, line_end(bytes, at)?));
             }
-            if line.get(at) != Some(&b',') {
+            if bytes.get(at) != Some(&b',') {
                 return None;
             }
             at += 1;
         }
         None
+    }
+}
+
+/// Where the next line starts if a line ends at `at`: a line feed, a carriage return then a line
+/// feed, or the end of the chunk (after a carriage return or not).
+#[inline(always)]
+fn line_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at..) {
+        Some([] | [b'\r']) => Some(bytes.len()),
+        Some([b'\n', ..]) => Some(at + 1),
+        Some([b'\r', b'\n', ..]) => Some(at + 2),
+        _ => None,
     }
 }
 
@@ -161,39 +168,42 @@ fn pair_number(line: &[u8], from: usize) -> Option<(u32, usize)> {
     (at - from == 1 || line[from] != b'0').then_some((n, at))
 }
 
-/// The name written from `from` to the next comma or `end` (the line's end), without the spaces
-/// around it, and where its field ends.
+/// The name written from `from` to the end of its field, without the spaces around it, and where
+/// its field ends.
 #[inline(always)]
-fn name(bytes: &[u8], from: usize, end: usize) -> (&[u8], usize) {
-    let stop = field_end(bytes, from, end);
+fn name(bytes: &[u8], from: usize) -> (&[u8], usize) {
+    let stop = field_end(bytes, from);
     (bytes[from..stop].trim_ascii(), stop)
 }
 
-/// Where the field written from `from` ends: at the next comma, or at `end` (the line's end).
+/// Where the field written from `from` ends: at the first comma, line feed or carriage return, or
+/// at the chunk's end.
 #[inline(always)]
-fn field_end(bytes: &[u8], from: usize, end: usize) -> usize {
-    // Eight bytes looked at together (a club's name or number is mostly shorter): a byte of
-    // `x` is zero where the text has a comma, and the lowest byte flagged is the first zero.
+fn field_end(bytes: &[u8], from: usize) -> usize {
+    // Eight bytes looked at together (a club's name or number is mostly shorter): a byte of each
+    // `x` is zero where the text has that byte, and the lowest byte flagged in any is the first
+    // such byte (a false flag can only sit above a true one).
     if let Some(eight) = bytes.get(from..from + 8)
         && let Ok(eight) = <[u8; 8]>::try_from(eight)
     {
-        let x = u64::from_le_bytes(eight) ^ 0x2c2c_2c2c_2c2c_2c2c;
-        let commas = x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
-        if commas != 0 {
-            return (from + (commas.trailing_zeros() / 8) as usize).min(end);
-        }
-        if from + 8 >= end {
-            return end;
+        let text = u64::from_le_bytes(eight);
+        let zero_bytes =
+            |x: u64| x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
+        let ends = zero_bytes(text ^ 0x2c2c_2c2c_2c2c_2c2c)
+            | zero_bytes(text ^ 0x0a0a_0a0a_0a0a_0a0a)
+            | zero_bytes(text ^ 0x0d0d_0d0d_0d0d_0d0d);
+        if ends != 0 {
+            return from + (ends.trailing_zeros() / 8) as usize;
         }
     }
-    field_end_one_by_one(bytes, from, end)
+    field_end_one_by_one(bytes, from)
 }
 
-fn field_end_one_by_one(bytes: &[u8], from: usize, end: usize) -> usize {
-    bytes[from..end]
+fn field_end_one_by_one(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
         .iter()
-        .position(|&b| b == b',')
-        .map_or(end, |i| from + i)
+        .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
+        .map_or(bytes.len(), |i| from + i)
 }
 
 /// Reads a chunk without quotes line by line: plain-score rows by the scan, every other row split
@@ -205,33 +215,44 @@ pub(crate) fn read_chunk_fast<'l>(
     layout: Layout,
     legal: &'l LegalScores,
 ) -> Chunk<'l> {
+    let scan = Scan::new(&layout);
+    read_chunk_with(file, bytes, first_line, layout, legal, scan)
+}
+
+/// [`read_chunk_fast`] with `scan` for the plain rows; with `None` every row is read the checked
+/// way (the tests compare the two).
+pub(crate) fn read_chunk_with<'l>(
+    file: &str,
+    bytes: &[u8],
+    first_line: u64,
+    layout: Layout,
+    legal: &'l LegalScores,
+    scan: Option<Scan>,
+) -> Chunk<'l> {
     let mut builder = FieldBuilder::new(legal);
     // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
     builder.reserve(bytes.len() / 16);
-    let scan = Scan::new(&layout);
     let mut split = Split::new(file, layout);
     let mut line = first_line;
-    // Lines are found with memchr (long spans); a line's fields by the scan, byte by byte.
-    let mut ends = memchr::memchr_iter(b'\n', bytes);
     let mut start = 0;
     while start < bytes.len() {
-        let end = ends.next().unwrap_or(bytes.len());
-        let text_end = if end > start && bytes[end - 1] == b'\r' {
-            end - 1
-        } else {
-            end
-        };
         let this_line = line;
         line += 1;
-        let text_start = std::mem::replace(&mut start, end + 1);
-        if let Some(row) = scan
-            .as_ref()
-            .and_then(|scan| scan.plain(bytes, text_start, text_end))
+        if let Some(scan) = &scan
+            && let Some((row, next)) = scan.plain(bytes, start)
             && builder.push_plain(&row, this_line)
         {
+            start = next;
             continue;
         }
-        split.read(&mut builder, &bytes[text_start..text_end], this_line);
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let text = &bytes[start..end];
+        split.read(
+            &mut builder,
+            text.strip_suffix(b"\r").unwrap_or(text),
+            this_line,
+        );
+        start = end + 1;
     }
     Chunk::new(builder, split.problems, split.absent)
 }
@@ -335,43 +356,70 @@ mod tests {
         }
     }
 
-    /// A line's last number is read eight bytes at a time, past the line's end, yet ends there:
-    /// at a line feed or at the carriage return before one, with more digits on the next line.
+    /// A line's fields are read without looking for its end first; its last number is read
+    /// eight bytes at a time, past the line's end, yet ends there: at a line feed, at a carriage
+    /// return and line feed, or at the chunk's end, with more digits on the next line.
     #[test]
-    fn a_score_ends_at_its_line_end() {
+    fn a_row_ends_at_its_line_end() {
         let layout = crate::csv::layout("f.csv", b"board,club,ns_pair,ew_pair,ns_score\n").unwrap();
         let scan = super::Scan::new(&layout).expect("a plain layout");
-        for (chunk, end) in [
-            (&b"3,Oslo,7,17,-1430\n12345678,9"[..], 17),
-            (b"3,Oslo,7,17,-1430\r\n12345678,9", 17),
+        for (chunk, next) in [
+            (&b"3,Oslo,7,17,-1430\n12345678,9"[..], 18),
+            (b"3,Oslo,7,17,-1430\r\n12345678,9", 19),
             (b"3,Oslo,7,17,-1430", 17),
+            (b"3,Oslo,7,17,-1430\r", 18),
+            (b"3, Oslo ,7,17,-1430\n", 20),
         ] {
-            let row = scan.plain(chunk, 0, end).expect("a plain row");
+            let (row, after) = scan.plain(chunk, 0).expect("a plain row");
             assert_eq!(
-                (row.board, row.club, row.ns_pair, row.ew_pair, row.ns_score),
-                (3, &b"Oslo"[..], 7, 17, -1430),
+                (
+                    row.board,
+                    row.club,
+                    row.ns_pair,
+                    row.ew_pair,
+                    row.ns_score,
+                    after
+                ),
+                (3, &b"Oslo"[..], 7, 17, -1430, next),
                 "{:?}",
                 String::from_utf8_lossy(chunk)
             );
         }
-        // The line's end is where the number must end: a line cut inside its score is refused.
-        assert!(scan.plain(b"3,Oslo,7,17,-1430\n", 0, 15).is_none());
+        // Anything else after the last field, or a line ending too soon, is for the checked way.
+        for chunk in [
+            &b"3,Oslo,7,17,-1430 \n"[..],
+            b"3,Oslo,7,17,-1430\r\r\n",
+            b"3,Oslo,7,17,-1430,\n",
+            b"3,Oslo,7,17\n-1430\n",
+            b"3,Oslo\n,7,17,-1430\n",
+            b"3,Os\rlo,7,17,-1430\n",
+            b"\n3,Oslo,7,17,-1430\n",
+        ] {
+            assert!(
+                scan.plain(chunk, 0).is_none(),
+                "{:?}",
+                String::from_utf8_lossy(chunk)
+            );
+        }
         // A later line of the chunk reads from its own start.
         let chunk = b"1,A,1,2,50\n2,B,3,4,-100\n";
-        let row = scan.plain(chunk, 11, 23).expect("the second line");
-        assert_eq!((row.board, row.club, row.ns_score), (2, &b"B"[..], -100));
+        let (row, after) = scan.plain(chunk, 11).expect("the second line");
+        assert_eq!(
+            (row.board, row.club, row.ns_score, after),
+            (2, &b"B"[..], -100, 24)
+        );
     }
 
     proptest! {
-        /// Eight bytes at a time or one by one, a field ends at the same place: its comma, or
-        /// the line's end, whatever the chunk holds after that.
+        /// Eight bytes at a time or one by one, a field ends at the same place: its comma, a line
+        /// end byte or the chunk's end.
         #[test]
-        fn fields_end_alike_eight_at_a_time(text in "[,a-z0-9 é\\n]{0,20}", from in 0usize..6, end in 0usize..21) {
+        fn fields_end_alike_eight_at_a_time(text in "[,a-z0-9 é\\r\\n]{0,20}", from in 0usize..6) {
             let bytes = text.as_bytes();
-            prop_assume!(from <= end && end <= bytes.len());
+            prop_assume!(from <= bytes.len());
             prop_assert_eq!(
-                super::field_end(bytes, from, end),
-                super::field_end_one_by_one(bytes, from, end)
+                super::field_end(bytes, from),
+                super::field_end_one_by_one(bytes, from)
             );
         }
     }
