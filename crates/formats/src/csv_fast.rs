@@ -356,60 +356,6 @@ mod tests {
         }
     }
 
-    /// A line's fields are read without looking for its end first; its last number is read
-    /// eight bytes at a time, past the line's end, yet ends there: at a line feed, at a carriage
-    /// return and line feed, or at the chunk's end, with more digits on the next line.
-    #[test]
-    fn a_row_ends_at_its_line_end() {
-        let layout = crate::csv::layout("f.csv", b"board,club,ns_pair,ew_pair,ns_score\n").unwrap();
-        let scan = super::Scan::new(&layout).expect("a plain layout");
-        for (chunk, next) in [
-            (&b"3,Oslo,7,17,-1430\n12345678,9"[..], 18),
-            (b"3,Oslo,7,17,-1430\r\n12345678,9", 19),
-            (b"3,Oslo,7,17,-1430", 17),
-            (b"3,Oslo,7,17,-1430\r", 18),
-            (b"3, Oslo ,7,17,-1430\n", 20),
-        ] {
-            let (row, after) = scan.plain(chunk, 0).expect("a plain row");
-            assert_eq!(
-                (
-                    row.board,
-                    row.club,
-                    row.ns_pair,
-                    row.ew_pair,
-                    row.ns_score,
-                    after
-                ),
-                (3, &b"Oslo"[..], 7, 17, -1430, next),
-                "{:?}",
-                String::from_utf8_lossy(chunk)
-            );
-        }
-        // Anything else after the last field, or a line ending too soon, is for the checked way.
-        for chunk in [
-            &b"3,Oslo,7,17,-1430 \n"[..],
-            b"3,Oslo,7,17,-1430\r\r\n",
-            b"3,Oslo,7,17,-1430,\n",
-            b"3,Oslo,7,17\n-1430\n",
-            b"3,Oslo\n,7,17,-1430\n",
-            b"3,Os\rlo,7,17,-1430\n",
-            b"\n3,Oslo,7,17,-1430\n",
-        ] {
-            assert!(
-                scan.plain(chunk, 0).is_none(),
-                "{:?}",
-                String::from_utf8_lossy(chunk)
-            );
-        }
-        // A later line of the chunk reads from its own start.
-        let chunk = b"1,A,1,2,50\n2,B,3,4,-100\n";
-        let (row, after) = scan.plain(chunk, 11).expect("the second line");
-        assert_eq!(
-            (row.board, row.club, row.ns_score, after),
-            (2, &b"B"[..], -100, 24)
-        );
-    }
-
     proptest! {
         /// Eight bytes at a time or one by one, a field ends at the same place: its comma, a line
         /// end byte or the chunk's end.
