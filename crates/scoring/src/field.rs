@@ -250,6 +250,30 @@ impl NumberTables {
         let at = (number as usize).checked_sub(table.base as usize)?;
         table.ids.get(at).and_then(|&id| id.checked_sub(1))
     }
+
+    /// For each of `part`'s units, its key here (`rekey` of the part's key) if these tables lack
+    /// it and the part's table holds every number of it below [`DENSE_NUMBERS`]: then each such
+    /// pair of the part is new here, and its table can be taken over whole ([`Self::adopt`]).
+    fn fresh_units(&self, part: &NumberTables, rekey: impl Fn(u128) -> u128) -> Vec<Option<u128>> {
+        let mut fresh = vec![None; part.units.len()];
+        for (&key, &i) in &part.index {
+            let mine = rekey(key);
+            if !part.units[i].hashed && !self.index.contains_key(&mine) {
+                fresh[i] = Some(mine);
+            }
+        }
+        fresh
+    }
+
+    /// Takes over `part`'s table `i` as unit `key`, each pair id `p` in it now `ids[p]`.
+    fn adopt(&mut self, part: &mut NumberTables, i: usize, key: u128, ids: &[PairId]) {
+        let mut table = std::mem::take(&mut part.units[i]);
+        for slot in table.ids.iter_mut().filter(|slot| **slot != 0) {
+            *slot = ids[*slot as usize - 1] + 1;
+        }
+        self.index.insert(key, self.units.len());
+        self.units.push(table);
+    }
 }
 
 /// Every result of the field to be scored, with the pairs, clubs and sections they name.
@@ -613,8 +637,9 @@ impl Field {
     }
 
     /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
-    /// in this field of the part's groups and pairs.
-    pub(crate) fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
+    /// in this field of the part's groups and pairs. The part's number tables of clubs and sections
+    /// new here are taken over (the part keeps the rest of its names).
+    pub(crate) fn take_names_of(&mut self, part: &mut Field) -> (Vec<GroupId>, Vec<PairId>) {
         let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| self.club(n)).collect();
         let sections: Vec<SectionId> = part
             .sections
@@ -627,24 +652,75 @@ impl Field {
             .iter()
             .map(|(club, label)| self.group(clubs[*club as usize], label))
             .collect();
-        let pairs = part
-            .pairs
-            .iter()
-            .map(|p| match p.label {
-                PairLabel::Number(n) => self.pair_numbered(
-                    clubs[p.club as usize],
-                    sections[p.section as usize],
-                    n,
-                    p.direction,
-                ),
+        // A unit key's club and section renamed; its direction bits kept.
+        let rekey = |key: u128| {
+            let (club, section) = ((key >> 96) as usize, (key >> 64) as u32 as usize);
+            (u128::from(clubs[club]) << 96)
+                | (u128::from(sections[section]) << 64)
+                | (key & (3 << 62))
+        };
+        let fresh = self.numbered.fresh_units(&part.numbered, rekey);
+        let pairs = self.pairs_of(part, &clubs, &sections, &fresh);
+        for (i, key) in fresh.iter().enumerate() {
+            if let Some(key) = *key {
+                self.numbered.adopt(&mut part.numbered, i, key, &pairs);
+            }
+        }
+        (groups, pairs)
+    }
+
+    /// The ids here of `part`'s pairs, in its order, each added if new. A pair numbered in one of
+    /// the part's `fresh` units is new without a lookup: a large file read in chunks has most of
+    /// its clubs in one chunk, and a lookup and a table slot for each of their pairs cost more
+    /// than the reading of the rest of the names.
+    fn pairs_of(
+        &mut self,
+        part: &Field,
+        clubs: &[ClubId],
+        sections: &[SectionId],
+        fresh: &[Option<u128>],
+    ) -> Vec<PairId> {
+        let any_fresh = fresh.iter().any(Option::is_some);
+        // The part's unit looked up last: a part's pairs come club by club.
+        let mut last: Option<(u128, bool)> = None;
+        let mut is_fresh = |p: &Pair| {
+            let key = Self::pair_key(p.club, p.section, p.direction, 0);
+            match last {
+                Some((k, f)) if k == key => f,
+                _ => {
+                    let f = part
+                        .numbered
+                        .index
+                        .get(&key)
+                        .is_some_and(|&i| fresh[i].is_some());
+                    last = Some((key, f));
+                    f
+                }
+            }
+        };
+        let mut ids = Vec::with_capacity(part.pairs.len());
+        for p in &part.pairs {
+            let (club, section) = (clubs[p.club as usize], sections[p.section as usize]);
+            let id = match p.label {
+                PairLabel::Number(n) if any_fresh && n < DENSE_NUMBERS && is_fresh(p) => {
+                    self.pairs.push(Pair {
+                        club,
+                        section,
+                        label: PairLabel::Number(n),
+                        direction: p.direction,
+                    });
+                    (self.pairs.len() - 1) as PairId
+                }
+                PairLabel::Number(n) => self.pair_numbered(club, section, n, p.direction),
                 PairLabel::Text(_) => self.pair(Pair {
-                    club: clubs[p.club as usize],
-                    section: sections[p.section as usize],
+                    club,
+                    section,
                     ..p.clone()
                 }),
-            })
-            .collect();
-        (groups, pairs)
+            };
+            ids.push(id);
+        }
+        ids
     }
 
     /// Number of results.

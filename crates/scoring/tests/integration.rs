@@ -4,6 +4,7 @@
 mod common;
 mod conventions;
 mod growing;
+mod joined;
 mod national_ties;
 mod properties;
 mod seeds;
