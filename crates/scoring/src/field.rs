@@ -265,12 +265,27 @@ impl NumberTables {
         fresh
     }
 
-    /// Takes over `part`'s table `i` as unit `key`, each pair id `p` in it now `ids[p]`.
-    fn adopt(&mut self, part: &mut NumberTables, i: usize, key: u128, ids: &[PairId]) {
-        let mut table = std::mem::take(&mut part.units[i]);
-        for slot in table.ids.iter_mut().filter(|slot| **slot != 0) {
-            *slot = ids[*slot as usize - 1] + 1;
-        }
+    /// Takes over a copy of `part`'s table `i` as unit `key`, each pair id `p` in it now `ids[p]`.
+    /// A copy, not the part's own: made on this thread, it does not keep the part's memory (from
+    /// the thread that read it) from being used again once the part is dropped.
+    fn adopt(&mut self, part: &NumberTables, i: usize, key: u128, ids: &[PairId]) {
+        let theirs = &part.units[i];
+        let table = NumberTable {
+            base: theirs.base,
+            ids: theirs
+                .ids
+                .iter()
+                .map(|&slot| {
+                    if slot == 0 {
+                        0
+                    } else {
+                        ids[slot as usize - 1] + 1
+                    }
+                })
+                .collect(),
+            pairs: theirs.pairs,
+            hashed: false,
+        };
         self.index.insert(key, self.units.len());
         self.units.push(table);
     }
@@ -638,8 +653,8 @@ impl Field {
 
     /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
     /// in this field of the part's groups and pairs. The part's number tables of clubs and sections
-    /// new here are taken over (the part keeps the rest of its names).
-    pub(crate) fn take_names_of(&mut self, part: &mut Field) -> (Vec<GroupId>, Vec<PairId>) {
+    /// new here are taken over.
+    pub(crate) fn take_names_of(&mut self, part: &Field) -> (Vec<GroupId>, Vec<PairId>) {
         let clubs: Vec<ClubId> = part.clubs.names.iter().map(|n| self.club(n)).collect();
         let sections: Vec<SectionId> = part
             .sections
@@ -663,7 +678,7 @@ impl Field {
         let pairs = self.pairs_of(part, &clubs, &sections, &fresh);
         for (i, key) in fresh.iter().enumerate() {
             if let Some(key) = *key {
-                self.numbered.adopt(&mut part.numbered, i, key, &pairs);
+                self.numbered.adopt(&part.numbered, i, key, &pairs);
             }
         }
         (groups, pairs)

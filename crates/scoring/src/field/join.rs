@@ -233,7 +233,7 @@ fn joined_names(parts: &mut [Field]) -> (Field, NameMaps) {
     let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
     let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
     let later_maps: NameMaps = parts
-        .iter_mut()
+        .iter()
         .skip(1)
         .map(|part| out.take_names_of(part))
         .collect();
