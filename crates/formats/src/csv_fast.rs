@@ -118,10 +118,10 @@ fn line_end(bytes: &[u8], at: usize) -> Option<usize> {
 
 /// The number written from `from` in one to nine digits, and where its digits end.
 #[inline(always)]
-fn digits(line: &[u8], from: usize) -> Option<(u32, usize)> {
+fn digits(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
     // Eight bytes looked at together, when the chunk has them after `from` (it has for every
     // field but near the chunk's end).
-    if let Some(eight) = line.get(from..from + 8) {
+    if let Some(eight) = bytes.get(from..from + 8) {
         let t = u64::from_le_bytes(eight.try_into().ok()?) ^ 0x3030_3030_3030_3030;
         // A digit's byte of `t` is 0-9, so neither it nor it plus 6 reaches 0x10. Any other byte
         // does; its carry can only reach the bytes after it.
@@ -132,7 +132,7 @@ fn digits(line: &[u8], from: usize) -> Option<(u32, usize)> {
             return (n > 0).then(|| (eight_digits(t << (8 * (8 - n))), from + n));
         }
     }
-    digits_one_by_one(line, from)
+    digits_one_by_one(bytes, from)
 }
 
 /// The number whose eight digits' values are the bytes of `t`, the first in the lowest byte:
@@ -144,10 +144,10 @@ fn eight_digits(t: u64) -> u32 {
     ((t.wrapping_mul(10_000) + (t >> 32)) & 0xFFFF_FFFF) as u32
 }
 
-fn digits_one_by_one(line: &[u8], from: usize) -> Option<(u32, usize)> {
+fn digits_one_by_one(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
     let mut n = 0u32;
     let mut at = from;
-    while let Some(d) = line
+    while let Some(d) = bytes
         .get(at)
         .map(|c| c.wrapping_sub(b'0'))
         .filter(|&d| d <= 9)
@@ -163,9 +163,9 @@ fn digits_one_by_one(line: &[u8], from: usize) -> Option<(u32, usize)> {
 
 /// A pair number: digits without a leading zero (the rule of the compact pair labels).
 #[inline(always)]
-fn pair_number(line: &[u8], from: usize) -> Option<(u32, usize)> {
-    let (n, at) = digits(line, from)?;
-    (at - from == 1 || line[from] != b'0').then_some((n, at))
+fn pair_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
+    let (n, at) = digits(bytes, from)?;
+    (at - from == 1 || bytes[from] != b'0').then_some((n, at))
 }
 
 /// The name written from `from` to the end of its field, without the spaces around it, and where

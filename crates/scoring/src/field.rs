@@ -275,13 +275,7 @@ impl NumberTables {
             ids: theirs
                 .ids
                 .iter()
-                .map(|&slot| {
-                    if slot == 0 {
-                        0
-                    } else {
-                        ids[slot as usize - 1] + 1
-                    }
-                })
+                .map(|&slot| slot.checked_sub(1).map_or(0, |p| ids[p as usize] + 1))
                 .collect(),
             pairs: theirs.pairs,
             hashed: false,
@@ -397,6 +391,14 @@ impl Field {
         (u128::from(club) << 96) | (u128::from(section) << 64) | (d << 62) | u128::from(label)
     }
 
+    /// A [`Self::pair_key`] of another field with its club and section renamed by `clubs` and
+    /// `sections` (that field's ids to this one's); direction and label kept.
+    fn renamed_key(key: u128, clubs: &[ClubId], sections: &[SectionId]) -> u128 {
+        let (club, section) = ((key >> 96) as usize, (key >> 64) as u32 as usize);
+        let kept = key & ((1 << 64) - 1);
+        (u128::from(clubs[club]) << 96) | (u128::from(sections[section]) << 64) | kept
+    }
+
     fn label_code(&mut self, label: &PairLabel) -> u64 {
         match label {
             PairLabel::Number(n) => u64::from(*n),
@@ -457,14 +459,26 @@ impl Field {
             }),
         };
         if id == next {
-            self.pairs.push(Pair {
-                club,
-                section,
-                label: PairLabel::Number(number),
-                direction,
-            });
+            self.push_numbered(club, section, number, direction);
         }
         id
+    }
+
+    /// Adds a pair with a plain number, whose id is known to be new, and returns its id.
+    fn push_numbered(
+        &mut self,
+        club: ClubId,
+        section: SectionId,
+        number: u32,
+        direction: Option<Direction>,
+    ) -> PairId {
+        self.pairs.push(Pair {
+            club,
+            section,
+            label: PairLabel::Number(number),
+            direction,
+        });
+        (self.pairs.len() - 1) as PairId
     }
 
     /// The id of an existing pair.
@@ -667,13 +681,7 @@ impl Field {
             .iter()
             .map(|(club, label)| self.group(clubs[*club as usize], label))
             .collect();
-        // A unit key's club and section renamed; its direction bits kept.
-        let rekey = |key: u128| {
-            let (club, section) = ((key >> 96) as usize, (key >> 64) as u32 as usize);
-            (u128::from(clubs[club]) << 96)
-                | (u128::from(sections[section]) << 64)
-                | (key & (3 << 62))
-        };
+        let rekey = |key| Self::renamed_key(key, &clubs, &sections);
         let fresh = self.numbered.fresh_units(&part.numbered, rekey);
         let pairs = self.pairs_of(part, &clubs, &sections, &fresh);
         for (i, key) in fresh.iter().enumerate() {
@@ -718,13 +726,7 @@ impl Field {
             let (club, section) = (clubs[p.club as usize], sections[p.section as usize]);
             let id = match p.label {
                 PairLabel::Number(n) if any_fresh && n < DENSE_NUMBERS && is_fresh(p) => {
-                    self.pairs.push(Pair {
-                        club,
-                        section,
-                        label: PairLabel::Number(n),
-                        direction: p.direction,
-                    });
-                    (self.pairs.len() - 1) as PairId
+                    self.push_numbered(club, section, n, p.direction)
                 }
                 PairLabel::Number(n) => self.pair_numbered(club, section, n, p.direction),
                 PairLabel::Text(_) => self.pair(Pair {
