@@ -50,6 +50,7 @@ pub mod value;
 
 mod board;
 mod engine;
+mod radix;
 mod ranks;
 
 use serde::{Deserialize, Serialize};
