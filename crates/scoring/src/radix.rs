@@ -2,8 +2,9 @@
 //! integers, made in pair order, need sorting by their key bits only.
 //!
 //! `rayon`'s `par_sort_unstable`, `radsort` and `rdst` all sort every bit of the key; measured on
-//! 200,000 packed keys of a national field (AMD EPYC, 2 cores), they took 3.5-7.5 ms, 6.3-6.7 ms and
-//! 3.0-14 ms, where three passes of eleven bits over the key bits alone took 1.9-2.8 ms.
+//! 200,000 packed keys shaped like a national field's (AMD EPYC, 2 cores), they took 2.6-7.5 ms,
+//! 6.3-7.4 ms and 3.0-14.3 ms, where passes of eleven bits over the key bits alone took 1.9-2.8 ms
+//! (`docs/benchmarks.md`, 2026-11-28 afternoon).
 
 /// Bits sorted in one pass: 2,048 counters (16 KB) stay in the first-level cache.
 const DIGIT_BITS: u32 = 11;
