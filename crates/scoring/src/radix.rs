@@ -12,11 +12,9 @@ const DIGIT_BITS: u32 = 11;
 /// Sorts `keys` ascending, given that they are distinct and already ascending in their bits below
 /// `low` (the pair ids the ranking packs there, in pair order). A stable sort by the bits from `low`
 /// up keeps keys that agree there in the order of their low bits, which is then every key's order.
-/// `spare` is working memory of the same length, kept by the caller between sorts.
-pub(crate) fn sort_above(keys: &mut Vec<u64>, spare: &mut Vec<u64>, low: u32) {
+pub(crate) fn sort_above(keys: &mut Vec<u64>, low: u32) {
     let n = keys.len();
-    spare.clear();
-    spare.resize(n, 0);
+    let mut spare = vec![0; n];
     let mask = (1u64 << DIGIT_BITS) - 1;
     let mut shift = low;
     while shift < u64::BITS {
@@ -36,7 +34,7 @@ pub(crate) fn sort_above(keys: &mut Vec<u64>, spare: &mut Vec<u64>, low: u32) {
                 spare[count[d]] = k;
                 count[d] += 1;
             }
-            std::mem::swap(keys, spare);
+            std::mem::swap(keys, &mut spare);
         }
         shift += DIGIT_BITS;
     }
@@ -72,8 +70,8 @@ mod tests {
         fn sorts_as_a_comparison_sort_does(keys in packed(20)) {
             let mut expected = keys.clone();
             expected.sort_unstable();
-            let (mut sorted, mut spare) = (keys, Vec::new());
-            sort_above(&mut sorted, &mut spare, 20);
+            let mut sorted = keys;
+            sort_above(&mut sorted, 20);
             prop_assert_eq!(sorted, expected);
         }
     }
@@ -83,10 +81,10 @@ mod tests {
         let key = |high: u64, position: u64| (high << 20) | position;
         let mut keys: Vec<u64> = (0..5).map(|i| key(7 << 20, i)).collect();
         let expected = keys.clone();
-        sort_above(&mut keys, &mut Vec::new(), 20);
+        sort_above(&mut keys, 20);
         assert_eq!(keys, expected);
         let mut keys = vec![key(3, 0), key(1, 1), key(3, 2), key(1, 3)];
-        sort_above(&mut keys, &mut Vec::new(), 20);
+        sort_above(&mut keys, 20);
         assert_eq!(keys, [key(1, 1), key(1, 3), key(3, 0), key(3, 2)]);
     }
 }

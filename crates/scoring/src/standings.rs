@@ -154,7 +154,7 @@ fn float_order(key: &[f64]) -> (Vec<PairId>, Vec<f64>) {
             .enumerate()
             .map(|(p, &k)| (!ordered_bits(k) & !low) | p as u64)
             .collect();
-        crate::radix::sort_above(&mut keyed, &mut Vec::new(), SHORT_KEY_PAIR_BITS);
+        crate::radix::sort_above(&mut keyed, SHORT_KEY_PAIR_BITS);
         unpacked(key, &keyed, |k| (k & low) as PairId)
     } else {
         let mut keyed: Vec<u128> = key
