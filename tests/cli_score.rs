@@ -646,3 +646,61 @@ fn help_names_every_preset() {
         assert!(help.contains("--trim-from"), "{command}");
     }
 }
+
+/// A national file under Neuberg (boards played different numbers of times, so the pairs' totals
+/// are fractions summed in floating point) prints the same bytes whatever the machine's cores:
+/// `score --json` prints each pair's `mp` in full, and a federation checking a result on another
+/// machine must get the same file.
+#[test]
+fn a_neuberg_file_prints_the_same_bytes_on_any_number_of_cores() {
+    let mut text = String::from("board,club,ns_pair,ew_pair,ns_score\n");
+    let scores = [110, -110, 140, -140, 90, -90, 130, 170, 420, -50];
+    let mut seed: u64 = 7;
+    // 900 clubs of 8 tables on 9 boards, board by board: about 60,000 results, more than one
+    // thread's part, and every pair's results spread through the file.
+    for board in 1..=9u64 {
+        for club in 0..900u64 {
+            for table in 1..=8u64 {
+                // Clubs leave out a table of the first boards: boards have different counts.
+                if table == 1 && board <= club % 10 {
+                    continue;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let score = scores[(seed >> 33) as usize % scores.len()];
+                text.push_str(&format!(
+                    "{board},c{club},{table},{},{score}\n",
+                    table + 100
+                ));
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "national.csv", text.as_bytes());
+    let run = |threads: &str| {
+        let out = simpairs()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["score", "--json", "--factoring", "neuberg"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let one = run("1");
+    let json = String::from_utf8_lossy(&one);
+    assert!(
+        json.contains("\"factoring\":\"neuberg\""),
+        "{}",
+        &json[..200]
+    );
+    for threads in ["2", "3", "5"] {
+        assert!(
+            run(threads) == one,
+            "score --json differs on {threads} threads"
+        );
+    }
+}

@@ -24,8 +24,11 @@ use crate::board::{BoardInput, BoardScore, FieldContext, from_target, value_boar
 use crate::conventions::ShortLines;
 use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
 use crate::ranks::{RankOrder, Standing};
-use crate::value::{Value, to_f64};
+use crate::value::Value;
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
+
+mod float_pass;
+use float_pass::float_pass;
 
 /// Every bridge score is a multiple of 10 within +-8000 (7NTXX vulnerable down 13 is 7600).
 const GRID_LIMIT: i32 = 8000;
@@ -866,105 +869,6 @@ fn integer_pass<P: Positions>(
         tops_f: Vec::new(),
         boards: count,
         pair_ranges: Vec::new(),
-    }
-}
-
-/// Pass two when some values are fractions: `f64` sums, made exact later where it matters.
-fn float_pass<P: Positions>(
-    field: &Field,
-    boards: &[BoardScore],
-    board_index: &[u32],
-    p: &P,
-    width: usize,
-    ratio: bool,
-) -> Sums {
-    let pairs = field.pairs().len();
-    let table = value_table(boards, p, width, to_f64);
-    let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
-    let base = board_bases(board_index, width);
-    let per_part = parts(field.len(), 1)
-        .into_par_iter()
-        .map(|part| {
-            let mut total = vec![0f64; pairs];
-            let mut tops_sum = if ratio { vec![0f64; pairs] } else { Vec::new() };
-            let mut count = vec![0u32; pairs];
-            let mut special_at = field
-                .specials
-                .partition_point(|(r, _)| (*r as usize) < part.start);
-            let mut ranges = Vec::new();
-            for block in row_blocks(part) {
-                let (ns, ew) = (&field.ns[block.clone()], &field.ew[block.clone()]);
-                let rows = field.boards[block.clone()]
-                    .iter()
-                    .zip(&field.scores[block.clone()])
-                    .zip(ns.iter().zip(ew));
-                for ((&b, &s), (&n, &e)) in rows {
-                    let [nv, ev] = if s == SPECIAL_SCORE {
-                        let (r, _) = field.specials[special_at];
-                        special_at += 1;
-                        let (n, e) = boards[board_index[b as usize] as usize].special_values(r);
-                        [to_f64(n), to_f64(e)]
-                    } else {
-                        table[base[b as usize] + p.position(s)]
-                    };
-                    let (n, e) = (n as usize, e as usize);
-                    total[n] += nv;
-                    total[e] += ev;
-                    count[n] += 1;
-                    count[e] += 1;
-                    if ratio {
-                        let top = tops[board_index[b as usize] as usize];
-                        tops_sum[n] += top;
-                        tops_sum[e] += top;
-                    }
-                }
-                ranges.push(
-                    ns.iter()
-                        .zip(ew)
-                        .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
-                            (lowest.min(n.min(e)), highest.max(n.max(e)))
-                        }),
-                );
-            }
-            (total, tops_sum, count, ranges)
-        })
-        .collect::<Vec<_>>();
-    // Parts end where blocks do not: a block split between two parts has two ranges to join.
-    let mut pair_ranges: Vec<(PairId, PairId)> =
-        vec![(PairId::MAX, 0); field.len().div_ceil(ROW_BLOCK)];
-    let mut sums: Option<(Vec<f64>, Vec<f64>, Vec<u32>)> = None;
-    for ((total, tops_sum, count, ranges), part) in per_part.into_iter().zip(parts(field.len(), 1))
-    {
-        for (range, (lowest, highest)) in
-            pair_ranges[part.start / ROW_BLOCK..].iter_mut().zip(ranges)
-        {
-            range.0 = range.0.min(lowest);
-            range.1 = range.1.max(highest);
-        }
-        sums = Some(match sums {
-            None => (total, tops_sum, count),
-            Some((mut ta, mut sa, mut ca)) => {
-                ta.iter_mut().zip(&total).for_each(|(x, y)| *x += y);
-                sa.iter_mut().zip(&tops_sum).for_each(|(x, y)| *x += y);
-                ca.iter_mut().zip(&count).for_each(|(x, y)| *x += y);
-                (ta, sa, ca)
-            }
-        });
-    }
-    let (total_f, tops_f, boards) = sums.unwrap_or_else(|| {
-        (
-            vec![0.0; pairs],
-            if ratio { vec![0.0; pairs] } else { Vec::new() },
-            vec![0; pairs],
-        )
-    });
-    Sums {
-        total_int: None,
-        unit: 1,
-        total_f,
-        tops_f,
-        boards,
-        pair_ranges,
     }
 }
 

@@ -10,7 +10,10 @@ pub struct Standing {
     pub pair: PairId,
     /// Boards the pair played (artificial scores included).
     pub boards: u32,
-    /// Total matchpoints (presentation scale) or IMPs, nearest `f64`.
+    /// Total matchpoints (presentation scale) or IMPs in `f64`: the exact total rounded once where
+    /// every value is a whole number of a small unit, else the pair's values added in the order of
+    /// the field's rows. The same on every machine, however many threads; `total_hundredths` is
+    /// exact.
     pub total: f64,
     /// Sum of the tops of the boards played (presentation scale); zero for IMP scoring.
     pub max: f64,

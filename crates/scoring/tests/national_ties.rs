@@ -173,3 +173,63 @@ fn ties_and_rounding_are_exact_in_a_national_field() {
         }
     }
 }
+
+/// Every pair's figures as a report prints them, the floating-point ones by their bits.
+fn figures(field: &Field, options: &Options) -> Vec<(u64, u64, i64, Option<i64>, u32, u32)> {
+    score(field, options)
+        .unwrap()
+        .standings()
+        .iter()
+        .map(|s| {
+            let places = (s.rank, s.combined_rank);
+            let exact = (s.total_hundredths, s.percent_hundredths);
+            (
+                s.total.to_bits(),
+                s.max.to_bits(),
+                exact.0,
+                exact.1,
+                places.0,
+                places.1,
+            )
+        })
+        .collect()
+}
+
+/// A report's figures are the same on every machine: the floating-point totals (printed in full by
+/// `score --json` and carried by the standings events) do not depend on how many threads summed
+/// them, whether each club's rows come together (the field as built) or every pair's rows are
+/// spread through the file (the same rows by board).
+#[test]
+fn the_figures_do_not_depend_on_the_number_of_threads() {
+    let field = national_field();
+    let mut by_board: Vec<usize> = (0..field.len()).collect();
+    by_board.sort_by_key(|&row| field.board_of(row));
+    let spread = field.subset(&by_board);
+    for f in [&field, &spread] {
+        for factoring in [
+            simpairs_scoring::Factoring::Neuberg,
+            simpairs_scoring::Factoring::Ratio,
+        ] {
+            let options = Options {
+                factoring,
+                ..Options::default()
+            };
+            let in_pool = |threads: usize| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| figures(f, &options))
+            };
+            let one = in_pool(1);
+            for threads in [2, 3, 5] {
+                let many = in_pool(threads);
+                let differ = (0..one.len()).filter(|&p| one[p] != many[p]).count();
+                assert_eq!(
+                    differ, 0,
+                    "{differ} pairs' figures differ between 1 and {threads} threads ({factoring:?})"
+                );
+            }
+        }
+    }
+}
