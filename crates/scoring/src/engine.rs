@@ -28,7 +28,9 @@ use crate::value::Value;
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 
 mod float_pass;
+mod pair_cells;
 use float_pass::float_pass;
+use pair_cells::PairCells;
 
 /// Every bridge score is a multiple of 10 within +-8000 (7NTXX vulnerable down 13 is 7600).
 const GRID_LIMIT: i32 = 8000;
@@ -318,19 +320,41 @@ impl Counts {
 /// rows already counted are not counted again ([`crate::score_growing`]).
 ///
 /// A live national field gains a club at a time: counting a club's thousand rows instead of the
-/// field's millions takes pass one out of each rescoring. The counts belong to one field and the
-/// rows it had when they were taken; given another field (or a clone, which may have grown
-/// apart) they start again from its first row.
+/// field's millions takes pass one out of each rescoring. For a field with fractions (Neuberg
+/// factors boards played different numbers of times) the counts also keep each pair's results
+/// ([`PairCells`]), from which pass two adds up every pair's values in a third of the time the
+/// field's rows take. The counts belong to one field and the rows it had when they were taken;
+/// given another field (or a clone, which may have grown apart) they start again from its first
+/// row.
 #[derive(Clone, Debug, Default)]
 pub struct BoardCounts {
     /// The lineage of the field counted, the rows counted, and their counts on the bridge grid by
     /// board number (`None` once a row off the grid was seen: such a field is scored whole).
     counted: Option<(u64, usize, Option<Counts>)>,
+    /// The lineage of the field indexed, and each of its pairs' results, for pass two of a field
+    /// with fractions ([`PairCells`]); made the first time such a pass needs it.
+    cells: Option<(u64, PairCells)>,
 }
 
 impl BoardCounts {
     pub fn new() -> BoardCounts {
         BoardCounts::default()
+    }
+
+    /// Each pair's results in `field`, brought up to date; `None` if the field cannot be indexed
+    /// so. Only for a field whose histograms on the bridge grid these counts just gave.
+    fn pair_cells(&mut self, field: &Field) -> Option<&PairCells> {
+        let lineage = field.lineage.id();
+        if !matches!(&self.cells, Some((l, _)) if *l == lineage) {
+            self.cells = Some((lineage, PairCells::default()));
+        }
+        let started = std::time::Instant::now();
+        let indexed = self.cells.as_mut().is_some_and(|(_, c)| c.catch_up(field));
+        tracing::trace!(elapsed = ?started.elapsed(), indexed, "pass two: pairs' results kept");
+        if !indexed {
+            self.cells = None;
+        }
+        self.cells.as_ref().map(|(_, cells)| cells)
     }
 
     /// The histograms of every row of `field` on the bridge grid, with the boards indexed directly
@@ -536,16 +560,15 @@ pub fn score<'f>(
     // few hundred distinct scores at most, and on the grid every board's values would take 1,601
     // positions, whose valuing and tabulating would cost many times what the club's results do.
     let grid = ScorePositions::grid();
-    let on_grid = || {
-        match counts {
-            // The kept counts index boards directly, as `direct` does.
-            Some(counts) if direct => counts.histograms(field),
-            _ => histograms(field, &board_index, nboards, &BridgeGrid, &grid, true),
-        }
+    // The kept counts index boards directly, as `direct` does.
+    let mut kept = counts.filter(|_| direct);
+    let on_grid = |kept: &mut Option<&mut BoardCounts>| match kept {
+        Some(counts) => counts.histograms(field),
+        None => histograms(field, &board_index, nboards, &BridgeGrid, &grid, true),
     };
     if !small
         && special_scores(field).all(BridgeGrid::fits)
-        && let Some(h) = on_grid()
+        && let Some(h) = on_grid(&mut kept)
     {
         lap("pass one (histograms)");
         return finish(
@@ -557,6 +580,7 @@ pub fn score<'f>(
             board_index,
             h,
             depth,
+            kept,
             lap,
         );
     }
@@ -578,6 +602,7 @@ pub fn score<'f>(
         board_index,
         h,
         depth,
+        None,
         lap,
     )
 }
@@ -617,6 +642,7 @@ fn finish<'f, P: Positions>(
     mut board_index: Vec<u32>,
     histograms: Histograms,
     depth: Depth,
+    kept: Option<&mut BoardCounts>,
     lap: impl Fn(&str),
 ) -> Result<(Scoring<'f>, Option<Sums>)> {
     let width = positions.len();
@@ -684,9 +710,11 @@ fn finish<'f, P: Positions>(
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
     let (boards, board_index) = (&scoring.boards, &scoring.board_index);
     let unit = if ratio { None } else { common_unit(boards, p) };
-    let sums = match unit {
-        Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
-        None => float_pass(field, boards, board_index, p, width, ratio),
+    // Kept counts come with the bridge grid's positions (`p`), which a pair's cells hold.
+    let sums = match (unit, kept.and_then(|k| k.pair_cells(field))) {
+        (Some(unit), _) => integer_pass(field, boards, board_index, p, width, unit),
+        (None, Some(cells)) => cells.sums(field, boards, board_index, width, ratio),
+        (None, None) => float_pass(field, boards, board_index, p, width, ratio),
     };
     lap("pass two (values and totals)");
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();

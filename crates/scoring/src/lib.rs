@@ -12,7 +12,7 @@
 //! - `board`: valuing one board (matchpoints with Neuberg or ratio factoring, artificial and split
 //!   scores, arrow-switches, fouled-board groups; Butler; cross-IMPs).
 //! - `engine`: the two passes over a field ([`score`]; [`score_growing`] for a field that grows a
-//!   club at a time, keeping pass one's counts in a [`BoardCounts`]).
+//!   club at a time, keeping pass one's counts and each pair's results in a [`BoardCounts`]).
 //! - [`standings`]: totals, percentages and places with exact ties.
 //! - [`value`]: exact values and their rounding for display.
 //! - [`conventions`]: the choices club programs make where the source documents leave one
@@ -222,8 +222,8 @@ pub fn score_reusing<'f>(
 }
 
 /// [`score`] for a field that grows between scorings (a live national field, a club at a time):
-/// `counts` keeps the boards' score counts, so that only the rows added since the last call are
-/// counted. Gives exactly what [`score`] gives; `counts` may be new, or kept from any field (it
+/// `counts` keeps the boards' score counts (and, for a field with fractions, each pair's results),
+/// so that only the rows added since the last call are counted. Gives exactly what [`score`] gives; `counts` may be new, or kept from any field (it
 /// starts again for a field other than the one it counted).
 pub fn score_growing<'f>(
     field: &'f Field,

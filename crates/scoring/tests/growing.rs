@@ -207,3 +207,65 @@ fn a_scoring_in_the_memory_of_another_scores_as_a_fresh_one() {
         spare.keep(reusing);
     }
 }
+
+/// A club of `TABLES` tables that plays `boards` (a short club leaves some out, so that boards
+/// are played different numbers of times: Neuberg and ratio factoring make fractions, which pass
+/// two sums from each pair's kept results).
+fn club_on(name: &str, n: u32, boards: std::ops::RangeInclusive<u16>) -> Field {
+    let mut field = Field::new();
+    common::add_mitchell_club(&mut field, name, TABLES, BOARDS, |t, board| {
+        let score = (t as i32 * 7 + i32::from(board) * 3 + n as i32) % 17 * 10 - 80;
+        boards.contains(&board).then(|| match (t as u32 + n) % 13 {
+            0 => Outcome::Adjusted {
+                ns_percent: 60,
+                ew_percent: 40,
+            },
+            _ => Outcome::Played(score * 10),
+        })
+    });
+    field
+}
+
+#[test]
+fn a_field_with_fractions_grown_a_club_at_a_time_scores_as_the_whole_field() {
+    for options in common::factored_options() {
+        let factoring = options.factoring;
+        let mut field = Field::new();
+        let mut counts = BoardCounts::new();
+        for n in 0..LARGE + 4 {
+            let last = BOARDS - (n % 4) as u16;
+            field.append(&club_on(&format!("C{n:03}"), n, 1..=last));
+            if field.len() < 1 << 14 {
+                continue;
+            }
+            let whole = simpairs_scoring::score(&field, &options).unwrap();
+            assert!(
+                whole.standings().iter().any(|s| s.total.fract() != 0.0),
+                "the field has fractions"
+            );
+            let growing = score_growing(&field, &mut counts, &options).unwrap();
+            assert_same(&growing, &whole, &format!("{factoring:?}, after club {n}"));
+        }
+        // A club's boards in two parts, scored in between: the second part's results belong to
+        // pairs already scored, whose results then lie on both sides of another club's.
+        field.append(&club_on("LATE", 1, 1..=10));
+        field.append(&club_on("C900", 2, 1..=BOARDS));
+        assert_same(
+            &score_growing(&field, &mut counts, &options).unwrap(),
+            &simpairs_scoring::score(&field, &options).unwrap(),
+            &format!("{factoring:?}, a club's first boards"),
+        );
+        field.append(&club_on("LATE", 1, 11..=BOARDS));
+        assert_same(
+            &score_growing(&field, &mut counts, &options).unwrap(),
+            &simpairs_scoring::score(&field, &options).unwrap(),
+            &format!("{factoring:?}, a club's boards in two parts"),
+        );
+        field.append(&club_on("C901", 3, 1..=BOARDS - 2));
+        assert_same(
+            &score_growing(&field, &mut counts, &options).unwrap(),
+            &simpairs_scoring::score(&field, &options).unwrap(),
+            &format!("{factoring:?}, a club after them"),
+        );
+    }
+}

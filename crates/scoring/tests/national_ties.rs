@@ -206,14 +206,8 @@ fn the_figures_do_not_depend_on_the_number_of_threads() {
     by_board.sort_by_key(|&row| field.board_of(row));
     let spread = field.subset(&by_board);
     for f in [&field, &spread] {
-        for factoring in [
-            simpairs_scoring::Factoring::Neuberg,
-            simpairs_scoring::Factoring::Ratio,
-        ] {
-            let options = Options {
-                factoring,
-                ..Options::default()
-            };
+        for options in common::factored_options() {
+            let factoring = options.factoring;
             let in_pool = |threads: usize| {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)

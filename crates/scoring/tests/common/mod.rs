@@ -143,3 +143,16 @@ pub fn add_mitchell_club(
         }
     }
 }
+
+/// The options of both factorings of boards played different numbers of times, the totals' pass
+/// with fractions.
+pub fn factored_options() -> [simpairs_scoring::Options; 2] {
+    [
+        simpairs_scoring::Factoring::Neuberg,
+        simpairs_scoring::Factoring::Ratio,
+    ]
+    .map(|factoring| simpairs_scoring::Options {
+        factoring,
+        ..simpairs_scoring::Options::default()
+    })
+}

@@ -1,0 +1,196 @@
+//! Pass two of a growing field from each pair's results, kept between scorings
+//! ([`crate::BoardCounts`]): the projection ranks a national field again for every new club, and
+//! reading each pair's few dozen cells in turn costs a fraction of walking the field's rows and
+//! adding into every pair's total at random.
+//!
+//! A pair's cells are its results in row order, so its floating-point total is the same sum, in
+//! the same order, as [`super::float_pass`] gives.
+
+use rayon::prelude::*;
+
+use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums};
+use crate::board::BoardScore;
+use crate::field::{Field, PairId, SPECIAL_SCORE};
+use crate::value::to_f64;
+
+/// A cell of a special row: the row, with this bit set.
+const SPECIAL: u32 = 1 << 31;
+/// Bits of a cell's score position (the bridge grid has `GRID_LEN` positions).
+const POSITION_BITS: u32 = 11;
+const _: () = assert!(GRID_LEN < 1 << POSITION_BITS);
+const _: () = assert!((DIRECT_BOARDS as u64) << (POSITION_BITS + 1) < SPECIAL as u64);
+
+/// Each pair's results as cells, pairs in id order and each pair's cells in row order. A plain
+/// result's cell is (board number, score position on the bridge grid, side); a special row's is
+/// (row, side) with [`SPECIAL`] set.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairCells {
+    /// Rows and pairs of the field indexed.
+    rows: usize,
+    /// Where each pair's cells start in `cells`, and where the last pair's end.
+    starts: Vec<u32>,
+    cells: Vec<u32>,
+    /// The lowest and highest pair of each [`ROW_BLOCK`] rows ([`Sums::pair_ranges`]).
+    ranges: Vec<(PairId, PairId)>,
+}
+
+impl PairCells {
+    /// Indexes the rows of `field` not indexed yet (every row, when a new row is a result of a
+    /// pair indexed before: its cells would belong in the middle). `false` if the field has too
+    /// many rows for a cell (a billion) or a board beyond the direct ones: then pass two reads
+    /// the rows. Every plain score must be on the bridge grid.
+    pub(crate) fn catch_up(&mut self, field: &Field) -> bool {
+        if field.len() >= 1 << 30 || usize::from(field.max_board) >= DIRECT_BOARDS {
+            return false;
+        }
+        let pairs_before = self.starts.len().saturating_sub(1);
+        let rows = self.rows..field.len();
+        let old_pair = |&p: &PairId| (p as usize) < pairs_before;
+        if self.rows > field.len()
+            || field.ns[rows.clone()].iter().any(old_pair)
+            || field.ew[rows.clone()].iter().any(old_pair)
+        {
+            tracing::trace!(rows = self.rows, "pass two: pairs' results indexed again");
+            *self = PairCells::default();
+        }
+        self.index_new_pairs(field);
+        self.ranges.truncate(self.rows / ROW_BLOCK);
+        self.ranges.extend(
+            (self.rows / ROW_BLOCK * ROW_BLOCK..field.len())
+                .step_by(ROW_BLOCK)
+                .map(|start| block_range(field, start..(start + ROW_BLOCK).min(field.len()))),
+        );
+        self.rows = field.len();
+        true
+    }
+
+    /// Appends the cells of the pairs not indexed yet, whose results are all in the rows not
+    /// indexed yet, by a counting sort of those rows by pair.
+    fn index_new_pairs(&mut self, field: &Field) {
+        let first = self.starts.len().saturating_sub(1);
+        let pairs = field.pairs().len();
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        let base = *self.starts.last().unwrap_or(&0);
+        let mut next: Vec<u32> = vec![0; pairs - first];
+        let rows = self.rows..field.len();
+        for &p in field.ns[rows.clone()].iter().chain(&field.ew[rows.clone()]) {
+            next[p as usize - first] += 1;
+        }
+        let mut at = base;
+        for n in &mut next {
+            let count = *n;
+            *n = at;
+            at += count;
+            self.starts.push(at);
+        }
+        self.cells.resize(at as usize, 0);
+        for row in rows {
+            let (board, score) = (u32::from(field.boards[row]), field.scores[row]);
+            let cell = if score == SPECIAL_SCORE {
+                SPECIAL | (row as u32) << 1
+            } else {
+                (board << POSITION_BITS | BridgeGrid.position(score) as u32) << 1
+            };
+            for (side, pair) in [(0, field.ns[row]), (1, field.ew[row])] {
+                let slot = &mut next[pair as usize - first];
+                self.cells[*slot as usize] = cell | side;
+                *slot += 1;
+            }
+        }
+    }
+
+    /// Pass two: each pair's total (its values added in row order), sum of tops (ratio factoring)
+    /// and boards played. `field` is the field indexed.
+    pub(crate) fn sums(
+        &self,
+        field: &Field,
+        boards: &[BoardScore],
+        board_index: &[u32],
+        width: usize,
+        ratio: bool,
+    ) -> Sums {
+        let values = CellValues {
+            field,
+            boards,
+            board_index,
+            table: super::value_table(boards, &BridgeGrid, width, to_f64),
+            base: super::board_bases(board_index, width),
+        };
+        let of_pair = |p: usize| &self.cells[self.starts[p] as usize..self.starts[p + 1] as usize];
+        let pairs = self.starts.len() - 1;
+        let (total_f, played): (Vec<f64>, Vec<u32>) = (0..pairs)
+            .into_par_iter()
+            .map(|p| {
+                let cells = of_pair(p);
+                let mut total = 0f64;
+                for &cell in cells {
+                    total += values.of(cell).0;
+                }
+                (total, cells.len() as u32)
+            })
+            .unzip();
+        let tops_f = if ratio {
+            let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
+            let top_of = |cell: u32| tops[board_index[values.of(cell).1] as usize];
+            (0..pairs)
+                .into_par_iter()
+                .map(|p| {
+                    of_pair(p)
+                        .iter()
+                        .fold(0f64, |sum, &cell| sum + top_of(cell))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Sums {
+            total_int: None,
+            unit: 1,
+            total_f,
+            tops_f,
+            boards: played,
+            pair_ranges: self.ranges.clone(),
+        }
+    }
+}
+
+/// The value of a cell in a scoring of the field indexed.
+struct CellValues<'a> {
+    field: &'a Field,
+    boards: &'a [BoardScore],
+    board_index: &'a [u32],
+    /// [`super::value_table`] on the bridge grid and where each board starts in it.
+    table: Vec<[f64; 2]>,
+    base: Vec<usize>,
+}
+
+impl CellValues<'_> {
+    /// The value of `cell` to its side, and its board's number.
+    #[inline(always)]
+    fn of(&self, cell: u32) -> (f64, usize) {
+        let side = (cell & 1) as usize;
+        if cell & SPECIAL == 0 {
+            let number = (cell >> (POSITION_BITS + 1)) as usize;
+            let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
+            (self.table[self.base[number] + position][side], number)
+        } else {
+            let row = (cell & !SPECIAL) >> 1;
+            let number = self.field.boards[row as usize] as usize;
+            let board = &self.boards[self.board_index[number] as usize];
+            let (n, e) = board.special_values(row);
+            (to_f64(if side == 0 { n } else { e }), number)
+        }
+    }
+}
+
+/// The lowest and highest pair of `rows`.
+fn block_range(field: &Field, rows: std::ops::Range<usize>) -> (PairId, PairId) {
+    field.ns[rows.clone()]
+        .iter()
+        .zip(&field.ew[rows])
+        .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
+            (lowest.min(n.min(e)), highest.max(n.max(e)))
+        })
+}
