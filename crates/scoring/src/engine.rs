@@ -322,10 +322,10 @@ impl Counts {
 /// A live national field gains a club at a time: counting a club's thousand rows instead of the
 /// field's millions takes pass one out of each rescoring. For a field with fractions (Neuberg
 /// factors boards played different numbers of times) the counts also keep each pair's results
-/// ([`PairCells`]), from which pass two adds up every pair's values in a third of the time the
-/// field's rows take. The counts belong to one field and the rows it had when they were taken;
-/// given another field (or a clone, which may have grown apart) they start again from its first
-/// row.
+/// ([`PairCells`]), from which pass two adds up every pair's values reading each pair's cells in
+/// turn, instead of adding into every pair's total at random while walking the field's rows. The
+/// counts belong to one field and the rows it had when they were taken; given another field (or a
+/// clone, which may have grown apart) they start again from its first row.
 #[derive(Clone, Debug, Default)]
 pub struct BoardCounts {
     /// The lineage of the field counted, the rows counted, and their counts on the bridge grid by
