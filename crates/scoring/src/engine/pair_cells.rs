@@ -25,7 +25,7 @@ const _: () = assert!((DIRECT_BOARDS as u64) << (POSITION_BITS + 1) < SPECIAL as
 /// (row, side) with [`SPECIAL`] set.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairCells {
-    /// Rows and pairs of the field indexed.
+    /// Rows of the field indexed.
     rows: usize,
     /// Where each pair's cells start in `cells`, and where the last pair's end.
     starts: Vec<u32>,
@@ -47,6 +47,7 @@ impl PairCells {
         let rows = self.rows..field.len();
         let old_pair = |&p: &PairId| (p as usize) < pairs_before;
         if self.rows > field.len()
+            || field.pairs().len() < pairs_before
             || field.ns[rows.clone()].iter().any(old_pair)
             || field.ew[rows.clone()].iter().any(old_pair)
         {
