@@ -710,11 +710,14 @@ fn finish<'f, P: Positions>(
     let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
     let (boards, board_index) = (&scoring.boards, &scoring.board_index);
     let unit = if ratio { None } else { common_unit(boards, p) };
-    // Kept counts come with the bridge grid's positions (`p`), which a pair's cells hold.
-    let sums = match (unit, kept.and_then(|k| k.pair_cells(field))) {
-        (Some(unit), _) => integer_pass(field, boards, board_index, p, width, unit),
-        (None, Some(cells)) => cells.sums(field, boards, board_index, width, ratio),
-        (None, None) => float_pass(field, boards, board_index, p, width, ratio),
+    // Counts are kept only with the bridge grid's positions (`p`), which a pair's cells hold; the
+    // cells are made only for a field with fractions.
+    let sums = match unit {
+        Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
+        None => match kept.and_then(|k| k.pair_cells(field)) {
+            Some(cells) => cells.sums(field, boards, board_index, width, ratio),
+            None => float_pass(field, boards, board_index, p, width, ratio),
+        },
     };
     lap("pass two (values and totals)");
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
