@@ -257,10 +257,7 @@ impl Counts {
     }
 
     fn add(&mut self, other: &Counts) {
-        self.results
-            .iter_mut()
-            .zip(&other.results)
-            .for_each(|(a, b)| *a += b);
+        add_each(&mut self.results, &other.results);
         self.hist
             .par_iter_mut()
             .zip(&other.hist)
@@ -789,6 +786,20 @@ pub(crate) struct Sums {
 /// Rows summarised together in [`Sums::pair_ranges`]. A national field is built club by club and a
 /// club's pairs have neighbouring ids, so a block's range is narrow.
 const ROW_BLOCK: usize = 512;
+
+/// Adds `from` into `into`, element by element.
+fn add_each<T: Copy + std::ops::AddAssign>(into: &mut [T], from: &[T]) {
+    into.iter_mut().zip(from).for_each(|(x, &y)| *x += y);
+}
+
+/// The lowest and highest pair of a block's rows, given by their pairs ([`Sums::pair_ranges`]).
+fn block_range(ns: &[PairId], ew: &[PairId]) -> (PairId, PairId) {
+    ns.iter()
+        .zip(ew)
+        .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
+            (lowest.min(n.min(e)), highest.max(n.max(e)))
+        })
+}
 
 /// Splits `rows` at multiples of [`ROW_BLOCK`].
 fn row_blocks(rows: std::ops::Range<usize>) -> impl Iterator<Item = std::ops::Range<usize>> {

@@ -9,13 +9,16 @@
 
 use rayon::prelude::*;
 
-use super::{Positions, ROW_BLOCK, Sums, board_bases, parts, row_blocks, value_table};
+use super::{
+    Positions, ROW_BLOCK, Sums, add_each, block_range, board_bases, parts, row_blocks, value_table,
+};
 use crate::board::BoardScore;
 use crate::field::{Field, PairId, SPECIAL_SCORE};
 use crate::value::to_f64;
 
-/// Each row's (North-South value, East-West value) and the top of its board.
-struct RowValues<'a, P> {
+/// Each row's (North-South value, East-West value) and the top of its board, in one scoring of a
+/// field; read row by row here and cell by cell by [`super::pair_cells`].
+pub(super) struct RowValues<'a, P> {
     field: &'a Field,
     boards: &'a [BoardScore],
     board_index: &'a [u32],
@@ -26,7 +29,25 @@ struct RowValues<'a, P> {
     tops: Vec<f64>,
 }
 
-impl<P: Positions> RowValues<'_, P> {
+impl<'a, P: Positions> RowValues<'a, P> {
+    pub(super) fn new(
+        field: &'a Field,
+        boards: &'a [BoardScore],
+        board_index: &'a [u32],
+        p: &'a P,
+        width: usize,
+    ) -> Self {
+        RowValues {
+            field,
+            boards,
+            board_index,
+            p,
+            table: value_table(boards, p, width, to_f64),
+            base: board_bases(board_index, width),
+            tops: boards.iter().map(|b| to_f64(b.top)).collect(),
+        }
+    }
+
     /// The values of a row of board `b` and score `s`; `special_at` is the index in the field's
     /// special rows of the next special row from this one on, moved past it if this is one.
     #[inline(always)]
@@ -34,14 +55,34 @@ impl<P: Positions> RowValues<'_, P> {
         if s == SPECIAL_SCORE {
             let (row, _) = self.field.specials[*special_at];
             *special_at += 1;
-            let (n, e) = self.boards[self.board_index[b as usize] as usize].special_values(row);
-            [to_f64(n), to_f64(e)]
+            self.special(row)
         } else {
-            self.table[self.base[b as usize] + self.p.position(s)]
+            self.at(b, self.p.position(s))
         }
     }
 
-    fn top(&self, b: u16) -> f64 {
+    /// The values of a plain score of board `b` at `position`.
+    #[inline(always)]
+    pub(super) fn at(&self, b: u16, position: usize) -> [f64; 2] {
+        self.table[self.base[b as usize] + position]
+    }
+
+    /// The board number of `row`.
+    pub(super) fn board_of(&self, row: u32) -> u16 {
+        self.field.boards[row as usize]
+    }
+
+    /// The values of the special row `row`: a binary search in its board's special rows, kept
+    /// out of the loops over plain scores.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn special(&self, row: u32) -> [f64; 2] {
+        let b = self.board_of(row);
+        let (n, e) = self.boards[self.board_index[b as usize] as usize].special_values(row);
+        [to_f64(n), to_f64(e)]
+    }
+
+    pub(super) fn top(&self, b: u16) -> f64 {
         self.tops[self.board_index[b as usize] as usize]
     }
 
@@ -70,15 +111,7 @@ pub(super) fn float_pass<P: Positions>(
     width: usize,
     ratio: bool,
 ) -> Sums {
-    let values = RowValues {
-        field,
-        boards,
-        board_index,
-        p,
-        table: value_table(boards, p, width, to_f64),
-        base: board_bases(board_index, width),
-        tops: boards.iter().map(|b| to_f64(b.top)).collect(),
-    };
+    let values = RowValues::new(field, boards, board_index, p, width);
     let pairs = field.pairs().len();
     let row_parts = parts(field.len(), 1);
     let per_part: Vec<PartSums> = row_parts
@@ -127,13 +160,7 @@ fn sum_part<P: Positions>(
                 tops[e] += top;
             }
         }
-        ranges.push(
-            ns.iter()
-                .zip(ew)
-                .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
-                    (lowest.min(n.min(e)), highest.max(n.max(e)))
-                }),
-        );
+        ranges.push(block_range(ns, ew));
     }
     PartSums {
         total,
@@ -172,18 +199,9 @@ fn merged(
                         .filter(|&p| all.count[p] > 0 && part.count[p] > 0)
                         .map(|p| p as PairId),
                 );
-                all.total
-                    .iter_mut()
-                    .zip(&part.total)
-                    .for_each(|(x, y)| *x += y);
-                all.tops
-                    .iter_mut()
-                    .zip(&part.tops)
-                    .for_each(|(x, y)| *x += y);
-                all.count
-                    .iter_mut()
-                    .zip(&part.count)
-                    .for_each(|(x, y)| *x += y);
+                add_each(&mut all.total, &part.total);
+                add_each(&mut all.tops, &part.tops);
+                add_each(&mut all.count, &part.count);
                 all
             }
         });

@@ -8,10 +8,10 @@
 
 use rayon::prelude::*;
 
-use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums};
+use super::float_pass::RowValues;
+use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums, block_range};
 use crate::board::BoardScore;
 use crate::field::{Field, PairId, SPECIAL_SCORE};
-use crate::value::to_f64;
 
 /// A cell of a special row: the row, with this bit set.
 const SPECIAL: u32 = 1 << 31;
@@ -59,7 +59,10 @@ impl PairCells {
         self.ranges.extend(
             (self.rows / ROW_BLOCK * ROW_BLOCK..field.len())
                 .step_by(ROW_BLOCK)
-                .map(|start| block_range(field, start..(start + ROW_BLOCK).min(field.len()))),
+                .map(|start| {
+                    let rows = start..(start + ROW_BLOCK).min(field.len());
+                    block_range(&field.ns[rows.clone()], &field.ew[rows])
+                }),
         );
         self.rows = field.len();
         true
@@ -112,13 +115,7 @@ impl PairCells {
         width: usize,
         ratio: bool,
     ) -> Sums {
-        let values = CellValues {
-            field,
-            boards,
-            board_index,
-            table: super::value_table(boards, &BridgeGrid, width, to_f64),
-            base: super::board_bases(board_index, width),
-        };
+        let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
         let of_pair = |p: usize| &self.cells[self.starts[p] as usize..self.starts[p + 1] as usize];
         let pairs = self.starts.len() - 1;
         let (total_f, played): (Vec<f64>, Vec<u32>) = (0..pairs)
@@ -127,14 +124,13 @@ impl PairCells {
                 let cells = of_pair(p);
                 let mut total = 0f64;
                 for &cell in cells {
-                    total += values.of(cell).0;
+                    total += cell_value(&values, cell).0;
                 }
                 (total, cells.len() as u32)
             })
             .unzip();
         let tops_f = if ratio {
-            let tops: Vec<f64> = boards.iter().map(|b| to_f64(b.top)).collect();
-            let top_of = |cell: u32| tops[board_index[values.of(cell).1] as usize];
+            let top_of = |cell: u32| values.top(cell_value(&values, cell).1);
             (0..pairs)
                 .into_par_iter()
                 .map(|p| {
@@ -157,41 +153,18 @@ impl PairCells {
     }
 }
 
-/// The value of a cell in a scoring of the field indexed.
-struct CellValues<'a> {
-    field: &'a Field,
-    boards: &'a [BoardScore],
-    board_index: &'a [u32],
-    /// [`super::value_table`] on the bridge grid and where each board starts in it.
-    table: Vec<[f64; 2]>,
-    base: Vec<usize>,
-}
-
-impl CellValues<'_> {
-    /// The value of `cell` to its side, and its board's number.
-    #[inline(always)]
-    fn of(&self, cell: u32) -> (f64, usize) {
-        let side = (cell & 1) as usize;
-        if cell & SPECIAL == 0 {
-            let number = (cell >> (POSITION_BITS + 1)) as usize;
-            let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
-            (self.table[self.base[number] + position][side], number)
-        } else {
-            let row = (cell & !SPECIAL) >> 1;
-            let number = self.field.boards[row as usize] as usize;
-            let board = &self.boards[self.board_index[number] as usize];
-            let (n, e) = board.special_values(row);
-            (to_f64(if side == 0 { n } else { e }), number)
-        }
+/// The value of `cell` to its side, and its board's number. A function rather than a closure of
+/// [`PairCells::sums`]: called from two loops, the closure was not inlined, and a call for every
+/// cell doubled pass two's time.
+#[inline(always)]
+fn cell_value(values: &RowValues<'_, BridgeGrid>, cell: u32) -> (f64, u16) {
+    let side = (cell & 1) as usize;
+    if cell & SPECIAL == 0 {
+        let b = (cell >> (POSITION_BITS + 1)) as u16;
+        let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
+        (values.at(b, position)[side], b)
+    } else {
+        let row = (cell & !SPECIAL) >> 1;
+        (values.special(row)[side], values.board_of(row))
     }
-}
-
-/// The lowest and highest pair of `rows`.
-fn block_range(field: &Field, rows: std::ops::Range<usize>) -> (PairId, PairId) {
-    field.ns[rows.clone()]
-        .iter()
-        .zip(&field.ew[rows])
-        .fold((PairId::MAX, 0), |(lowest, highest), (&n, &e)| {
-            (lowest.min(n.min(e)), highest.max(n.max(e)))
-        })
 }
