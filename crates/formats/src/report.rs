@@ -582,8 +582,8 @@ impl<'s> LineFacts<'s> {
 }
 
 /// The clubs' names side by side in one block. A table in place order reads them at random: from
-/// one block of a few hundred kilobytes they stay in the processor's cache, where each name in an
-/// allocation of its own was a read from memory for every line.
+/// one block (about a megabyte for a national field) they stay in the processor's cache, where
+/// each name in an allocation of its own was a read from memory for every line.
 struct ClubNames {
     text: String,
     /// Where each club's name ends in `text`; it starts where the one before ends.
@@ -731,8 +731,9 @@ fn write_table_of<W: Write>(
 
 /// Writes the standings table's lines, formatted in parallel chunks (a national field has
 /// hundreds of thousands of pairs), in order. A few chunks are formatted at a time and written
-/// before the next are, each into a buffer used again for a later chunk: the text of a national
-/// table is never held whole, and its memory is not taken from the system afresh page by page.
+/// before the next are, each into a buffer used again for a later chunk, so that the text of a
+/// national table (about 70 bytes a pair, more than its rows when pairs play few boards) is never
+/// held whole.
 fn write_standings<W: Write>(
     out: &mut W,
     scoring: &Scoring<'_>,
@@ -992,12 +993,11 @@ mod tests {
         );
     }
 
-    /// A Mitchell field whose NS pairs fill exactly one chunk of the table: the EW heading must
-    /// come once, at the start of the second chunk.
+    /// A Mitchell field whose NS pairs fill whole chunks of the table: each direction's heading
+    /// comes once, the EW one at the start of a chunk. In the second field the NS pairs also run
+    /// on past the first batch of chunks written together.
     #[test]
     fn direction_headings_are_written_once_across_chunks() {
-        // East-West's first pair starts a chunk; then North-South's pairs run on past the end of
-        // the first batch of chunks written together.
         for tables in [TABLE_CHUNK, (CHUNKS_AT_ONCE + 1) * TABLE_CHUNK] {
             headings_written_once(tables);
         }
