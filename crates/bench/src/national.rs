@@ -18,25 +18,12 @@ fn club_field(club: &simpairs_sim::SimClub) -> anyhow::Result<Field> {
     Ok(simpairs_formats::csv::read(&club.id, club.csv.as_bytes())?.field)
 }
 
-/// A latency club's field under the name the pipeline bench publishes it with (`L` and its id):
-/// the latency clubs come from another simulated event, whose club ids are the field's own, and
-/// appended under those they would be taken for the field's clubs, their pairs playing every
-/// board twice.
+/// A latency club's field under the id the pipeline bench publishes it with: appended under its
+/// simulated id, it would be taken for the field's club of that id, its pairs playing every board
+/// twice.
 fn late_club_field(club: &simpairs_sim::SimClub) -> anyhow::Result<Field> {
-    let mut csv = String::with_capacity(club.csv.len() + club.csv.len() / 8);
-    for (i, line) in club.csv.lines().enumerate() {
-        let mut fields = line.splitn(3, ',');
-        match (i, fields.next(), fields.next(), fields.next()) {
-            (1.., Some(board), Some(_), Some(rest)) => {
-                csv.push_str(&format!("{board},L{},{rest}\n", club.id));
-            }
-            _ => {
-                csv.push_str(line);
-                csv.push('\n');
-            }
-        }
-    }
-    Ok(simpairs_formats::csv::read(&club.id, csv.as_bytes())?.field)
+    let (id, csv) = crate::pipeline::late_club(club);
+    Ok(simpairs_formats::csv::read(&id, csv.as_bytes())?.field)
 }
 
 /// Reads the field's clubs, then times the rescore after each of `new_clubs` clubs.

@@ -71,6 +71,19 @@ fn open_bench_log(
     })
 }
 
+/// A latency club's id as the bench declares and publishes it: `L` and its simulated id. The
+/// latency clubs come from another simulated event, whose club ids are the field's own.
+fn late_id(c: &simpairs_sim::SimClub) -> String {
+    format!("L{}", c.id)
+}
+
+/// A latency club's id and its traveller CSV under that id.
+pub(crate) fn late_club(c: &simpairs_sim::SimClub) -> (String, String) {
+    let id = late_id(c);
+    let csv = c.csv.replace(&format!(",{},", c.id), &format!(",{id},"));
+    (id, csv)
+}
+
 /// The simulated field: the event, how many of its first clubs make up the results asked for,
 /// and the latency clubs (30 tables or so, published one at a time).
 pub(crate) fn bench_event(
@@ -137,9 +150,9 @@ fn declare_bench(
         })
         .collect();
     lines.extend(late.iter().map(|c| ClubLine {
-        club_id: format!("L{}", c.id),
+        club_id: late_id(c),
         name: c.name.clone(),
-        public_key: Some(club_key(&format!("L{}", c.id)).public()),
+        public_key: Some(club_key(&late_id(c)).public()),
     }));
     declare(
         log,
@@ -327,8 +340,7 @@ fn live_latencies(
     let codec = simpairs_events::Codec::new()?;
     let (mut latencies, mut from_publish) = (Vec::new(), Vec::new());
     for (i, c) in late.iter().enumerate() {
-        let id = format!("L{}", c.id);
-        let csv = c.csv.replace(&format!(",{},", c.id), &format!(",{id},"));
+        let (id, csv) = late_club(c);
         let publishing = Instant::now();
         let submission = simpairs_pipeline::publish::seal_file(
             &codec,

@@ -223,8 +223,9 @@ pub fn score_reusing<'f>(
 
 /// [`score`] for a field that grows between scorings (a live national field, a club at a time):
 /// `counts` keeps the boards' score counts (and, for a field with fractions, each pair's results),
-/// so that only the rows added since the last call are counted. Gives exactly what [`score`] gives; `counts` may be new, or kept from any field (it
-/// starts again for a field other than the one it counted).
+/// so that only the rows added since the last call are counted. Gives exactly what [`score`]
+/// gives; `counts` may be new, or kept from any field (it starts again for a field other than the
+/// one it counted).
 pub fn score_growing<'f>(
     field: &'f Field,
     counts: &mut BoardCounts,
