@@ -48,6 +48,13 @@ impl Config {
 /// standings may arrive after the generation that applied it).
 const REFRESH: Duration = Duration::from_millis(500);
 
+/// How often the director's thread looks whether the projection has caught up.
+const WAIT_FOR_PROJECTION: Duration = Duration::from_millis(50);
+
+/// The longest the director's listing waits for the projection to catch up: on a log that grows
+/// faster than the projection reads it, the listing is read anyway.
+const PROJECTION_GRACE: Duration = Duration::from_secs(30);
+
 /// Starts the projection and what the site keeps beside it, each on a thread of its own.
 fn start_projection(
     log: Arc<dyn Log>,
@@ -126,6 +133,7 @@ fn spawn_director(
         // On threads of the lowest priority: the replay judges every submission again, and on a
         // national event it would take the cores the projection needs to show the first page.
         let pool = simpairs_pipeline::background::pool("director");
+        wait_for_projection(&site, &stop);
         let mut warned = false;
         while !stop.load(Ordering::Relaxed) {
             let read = simpairs_pipeline::background::install(pool.as_ref(), || {
@@ -139,6 +147,20 @@ fn spawn_director(
             std::thread::sleep(REFRESH);
         }
     })
+}
+
+/// Returns once the projection has read what the log held (or failed, or [`PROJECTION_GRACE`]
+/// has passed, or `stop` is set). Until then the cores go to the projection, and a player's first
+/// page and the live results come sooner: the director's replay of a national event's results
+/// took a third of the CPU while the projection caught up, even at the lowest priority.
+fn wait_for_projection(site: &Site, stop: &AtomicBool) {
+    let started = Instant::now();
+    while site.health.state() == State::Reading
+        && !stop.load(Ordering::Relaxed)
+        && started.elapsed() < PROJECTION_GRACE
+    {
+        std::thread::sleep(WAIT_FOR_PROJECTION);
+    }
 }
 
 /// Resolves when the server should stop: `stop` set, or the projection failed `grace` ago.
@@ -232,5 +254,59 @@ pub fn run_site(
     match site.health.state() {
         State::Failed(why) => Err(Error::ProjectionStopped(why)),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, RwLock};
+    use std::time::{Duration, Instant};
+
+    use simpairs_log::Log;
+    use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+    use simpairs_pipeline::project::Projection;
+
+    use crate::Site;
+
+    /// A log holding the declaration of event `id`, of one club.
+    fn declared(id: &str) -> (tempfile::TempDir, Arc<dyn Log>) {
+        let dir = tempfile::tempdir().unwrap();
+        let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+        let club = ClubLine {
+            club_id: "C1".into(),
+            name: "Club One".into(),
+            public_key: Some(simpairs_sim::club_key("C1").public()),
+        };
+        let declaration = Declaration::matchpoints(id, "Sim", 4, vec![club], 1).with_keys(
+            simpairs_sim::aggregator_key().public(),
+            simpairs_sim::organiser_key().public(),
+        );
+        declare(log.as_ref(), declaration).unwrap();
+        (dir, log)
+    }
+
+    #[test]
+    fn the_directors_listing_is_read_once_the_projection_has_caught_up() {
+        let (_dir, log) = declared("wait-1");
+        let site = Site::new(Arc::new(RwLock::new(Projection::new("wait-1"))));
+        let stop = Arc::new(AtomicBool::new(false));
+        let director = super::spawn_director(log, &site, &stop);
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(
+            site.director().is_none(),
+            "the listing was read while the projection was still reading the log"
+        );
+        site.health.set_caught_up();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while site.director().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        stop.store(true, Ordering::Relaxed);
+        director.join().unwrap();
+        assert!(
+            site.director().is_some(),
+            "the listing was not read once caught up"
+        );
     }
 }

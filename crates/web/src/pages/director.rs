@@ -51,7 +51,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
     let body = html! {
         div data-live="director" {
             @match &listing {
-                None => p.note { "The list of submissions is being read from the log; it appears here in a few seconds." },
+                None => p.note { "The list of submissions is read from the log once the results shown are up to date; it appears here shortly after." },
                 Some(d) => {
                     p.meta { "Read from the log at " (fmt::time(d.read_at_ms)) "." }
                     (summary(&d.listing))
