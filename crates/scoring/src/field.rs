@@ -251,26 +251,37 @@ impl NumberTables {
         table.ids.get(at).and_then(|&id| id.checked_sub(1))
     }
 
-    /// For each of `part`'s units, its key here (`rekey` of the part's key) if these tables lack
-    /// it and the part's table holds every number of it below [`DENSE_NUMBERS`]: then each such
-    /// pair of the part is new here, and its table can be taken over whole ([`Self::adopt`]).
-    fn fresh_units(&self, part: &NumberTables, rekey: impl Fn(u128) -> u128) -> Vec<Option<u128>> {
-        let mut fresh = vec![None; part.units.len()];
+    /// For each of `part`'s units, whether it is new here and can be taken over whole: these
+    /// tables lack its key (`rekey` of the part's key) and the part's table holds every number of
+    /// it below [`DENSE_NUMBERS`]. Then each such pair of the part is new here. Each such unit is
+    /// given its index and an empty table at once, in the part's order, so that the joined index
+    /// is probed once for it; [`Self::adopt`] fills the table in once the pairs have their ids.
+    fn fresh_units(&mut self, part: &NumberTables, rekey: impl Fn(u128) -> u128) -> Vec<bool> {
+        let mut keys = vec![0u128; part.units.len()];
         for (&key, &i) in &part.index {
-            let mine = rekey(key);
-            if !part.units[i].hashed && !self.index.contains_key(&mine) {
-                fresh[i] = Some(mine);
+            keys[i] = key;
+        }
+        let mut fresh = vec![false; part.units.len()];
+        for (i, key) in keys.into_iter().enumerate() {
+            if part.units[i].hashed {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.index.entry(rekey(key)) {
+                slot.insert(self.units.len());
+                self.units.push(NumberTable::default());
+                fresh[i] = true;
             }
         }
         fresh
     }
 
-    /// Takes over a copy of `part`'s table `i` as unit `key`, each pair id `p` in it now `ids[p]`.
-    /// A copy, not the part's own: made on this thread, it does not keep the part's memory (from
-    /// the thread that read it) from being used again once the part is dropped.
-    fn adopt(&mut self, part: &NumberTables, i: usize, key: u128, ids: &[PairId]) {
+    /// Fills the table [`Self::fresh_units`] set aside for `part`'s unit `i` with a copy of the
+    /// part's, each pair id `p` in it now `ids[p]`. A copy, not the part's own: made on this
+    /// thread, it does not keep the part's memory (from the thread that read it) from being used
+    /// again once the part is dropped.
+    fn adopt(&mut self, part: &NumberTables, i: usize, at: usize, ids: &[PairId]) {
         let theirs = &part.units[i];
-        let table = NumberTable {
+        self.units[at] = NumberTable {
             base: theirs.base,
             ids: theirs
                 .ids
@@ -280,8 +291,6 @@ impl NumberTables {
             pairs: theirs.pairs,
             hashed: false,
         };
-        self.index.insert(key, self.units.len());
-        self.units.push(table);
     }
 }
 
@@ -682,12 +691,16 @@ impl Field {
             .map(|(club, label)| self.group(clubs[*club as usize], label))
             .collect();
         let rekey = |key| Self::renamed_key(key, &clubs, &sections);
+        let first_new = self.numbered.units.len();
         let fresh = self.numbered.fresh_units(&part.numbered, rekey);
         let pairs = self.pairs_of(part, &clubs, &sections, &fresh);
-        for (i, key) in fresh.iter().enumerate() {
-            if let Some(key) = *key {
-                self.numbered.adopt(&part.numbered, i, key, &pairs);
-            }
+        let adopted = fresh
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| **f)
+            .map(|(i, _)| i);
+        for (at, i) in (first_new..).zip(adopted) {
+            self.numbered.adopt(&part.numbered, i, at, &pairs);
         }
         (groups, pairs)
     }
@@ -701,9 +714,9 @@ impl Field {
         part: &Field,
         clubs: &[ClubId],
         sections: &[SectionId],
-        fresh: &[Option<u128>],
+        fresh: &[bool],
     ) -> Vec<PairId> {
-        let any_fresh = fresh.iter().any(Option::is_some);
+        let any_fresh = fresh.contains(&true);
         // The part's unit looked up last: a part's pairs come club by club.
         let mut last: Option<(u128, bool)> = None;
         let mut is_fresh = |p: &Pair| {
@@ -711,11 +724,7 @@ impl Field {
             match last {
                 Some((k, f)) if k == key => f,
                 _ => {
-                    let f = part
-                        .numbered
-                        .index
-                        .get(&key)
-                        .is_some_and(|&i| fresh[i].is_some());
+                    let f = part.numbered.index.get(&key).is_some_and(|&i| fresh[i]);
                     last = Some((key, f));
                     f
                 }

@@ -224,12 +224,15 @@ fn joined_names(parts: &mut [Field]) -> (Field, NameMaps) {
         out.numbered = std::mem::take(&mut first.numbered);
         out.labels = std::mem::take(&mut first.labels);
     }
-    // Room for every part's pairs: the index is not rebuilt as it grows.
+    // Room for every part's pairs and units: the indexes are not rebuilt as they grow.
     let later = parts.iter().skip(1);
     out.pairs
         .reserve(later.clone().map(|p| p.pairs.len()).sum());
     out.pair_index
-        .reserve(later.map(|p| p.pair_index.len()).sum());
+        .reserve(later.clone().map(|p| p.pair_index.len()).sum());
+    let units = later.map(|p| p.numbered.units.len()).sum();
+    out.numbered.index.reserve(units);
+    out.numbered.units.reserve(units);
     let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
     let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
     let later_maps: NameMaps = parts
