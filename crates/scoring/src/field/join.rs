@@ -180,7 +180,8 @@ impl Field {
         tracing::debug!(elapsed = ?started.elapsed(), "join: pairs renumbered");
         out.take_rows(rows, &parts, &lens, &maps);
         tracing::debug!(elapsed = ?started.elapsed(), "join: rows taken");
-        // Each part's names were made on the thread that read it: freed there in parallel.
+        // The parts were read on the pool's threads, and are freed on them too rather than one
+        // after another on this one.
         parts.into_par_iter().for_each(drop);
         tracing::debug!(elapsed = ?started.elapsed(), "join: parts dropped");
         out
