@@ -479,3 +479,35 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     let (_, _, only) = common::get(&site, "/director?state=set-aside").await;
     assert!(only.contains("board99.csv") && !only.contains(">applied<"));
 }
+
+/// While the log is still being read (a restart on a national event), a club with no results
+/// shown may be in already: the director's page says so instead of calling it missing.
+#[tokio::test]
+async fn clubs_not_shown_while_the_log_is_read_are_not_called_missing() {
+    let e = common::declared("reading", "Reading", &common::settings(11, 3, 4));
+    e.publish(0);
+    e.aggregate();
+    let loaded =
+        || simpairs_pipeline::project::Projection::load(e.log.as_ref(), "reading").unwrap();
+    let absent = &e.sim.clubs[1].id;
+
+    let reading = simpairs_web::Site::new(std::sync::Arc::new(std::sync::RwLock::new(loaded())));
+    reading.refresh();
+    let (_, _, html) = common::get(&reading, "/director").await;
+    assert!(
+        html.contains("Clubs not read yet")
+            && html.contains("a club listed here may be in already")
+            && !html.contains("Clubs not in yet")
+            && html.contains(absent.as_str()),
+        "{html}"
+    );
+
+    let live = simpairs_web::Site::loaded(loaded());
+    let (_, _, html) = common::get(&live, "/director").await;
+    assert!(
+        html.contains("Clubs not in yet")
+            && !html.contains("Clubs not read yet")
+            && html.contains(absent.as_str()),
+        "{html}"
+    );
+}

@@ -11,6 +11,7 @@ use simpairs_pipeline::submissions::{State as Fate, SubmissionView, Submissions}
 use simpairs_pipeline::views::text::{MAX_TEXT, display_name, display_text};
 use simpairs_pipeline::views::{Catalog, club_name};
 
+use crate::health::State as Health;
 use crate::pages::fmt;
 use crate::pages::layout::{Frame, page, pager};
 use crate::params::{MAX_LIMIT, Params};
@@ -59,7 +60,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                     (dead_letters(&d.listing))
                 },
             }
-            (missing(&p, &catalog))
+            (missing(&p, &catalog, site.health.state() == Health::Reading))
         }
     };
     page(&f, "Director's page", None, body).into_response()
@@ -160,14 +161,21 @@ fn dead_letters(s: &Submissions) -> Markup {
     }
 }
 
-fn missing(p: &Projection, catalog: &Catalog) -> Markup {
+/// The declared clubs with no results shown. While the log is still being read (a restart on a
+/// national event takes seconds), a club listed may be in already: the list says so.
+fn missing(p: &Projection, catalog: &Catalog, reading: bool) -> Markup {
     let missing: Vec<&String> = p
         .club_names
         .keys()
         .filter(|c| !catalog.clubs().contains_key(*c))
         .collect();
     html! {
-        h2 { "Clubs not in yet" }
+        @if reading && !missing.is_empty() {
+            h2 { "Clubs not read yet" }
+            p.note { "The results are still being read from the log: a club listed here may be in already." }
+        } @else {
+            h2 { "Clubs not in yet" }
+        }
         @if missing.is_empty() { p { "Every declared club is in." } } @else {
             ul { @for c in missing.iter().take(MAX_LIMIT) { li { (club_name(p, c)) " (" (display_name(c)) ")" } } }
         }
