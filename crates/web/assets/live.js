@@ -53,12 +53,18 @@
     return out;
   }
 
+  var NAMED_CLUBS = 3;
+
   function announce(update, before, after) {
     var status = document.getElementById('live-status');
     if (!status) return;
-    var clubs = update.clubs.map(function (c) {
+    // A few clubs are named; a burst (many clubs sealing at once) is counted, not listed, so
+    // that the message stays a line on a phone.
+    var clubs = update.clubs.slice(0, NAMED_CLUBS).map(function (c) {
       return 'Club ' + c.name + (c.correction ? ' sent a correction' : ' arrived');
     });
+    var more = update.clubs.length - clubs.length;
+    if (more > 0) clubs.push(more + ' more club' + (more === 1 ? '' : 's') + ' arrived or sent a correction');
     var moves = [];
     Object.keys(after).forEach(function (k) {
       var a = after[k], b = before[k];

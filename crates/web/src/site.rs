@@ -9,7 +9,7 @@ use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::Catalog;
 use tokio::sync::broadcast;
 
-use crate::health::Health;
+use crate::health::{Health, State};
 
 /// What open pages hear when the results change.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -151,7 +151,10 @@ impl Site {
 
     /// Brings the catalog up to date with the projection and tells open pages what arrived, once
     /// the national ranking includes it (a page reloaded earlier would show the old places).
+    /// While the projection is still reading the log, clubs it reads are not news: the pages are
+    /// told of the new generation, but not of thousands of clubs "arriving" on a restart.
     pub fn refresh(&self) {
+        let reading = self.health.state() == State::Reading;
         let at = self.health.latest_record_ms();
         let at = if at > 0 {
             at
@@ -174,7 +177,9 @@ impl Site {
             (arrived, p.generation(), ranked)
         };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        pending.clubs.extend(arrived);
+        if !reading {
+            pending.clubs.extend(arrived);
+        }
         if !ranked || (pending.clubs.is_empty() && pending.announced_generation == generation) {
             return;
         }
@@ -205,5 +210,83 @@ impl Site {
             .map_or(since, |u| u.generation)
             .max(since);
         Update { generation, clubs }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, RwLock};
+
+    use simpairs_pipeline::project::Projection;
+
+    use super::Site;
+
+    /// A projection of one declared club's results (one submission applied), as the website's
+    /// tests build events: the simulation's club, published and aggregated.
+    fn one_club() -> Projection {
+        use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
+        let settings = simpairs_sim::Settings {
+            seed: 5,
+            clubs: 1,
+            boards: 4,
+            ..Default::default()
+        };
+        let sim = simpairs_sim::national_event(&settings);
+        let club = &sim.clubs[0];
+        let dir = tempfile::tempdir().unwrap();
+        let log: Arc<dyn simpairs_log::Log> =
+            Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+        let line = ClubLine {
+            club_id: club.id.clone(),
+            name: club.name.clone(),
+            public_key: Some(simpairs_sim::club_key(&club.id).public()),
+        };
+        let declaration = Declaration::matchpoints("news", "News", sim.boards, vec![line], 1)
+            .with_keys(
+                simpairs_sim::aggregator_key().public(),
+                simpairs_sim::organiser_key().public(),
+            );
+        declare(log.as_ref(), declaration).unwrap();
+        let csv = simpairs_sim::names::with_names(club, settings.seed);
+        let key = simpairs_sim::club_key(&club.id);
+        simpairs_pipeline::publish::publish_file(
+            log.as_ref(),
+            "news",
+            &club.id,
+            &key,
+            "club.csv",
+            csv.as_bytes(),
+            None,
+        )
+        .unwrap();
+        let mut aggregator = simpairs_pipeline::aggregate::Aggregator::open(
+            log.clone(),
+            "news",
+            simpairs_sim::aggregator_key(),
+        )
+        .unwrap();
+        let options = simpairs_pipeline::aggregate::AggregateOptions {
+            until_idle: true,
+            ..Default::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        aggregator.run(&options, &stop, |_| {}).unwrap();
+        Projection::load(log.as_ref(), "news").unwrap()
+    }
+
+    #[test]
+    fn clubs_read_while_catching_up_are_not_announced_as_arriving() {
+        let reading = Site::new(Arc::new(RwLock::new(one_club())));
+        reading.refresh();
+        assert!(reading.since(0).clubs.is_empty(), "announced while reading");
+        assert!(
+            reading.since(0).generation > 0,
+            "the generation is still told"
+        );
+
+        let live = Site::new(Arc::new(RwLock::new(one_club())));
+        live.health.set_caught_up();
+        live.refresh();
+        assert_eq!(live.since(0).clubs.len(), 1, "a club arriving live is told");
     }
 }
