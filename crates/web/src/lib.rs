@@ -61,6 +61,8 @@ pub mod run;
 pub mod security;
 pub mod server;
 pub mod site;
+#[cfg(test)]
+mod test_event;
 
 use std::sync::Arc;
 

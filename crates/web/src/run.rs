@@ -263,32 +263,13 @@ mod tests {
     use std::sync::{Arc, RwLock};
     use std::time::{Duration, Instant};
 
-    use simpairs_log::Log;
-    use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
     use simpairs_pipeline::project::Projection;
 
     use crate::Site;
 
-    /// A log holding the declaration of event `id`, of one club.
-    fn declared(id: &str) -> (tempfile::TempDir, Arc<dyn Log>) {
-        let dir = tempfile::tempdir().unwrap();
-        let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-        let club = ClubLine {
-            club_id: "C1".into(),
-            name: "Club One".into(),
-            public_key: Some(simpairs_sim::club_key("C1").public()),
-        };
-        let declaration = Declaration::matchpoints(id, "Sim", 4, vec![club], 1).with_keys(
-            simpairs_sim::aggregator_key().public(),
-            simpairs_sim::organiser_key().public(),
-        );
-        declare(log.as_ref(), declaration).unwrap();
-        (dir, log)
-    }
-
     #[test]
     fn the_directors_listing_is_read_once_the_projection_has_caught_up() {
-        let (_dir, log) = declared("wait-1");
+        let (_dir, log, _) = crate::test_event::declared("wait-1");
         let site = Site::new(Arc::new(RwLock::new(Projection::new("wait-1"))));
         let stop = Arc::new(AtomicBool::new(false));
         let director = super::spawn_director(log, &site, &stop);

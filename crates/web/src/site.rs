@@ -164,9 +164,10 @@ impl Site {
         let (arrived, generation, ranked) = {
             let p = self.projection();
             let mut catalog = self.catalog.write().unwrap_or_else(|e| e.into_inner());
-            let arrived: Vec<ClubArrived> = catalog
-                .refresh(&p, at)
+            let changed = catalog.refresh(&p, at);
+            let arrived: Vec<ClubArrived> = changed
                 .into_iter()
+                .filter(|_| !reading)
                 .map(|a| ClubArrived {
                     name: simpairs_pipeline::views::club_name(&p, &a.club),
                     club: a.club,
@@ -177,9 +178,7 @@ impl Site {
             (arrived, p.generation(), ranked)
         };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        if !reading {
-            pending.clubs.extend(arrived);
-        }
+        pending.clubs.extend(arrived);
         if !ranked || (pending.clubs.is_empty() && pending.announced_generation == generation) {
             return;
         }
@@ -221,56 +220,9 @@ mod tests {
 
     use super::Site;
 
-    /// A projection of one declared club's results (one submission applied), as the website's
-    /// tests build events: the simulation's club, published and aggregated.
+    /// A projection of one declared club's results (one submission applied).
     fn one_club() -> Projection {
-        use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
-        let settings = simpairs_sim::Settings {
-            seed: 5,
-            clubs: 1,
-            boards: 4,
-            ..Default::default()
-        };
-        let sim = simpairs_sim::national_event(&settings);
-        let club = &sim.clubs[0];
-        let dir = tempfile::tempdir().unwrap();
-        let log: Arc<dyn simpairs_log::Log> =
-            Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-        let line = ClubLine {
-            club_id: club.id.clone(),
-            name: club.name.clone(),
-            public_key: Some(simpairs_sim::club_key(&club.id).public()),
-        };
-        let declaration = Declaration::matchpoints("news", "News", sim.boards, vec![line], 1)
-            .with_keys(
-                simpairs_sim::aggregator_key().public(),
-                simpairs_sim::organiser_key().public(),
-            );
-        declare(log.as_ref(), declaration).unwrap();
-        let csv = simpairs_sim::names::with_names(club, settings.seed);
-        let key = simpairs_sim::club_key(&club.id);
-        simpairs_pipeline::publish::publish_file(
-            log.as_ref(),
-            "news",
-            &club.id,
-            &key,
-            "club.csv",
-            csv.as_bytes(),
-            None,
-        )
-        .unwrap();
-        let mut aggregator = simpairs_pipeline::aggregate::Aggregator::open(
-            log.clone(),
-            "news",
-            simpairs_sim::aggregator_key(),
-        )
-        .unwrap();
-        let options = simpairs_pipeline::aggregate::AggregateOptions {
-            until_idle: true,
-            ..Default::default()
-        };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        aggregator.run(&options, &stop, |_| {}).unwrap();
+        let (_dir, log) = crate::test_event::published("news");
         Projection::load(log.as_ref(), "news").unwrap()
     }
 
