@@ -46,11 +46,9 @@ pub fn typed_row<'a>(club: &'a str, r: &'a AppliedResult) -> TypedRow<'a> {
 /// submission was applied, so a result that fails here is skipped with a warning rather than stopping
 /// the pipeline.
 pub fn build_field<'a>(results: impl IntoIterator<Item = (&'a str, &'a AppliedResult)>) -> Field {
-    let mut builder = FieldBuilder::new(LegalScores::shared());
-    for (i, (club, result)) in results.into_iter().enumerate() {
-        push(&mut builder, i, club, result);
-    }
-    builder.field
+    let mut field = ClubsField::default();
+    field.extend(results);
+    field.into_field()
 }
 
 /// [`build_field`] of one club's results in force, without keeping packed ones decoded
@@ -65,6 +63,40 @@ pub fn club_field(club: &str, results: &ClubResults) -> Field {
     builder.field
 }
 
+/// A field built from several clubs' results in force, club after club: the field
+/// [`build_field`] builds from them in that order. (A national field read in parallel is built in
+/// a few such parts and joined, not in one part a club: each part's builder keeps what it scored
+/// of a contract for the clubs after, and the join has a few parts to join, not thousands.)
+pub struct ClubsField {
+    builder: FieldBuilder<'static>,
+}
+
+impl Default for ClubsField {
+    fn default() -> Self {
+        ClubsField {
+            builder: FieldBuilder::new(LegalScores::shared()),
+        }
+    }
+}
+
+impl ClubsField {
+    /// Adds a club's results in force, after the clubs added before.
+    pub fn add(&mut self, club: &str, results: &ClubResults) {
+        self.extend(results.iter().map(|r| (club, r)));
+    }
+
+    /// Adds results of clubs (in the order given), after those added before.
+    pub fn extend<'a>(&mut self, results: impl IntoIterator<Item = (&'a str, &'a AppliedResult)>) {
+        for (i, (club, result)) in results.into_iter().enumerate() {
+            push(&mut self.builder, i, club, result);
+        }
+    }
+
+    pub fn into_field(self) -> Field {
+        self.builder.field
+    }
+}
+
 /// Adds the `i`th result to the field being built, or says why it cannot.
 fn push(builder: &mut FieldBuilder, i: usize, club: &str, result: &AppliedResult) {
     if let Err(p) = builder.push_typed(&typed_row(club, result), i as u64) {
@@ -75,5 +107,84 @@ fn push(builder: &mut FieldBuilder, i: usize, club: &str, result: &AppliedResult
             "an applied result failed its checks: {}",
             p.message
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use simpairs_events::types::Movement;
+
+    use super::*;
+
+    fn result(board: i32, ns: &str, ew: &str, contract: &str, tricks: i32) -> AppliedResult {
+        AppliedResult {
+            section: "A".into(),
+            board,
+            ns_pair: ns.into(),
+            ew_pair: ew.into(),
+            movement: Movement::Mitchell,
+            contract: Some(contract.into()),
+            declarer: Some("N".into()),
+            tricks: Some(tricks),
+            ns_score: None,
+            ew_score: None,
+            adjusted: None,
+            arrow_switch: false,
+            group: None,
+            lead: None,
+        }
+    }
+
+    /// The field's results as `score --json` prints them.
+    fn json(field: &Field) -> String {
+        let scoring =
+            simpairs_scoring::score(field, &simpairs_scoring::Options::default()).unwrap();
+        let mut out = Vec::new();
+        simpairs_formats::report::write_json(&mut out, &scoring).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Each row in the field's order: its board, outcome and pairs by name.
+    fn rows(field: &Field) -> Vec<String> {
+        let name = |id: simpairs_scoring::PairId| {
+            let pair = &field.pairs()[id as usize];
+            format!("{} {:?}", field.club_name(pair.club), pair.label)
+        };
+        (0..field.len())
+            .map(|row| {
+                let r = field.result(row);
+                format!("{} {:?} {} {}", r.board, r.outcome, name(r.ns), name(r.ew))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn runs_of_clubs_built_apart_and_joined_are_the_field_built_club_after_club() {
+        let clubs: Vec<(String, Vec<AppliedResult>)> = (0..5)
+            .map(|c| {
+                let results = (1..=3)
+                    .flat_map(|board| {
+                        [
+                            result(board, "1", "2", "4S", 9 + (board + c) % 3),
+                            result(board, "2", "3", "3NT", 8 + c % 2),
+                            result(board, "3", "1", "4SX", 9),
+                        ]
+                    })
+                    .collect();
+                (format!("C{c}"), results)
+            })
+            .collect();
+        let all = clubs
+            .iter()
+            .flat_map(|(club, results)| results.iter().map(move |r| (club.as_str(), r)));
+        let whole = build_field(all);
+        let mut runs = vec![ClubsField::default(), ClubsField::default()];
+        for (i, (club, results)) in clubs.iter().enumerate() {
+            runs[usize::from(i >= 2)].extend(results.iter().map(|r| (club.as_str(), r)));
+        }
+        let joined = Field::concat(runs.into_iter().map(ClubsField::into_field).collect());
+        assert_eq!(whole.len(), 45);
+        assert_eq!(rows(&joined), rows(&whole));
+        assert_eq!(json(&joined), json(&whole));
     }
 }

@@ -418,13 +418,17 @@ impl NationalRanking {
         if touched.is_empty() {
             return false;
         }
-        // Each club's field is built on its own, clubs in parallel (a projection started on a
-        // national event's log has thousands to build at once), then joined in club order.
+        // Runs of clubs are built in parallel (a projection started on a national event's log
+        // has thousands to build at once), then joined in club order.
         let build = |clubs: Vec<&String>| -> Vec<simpairs_scoring::Field> {
             use rayon::prelude::*;
             clubs
                 .into_par_iter()
-                .map(|club| crate::field::build_field(p.club_results(club)))
+                .fold(crate::field::ClubsField::default, |mut part, club| {
+                    part.extend(p.club_results(club));
+                    part
+                })
+                .map(crate::field::ClubsField::into_field)
                 .collect()
         };
         if touched.iter().any(|club| self.in_field.contains(club)) {

@@ -8,6 +8,7 @@ use simpairs_events::types::{AppliedResult, Player, SubmissionApplied};
 use simpairs_scoring::Field;
 
 use crate::PairKey;
+use crate::field::ClubsField;
 use crate::results::ClubResults;
 use crate::wire::direction_key;
 
@@ -90,15 +91,17 @@ impl InForce {
     }
 
     /// The national field: the field [`crate::field::build_field`] builds from
-    /// [`InForce::results`], each club's part built on its own, in parallel.
+    /// [`InForce::results`], runs of clubs built in parallel.
     pub fn field(&self) -> Field {
         use rayon::prelude::*;
         let clubs: Vec<(&String, &ClubResults)> = self.clubs.iter().collect();
         let parts: Vec<Field> = clubs
             .into_par_iter()
-            .map(|(club, results)| {
-                crate::field::build_field(results.iter().map(|r| (club.as_str(), r)))
+            .fold(ClubsField::default, |mut part, (club, results)| {
+                part.add(club, results);
+                part
             })
+            .map(ClubsField::into_field)
             .collect();
         Field::concat(parts)
     }

@@ -13,6 +13,7 @@ use simpairs_scoring::Field;
 use super::store::Section;
 use super::{Generation, InForce, Index};
 use crate::PairKey;
+use crate::field::ClubsField;
 use crate::replay::AsOf;
 use crate::state::EventState;
 use crate::{EventError, ReplayError, Result, stream_name};
@@ -26,6 +27,14 @@ enum Source {
         chosen: Vec<usize>,
     },
     Replayed(Box<EventState>),
+}
+
+/// A run of clubs read from the index for [`Moment::imported`]: their field, and each one's
+/// pairs' players.
+#[derive(Default)]
+struct Part {
+    field: ClubsField,
+    players: Vec<BTreeMap<PairKey, Vec<Player>>>,
 }
 
 /// The event as of a moment.
@@ -167,17 +176,25 @@ impl Moment {
             .copied()
             .filter(|&i| club.is_none_or(|c| index.meta.generations[i].club == c))
             .collect();
-        let parts = index.by_club(&only, |club, f| {
-            Ok((f.club_field(club).unwrap_or_default(), f.into_pairs()))
-        })?;
-        if parts.is_empty() && club.is_some() {
+        if only.is_empty() && club.is_some() {
             // The error `field` gives for a club without results.
             self.field(club)?;
         }
-        let (fields, players): (Vec<Field>, Vec<_>) = parts.into_iter().unzip();
+        let parts = index.by_club_into(&only, Part::default, |part, club, f| {
+            if let Some(results) = f.clubs().get(club) {
+                part.field.add(club, results);
+            }
+            part.players.push(f.into_pairs());
+            Ok(())
+        })?;
+        let (fields, players): (Vec<Field>, Vec<_>) = parts
+            .into_iter()
+            .map(|p| (p.field.into_field(), p.players))
+            .unzip();
         // Clubs come in order, and a pair's key starts with its club: the map is built from a
         // sorted run at once, not by inserting one pair at a time.
-        let players: BTreeMap<PairKey, Vec<Player>> = players.into_iter().flatten().collect();
+        let players: BTreeMap<PairKey, Vec<Player>> =
+            players.into_iter().flatten().flatten().collect();
         let mut latest: BTreeMap<&str, &Generation> = BTreeMap::new();
         for &i in &only {
             let g = &index.meta.generations[i];
@@ -203,10 +220,16 @@ impl Moment {
             Source::Index { index, chosen } => (index, chosen),
         };
         let Some(club) = club else {
-            // Each club's field is built as its results are read, and they are let go.
-            let parts =
-                index.by_club(chosen, |club, f| Ok(f.club_field(club).unwrap_or_default()))?;
-            return Ok(Field::concat(parts));
+            // Each club's results are added to a part of the field as they are read, and let go.
+            let parts = index.by_club_into(chosen, ClubsField::default, |part, club, f| {
+                if let Some(results) = f.clubs().get(club) {
+                    part.add(club, results);
+                }
+                Ok(())
+            })?;
+            return Ok(Field::concat(
+                parts.into_iter().map(ClubsField::into_field).collect(),
+            ));
         };
         let only: Vec<usize> = chosen
             .iter()
@@ -245,6 +268,21 @@ impl Index {
         chosen: &[usize],
         each: impl Fn(&str, InForce) -> Result<T> + Sync,
     ) -> Result<Vec<T>> {
+        let parts = self.by_club_into(chosen, Vec::new, |out, club, in_force| {
+            out.push(each(club, in_force)?);
+            Ok(())
+        })?;
+        Ok(parts.into_iter().flatten().collect())
+    }
+
+    /// [`Index::by_club`], each club given to `each` with a part of what is being gathered: the
+    /// parts (each begun by `part`) hold runs of clubs, in club order.
+    pub(super) fn by_club_into<P: Send>(
+        &self,
+        chosen: &[usize],
+        part: impl Fn() -> P + Sync + Send,
+        each: impl Fn(&mut P, &str, InForce) -> Result<()> + Sync,
+    ) -> Result<Vec<P>> {
         let started = std::time::Instant::now();
         let section = Section::read(self, 0..chosen.iter().max().map_or(0, |&l| l + 1))?;
         let mut by_club: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -257,14 +295,15 @@ impl Index {
         let codec = simpairs_events::Codec::new()?;
         let out = by_club
             .into_par_iter()
-            .map(|(club, generations)| {
+            .try_fold(&part, |mut out, (club, generations)| {
                 let mut in_force = InForce::default();
                 for i in generations {
                     in_force.apply(&section.decode(&codec, i)?);
                 }
-                each(club, in_force)
+                each(&mut out, club, in_force)?;
+                Ok(out)
             })
-            .collect::<Result<Vec<T>>>()?;
+            .collect::<Result<Vec<P>>>()?;
         tracing::debug!(elapsed = ?started.elapsed(), generations = chosen.len(), "generations read from the index");
         Ok(out)
     }
