@@ -51,6 +51,30 @@ pub fn build_field<'a>(results: impl IntoIterator<Item = (&'a str, &'a AppliedRe
     field.into_field()
 }
 
+/// The parts of the field [`build_field`] builds from `clubs`' results, in order: runs of clubs
+/// built in parallel, each club added to its run's part by `add`. [`Field::concat`] joins them.
+pub fn build_parts<T: Send>(
+    clubs: Vec<T>,
+    add: impl Fn(&mut ClubsField, T) + Sync + Send,
+) -> Vec<Field> {
+    use rayon::prelude::*;
+    clubs
+        .into_par_iter()
+        .fold(ClubsField::default, |mut part, club| {
+            add(&mut part, club);
+            part
+        })
+        .map(ClubsField::into_field)
+        .collect()
+}
+
+/// [`build_parts`] of each club's results in force, clubs in the map's order.
+pub fn clubs_parts(clubs: &std::collections::BTreeMap<String, ClubResults>) -> Vec<Field> {
+    build_parts(clubs.iter().collect(), |part, (club, results)| {
+        part.add(club, results)
+    })
+}
+
 /// [`build_field`] of one club's results in force, without keeping packed ones decoded
 /// ([`ClubResults::visit`]).
 pub fn club_field(club: &str, results: &ClubResults) -> Field {

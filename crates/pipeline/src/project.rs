@@ -420,16 +420,8 @@ impl NationalRanking {
         }
         // Runs of clubs are built in parallel (a projection started on a national event's log
         // has thousands to build at once), then joined in club order.
-        let build = |clubs: Vec<&String>| -> Vec<simpairs_scoring::Field> {
-            use rayon::prelude::*;
-            clubs
-                .into_par_iter()
-                .fold(crate::field::ClubsField::default, |mut part, club| {
-                    part.extend(p.club_results(club));
-                    part
-                })
-                .map(crate::field::ClubsField::into_field)
-                .collect()
+        let build = |clubs: Vec<&String>| {
+            crate::field::build_parts(clubs, |part, club| part.extend(p.club_results(club)))
         };
         if touched.iter().any(|club| self.in_field.contains(club)) {
             let every: Vec<&String> = p.results.keys().collect();

@@ -295,7 +295,7 @@ pub fn as_imported(state: &EventState, field: Field) -> simpairs_formats::Import
 /// The national field (every club), or one club's own field.
 pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
     match club {
-        None => Ok(crate::field::build_field(state.results())),
+        None => Ok(state.field()),
         Some(club) => {
             if !state.clubs().contains_key(club) {
                 return Err(ReplayError::NoResults {

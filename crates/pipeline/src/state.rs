@@ -245,6 +245,12 @@ impl EventState {
             .flat_map(|(club, results)| results.iter().map(move |r| (club.as_str(), r)))
     }
 
+    /// The national field: the field [`crate::field::build_field`] builds from
+    /// [`EventState::results`], runs of clubs built in parallel.
+    pub fn field(&self) -> simpairs_scoring::Field {
+        simpairs_scoring::Field::concat(crate::field::clubs_parts(&self.results))
+    }
+
     /// How many results are in force.
     pub fn result_count(&self) -> usize {
         self.result_count

@@ -8,7 +8,6 @@ use simpairs_events::types::{AppliedResult, Player, SubmissionApplied};
 use simpairs_scoring::Field;
 
 use crate::PairKey;
-use crate::field::ClubsField;
 use crate::results::ClubResults;
 use crate::wire::direction_key;
 
@@ -93,16 +92,6 @@ impl InForce {
     /// The national field: the field [`crate::field::build_field`] builds from
     /// [`InForce::results`], runs of clubs built in parallel.
     pub fn field(&self) -> Field {
-        use rayon::prelude::*;
-        let clubs: Vec<(&String, &ClubResults)> = self.clubs.iter().collect();
-        let parts: Vec<Field> = clubs
-            .into_par_iter()
-            .fold(ClubsField::default, |mut part, (club, results)| {
-                part.add(club, results);
-                part
-            })
-            .map(ClubsField::into_field)
-            .collect();
-        Field::concat(parts)
+        Field::concat(crate::field::clubs_parts(&self.clubs))
     }
 }
