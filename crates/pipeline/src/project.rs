@@ -396,7 +396,9 @@ impl Projection {
 
 /// The national field as the projection last ranked it, and the clubs with submissions applied
 /// since. A new club's results are appended to the field; a club already in it that changed (a
-/// correction, a withdrawal) has the field built again from every result in force.
+/// correction, a withdrawal) has its rows taken out and its results appended again, unless that
+/// leaves one of its pairs with no result, when the field is built again from every result in
+/// force.
 #[derive(Debug, Default)]
 pub(crate) struct NationalRanking {
     field: simpairs_scoring::Field,
@@ -423,15 +425,23 @@ impl NationalRanking {
         let build = |clubs: Vec<&String>| {
             crate::field::build_parts(clubs, |part, club| part.extend(p.club_results(club)))
         };
-        if touched.iter().any(|club| self.in_field.contains(club)) {
+        // A club already in the field (a correction, a withdrawal) has its rows taken out and its
+        // results appended again, as a new club's are: its pairs keep their ids.
+        let again: Vec<&str> = touched
+            .iter()
+            .filter(|club| self.in_field.contains(*club))
+            .map(String::as_str)
+            .collect();
+        self.field.remove_club_rows(&again);
+        for field in build(touched.iter().collect()) {
+            self.field.append(&field);
+        }
+        if self.field.has_pairs_without_rows(&again) {
+            // A pair the club's results no longer list would be ranked with no result: the field
+            // is built again from every result in force, and every id may change.
             let every: Vec<&String> = p.results.keys().collect();
             self.field = simpairs_scoring::Field::concat(build(every));
-            // Every id may have changed.
             self.names = FieldNames::default();
-        } else {
-            for field in build(touched.iter().collect()) {
-                self.field.append(&field);
-            }
         }
         self.in_field.extend(touched);
         self.names.catch_up(&self.field);
@@ -904,6 +914,77 @@ mod tests {
             withdrawn: Vec::new(),
             pairs: Vec::new(),
         })
+    }
+
+    /// Club `club`'s submission `id`: board 1, NS pair n against EW pair n scoring the nth of
+    /// `scores`, and the tables of NS pairs `withdrawn` taken out.
+    fn tables(club: &str, id: &str, scores: &[i32], withdrawn: &[&str]) -> Event {
+        let Event::SubmissionApplied(mut applied) = submission(id, 0) else {
+            unreachable!("a submission")
+        };
+        let first = applied.results[0].clone();
+        applied.club_id = club.into();
+        applied.results = (1..=scores.len())
+            .zip(scores)
+            .map(|(n, &score)| AppliedResult {
+                ns_pair: n.to_string().into(),
+                ew_pair: n.to_string().into(),
+                ns_score: Some(score),
+                ..first.clone()
+            })
+            .collect();
+        applied.withdrawn = withdrawn
+            .iter()
+            .map(|&n| simpairs_events::types::ResultKey {
+                section: "A".into(),
+                board: 1,
+                ns_pair: n.into(),
+                ew_pair: n.into(),
+            })
+            .collect();
+        Event::SubmissionApplied(applied)
+    }
+
+    /// Every entry of the combined list, in its order.
+    fn entries(p: &Projection) -> Vec<PairStanding> {
+        p.leaderboard("combined", 0, usize::MAX).1
+    }
+
+    /// A projection of `submissions` alone, ranked.
+    fn afresh(submissions: Vec<Event>) -> Projection {
+        let mut p = Projection::new("E");
+        p.apply(declared());
+        for s in submissions {
+            p.apply(s);
+        }
+        p.rank_national().unwrap();
+        p
+    }
+
+    #[test]
+    fn a_correction_is_ranked_as_a_field_built_afresh_is() {
+        let mut live = afresh(vec![
+            tables("C", "c1", &[420, 100, -50], &[]),
+            tables("D", "d1", &[400, 100], &[]),
+        ]);
+        // C corrects a score: its rows are taken out and appended again.
+        live.apply(tables("C", "c2", &[420, -100, -50], &[]));
+        assert!(live.rank_national().unwrap());
+        let corrected = afresh(vec![
+            tables("C", "c2", &[420, -100, -50], &[]),
+            tables("D", "d1", &[400, 100], &[]),
+        ]);
+        assert_eq!(entries(&live), entries(&corrected));
+        assert_eq!(entries(&live).len(), 10);
+        // C withdraws its third table: its pair 3 has no result left, and is not ranked.
+        live.apply(tables("C", "c3", &[420, -100], &["3"]));
+        assert!(live.rank_national().unwrap());
+        let withdrawn = afresh(vec![
+            tables("C", "c3", &[420, -100], &[]),
+            tables("D", "d1", &[400, 100], &[]),
+        ]);
+        assert_eq!(entries(&live), entries(&withdrawn));
+        assert_eq!(entries(&live).len(), 8);
     }
 
     fn national_ns_top(p: &Projection) -> (String, i64) {

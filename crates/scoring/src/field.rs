@@ -674,6 +674,25 @@ impl Field {
         self.lineage = Lineage::default();
     }
 
+    /// Whether a pair of the clubs named has no row: as [`Field::remove_club_rows`] leaves a pair
+    /// that the club's results, appended again, no longer list.
+    pub fn has_pairs_without_rows(&self, clubs: &[&str]) -> bool {
+        let ids: rustc_hash::FxHashSet<ClubId> =
+            clubs.iter().filter_map(|c| self.find_club(c)).collect();
+        if ids.is_empty() {
+            return false;
+        }
+        let mut has_rows = vec![false; self.pairs.len()];
+        for (&ns, &ew) in self.ns.iter().zip(&self.ew) {
+            has_rows[ns as usize] = true;
+            has_rows[ew as usize] = true;
+        }
+        self.pairs
+            .iter()
+            .zip(&has_rows)
+            .any(|(pair, &has)| !has && ids.contains(&pair.club))
+    }
+
     /// Adds the clubs, sections, groups and pairs of `part` that this field lacks; returns the ids
     /// in this field of the part's groups and pairs. The part's number tables of clubs and sections
     /// new here are taken over.
@@ -1172,10 +1191,16 @@ mod tests {
         assert_eq!(f.max_board, turns(&["X", "Z"]).max_board);
         assert!(f.max_board < 20, "Y's boards went with its rows");
         assert_ne!(f.lineage.id(), lineage, "rows were not only appended");
+        assert!(
+            f.has_pairs_without_rows(&["Y"]),
+            "Y's pairs stay, with no rows"
+        );
+        assert!(!f.has_pairs_without_rows(&["X", "Z", "W"]));
         // Appended again, Y's rows come after the others', on its pairs of before.
         let pairs = f.pairs().len();
         f.append(&turns(&["Y"]));
         assert_eq!(f.pairs().len(), pairs);
+        assert!(!f.has_pairs_without_rows(&["X", "Y", "Z"]));
         let mut expected = rows(&turns(&["X", "Z"]));
         expected.extend(rows(&turns(&["Y"])));
         assert_eq!(rows(&f), expected);
