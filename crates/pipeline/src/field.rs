@@ -136,26 +136,14 @@ fn push(builder: &mut FieldBuilder, i: usize, club: &str, result: &AppliedResult
 
 #[cfg(test)]
 mod tests {
-    use simpairs_events::types::Movement;
-
     use super::*;
 
     fn result(board: i32, ns: &str, ew: &str, contract: &str, tricks: i32) -> AppliedResult {
         AppliedResult {
-            section: "A".into(),
-            board,
-            ns_pair: ns.into(),
-            ew_pair: ew.into(),
-            movement: Movement::Mitchell,
             contract: Some(contract.into()),
             declarer: Some("N".into()),
             tricks: Some(tricks),
-            ns_score: None,
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-            lead: None,
+            ..crate::test_result::table(board, ns, ew)
         }
     }
 

@@ -45,6 +45,8 @@ pub mod roster;
 pub mod state;
 pub mod streams;
 pub mod submissions;
+#[cfg(test)]
+mod test_result;
 pub mod views;
 mod when;
 pub mod wire;

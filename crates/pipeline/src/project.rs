@@ -866,9 +866,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use simpairs_events::types::{
-        Direction, EventDeclared, Factoring, Movement, Scoring, SubmissionApplied,
-    };
+    use simpairs_events::types::{Direction, EventDeclared, Factoring, Scoring, SubmissionApplied};
 
     fn declared() -> Event {
         Event::EventDeclared(EventDeclared {
@@ -890,20 +888,8 @@ mod tests {
     /// and NS pair 2 scoring 100 against EW 2.
     fn submission(id: &str, first: i32) -> Event {
         let result = |ns: &str, ew: &str, score: i32| AppliedResult {
-            section: "A".into(),
-            board: 1,
-            ns_pair: ns.into(),
-            ew_pair: ew.into(),
-            movement: Movement::Mitchell,
-            contract: None,
-            declarer: None,
-            tricks: None,
             ns_score: Some(score),
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-            lead: None,
+            ..crate::test_result::table(1, ns, ew)
         };
         Event::SubmissionApplied(SubmissionApplied {
             event_id: "E".into(),

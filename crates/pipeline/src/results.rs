@@ -370,24 +370,12 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use simpairs_events::types::Movement;
 
     fn result(section: &str, board: i32, ns: &str, ew: &str, score: i32) -> AppliedResult {
         AppliedResult {
             section: section.into(),
-            board,
-            ns_pair: ns.into(),
-            ew_pair: ew.into(),
-            movement: Movement::Mitchell,
-            contract: None,
-            declarer: None,
-            tricks: None,
             ns_score: Some(score),
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-            lead: None,
+            ..crate::test_result::table(board, ns, ew)
         }
     }
 

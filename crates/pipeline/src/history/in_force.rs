@@ -83,6 +83,13 @@ impl InForce {
         self.result_count
     }
 
+    /// Adds `club`'s results in force, if it has any, to a field being built.
+    pub(super) fn add_to(&self, club: &str, field: &mut crate::field::ClubsField) {
+        if let Some(results) = self.clubs.get(club) {
+            field.add(club, results);
+        }
+    }
+
     /// One club's own field, as [`crate::replay::field_of`] builds it.
     pub fn club_field(&self, club: &str) -> Option<Field> {
         let results = self.clubs.get(club)?;

@@ -181,9 +181,7 @@ impl Moment {
             self.field(club)?;
         }
         let parts = index.by_club_into(&only, Part::default, |part, club, f| {
-            if let Some(results) = f.clubs().get(club) {
-                part.field.add(club, results);
-            }
+            f.add_to(club, &mut part.field);
             part.players.push(f.into_pairs());
             Ok(())
         })?;
@@ -222,9 +220,7 @@ impl Moment {
         let Some(club) = club else {
             // Each club's results are added to a part of the field as they are read, and let go.
             let parts = index.by_club_into(chosen, ClubsField::default, |part, club, f| {
-                if let Some(results) = f.clubs().get(club) {
-                    part.add(club, results);
-                }
+                f.add_to(club, part);
                 Ok(())
             })?;
             return Ok(Field::concat(

@@ -103,24 +103,14 @@ pub(crate) fn result_text(r: &AppliedResult) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use simpairs_events::types::{Adjusted, Movement};
+    use simpairs_events::types::Adjusted;
 
     fn line(contract: Option<&str>, declarer: Option<&str>, tricks: Option<i32>) -> AppliedResult {
         AppliedResult {
-            section: "A".into(),
-            board: 1,
-            ns_pair: "1".into(),
-            ew_pair: "2".into(),
-            movement: Movement::Mitchell,
             contract: contract.map(Into::into),
             declarer: declarer.map(Into::into),
             tricks,
-            ns_score: None,
-            ew_score: None,
-            adjusted: None,
-            arrow_switch: false,
-            group: None,
-            lead: None,
+            ..crate::test_result::table(1, "1", "2")
         }
     }
 
