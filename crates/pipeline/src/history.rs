@@ -7,7 +7,7 @@
 //! run: about 3 s of CPU for a national event of 3,600,000 results, plus the field and the
 //! scoring. The index is built by that same replay, once ([`Index::build`]); a moment is then
 //! the applied submissions up to it, decoded in parallel and put in force as the state puts them
-//! ([`Moment`]). The log stays the source of truth: the index names the records it covers (the
+//! ([`Moment`]); the process that has just built the index takes them from what it built. The log stays the source of truth: the index names the records it covers (the
 //! end offset and a digest of the last record of each partition) and is built again when the
 //! log is not the one it indexed, or when a moment after what it covers is asked for.
 //!
@@ -118,6 +118,9 @@ pub struct Index {
     records: Vec<Vec<(u64, i64)>>,
     /// Where the applied section starts in the file.
     applied_at: u64,
+    /// The applied submissions, in the order they applied, when this process has just built the
+    /// index: read from here instead of the file ([`store::Applied`]).
+    built: Option<Arc<[Arc<SubmissionApplied>]>>,
 }
 
 /// The file of `event`'s index in `dir`.

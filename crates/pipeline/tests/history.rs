@@ -145,6 +145,13 @@ fn same_at(log: &dyn Log, index_dir: &Path, as_of: Option<AsOf>) -> bool {
         (a, b) => panic!("at {as_of:?}: replay {:?}, index {:?}", a.err(), b.err()),
     };
     let at = format!("{as_of:?}");
+    assert_same(&replayed, &indexed, &at);
+    indexed.from_index()
+}
+
+/// Asserts that two moments hold the same event: what was read, applied and set aside, the fields
+/// and reports of the whole event and of each club, and the results in force.
+fn assert_same(replayed: &Moment, indexed: &Moment, at: &str) {
     assert_eq!(replayed.records, indexed.records, "records read {at}");
     assert_eq!(replayed.dead_letters, indexed.dead_letters, "{at}");
     assert_eq!(replayed.generation(), indexed.generation(), "{at}");
@@ -179,7 +186,35 @@ fn same_at(log: &dyn Log, index_dir: &Path, as_of: Option<AsOf>) -> bool {
             (x, y) => panic!("club {club} {at}: {:?} / {:?}", x.err(), y.err()),
         }
     }
-    indexed.from_index()
+}
+
+#[test]
+fn a_moment_of_an_index_just_built_is_the_moment_of_its_file() {
+    let (_dir, log) = event_log(1);
+    let end = log
+        .end_offset(&stream_name(EVENT, Stream::Results), 0)
+        .unwrap();
+    for as_of in [
+        None,
+        Some(AsOf::Offset(end / 2)),
+        Some(AsOf::Offset(end - 1)),
+    ] {
+        let index_dir = tempfile::tempdir().unwrap();
+        // The first replay builds the index and reads the moment from what it built; the second
+        // opens the file.
+        let built = replay_at(log.as_ref(), EVENT, Some(index_dir.path()), as_of).unwrap();
+        let opened = replay_at(log.as_ref(), EVENT, Some(index_dir.path()), as_of).unwrap();
+        assert!(built.from_index() && opened.from_index(), "{as_of:?}");
+        assert_same(&built, &opened, &format!("{as_of:?}"));
+    }
+    let index_dir = tempfile::tempdir().unwrap();
+    let built = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    let opened = Index::open(index_dir.path(), EVENT).unwrap().unwrap();
+    let all = 0..built.generations().len();
+    assert_eq!(
+        built.applied(all.clone()).unwrap(),
+        opened.applied(all).unwrap()
+    );
 }
 
 /// Every record's timestamp, and the millisecond before it.

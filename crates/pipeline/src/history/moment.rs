@@ -10,7 +10,7 @@ use simpairs_events::types::{AppliedResult, EventDeclared, Player};
 use simpairs_log::Log;
 use simpairs_scoring::Field;
 
-use super::store::Section;
+use super::store::Applied;
 use super::{Generation, InForce, Index};
 use crate::PairKey;
 use crate::field::ClubsField;
@@ -280,7 +280,7 @@ impl Index {
         each: impl Fn(&mut P, &str, InForce) -> Result<()> + Sync,
     ) -> Result<Vec<P>> {
         let started = std::time::Instant::now();
-        let section = Section::read(self, 0..chosen.iter().max().map_or(0, |&l| l + 1))?;
+        let applied = Applied::open(self, 0..chosen.iter().max().map_or(0, |&l| l + 1))?;
         let mut by_club: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for &i in chosen {
             by_club
@@ -288,13 +288,12 @@ impl Index {
                 .or_default()
                 .push(i);
         }
-        let codec = simpairs_events::Codec::new()?;
         let out = by_club
             .into_par_iter()
             .try_fold(&part, |mut out, (club, generations)| {
                 let mut in_force = InForce::default();
                 for i in generations {
-                    in_force.apply(&section.decode(&codec, i)?);
+                    in_force.apply(&applied.get(i)?);
                 }
                 each(&mut out, club, in_force)?;
                 Ok(out)

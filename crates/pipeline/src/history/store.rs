@@ -103,6 +103,7 @@ pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
         meta,
         records: built.records,
         applied_at,
+        built: Some(Arc::from(built.applied)),
     })
 }
 
@@ -120,6 +121,7 @@ pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
                 meta,
                 records,
                 applied_at,
+                built: None,
             }))
         }
         Ok(_) => Ok(None),
@@ -237,17 +239,46 @@ impl<'i> Section<'i> {
     }
 }
 
+/// Where the applied submissions of some generations come from: the file's applied section,
+/// decoded one by one, or the submissions a build has just made, when this process built the
+/// index (the first replay of a log, or the first after it grew, does not read back and decode
+/// what it has just written).
+pub(super) enum Applied<'i> {
+    Read(Section<'i>, Codec),
+    Built(&'i [Arc<SubmissionApplied>]),
+}
+
+impl<'i> Applied<'i> {
+    /// The applied submissions of generations `range` (indices into the generations).
+    pub fn open(index: &'i Index, range: std::ops::Range<usize>) -> Result<Applied<'i>> {
+        match &index.built {
+            Some(built) => built
+                .get(range)
+                .map(Applied::Built)
+                .ok_or_else(|| ReplayError::NoGenerations.into()),
+            None => Ok(Applied::Read(Section::read(index, range)?, Codec::new()?)),
+        }
+    }
+
+    /// The applied submission of generation `i`, within the range opened.
+    pub fn get(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
+        match self {
+            Applied::Read(section, codec) => section.decode(codec, i),
+            Applied::Built(built) => built
+                .get(i)
+                .cloned()
+                .ok_or_else(|| ReplayError::NoGenerations.into()),
+        }
+    }
+}
+
 /// The applied submissions of generations `range`, decoded in parallel.
 pub(super) fn applied(
     index: &Index,
     range: std::ops::Range<usize>,
 ) -> Result<Vec<Arc<SubmissionApplied>>> {
-    let section = Section::read(index, range.clone())?;
-    let codec = Codec::new()?;
-    range
-        .into_par_iter()
-        .map(|i| section.decode(&codec, i))
-        .collect()
+    let applied = Applied::open(index, range.clone())?;
+    range.into_par_iter().map(|i| applied.get(i)).collect()
 }
 
 /// Every partition's positions: the count, then (offset, timestamp) as varints of their
