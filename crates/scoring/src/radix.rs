@@ -4,10 +4,17 @@
 //! `rayon`'s `par_sort_unstable`, `radsort` and `rdst` all sort every bit of the key; measured on
 //! 200,000 packed keys shaped like a national field's (AMD EPYC, 2 cores), they took 2.6-7.5 ms,
 //! 6.3-7.4 ms and 3.0-14.3 ms, where passes of eleven bits over the key bits alone took 1.9-2.8 ms
-//! (`docs/benchmarks.md`, 2026-11-28 afternoon).
+//! (`docs/benchmarks.md`, 2026-11-28 afternoon). For millions of keys ([`par_sort_above`], the
+//! ranking of a whole file's pairs) each pass is split between threads: the lap that makes and
+//! sorts 2,000,000 keys took 26-37 ms, against 36-50 ms for `par_sort_unstable` (2026-11-29).
+
+use rayon::prelude::*;
 
 /// Bits sorted in one pass: 2,048 counters (16 KB) stay in the first-level cache.
 const DIGIT_BITS: u32 = 11;
+
+/// Keys from which [`par_sort_above`] splits each pass between threads.
+const PARALLEL_KEYS: usize = 1 << 19;
 
 /// Sorts `keys` ascending, given that they are distinct and already ascending in their bits below
 /// `low` (the pair ids the ranking packs there, in pair order). A stable sort by the bits from `low`
@@ -40,6 +47,73 @@ pub(crate) fn sort_above(keys: &mut Vec<u64>, low: u32) {
     }
 }
 
+/// [`sort_above`] with each pass split between threads, for millions of keys: each thread counts
+/// the digits of its own run of keys, then moves its keys into its own places of each digit's
+/// range (a digit's keys from the first run, then from the second...), so that every pass stays
+/// stable. Passes stop at the highest bit any key has.
+pub(crate) fn par_sort_above(keys: &mut Vec<u64>, low: u32) {
+    let threads = rayon::current_num_threads();
+    if keys.len() < PARALLEL_KEYS || threads < 2 {
+        return sort_above(keys, low);
+    }
+    let run = keys.len().div_ceil(threads);
+    sort_in_runs(keys, low, run);
+}
+
+/// The passes of [`par_sort_above`], each thread taking a run of `run` keys.
+fn sort_in_runs(keys: &mut Vec<u64>, low: u32, run: usize) {
+    let top = u64::BITS - keys.par_iter().copied().max().unwrap_or(0).leading_zeros();
+    let mut spare = vec![0; keys.len()];
+    let mut shift = low;
+    while shift < top {
+        if scatter_pass(keys, &mut spare, run, shift) {
+            std::mem::swap(keys, &mut spare);
+        }
+        shift += DIGIT_BITS;
+    }
+}
+
+/// One pass of [`par_sort_above`]: the keys by their digit at `shift`, into `out`, threads
+/// taking runs of `run` keys. `false` (and `out` unwritten) when every key has the same digit.
+fn scatter_pass(keys: &[u64], out: &mut [u64], run: usize, shift: u32) -> bool {
+    let mask = (1u64 << DIGIT_BITS) - 1;
+    let digit = move |k: u64| ((k >> shift) & mask) as usize;
+    let counts: Vec<Vec<usize>> = keys
+        .par_chunks(run)
+        .map(|keys| {
+            let mut count = vec![0usize; 1 << DIGIT_BITS];
+            for &k in keys {
+                count[digit(k)] += 1;
+            }
+            count
+        })
+        .collect();
+    if (0..1 << DIGIT_BITS).any(|d| counts.iter().map(|c| c[d]).sum::<usize>() == keys.len()) {
+        return false;
+    }
+    // Each run's places: digit after digit, the runs in order within a digit.
+    let mut places: Vec<Vec<&mut [u64]>> = (0..counts.len()).map(|_| Vec::new()).collect();
+    let mut rest = out;
+    for d in 0..1 << DIGIT_BITS {
+        for (count, places) in counts.iter().zip(&mut places) {
+            let (mine, after) = std::mem::take(&mut rest).split_at_mut(count[d]);
+            places.push(mine);
+            rest = after;
+        }
+    }
+    keys.par_chunks(run)
+        .zip(places)
+        .for_each(|(keys, mut places)| {
+            let mut next = vec![0usize; 1 << DIGIT_BITS];
+            for &k in keys {
+                let d = digit(k);
+                places[d][next[d]] = k;
+                next[d] += 1;
+            }
+        });
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +140,20 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn split_between_threads_it_sorts_as_a_comparison_sort_does(
+            keys in packed(32).prop_flat_map(|k| (Just(k), 1usize..5)),
+        ) {
+            // Runs of a few keys, so that small inputs take the parallel passes too.
+            let (keys, threads) = keys;
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            let mut sorted = keys;
+            let run = sorted.len().div_ceil(threads).max(1);
+            sort_in_runs(&mut sorted, 32, run);
+            prop_assert_eq!(sorted, expected);
+        }
+
         #[test]
         fn sorts_as_a_comparison_sort_does(keys in packed(20)) {
             let mut expected = keys.clone();
