@@ -45,10 +45,13 @@ pub fn pair_key(field: &Field, id: simpairs_scoring::PairId) -> PairKey {
 
 /// Every pair's figures in a scoring, by pair id.
 pub(crate) fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
-    scoring
-        .standings()
-        .iter()
-        .map(|s| Figures {
+    scoring.standings().iter().map(Figures::of).collect()
+}
+
+impl Figures {
+    /// A pair's figures from its standing.
+    pub(crate) fn of(s: &simpairs_scoring::Standing) -> Figures {
+        Figures {
             place: s.rank,
             tied: s.tied,
             combined_place: s.combined_rank,
@@ -58,8 +61,8 @@ pub(crate) fn of_scoring(scoring: &Scoring<'_>) -> Vec<Figures> {
             total_hundredths: s.total_hundredths,
             percent: s.percent(),
             percent_hundredths: s.percent_hundredths,
-        })
-        .collect()
+        }
+    }
 }
 
 /// Scores a field and keys every pair's figures by its names.

@@ -9,8 +9,8 @@ use simpairs_log::Log;
 use simpairs_pipeline::history::replay_at;
 
 use crate::Result;
-use crate::figures::{PairKey, names, of_scoring, pair_key};
-use crate::timeline::{Every, Step, walk};
+use crate::figures::{Figures, PairKey, names, of_scoring, pair_key};
+use crate::timeline::{Every, PairKeys, Step, walk};
 use crate::variant::{Variant, describe};
 
 /// Which pairs to follow.
@@ -82,6 +82,33 @@ pub struct FieldHistory {
     pub pairs: Vec<PairPath>,
 }
 
+/// The ids of the pairs followed in the field being walked, kept from one generation scored to
+/// the next: only the pairs new since are looked for among those wanted.
+#[derive(Default)]
+struct Followed {
+    ids: Vec<usize>,
+    /// Pairs looked at, and the [`PairKeys::rejoined`] their ids belong to.
+    seen: usize,
+    rejoined: u64,
+}
+
+impl Followed {
+    fn catch_up(&mut self, keys: &PairKeys, wanted: Option<&BTreeSet<PairKey>>) {
+        if keys.rejoined() != self.rejoined {
+            *self = Followed {
+                rejoined: keys.rejoined(),
+                ..Followed::default()
+            };
+        }
+        let new = keys.keys().iter().enumerate().skip(self.seen);
+        self.ids.extend(
+            new.filter(|(_, key)| wanted.is_none_or(|w| w.contains(*key)))
+                .map(|(id, _)| id),
+        );
+        self.seen = keys.keys().len();
+    }
+}
+
 /// Each followed pair's place and percentage after each generation scored.
 pub fn field_history(
     log: &dyn Log,
@@ -89,6 +116,7 @@ pub fn field_history(
     index_dir: Option<&Path>,
     options: &HistoryOptions,
 ) -> Result<FieldHistory> {
+    let started = std::time::Instant::now();
     let end = replay_at(log, event, index_dir, None)?;
     let scoring_options = options
         .variant
@@ -113,40 +141,49 @@ pub fn field_history(
             Some(wanted)
         }
     };
+    tracing::debug!(elapsed = ?started.elapsed(), "movement: the pairs followed chosen");
     let mut paths: BTreeMap<PairKey, Vec<Point>> = BTreeMap::new();
     let mut scored = Vec::new();
     let indexed = crate::source::whole(log, event, index_dir)?;
     let pairs_at_end = final_field.pairs().len();
-    let generations = walk(
+    let mut followed = Followed::default();
+    let (generations, in_force) = walk(
         &indexed.index,
         &scoring_options,
         options.every,
         pairs_at_end,
-        |step, scoring, _| {
+        |step, scoring, _, keys| {
             scored.push(step.generation);
-            let field = scoring.field();
-            for (id, f) in of_scoring(scoring).into_iter().enumerate() {
-                let key = pair_key(field, id as u32);
-                if wanted.as_ref().is_some_and(|w| !w.contains(&key)) {
-                    continue;
-                }
-                paths.entry(key).or_default().push(Point {
+            followed.catch_up(keys, wanted.as_ref());
+            let standings = scoring.standings();
+            for &id in &followed.ids {
+                let f = Figures::of(&standings[id]);
+                let point = Point {
                     generation: step.generation,
                     place: f.place,
                     tied: f.tied,
                     combined_place: f.combined_place,
                     percent: f.percent,
                     total: f.total,
-                });
+                };
+                let key = &keys.keys()[id];
+                match paths.get_mut(key) {
+                    Some(points) => points.push(point),
+                    None => {
+                        paths.insert(key.clone(), vec![point]);
+                    }
+                }
             }
             Ok(())
         },
     )?;
-    let players = end.results()?;
+    tracing::debug!(elapsed = ?started.elapsed(), scored = scored.len(), "movement: generations walked");
+    // The players as the walk left them in force: the end's, without reading the index again.
+    let players = in_force.pairs();
     let pairs = paths
         .into_iter()
         .map(|(key, points)| PairPath {
-            players: names(players.pairs().get(&key)),
+            players: names(players.get(&key)),
             club: key.club,
             section: key.section,
             pair: key.pair,

@@ -12,6 +12,7 @@ use simpairs_pipeline::history::{Generation, InForce, Index};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
 use crate::Result;
+use crate::figures::{PairKey, pair_key};
 
 /// Which generations to score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,36 +60,83 @@ pub struct Step {
 /// How many generations are decoded at a time (each is one club's submission).
 const CHUNK: usize = 512;
 
+/// The national field's pairs' keys by id, kept from one generation scored to the next: a pair's
+/// key (its club, section and number as text) is made once, not again at every generation scored
+/// (a national field has hundreds of thousands of pairs, a chart a hundred generations).
+#[derive(Debug, Default)]
+pub struct PairKeys {
+    keys: Vec<PairKey>,
+    /// How many times the field was joined again (for a correction), when its pairs' ids may
+    /// change and the keys are made afresh.
+    rejoined: u64,
+}
+
+impl PairKeys {
+    /// Each pair's key, by its id in the field scored.
+    pub fn keys(&self) -> &[PairKey] {
+        &self.keys
+    }
+
+    /// Changes when the pairs' ids may have changed (the keys of the ids seen before then are no
+    /// longer those pairs'); ids only added since keep theirs.
+    pub fn rejoined(&self) -> u64 {
+        self.rejoined
+    }
+
+    fn forget(&mut self) {
+        self.keys.clear();
+        self.rejoined += 1;
+    }
+
+    /// Adds the keys of the pairs `field` gained at the end.
+    fn catch_up(&mut self, field: &Field) {
+        let known = self.keys.len();
+        self.keys
+            .extend((known..field.pairs().len()).map(|id| pair_key(field, id as u32)));
+    }
+}
+
 /// Walks every generation of an event's index, calling `each` with the national field scored
 /// with `options` at every `every`-th generation and the last (`final_pairs`, the pairs ranked at
-/// the end, sets the step of [`Every::Rows`]). Returns every generation's step.
+/// the end, sets the step of [`Every::Rows`]), and its pairs' keys. Returns every generation's
+/// step, and the results in force at the end.
 pub fn walk(
     index: &Index,
     options: &Options,
     every: Every,
     final_pairs: usize,
-    mut each: impl FnMut(&Step, &Scoring<'_>, &InForce) -> Result<()>,
-) -> Result<Vec<Step>> {
+    mut each: impl FnMut(&Step, &Scoring<'_>, &InForce, &PairKeys) -> Result<()>,
+) -> Result<(Vec<Step>, InForce)> {
     let total = index.generations().len();
     let step = every.step(total, final_pairs);
     let mut state = Growing::default();
     let mut steps = Vec::with_capacity(total);
+    let (mut applying, mut scoring_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     for start in (0..total).step_by(CHUNK) {
+        let t = std::time::Instant::now();
         let end = (start + CHUNK).min(total);
         let applied = index.applied(start..end)?;
-        for (i, applied) in (start..end).zip(applied) {
+        let alone = fields_alone(&applied);
+        applying += t.elapsed();
+        for ((i, applied), alone) in (start..end).zip(applied).zip(alone) {
             let g = &index.generations()[i];
-            let correction = state.apply(&applied);
+            let t = std::time::Instant::now();
+            let correction = state.apply(&applied, alone);
             let s = step_of(g, correction, &state.in_force);
+            applying += t.elapsed();
             if (i + 1) % step == 0 || i + 1 == total {
+                let t = std::time::Instant::now();
                 let scoring =
                     simpairs_scoring::score_growing(&state.national, &mut state.counts, options)?;
-                each(&s, &scoring, &state.in_force)?;
+                state.keys.catch_up(&state.national);
+                each(&s, &scoring, &state.in_force, &state.keys)?;
+                scoring_time += t.elapsed();
             }
             steps.push(s);
         }
     }
-    Ok(steps)
+    tracing::debug!(?applying, scoring = ?scoring_time, "timeline: generations applied, and scored");
+    Ok((steps, state.in_force))
 }
 
 fn step_of(g: &Generation, correction: bool, in_force: &InForce) -> Step {
@@ -113,18 +161,21 @@ struct Growing {
     arrival: Vec<String>,
     national: Field,
     counts: BoardCounts,
+    keys: PairKeys,
 }
 
 impl Growing {
-    /// Applies a submission; returns whether it corrected a club already in.
+    /// Applies a submission, given its club's field were it the club's only one ([`fields_alone`]);
+    /// returns whether it corrected a club already in.
     fn apply(
         &mut self,
         applied: &std::sync::Arc<simpairs_events::types::SubmissionApplied>,
+        alone: Field,
     ) -> bool {
         let club = applied.club_id.clone();
         let correction = self.in_force.apply(applied);
-        let field = self.in_force.club_field(&club).unwrap_or_default();
         if correction {
+            let field = self.in_force.club_field(&club).unwrap_or_default();
             self.club_fields.insert(club, field);
             // The club's rows are somewhere inside the national field: join it again.
             let parts = self
@@ -133,11 +184,30 @@ impl Growing {
                 .filter_map(|c| self.club_fields.get(c).cloned())
                 .collect();
             self.national = Field::concat(parts);
+            self.keys.forget();
         } else {
-            self.national.append(&field);
-            self.club_fields.insert(club.clone(), field);
+            // A club arriving has in force what its submission alone puts in force.
+            self.national.append(&alone);
+            self.club_fields.insert(club.clone(), alone);
             self.arrival.push(club);
         }
         correction
     }
+}
+
+/// Each submission's club's field were it the club's first submission: what a club arriving with
+/// it has in force. Built in parallel ahead of the walk, which applies the submissions one after
+/// the other (a correction's field is built there, from what the club had in force).
+fn fields_alone(
+    applied: &[std::sync::Arc<simpairs_events::types::SubmissionApplied>],
+) -> Vec<Field> {
+    use rayon::prelude::*;
+    applied
+        .par_iter()
+        .map(|applied| {
+            let mut alone = InForce::default();
+            alone.apply(applied);
+            alone.club_field(&applied.club_id).unwrap_or_default()
+        })
+        .collect()
 }

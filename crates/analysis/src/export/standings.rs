@@ -9,7 +9,7 @@ use simpairs_scoring::Options;
 use super::Context;
 use super::table::{Format, Kind, Table, Written};
 use crate::Result;
-use crate::figures::{names, of_scoring, pair_key};
+use crate::figures::{Figures, names};
 use crate::timeline::{Every, Step, walk};
 
 const COLUMNS: &[(&str, Kind)] = &[
@@ -43,16 +43,14 @@ pub fn write(
     final_pairs: usize,
 ) -> Result<(Written, Vec<Step>)> {
     let mut table = Table::create(dir, "standings", format, COLUMNS)?;
-    let steps = walk(
+    let (steps, _) = walk(
         index,
         options,
         every,
         final_pairs,
-        |step, scoring, in_force| {
-            let field = scoring.field();
-            for (id, f) in of_scoring(scoring).into_iter().enumerate() {
-                let key = pair_key(field, id as u32);
-                let players = names(in_force.pairs().get(&key)).join(" & ");
+        |step, scoring, in_force, keys| {
+            for (f, key) in scoring.standings().iter().map(Figures::of).zip(keys.keys()) {
+                let players = names(in_force.pairs().get(key)).join(" & ");
                 table
                     .text(Some(cx.event))
                     .int(Some(step.generation))
