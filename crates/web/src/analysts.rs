@@ -72,6 +72,15 @@ impl<V> Kept<V> {
             .map(|(_, _, v)| v.clone())
     }
 
+    /// The result kept for `key` at the latest generation, with that generation.
+    fn newest(&self, key: &str) -> Option<(i64, Arc<V>)> {
+        self.entries
+            .iter()
+            .filter(|(k, _, _)| k == key)
+            .max_by_key(|(_, g, _)| *g)
+            .map(|(_, g, v)| (*g, v.clone()))
+    }
+
     fn put(&mut self, key: String, generation: i64, value: Arc<V>) {
         // Results of earlier generations are stale: they go first.
         self.entries
@@ -88,6 +97,8 @@ struct Caches {
     movement: Mutex<Kept<FieldHistory>>,
     compare: Mutex<Kept<Comparison>>,
     season: Mutex<Kept<PlayerHistory>>,
+    #[cfg(test)]
+    numbers: Mutex<Kept<i64>>,
 }
 
 /// The log, the replay index's directory, the results kept and the bounds.
@@ -135,14 +146,16 @@ impl Analysts {
         &self.event
     }
 
-    /// The field's history for `key` (the caller's description of `options`).
+    /// The field's history for `key` (the caller's description of `options`). While the history
+    /// of an earlier generation is kept, it is given at once and this generation's is computed
+    /// in the background ([`Analysts::get_or_earlier`]): it says which generation it runs to.
     pub async fn movement(
         self: &Arc<Self>,
         key: String,
         generation: i64,
         options: simpairs_analysis::movement::HistoryOptions,
     ) -> Result<Arc<FieldHistory>, Unavailable> {
-        self.get(
+        self.get_or_earlier(
             |c| &c.movement,
             key,
             generation,
@@ -204,12 +217,7 @@ impl Analysts {
         V: Send + Sync + 'static,
         W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
     {
-        let kept = |a: &Analysts| {
-            cache(&a.caches)
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&key, generation)
-        };
+        let kept = |a: &Analysts| lock(cache(&a.caches)).get(&key, generation);
         if let Some(v) = kept(self) {
             return Ok(v);
         }
@@ -222,16 +230,7 @@ impl Analysts {
         if let Some(v) = kept(self) {
             return Ok(v);
         }
-        let this = self.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let value = Arc::new(work(this.log.as_ref(), &this.event, &this.dir)?);
-            cache(&this.caches)
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .put(key, generation, value.clone());
-            Ok::<_, Unavailable>(value)
-        });
+        let task = self.compute(cache, key, generation, work, permit);
         let left = self.timeout.saturating_sub(started.elapsed());
         match tokio::time::timeout(left, task).await {
             Err(_) => Err(Unavailable::Busy),
@@ -241,6 +240,62 @@ impl Analysts {
             Ok(Ok(result)) => result,
         }
     }
+
+    /// [`Analysts::get`], except that while a result of an earlier generation is kept for `key`,
+    /// it is given at once, and this generation's is computed in the background if no other
+    /// computation is running. During a live national event a club arrives every few seconds
+    /// and a history takes seconds to compute: waiting for the current generation's would leave
+    /// the reader with "reload" after every arrival.
+    async fn get_or_earlier<V, W>(
+        self: &Arc<Self>,
+        cache: fn(&Caches) -> &Mutex<Kept<V>>,
+        key: String,
+        generation: i64,
+        work: W,
+    ) -> Result<Arc<V>, Unavailable>
+    where
+        V: Send + Sync + 'static,
+        W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
+    {
+        let newest = lock(cache(&self.caches)).newest(&key);
+        match newest {
+            Some((kept, value)) if kept < generation => {
+                if let Ok(permit) = self.slots.clone().try_acquire_owned() {
+                    // Its result is kept for the requests that follow.
+                    drop(self.compute(cache, key, generation, work, permit));
+                }
+                Ok(value)
+            }
+            _ => self.get(cache, key, generation, work).await,
+        }
+    }
+
+    /// Computes `work` on a blocking thread holding `permit`, and keeps its result.
+    fn compute<V, W>(
+        self: &Arc<Self>,
+        cache: fn(&Caches) -> &Mutex<Kept<V>>,
+        key: String,
+        generation: i64,
+        work: W,
+        permit: tokio::sync::OwnedSemaphorePermit,
+    ) -> tokio::task::JoinHandle<Result<Arc<V>, Unavailable>>
+    where
+        V: Send + Sync + 'static,
+        W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
+    {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let value = Arc::new(work(this.log.as_ref(), &this.event, &this.dir)?);
+            lock(cache(&this.caches)).put(key, generation, value.clone());
+            Ok::<_, Unavailable>(value)
+        })
+    }
+}
+
+/// A cache's lock (a computation that panicked leaves what it held usable).
+fn lock<V>(cache: &Mutex<Kept<V>>) -> std::sync::MutexGuard<'_, Kept<V>> {
+    cache.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
@@ -261,5 +316,67 @@ mod tests {
             kept.put(format!("k{i}"), 2, Arc::new(i));
         }
         assert_eq!(kept.entries.len(), KEPT);
+    }
+
+    /// A cache of numbers, filled by `work` (which counts its calls and takes `pause`).
+    fn counting(
+        calls: &Arc<std::sync::atomic::AtomicUsize>,
+        value: i64,
+        pause: Duration,
+    ) -> impl FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<i64> + Send + 'static {
+        let calls = calls.clone();
+        move |_, _, _| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            std::thread::sleep(pause);
+            Ok(value)
+        }
+    }
+
+    #[tokio::test]
+    async fn an_earlier_generations_result_is_given_at_once_while_this_ones_is_computed() {
+        let dir = tempfile::tempdir().unwrap();
+        let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+        let analysts = Arc::new(Analysts::new(log, "e", None).unwrap());
+        let cache: fn(&Caches) -> &Mutex<Kept<i64>> = |c| &c.numbers;
+        let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = || calls.load(std::sync::atomic::Ordering::SeqCst);
+        let get = |generation, value, pause| {
+            analysts.get_or_earlier(
+                cache,
+                "k".into(),
+                generation,
+                counting(&calls, value, pause),
+            )
+        };
+        // Nothing kept: the first request waits for its result.
+        assert_eq!(*get(1, 10, Duration::ZERO).await.unwrap(), 10);
+        // A later generation: generation 1's at once, generation 2's computed meanwhile, and
+        // no second computation while it runs.
+        let slow = Duration::from_millis(400);
+        assert_eq!(*get(2, 20, slow).await.unwrap(), 10);
+        assert_eq!(*get(3, 30, slow).await.unwrap(), 10);
+        for _ in 0..100 {
+            if lock(&analysts.caches.numbers).get("k", 2).is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(count(), 2, "one computation at a time");
+        assert_eq!(
+            *get(2, 99, Duration::ZERO).await.unwrap(),
+            20,
+            "kept once computed"
+        );
+        assert_eq!(count(), 2);
+        // Another key has nothing earlier: it waits for its own.
+        let other = analysts
+            .get_or_earlier(
+                cache,
+                "other".into(),
+                3,
+                counting(&calls, 7, Duration::ZERO),
+            )
+            .await;
+        assert_eq!(*other.unwrap(), 7);
     }
 }

@@ -96,7 +96,9 @@ pub async fn history(site: &Site, ask: &Ask) -> Result<Arc<FieldHistory>, Unavai
         pairs: Pairs::TopAnd(ask.top, ask.pair.iter().cloned().collect()),
         ..HistoryOptions::default()
     };
-    let key = format!("{}|{:?}|{step}", ask.top, ask.pair);
+    // The step follows from the generation, which the cache keys by: a history of an earlier
+    // generation is the same chart, shorter, and is shown while this one is computed.
+    let key = format!("{}|{:?}", ask.top, ask.pair);
     analysts.movement(key, generation, options).await
 }
 
@@ -169,6 +171,23 @@ fn pct(p: Option<f64>) -> String {
     fmt::pct(p.map(|p| (p * 100.0).round() as i64))
 }
 
+/// What the reader is told when the chart stops short of the results shown elsewhere (its
+/// generation's is being computed: [`crate::analysts::Analysts::movement`]).
+fn behind(h: &FieldHistory, now: i64) -> Option<String> {
+    let last = h.generations.last().map_or(0, |s| s.generation);
+    let since = now - last;
+    (since > 0).then(|| {
+        let submissions = if since == 1 {
+            "the submission".to_string()
+        } else {
+            format!("the {since} submissions")
+        };
+        format!(
+            "The chart runs to generation {last}; {submissions} applied since are being added. Reload in a few seconds to see them."
+        )
+    })
+}
+
 fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
     let p = site.projection();
     let catalog = site.catalog();
@@ -199,6 +218,9 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
     };
     let body = html! {
         p { "Each pair's place in the national ranking (combined: every pair of every club) after each club's results were applied. Place 1 is at the top; the scale widens near the top so that the leaders' moves show." }
+        @if let Some(behind) = behind(h, p.generation()) {
+            p.meta role="status" { (behind) }
+        }
         @if h.scored.len() < h.generations.len() {
             p.meta { "Every " (fmt::ordinal(h.generations.len().div_ceil(h.scored.len().max(1)) as i32)) " generation is shown (and the last), of " (h.generations.len()) "." }
         }
@@ -355,5 +377,44 @@ fn path_table(path: &PairPath, arrived: &HashMap<i64, (String, bool)>) -> Markup
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use simpairs_analysis::movement::FieldHistory;
+    use simpairs_analysis::timeline::Step;
+
+    fn history_to(last: i64) -> FieldHistory {
+        let step = |generation| Step {
+            generation,
+            club: "C1".into(),
+            submission: "s".into(),
+            applied_at_ms: 0,
+            sealed_at_ms: 0,
+            correction: false,
+            results: 0,
+            clubs: 1,
+        };
+        FieldHistory {
+            event: "e".into(),
+            name: "e".into(),
+            options: String::new(),
+            generations: (1..=last).map(step).collect(),
+            scored: (1..=last).collect(),
+            pairs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_chart_that_stops_short_says_how_far_it_runs() {
+        assert_eq!(super::behind(&history_to(5), 5), None);
+        let told = super::behind(&history_to(5), 7).expect("behind");
+        assert!(
+            told.contains("generation 5") && told.contains("the 2 submissions"),
+            "{told}"
+        );
+        let one = super::behind(&history_to(5), 6).expect("behind");
+        assert!(one.contains("the submission applied since"), "{one}");
     }
 }
