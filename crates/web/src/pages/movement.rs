@@ -12,6 +12,7 @@ use maud::{Markup, html};
 use simpairs_analysis::movement::{FieldHistory, HistoryOptions, PairPath, Pairs};
 use simpairs_analysis::timeline::Every;
 use simpairs_pipeline::PairKey;
+use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::club_name;
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
 
@@ -153,7 +154,17 @@ pub fn pair_ref(path: &PairPath) -> PairKey {
     )
 }
 
-fn label(path: &PairPath) -> String {
+/// A pair's line on the chart and in the table: its players, or its number and club (a national
+/// chart holds many clubs' pair 1).
+fn label(p: &Projection, path: &PairPath) -> String {
+    if path.players.is_empty() {
+        let pair = pair_ref(path);
+        return format!(
+            "{} ({})",
+            fmt::pair_label(&pair, &[]),
+            club_name(p, &path.club)
+        );
+    }
     let pair = pair_ref(path);
     let players: Vec<simpairs_events::types::Player> = path
         .players
@@ -177,13 +188,13 @@ fn behind(h: &FieldHistory, now: i64) -> Option<String> {
     let last = h.generations.last().map_or(0, |s| s.generation);
     let since = now - last;
     (since > 0).then(|| {
-        let submissions = if since == 1 {
-            "the submission".to_string()
+        let since = if since == 1 {
+            "the submission applied since is".to_string()
         } else {
-            format!("the {since} submissions")
+            format!("the {since} submissions applied since are")
         };
         format!(
-            "The chart runs to generation {last}; {submissions} applied since are being added. Reload in a few seconds to see them."
+            "The chart runs to generation {last}; {since} being added. Reload in a few seconds to see them."
         )
     })
 }
@@ -197,7 +208,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
     let series: Vec<Series> = paths
         .iter()
         .map(|(path, own)| Series {
-            label: label(path),
+            label: label(&p, path),
             points: path
                 .points
                 .iter()
@@ -213,7 +224,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
         .collect();
     let mine = paths.iter().find(|(_, own)| *own).map(|(path, _)| *path);
     let title = match mine {
-        Some(m) => format!("How {} moved", label(m)),
+        Some(m) => format!("How {} moved", label(&p, m)),
         None => "How the field moved".to_string(),
     };
     let body = html! {
@@ -234,7 +245,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
                 }
                 figcaption { (legend(&series)) }
             }
-            (summary(&paths))
+            (summary(&p, &paths))
             @if let Some(m) = mine { (path_table(m, &arrived)) }
         }
         p.meta { "Scoring: " code { (h.options) } ". The same figures as JSON: "
@@ -303,7 +314,7 @@ fn legend(series: &[Series]) -> Markup {
     }
 }
 
-fn summary(paths: &[(&PairPath, bool)]) -> Markup {
+fn summary(p: &Projection, paths: &[(&PairPath, bool)]) -> Markup {
     html! {
         table {
             caption { "The pairs followed: place now, best and worst place on the way" }
@@ -315,19 +326,19 @@ fn summary(paths: &[(&PairPath, bool)]) -> Markup {
                 th scope="col" { "%" }
                 th.l.wide scope="col" { "Moves" }
             } }
-            tbody { @for (path, own) in paths { (summary_row(path, *own)) } }
+            tbody { @for (path, own) in paths { (summary_row(p, path, *own)) } }
         }
     }
 }
 
-fn summary_row(path: &PairPath, own: bool) -> Markup {
+fn summary_row(p: &Projection, path: &PairPath, own: bool) -> Markup {
     let last = path.points.last();
     let best = path.points.iter().map(|x| x.combined_place).min();
     let worst = path.points.iter().map(|x| x.combined_place).max();
     let pair = pair_ref(path);
     html! {
         tr.mine[own] {
-            th.l scope="row" { a href=(fmt::pair_url(&pair)) { (label(path)) } }
+            th.l scope="row" { a href=(fmt::pair_url(&pair)) { (label(p, path)) } }
             td.num { @if let Some(l) = last { (l.combined_place) } }
             td.num.wide { @if let Some(b) = best { (b) } }
             td.num.wide { @if let Some(w) = worst { (w) } }
@@ -415,6 +426,6 @@ mod tests {
             "{told}"
         );
         let one = super::behind(&history_to(5), 6).expect("behind");
-        assert!(one.contains("the submission applied since"), "{one}");
+        assert!(one.contains("the submission applied since is"), "{one}");
     }
 }
