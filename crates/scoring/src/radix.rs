@@ -6,7 +6,8 @@
 //! 6.3-7.4 ms and 3.0-14.3 ms, where passes of eleven bits over the key bits alone took 1.9-2.8 ms
 //! (`docs/benchmarks.md`, 2026-11-28 afternoon). For millions of keys ([`par_sort_above`], the
 //! ranking of a whole file's pairs) each pass is split between threads: the lap that makes and
-//! sorts 2,000,000 keys took 26-37 ms, against 36-50 ms for `par_sort_unstable` (2026-11-29).
+//! sorts 2,000,000 keys took a median of 28-36 ms, against 36-47 ms for `par_sort_unstable`
+//! (2026-11-29).
 
 use rayon::prelude::*;
 
