@@ -286,7 +286,11 @@ impl Analysts {
         let this = self.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let value = Arc::new(work(this.log.as_ref(), &this.event, &this.dir)?);
+            let value = work(this.log.as_ref(), &this.event, &this.dir).inspect_err(|e| {
+                // A computation no request waits for any more would otherwise fail unseen.
+                tracing::warn!(generation, "an analysis could not be computed: {e}");
+            })?;
+            let value = Arc::new(value);
             lock(cache(&this.caches)).put(key, generation, value.clone());
             Ok::<_, Unavailable>(value)
         })
