@@ -164,7 +164,8 @@ fn axes(scale: &Scale, columns: &[i64]) -> Markup {
             text x=(left - 6.0) y=(y) text-anchor="end" dominant-baseline="middle" font-size=(font) fill="#333" { (t) }
         }
         @for i in x_ticks {
-            text x=(format!("{:.1}", scale.x(i))) y=(height - bottom + font * 1.3) text-anchor="middle" font-size=(font) fill="#333" { (columns[i]) }
+            // The last label ends at its point: centred there, it ran past the drawing's edge.
+            text x=(format!("{:.1}", scale.x(i))) y=(height - bottom + font * 1.3) text-anchor=(if i + 1 == n && n > 1 { "end" } else { "middle" }) font-size=(font) fill="#333" { (columns[i]) }
         }
         text x=(left + (width - left - RIGHT) / 2.0) y=(height - 5.0) text-anchor="middle" font-size=(font) fill="#333" {
             "Clubs' results applied (generation)"
@@ -217,5 +218,25 @@ mod tests {
             size: PHONE,
         };
         assert!(one.x(0) > one.left() && one.y(1).is_finite());
+    }
+
+    #[test]
+    fn the_last_generation_s_label_ends_at_its_point_inside_the_drawing() {
+        let series = [Series {
+            label: "Pair 1 NS (Club)".into(),
+            points: vec![(0, 3), (1, 2), (2, 1)],
+            highlight: false,
+        }];
+        let svg = places_chart(WIDE, "t", &series, &[78, 4758, 9338], "d").into_string();
+        let label = |text: &str| {
+            let at = svg.find(&format!(">{text}<")).expect(text);
+            svg[..at]
+                .rsplit("<text")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(label("9338").contains(r#"text-anchor="end""#), "{svg}");
+        assert!(label("78").contains(r#"text-anchor="middle""#), "{svg}");
     }
 }
