@@ -245,17 +245,21 @@ impl<'i> Section<'i> {
 /// what it has just written).
 pub(super) enum Applied<'i> {
     Read(Section<'i>, Codec),
-    Built(&'i [Arc<SubmissionApplied>]),
+    /// The generations of the range opened, and the first one's index.
+    Built(&'i [Arc<SubmissionApplied>], usize),
 }
 
 impl<'i> Applied<'i> {
     /// The applied submissions of generations `range` (indices into the generations).
     pub fn open(index: &'i Index, range: std::ops::Range<usize>) -> Result<Applied<'i>> {
         match &index.built {
-            Some(built) => built
-                .get(range)
-                .map(Applied::Built)
-                .ok_or_else(|| ReplayError::NoGenerations.into()),
+            Some(built) => {
+                let first = range.start;
+                built
+                    .get(range)
+                    .map(|opened| Applied::Built(opened, first))
+                    .ok_or_else(|| ReplayError::NoGenerations.into())
+            }
             None => Ok(Applied::Read(Section::read(index, range)?, Codec::new()?)),
         }
     }
@@ -264,8 +268,9 @@ impl<'i> Applied<'i> {
     pub fn get(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
         match self {
             Applied::Read(section, codec) => section.decode(codec, i),
-            Applied::Built(built) => built
-                .get(i)
+            Applied::Built(opened, first) => i
+                .checked_sub(*first)
+                .and_then(|at| opened.get(at))
                 .cloned()
                 .ok_or_else(|| ReplayError::NoGenerations.into()),
         }
