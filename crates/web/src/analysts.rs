@@ -215,7 +215,7 @@ impl Analysts {
     ) -> Result<Arc<V>, Unavailable>
     where
         V: Send + Sync + 'static,
-        W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
+        W: Work<V>,
     {
         let kept = |a: &Analysts| lock(cache(&a.caches)).get(&key, generation);
         if let Some(v) = kept(self) {
@@ -255,7 +255,7 @@ impl Analysts {
     ) -> Result<Arc<V>, Unavailable>
     where
         V: Send + Sync + 'static,
-        W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
+        W: Work<V>,
     {
         let newest = lock(cache(&self.caches)).newest(&key);
         match newest {
@@ -281,7 +281,7 @@ impl Analysts {
     ) -> tokio::task::JoinHandle<Result<Arc<V>, Unavailable>>
     where
         V: Send + Sync + 'static,
-        W: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static,
+        W: Work<V>,
     {
         let this = self.clone();
         tokio::task::spawn_blocking(move || {
@@ -295,6 +295,15 @@ impl Analysts {
             Ok::<_, Unavailable>(value)
         })
     }
+}
+
+/// An analysis computed over the log (`simpairs_analysis`'s), given the log, the event and the
+/// replay index's directory.
+trait Work<V>: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static {}
+
+impl<V, F> Work<V> for F where
+    F: FnOnce(&dyn Log, &str, &Path) -> simpairs_analysis::Result<V> + Send + 'static
+{
 }
 
 /// A cache's lock (a computation that panicked leaves what it held usable).
