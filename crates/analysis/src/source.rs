@@ -1,11 +1,11 @@
 //! Where an analysis reads an event: the replay index of `simpairs_pipeline::history`, made to
-//! cover the whole log (built, or built again, when it does not), in the directory given or in a
-//! temporary one.
+//! cover the whole log (built, read on through what was appended, or built again), in the
+//! directory given or in a temporary one.
 
 use std::path::Path;
 
 use simpairs_log::Log;
-use simpairs_pipeline::history::{Coverage, Index};
+use simpairs_pipeline::history::Index;
 
 use crate::Result;
 
@@ -24,10 +24,7 @@ pub fn whole(log: &dyn Log, event: &str, dir: Option<&Path>) -> Result<Indexed> 
             (t.path().to_path_buf(), Some(t))
         }
     };
-    let index = match Index::open(&dir, event)? {
-        Some(index) if index.coverage(log)? == Coverage::Whole => index,
-        _ => Index::build(log, event, &dir)?,
-    };
+    let index = Index::up_to_date(log, event, &dir)?;
     Ok(Indexed {
         index,
         _temporary: temporary,

@@ -7,9 +7,12 @@
 //! run: about 3 s of CPU for a national event of 3,600,000 results, plus the field and the
 //! scoring. The index is built by that same replay, once ([`Index::build`]); a moment is then
 //! the applied submissions up to it, decoded in parallel and put in force as the state puts them
-//! ([`Moment`]); the process that has just built the index takes them from what it built. The log stays the source of truth: the index names the records it covers (the
-//! end offset and a digest of the last record of each partition) and is built again when the
-//! log is not the one it indexed, or when a moment after what it covers is asked for.
+//! ([`Moment`]); the process that has just built the index takes them from what it built. The
+//! log stays the source of truth: the index names the records it covers (the end offset and a
+//! digest of the last record of each partition). When records were appended since and a moment
+//! after what it covers is asked for, it is read on from the state it saved at its end
+//! ([`Index::read_on`], [`crate::state::Saved`]); it is built again when the log is not the one
+//! it indexed.
 //!
 //! ## Which moments the index answers
 //! - Everything, and any offset (one partition; offsets are inclusive, as `replay` takes them):
@@ -26,7 +29,8 @@
 //! Both are held to `replay` at every record of test logs (`tests/history.rs`).
 //!
 //! ## Layout
-//! - [`build`]: the results stream read once through the state, each effect noted with its record.
+//! - [`build`]: the results stream read once through the state, each effect noted with its
+//!   record; or read on from the state saved at the end of what an index covers.
 //! - [`store`]: the file (meta, record positions, the applied submissions' messages).
 //! - [`in_force`]: results put in force a submission at a time, as the state does.
 //! - [`moment`]: the event as of a moment, from the index or from a replay.
@@ -52,7 +56,7 @@ use crate::replay::AsOf;
 use crate::{Error, Result, stream_name};
 
 /// The version of the index file: an index of another version is built again.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// One generation: a submission applied, where, and what it needed to apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,7 +96,7 @@ pub struct DeadLetter {
 
 /// What the index covers of one partition: its end offset when it was built, and the SHA-256 of
 /// the last record before it (hex; empty for an empty partition).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct Covered {
     end: u64,
     last: String,
@@ -141,6 +145,51 @@ impl Index {
             "replay index built"
         );
         Ok(index)
+    }
+
+    /// The index of the whole log as it is now, in `dir`: the one there when it covers the
+    /// whole log, read on through the records appended since it was built when it can be
+    /// ([`Coverage::Grown`]), else built again.
+    pub fn up_to_date(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
+        Index::brought_up(log, event, dir, Index::open(dir, event)?)
+    }
+
+    /// [`Index::up_to_date`], from the index `opened` in `dir`.
+    fn brought_up(log: &dyn Log, event: &str, dir: &Path, opened: Option<Index>) -> Result<Index> {
+        let Some(index) = opened else {
+            return Index::build(log, event, dir);
+        };
+        match index.coverage(log)? {
+            Coverage::Whole => Ok(index),
+            Coverage::Grown => match index.read_on(log, dir)? {
+                Some(index) => Ok(index),
+                None => Index::build(log, event, dir),
+            },
+            Coverage::Other => Index::build(log, event, dir),
+        }
+    }
+
+    /// This index read on through the records appended to the log since it was built, from the
+    /// state it saved at its end, and written to `dir`. `None` when it cannot be and must be built
+    /// again: the log is not one that grew from what it covers ([`Coverage`]), records were
+    /// appended to another partition than the last (replay reads the partitions one after the
+    /// other, so they are not read after what the index read last), or its state does not take up.
+    pub fn read_on(&self, log: &dyn Log, dir: &Path) -> Result<Option<Index>> {
+        if self.coverage(log)? != Coverage::Grown {
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        let Some(built) = build::extend(log, self)? else {
+            return Ok(None);
+        };
+        let index = store::write(&index_path(dir, &self.meta.event), built)?;
+        tracing::info!(
+            event = self.meta.event,
+            generations = index.meta.generations.len(),
+            elapsed = ?started.elapsed(),
+            "replay index read on through the records appended"
+        );
+        Ok(Some(index))
     }
 
     /// The index of `event` in `dir`, if there is one this program can read (an index of
@@ -213,7 +262,7 @@ pub fn replay_at(
     };
     let index = match Index::open(dir, event)? {
         Some(index) if answers(&index, log, as_of)? => index,
-        _ => match Index::build(log, event, dir) {
+        opened => match Index::brought_up(log, event, dir, opened) {
             Ok(index) => index,
             // A replay answers without it (a directory that cannot be written, a full disk).
             Err(e @ (Error::Index { .. } | Error::Io { .. })) => {

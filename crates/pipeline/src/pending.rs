@@ -1,10 +1,10 @@
 //! A submission's records as they arrive, waiting for its seal and for each other: kept by
 //! sequence, a batch of one board's results at its first sequence.
 
-use simpairs_events::ResultsHeader;
 use simpairs_events::types::{
     DealRecorded, PairEntered, ResultRecorded, ResultWithdrawn, SubmissionSealed,
 };
+use simpairs_events::{Event, EventType, ResultsHeader, Skimmed};
 
 /// One record of a submission awaiting its seal.
 #[derive(Debug, Clone)]
@@ -21,6 +21,38 @@ pub(crate) enum Part {
 }
 
 impl Part {
+    /// The part a submission's record is; `Err` names the type of a record that is no such part
+    /// (a seal, or another stream's event).
+    pub(crate) fn of(record: Skimmed) -> Result<Part, EventType> {
+        match record {
+            Skimmed::Results(header) => Ok(Part::Lines(header)),
+            Skimmed::Event(event) => Part::of_event(*event),
+        }
+    }
+
+    /// [`Part::of`] a decoded event.
+    pub(crate) fn of_event(event: Event) -> Result<Part, EventType> {
+        Ok(match event {
+            Event::ResultsRecorded(r) => Part::Lines(ResultsHeader::of(&r)),
+            Event::ResultRecorded(r) => Part::Result(r),
+            Event::ResultWithdrawn(w) => Part::Withdrawal(w),
+            Event::PairEntered(p) => Part::Pair(p),
+            Event::DealRecorded(d) => Part::Deal(d),
+            other => return Err(other.event_type()),
+        })
+    }
+
+    /// The club and submission the record belongs to, and its first sequence.
+    pub(crate) fn names(&self) -> (&str, &str, i32) {
+        match self {
+            Part::Result(r) => (&r.club_id, &r.submission_id, r.sequence),
+            Part::Lines(b) => (&b.club_id, &b.submission_id, b.first_sequence),
+            Part::Withdrawal(w) => (&w.club_id, &w.submission_id, w.sequence),
+            Part::Pair(p) => (&p.club_id, &p.submission_id, p.sequence),
+            Part::Deal(d) => (&d.club_id, &d.submission_id, d.sequence),
+        }
+    }
+
     /// How many sequences the record stands for.
     pub(crate) fn sequences(&self) -> i32 {
         match self {

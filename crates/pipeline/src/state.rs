@@ -28,6 +28,10 @@ use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
 
+mod resume;
+
+pub use resume::{ResumeError, Saved};
+
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -63,8 +67,12 @@ pub struct EventState {
     /// The partition the records being staged come from (a key's revocation is an offset of a
     /// partition).
     partition: u32,
-    /// Every sealed submission judged, and what became of it.
+    /// Every sealed submission judged, and what became of it (since the state was taken up
+    /// again, for one that was: [`EventState::resume`]).
     judged: HashMap<(String, String), Judged>,
+    /// Submissions whose signed content was set aside for good before the state was taken up
+    /// again.
+    set_aside_before: rustc_hash::FxHashSet<(String, String)>,
 }
 
 /// A sealed submission whose records are all in, waiting to be checked by [`EventState::finish`].
@@ -551,6 +559,7 @@ impl EventState {
                 .judged
                 .get(key)
                 .is_some_and(|j| matches!(j.verdict, Verdict::SetAside(_)))
+            || self.set_aside_before.contains(key)
     }
 
     /// Every sealed submission judged so far: (club, submission) and what became of it.
@@ -587,40 +596,19 @@ impl EventState {
             let header = simpairs_events::ResultsHeader::of(results);
             return self.handle_results(batch, index, header, message);
         }
-        let (club, submission, sequence, part) = match event {
-            Event::ResultRecorded(r) => (
-                r.club_id.clone(),
-                r.submission_id.clone(),
-                r.sequence,
-                Part::Result(r),
-            ),
-            Event::ResultWithdrawn(w) => (
-                w.club_id.clone(),
-                w.submission_id.clone(),
-                w.sequence,
-                Part::Withdrawal(w),
-            ),
-            Event::PairEntered(p) => (
-                p.club_id.clone(),
-                p.submission_id.clone(),
-                p.sequence,
-                Part::Pair(p),
-            ),
-            Event::DealRecorded(d) => (
-                d.club_id.clone(),
-                d.submission_id.clone(),
-                d.sequence,
-                Part::Deal(d),
-            ),
+        let part = match event {
             Event::SubmissionSealed(seal) => return self.handle_seal(batch, index, seal, offset),
-            other => {
-                return vec![dead(format!(
-                    "{} does not belong on the results stream",
-                    other.event_type()
-                ))];
-            }
+            other => match Part::of_event(other) {
+                Ok(part) => part,
+                Err(event_type) => {
+                    return vec![dead(format!(
+                        "{event_type} does not belong on the results stream"
+                    ))];
+                }
+            },
         };
-        let key = (club, submission);
+        let (club, submission, sequence) = part.names();
+        let key = (club.to_string(), submission.to_string());
         if self.settled(&key) {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
@@ -814,20 +802,8 @@ impl EventState {
         announced: Option<Announced>,
     ) -> Applied {
         let club = key.0.clone();
-        self.applied.insert(key);
-        self.applied_count += 1;
         applied.seal_offset = offset;
-        for p in &applied.pairs {
-            self.pairs.insert(
-                crate::PairKey::new(
-                    club.clone(),
-                    p.section.clone(),
-                    p.pair.clone(),
-                    crate::wire::direction_key(p.direction),
-                ),
-                p.players.clone(),
-            );
-        }
+        self.enter(key, &applied.pairs);
         let club_results = self.results.entry(club.clone()).or_default();
         let applied = match announced {
             Some(announced) => {
@@ -842,10 +818,33 @@ impl EventState {
                 Applied::Shared(applied)
             }
         };
-        let in_force = club_results.len();
+        self.count(club);
+        applied
+    }
+
+    /// Notes a submission as applied and (re)enters its pairs.
+    fn enter(&mut self, key: (String, String), pairs: &[simpairs_events::types::AppliedPair]) {
+        let club = &key.0;
+        for p in pairs {
+            self.pairs.insert(
+                crate::PairKey::new(
+                    club.clone(),
+                    p.section.clone(),
+                    p.pair.clone(),
+                    crate::wire::direction_key(p.direction),
+                ),
+                p.players.clone(),
+            );
+        }
+        self.applied.insert(key);
+        self.applied_count += 1;
+    }
+
+    /// Counts a club's results in force again, once a submission of it applied.
+    fn count(&mut self, club: String) {
+        let in_force = self.results.get(&club).map_or(0, |r| r.len());
         let before = self.clubs.insert(club, in_force).unwrap_or(0);
         self.result_count = self.result_count + in_force - before;
-        applied
     }
 }
 

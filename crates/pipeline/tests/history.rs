@@ -417,3 +417,129 @@ fn a_log_that_grew_or_is_another_has_its_index_built_again_and_a_damaged_one_is_
     );
     let _ = results;
 }
+
+/// The results records of the event's log, partition after partition: (partition, record).
+fn results_records(log: &dyn Log) -> Vec<(u32, simpairs_log::Record)> {
+    let results = stream_name(EVENT, Stream::Results);
+    let mut records = Vec::new();
+    for p in 0..log.partitions(&results).unwrap() {
+        let end = log.end_offset(&results, p).unwrap();
+        simpairs_pipeline::read_range(log, &results, p, 0, end, |r| records.push((p, r.clone())))
+            .unwrap();
+    }
+    records
+}
+
+/// A log holding the event's declaration and none of its results yet.
+fn declared_copy(log: &dyn Log) -> (tempfile::TempDir, Arc<dyn Log>) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let declarations = stream_name(EVENT, Stream::Declarations);
+    let results = stream_name(EVENT, Stream::Results);
+    for name in [&declarations, &results] {
+        copy.create_stream(
+            name,
+            &StreamConfig::with_partitions(log.partitions(name).unwrap()),
+        )
+        .unwrap();
+    }
+    simpairs_pipeline::read_range(
+        log,
+        &declarations,
+        0,
+        0,
+        log.end_offset(&declarations, 0).unwrap(),
+        |r| {
+            copy.append(
+                &declarations,
+                &[Produce::new(&r.key, &r.value, r.timestamp_ms)],
+            )
+            .unwrap();
+        },
+    )
+    .unwrap();
+    (dir, copy)
+}
+
+/// The index file of the event in `dir`, byte for byte.
+fn index_bytes(dir: &Path) -> Vec<u8> {
+    std::fs::read(simpairs_pipeline::history::index_path(dir, EVENT)).unwrap()
+}
+
+#[test]
+fn an_index_read_on_through_appended_records_is_the_index_built_afresh() {
+    for partitions in [1, 3] {
+        let (_dir, log) = event_log(partitions);
+        let (_copy_dir, copy) = declared_copy(log.as_ref());
+        let results = stream_name(EVENT, Stream::Results);
+        // One index read on at every record, opened from its file; one every seventh record,
+        // held by this process since it was built or read on (it holds its submissions decoded).
+        let (every, seventh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut held: Option<Index> = None;
+        let mut read_on = 0;
+        let records = results_records(log.as_ref());
+        for (n, (p, r)) in records.iter().enumerate() {
+            copy.append(
+                &results,
+                &[Produce::new(&r.key, &r.value, r.timestamp_ms).to_partition(*p)],
+            )
+            .unwrap();
+            let afresh = tempfile::tempdir().unwrap();
+            Index::build(copy.as_ref(), EVENT, afresh.path()).unwrap();
+            let fresh = Index::open(afresh.path(), EVENT).unwrap().unwrap();
+            let mut indexes = Vec::new();
+            if let Some(index) = Index::open(every.path(), EVENT).unwrap() {
+                read_on += usize::from(
+                    index
+                        .read_on(copy.as_ref(), every.path())
+                        .unwrap()
+                        .is_some(),
+                );
+            }
+            indexes.push((
+                every.path(),
+                Index::up_to_date(copy.as_ref(), EVENT, every.path()).unwrap(),
+            ));
+            if n % 7 == 6 || n + 1 == records.len() {
+                let index = match held
+                    .take()
+                    .map(|h| h.read_on(copy.as_ref(), seventh.path()))
+                {
+                    Some(Ok(Some(index))) => {
+                        read_on += 1;
+                        index
+                    }
+                    _ => Index::up_to_date(copy.as_ref(), EVENT, seventh.path()).unwrap(),
+                };
+                held = Some(index.clone());
+                indexes.push((seventh.path(), index));
+            }
+            for (dir, index) in indexes {
+                let at = format!("{partitions} partitions, {} records", n + 1);
+                assert_eq!(index_bytes(dir), index_bytes(afresh.path()), "{at}");
+                let all = 0..fresh.generations().len();
+                assert_eq!(index.generations(), fresh.generations(), "{at}");
+                assert_eq!(
+                    index.applied(all.clone()).unwrap(),
+                    fresh.applied(all).unwrap(),
+                    "{at}"
+                );
+            }
+        }
+        assert_eq!(
+            Index::open(every.path(), EVENT)
+                .unwrap()
+                .unwrap()
+                .generations()
+                .len(),
+            5
+        );
+        // On one partition every index was read on (after the first); on three, those whose
+        // records were appended to the last partition.
+        if partitions == 1 {
+            assert_eq!(read_on, records.len() - 1 + records.len().div_ceil(7) - 1);
+        } else {
+            assert!(read_on > 0);
+        }
+    }
+}

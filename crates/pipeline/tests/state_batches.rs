@@ -3,6 +3,9 @@
 //! and the same state. The fields the checks build for a club's only submission are the fields
 //! built from the club's results in force.
 //!
+//! A state saved and taken up again at any record, from the submissions it had applied, has the
+//! effects and ends in the state that reading on without a break gives.
+//!
 //! The records are shuffled, repeated and cut into batches at random, from submissions that apply,
 //! correct, withdraw, are forged, altered in transit, invalid or enter a table twice.
 
@@ -250,5 +253,45 @@ proptest! {
         }
         prop_assert_eq!(got, expected);
         prop_assert_eq!(snapshot(&batched), snapshot(&one_by_one));
+    }
+
+    #[test]
+    fn a_state_saved_and_taken_up_again_reads_on_as_if_it_had_not_stopped(
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..60),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let codec = Codec::new().unwrap();
+        let pool: Vec<Vec<u8>> = submissions(&codec).into_iter().flatten().collect();
+        let messages: Vec<&[u8]> = picks.iter().map(|i| pool[i.index(pool.len())].as_slice()).collect();
+        let cut = cut.index(messages.len() + 1);
+
+        let mut whole = fresh_state();
+        let mut expected: Vec<(usize, Effect)> = Vec::new();
+        for (i, m) in messages.iter().enumerate() {
+            let effects = whole.handle(&codec, m, i as i64);
+            expected.extend(effects.into_iter().map(|e| (i, e)).filter(|(i, _)| *i >= cut));
+        }
+
+        let mut before = fresh_state();
+        let mut applied = Vec::new();
+        for (i, m) in messages.iter().enumerate().take(cut) {
+            applied.extend(before.handle(&codec, m, i as i64).into_iter().filter_map(|e| match e {
+                Effect::Applied(a) => Some(a),
+                Effect::DeadLetter { .. } => None,
+            }));
+        }
+        // Kept as the index keeps it, as JSON.
+        let text = serde_json::to_string(&before.saved()).unwrap();
+        let saved: simpairs_pipeline::state::Saved = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(&saved, &before.saved());
+        let mut resumed = fresh_state();
+        resumed.resume(&codec, &applied, saved).unwrap();
+        let mut got: Vec<(usize, Effect)> = Vec::new();
+        for (i, m) in messages.iter().enumerate().skip(cut) {
+            got.extend(resumed.handle(&codec, m, i as i64).into_iter().map(|e| (i, e)));
+        }
+        prop_assert_eq!(got, expected);
+        prop_assert_eq!(snapshot(&resumed), snapshot(&whole));
+        prop_assert_eq!(resumed.saved(), whole.saved());
     }
 }

@@ -9,8 +9,9 @@ use simpairs_events::types::SubmissionApplied;
 use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 
-use super::{Covered, DeadLetter, Generation};
-use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH};
+use super::store::Kept;
+use super::{Covered, DeadLetter, Generation, Index};
+use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH, Saved};
 use crate::{Result, stream_name};
 
 /// What a build found, before it is written.
@@ -26,6 +27,10 @@ pub(super) struct Built {
     pub applied: Vec<Arc<SubmissionApplied>>,
     pub dead_letters: Vec<DeadLetter>,
     pub records: Vec<Vec<(u64, i64)>>,
+    /// The state at the end, to read on from there when the log grows.
+    pub saved: Saved,
+    /// The applied section of the index read on, as its file holds it.
+    pub kept: Option<Kept>,
 }
 
 /// Where a record of the batch being read is.
@@ -122,40 +127,125 @@ pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event)?);
     let results = stream_name(event, Stream::Results);
-    let partitions = log.partitions(&results)?;
-    let mut notes = Notes::default();
-    let mut records = Vec::with_capacity(partitions as usize);
-    let mut covered = Vec::with_capacity(partitions as usize);
-    for partition in 0..partitions {
-        let end = log.end_offset(&results, partition)?;
-        let positions = read_partition(
-            log, &codec, &mut state, &mut notes, &results, partition, end,
-        )?;
-        covered.push(Covered {
-            end,
-            last: last_digest(log, &results, partition, end)?,
-        });
-        records.push(positions);
+    let partitions = log.partitions(&results)? as usize;
+    let mut reading = Reading {
+        notes: Notes::default(),
+        records: vec![Vec::new(); partitions],
+        covered: vec![Covered::default(); partitions],
+    };
+    for partition in 0..partitions as u32 {
+        reading.read_on(log, &codec, &mut state, &results, partition)?;
     }
-    fill_seals(&state, &mut notes.generations);
-    let monotone = records
-        .iter()
-        .all(|r| r.windows(2).all(|w| w[0].1 <= w[1].1));
-    Ok(Built {
-        event: event.to_string(),
-        declarations,
-        deals: state.deals().clone(),
-        covered,
-        monotone,
-        generations: notes.generations,
-        applied: notes.applied,
-        dead_letters: notes.dead_letters,
-        records,
-    })
+    Ok(reading.built(event, declarations, &state))
 }
 
-/// Reads one partition up to `end` through the state, in batches of [`REBUILD_BATCH`] records
-/// (as `replay` reads it); returns every record's (offset, timestamp).
+/// `old` read on through the records appended to the log since it was built, from the state it
+/// saved at its end; `None` when records were appended to another partition than the last, or
+/// when its saved state cannot be taken up. The log must have grown from what `old` covers
+/// ([`super::Coverage::Grown`]).
+pub(super) fn extend(log: &dyn Log, old: &Index) -> Result<Option<Built>> {
+    let event = old.meta.event.as_str();
+    let results = stream_name(event, Stream::Results);
+    let Some(last) = old.meta.covered.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    for (partition, covered) in old.meta.covered[..last].iter().enumerate() {
+        if log.end_offset(&results, partition as u32)? != covered.end {
+            return Ok(None);
+        }
+    }
+    let codec = Codec::new()?;
+    let started = std::time::Instant::now();
+    let (applied, kept) = super::store::applied_kept(old)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "replay index: applied submissions read");
+    let mut state = EventState::new();
+    state.set_roster(crate::publish::roster(log, &codec, event)?);
+    if let Err(e) = state.resume(&codec, &applied, old.meta.resume.clone()) {
+        tracing::warn!(
+            event,
+            "the replay index's state does not take up ({e}); it is built again"
+        );
+        return Ok(None);
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), "replay index: state taken up");
+    let mut reading = Reading {
+        notes: Notes {
+            generations: old.meta.generations.clone(),
+            applied,
+            dead_letters: old.meta.dead_letters.clone(),
+        },
+        records: old.records.clone(),
+        covered: old.meta.covered.clone(),
+    };
+    reading.read_on(log, &codec, &mut state, &results, last as u32)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "replay index: appended records read");
+    let mut built = reading.built(event, old.meta.declarations.clone(), &state);
+    built.kept = kept;
+    Ok(Some(built))
+}
+
+/// What a build has read: the effects noted, and per partition every record's position and
+/// what it covers.
+struct Reading {
+    notes: Notes,
+    records: Vec<Vec<(u64, i64)>>,
+    covered: Vec<Covered>,
+}
+
+impl Reading {
+    /// Reads a partition through the state from where the reading covers to its end.
+    fn read_on(
+        &mut self,
+        log: &dyn Log,
+        codec: &Codec,
+        state: &mut EventState,
+        results: &str,
+        partition: u32,
+    ) -> Result<()> {
+        let at = partition as usize;
+        let end = log.end_offset(results, partition)?;
+        let from = self.covered[at].end;
+        let positions = read_partition(
+            log,
+            codec,
+            state,
+            &mut self.notes,
+            results,
+            partition,
+            from..end,
+        )?;
+        self.records[at].extend(positions);
+        self.covered[at] = Covered {
+            end,
+            last: last_digest(log, results, partition, end)?,
+        };
+        Ok(())
+    }
+
+    fn built(mut self, event: &str, declarations: Covered, state: &EventState) -> Built {
+        fill_seals(state, &mut self.notes.generations);
+        let monotone = self
+            .records
+            .iter()
+            .all(|r| r.windows(2).all(|w| w[0].1 <= w[1].1));
+        Built {
+            event: event.to_string(),
+            declarations,
+            deals: state.deals().clone(),
+            covered: self.covered,
+            monotone,
+            generations: self.notes.generations,
+            applied: self.notes.applied,
+            dead_letters: self.notes.dead_letters,
+            records: self.records,
+            saved: state.saved(),
+            kept: None,
+        }
+    }
+}
+
+/// Reads the offsets `range` of one partition through the state, in batches of
+/// [`REBUILD_BATCH`] records (as `replay` reads it); returns every record's (offset, timestamp).
 fn read_partition(
     log: &dyn Log,
     codec: &Codec,
@@ -163,12 +253,12 @@ fn read_partition(
     notes: &mut Notes,
     results: &str,
     partition: u32,
-    end: u64,
+    range: std::ops::Range<u64>,
 ) -> Result<Vec<(u64, i64)>> {
     let mut positions = Vec::new();
     let mut batch = Batch::new(codec);
     let mut seen: Vec<Seen> = Vec::new();
-    crate::read_range(log, results, partition, 0, end, |r| {
+    crate::read_range(log, results, partition, range.start, range.end, |r| {
         let decoded = crate::state::decode(codec, &r.value);
         state.stage_at(&mut batch, decoded, partition, r.offset as i64, seen.len());
         seen.push(Seen {

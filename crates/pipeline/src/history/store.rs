@@ -18,6 +18,7 @@ use simpairs_events::{Codec, Event};
 
 use super::build::Built;
 use super::{Covered, DeadLetter, FORMAT, Generation, Index};
+use crate::state::Saved;
 use crate::{Error, ReplayError, Result};
 
 /// The first bytes of an index file.
@@ -37,6 +38,8 @@ pub(super) struct Meta {
     pub monotone: bool,
     pub generations: Vec<Generation>,
     pub dead_letters: Vec<DeadLetter>,
+    /// The state at the end of what it covers, to read on from there when the log grows.
+    pub resume: Saved,
 }
 
 fn io(
@@ -51,17 +54,47 @@ fn io(
     }
 }
 
+/// The applied section of an index's first `count` generations, as its file holds it: an index
+/// read on from it writes these bytes again instead of encoding the same messages anew.
+pub(super) struct Kept {
+    bytes: Vec<u8>,
+    count: usize,
+}
+
+/// Every applied submission of an index, decoded in parallel, with the bytes they were read
+/// from (`None` when the process has just built the index and holds them decoded).
+pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>, Option<Kept>)> {
+    let count = index.meta.generations.len();
+    if let Some(built) = &index.built {
+        return Ok((built.to_vec(), None));
+    }
+    let section = Section::read(index, 0..count)?;
+    let codec = Codec::new()?;
+    let applied = (0..count)
+        .into_par_iter()
+        .map(|i| section.decode(&codec, i))
+        .collect::<Result<Vec<_>>>()?;
+    let kept = Kept {
+        bytes: section.bytes,
+        count,
+    };
+    Ok((applied, Some(kept)))
+}
+
 /// Writes a built index to `path` and returns it open.
 pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
     let codec = Codec::new()?;
-    let messages: Vec<Vec<u8>> = built
-        .applied
+    let (kept, kept_count) = match built.kept {
+        Some(kept) => (kept.bytes, kept.count),
+        None => (Vec::new(), 0),
+    };
+    let messages: Vec<Vec<u8>> = built.applied[kept_count..]
         .par_iter()
         .map(|a| codec.encode_submission_applied(a))
         .collect();
     let mut generations = built.generations;
-    let mut at = 0u64;
-    for (g, message) in generations.iter_mut().zip(&messages) {
+    let mut at = kept.len() as u64;
+    for (g, message) in generations[kept_count..].iter_mut().zip(&messages) {
         g.bytes = (at, at + message.len() as u64);
         g.crc = crc32fast::hash(message);
         at += message.len() as u64;
@@ -75,6 +108,7 @@ pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
         monotone: built.monotone,
         generations,
         dead_letters: built.dead_letters,
+        resume: built.saved,
     };
     let meta_bytes = serde_json::to_vec(&meta).map_err(|e| io(path, "cannot write", e))?;
     let records = encode_records(&built.records);
@@ -90,6 +124,7 @@ pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
         out.write_all(&meta_bytes)?;
         out.write_all(&(records.len() as u64).to_le_bytes())?;
         out.write_all(&records)?;
+        out.write_all(&kept)?;
         for m in &messages {
             out.write_all(m)?;
         }
