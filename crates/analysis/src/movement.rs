@@ -117,7 +117,13 @@ pub fn field_history(
     options: &HistoryOptions,
 ) -> Result<FieldHistory> {
     let started = std::time::Instant::now();
-    let end = replay_at(log, event, index_dir, None)?;
+    // One index for the end and the walk: an index just built or read on holds its submissions
+    // decoded, where one opened again would decode them again from its file.
+    let indexed = crate::source::whole(log, event, index_dir)?;
+    let end = match indexed.index.moment(log, None)? {
+        Some(end) => end,
+        None => replay_at(log, event, index_dir, None)?,
+    };
     let scoring_options = options
         .variant
         .options(simpairs_pipeline::wire::options_from_wire(&end.declared)?);
@@ -144,7 +150,6 @@ pub fn field_history(
     tracing::debug!(elapsed = ?started.elapsed(), "movement: the pairs followed chosen");
     let mut paths: BTreeMap<PairKey, Vec<Point>> = BTreeMap::new();
     let mut scored = Vec::new();
-    let indexed = crate::source::whole(log, event, index_dir)?;
     let pairs_at_end = final_field.pairs().len();
     let mut followed = Followed::default();
     let (generations, in_force) = walk(
