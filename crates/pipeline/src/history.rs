@@ -137,7 +137,7 @@ impl Index {
     pub fn build(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
         let started = std::time::Instant::now();
         let built = build::build(log, event)?;
-        let index = store::write(&index_path(dir, event), built)?;
+        let index = store::write(&index_path(dir, event), built, None)?;
         tracing::info!(
             event,
             generations = index.meta.generations.len(),
@@ -173,18 +173,33 @@ impl Index {
     /// state it saved at its end, and written to `dir`. `None` when it cannot be and must be built
     /// again: the log is not one that grew from what it covers ([`Coverage`]), records were
     /// appended to another partition than the last (replay reads the partitions one after the
-    /// other, so they are not read after what the index read last), or its state does not take up.
+    /// other, so they are not read after what the index read last), or its file or its state does
+    /// not read back.
     pub fn read_on(&self, log: &dyn Log, dir: &Path) -> Result<Option<Index>> {
         if self.coverage(log)? != Coverage::Grown {
             return Ok(None);
         }
         let started = std::time::Instant::now();
-        let Some(built) = build::extend(log, self)? else {
+        let event = self.meta.event.as_str();
+        let (applied, kept) = match store::applied_kept(self) {
+            Ok(read) => read,
+            // The index is only a copy of what the log says: a damaged one is built again.
+            Err(e @ Error::Index { .. }) => {
+                tracing::warn!(
+                    event,
+                    "the replay index cannot be read on ({e}); it is built again"
+                );
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        tracing::debug!(elapsed = ?started.elapsed(), "replay index: applied submissions read");
+        let Some(built) = build::extend(log, self, applied)? else {
             return Ok(None);
         };
-        let index = store::write(&index_path(dir, &self.meta.event), built)?;
+        let index = store::write(&index_path(dir, event), built, kept)?;
         tracing::info!(
-            event = self.meta.event,
+            event,
             generations = index.meta.generations.len(),
             elapsed = ?started.elapsed(),
             "replay index read on through the records appended"

@@ -2,8 +2,9 @@
 //! clubs, published in a shuffled order with duplicates, a correction, a forged seal and a record
 //! that does not read; on one partition (every offset and every time) and on three (every time);
 //! and on a log whose timestamps go back (where the index leaves times to the replay). A log that
-//! grew, or that is not the one indexed, has its index built again; a damaged index is an error
-//! that says what to do.
+//! grew has its index read on from where it ended: at every record, byte for byte the index built
+//! afresh. A log that is not the one indexed has it built again; a damaged index is an error that
+//! says what to do, or is built again when the log grew.
 
 use crate::common;
 
@@ -348,28 +349,40 @@ fn where_timestamps_go_back_times_are_replayed_and_offsets_still_indexed() {
     ));
 }
 
+/// The log grows: WEST publishes a correction of its first score.
+fn correct_west(log: &dyn Log) {
+    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
+    simpairs_pipeline::publish::publish_file(
+        log,
+        EVENT,
+        "WEST",
+        &common::key_of("WEST"),
+        "w.csv",
+        correct_first_score(&clubs[2]).as_bytes(),
+        None,
+    )
+    .unwrap();
+}
+
+/// Changes a byte of the index in `dir`, in its last applied submission's message.
+fn damage(dir: &Path) {
+    let path = simpairs_pipeline::history::index_path(dir, EVENT);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 20] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+}
+
 #[test]
-fn a_log_that_grew_or_is_another_has_its_index_built_again_and_a_damaged_one_is_loud() {
+fn a_log_that_grew_has_its_index_read_on_another_log_built_again_and_a_damaged_one_is_loud() {
     let (_dir, log) = event_log(1);
     let index_dir = tempfile::tempdir().unwrap();
     let results = stream_name(EVENT, Stream::Results);
     let built = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
     let before = built.generations().len();
     let last_seal = built.generations()[before - 1].offset;
-    // The log grows: a club publishes again (a correction of WEST with the same results).
-    let (_, clubs) = common::split_session("cobalt/mp_pairs_mitchell_03.xml");
-    let again = correct_first_score(&clubs[2]);
-    simpairs_pipeline::publish::publish_file(
-        log.as_ref(),
-        EVENT,
-        "WEST",
-        &common::key_of("WEST"),
-        "w.csv",
-        again.as_bytes(),
-        None,
-    )
-    .unwrap();
-    // A moment it covers is answered as it is; the whole event builds it again.
+    correct_west(log.as_ref());
+    // A moment it covers is answered as it is; the whole event reads it on.
     assert!(same_at(
         log.as_ref(),
         index_dir.path(),
@@ -404,11 +417,7 @@ fn a_log_that_grew_or_is_another_has_its_index_built_again_and_a_damaged_one_is_
     );
     assert!(same_at(copy.as_ref(), index_dir.path(), None));
     // A damaged index: reading it says so and what to do.
-    let path = simpairs_pipeline::history::index_path(index_dir.path(), EVENT);
-    let mut bytes = std::fs::read(&path).unwrap();
-    let n = bytes.len();
-    bytes[n - 20] ^= 0x55;
-    std::fs::write(&path, bytes).unwrap();
+    damage(index_dir.path());
     let moment = replay_at(copy.as_ref(), EVENT, Some(index_dir.path()), None).unwrap();
     let error = moment.field(None).unwrap_err().to_string();
     assert!(
@@ -542,4 +551,24 @@ fn an_index_read_on_through_appended_records_is_the_index_built_afresh() {
             assert!(read_on > 0);
         }
     }
+}
+
+#[test]
+fn a_damaged_index_of_a_log_that_grew_is_built_again_instead_of_read_on() {
+    let (_dir, log) = event_log(1);
+    let index_dir = tempfile::tempdir().unwrap();
+    Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    damage(index_dir.path());
+    correct_west(log.as_ref());
+    let opened = Index::open(index_dir.path(), EVENT).unwrap().unwrap();
+    assert!(
+        opened
+            .read_on(log.as_ref(), index_dir.path())
+            .unwrap()
+            .is_none()
+    );
+    Index::up_to_date(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    let afresh = tempfile::tempdir().unwrap();
+    Index::build(log.as_ref(), EVENT, afresh.path()).unwrap();
+    assert_eq!(index_bytes(index_dir.path()), index_bytes(afresh.path()));
 }

@@ -9,7 +9,6 @@ use simpairs_events::types::SubmissionApplied;
 use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 
-use super::store::Kept;
 use super::{Covered, DeadLetter, Generation, Index};
 use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH, Saved};
 use crate::{Result, stream_name};
@@ -29,8 +28,6 @@ pub(super) struct Built {
     pub records: Vec<Vec<(u64, i64)>>,
     /// The state at the end, to read on from there when the log grows.
     pub saved: Saved,
-    /// The applied section of the index read on, as its file holds it.
-    pub kept: Option<Kept>,
 }
 
 /// Where a record of the batch being read is.
@@ -140,10 +137,14 @@ pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
 }
 
 /// `old` read on through the records appended to the log since it was built, from the state it
-/// saved at its end; `None` when records were appended to another partition than the last, or
-/// when its saved state cannot be taken up. The log must have grown from what `old` covers
-/// ([`super::Coverage::Grown`]).
-pub(super) fn extend(log: &dyn Log, old: &Index) -> Result<Option<Built>> {
+/// saved at its end and its `applied` submissions; `None` when records were appended to another
+/// partition than the last, or when its saved state cannot be taken up. The log must have grown
+/// from what `old` covers ([`super::Coverage::Grown`]).
+pub(super) fn extend(
+    log: &dyn Log,
+    old: &Index,
+    applied: Vec<Arc<SubmissionApplied>>,
+) -> Result<Option<Built>> {
     let event = old.meta.event.as_str();
     let results = stream_name(event, Stream::Results);
     let Some(last) = old.meta.covered.len().checked_sub(1) else {
@@ -156,8 +157,6 @@ pub(super) fn extend(log: &dyn Log, old: &Index) -> Result<Option<Built>> {
     }
     let codec = Codec::new()?;
     let started = std::time::Instant::now();
-    let (applied, kept) = super::store::applied_kept(old)?;
-    tracing::debug!(elapsed = ?started.elapsed(), "replay index: applied submissions read");
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event)?);
     if let Err(e) = state.resume(&codec, &applied, old.meta.resume.clone()) {
@@ -179,9 +178,11 @@ pub(super) fn extend(log: &dyn Log, old: &Index) -> Result<Option<Built>> {
     };
     reading.read_on(log, &codec, &mut state, &results, last as u32)?;
     tracing::debug!(elapsed = ?started.elapsed(), "replay index: appended records read");
-    let mut built = reading.built(event, old.meta.declarations.clone(), &state);
-    built.kept = kept;
-    Ok(Some(built))
+    Ok(Some(reading.built(
+        event,
+        old.meta.declarations.clone(),
+        &state,
+    )))
 }
 
 /// What a build has read: the effects noted, and per partition every record's position and
@@ -239,7 +240,6 @@ impl Reading {
             dead_letters: self.notes.dead_letters,
             records: self.records,
             saved: state.saved(),
-            kept: None,
         }
     }
 }

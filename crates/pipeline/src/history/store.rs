@@ -81,10 +81,11 @@ pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>
     Ok((applied, Some(kept)))
 }
 
-/// Writes a built index to `path` and returns it open.
-pub(super) fn write(path: &Path, built: Built) -> Result<Index> {
+/// Writes a built index to `path` and returns it open; `kept` is the applied section of the index
+/// it was read on from.
+pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Index> {
     let codec = Codec::new()?;
-    let (kept, kept_count) = match built.kept {
+    let (kept, kept_count) = match kept {
         Some(kept) => (kept.bytes, kept.count),
         None => (Vec::new(), 0),
     };
