@@ -63,6 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         simpairs_formats::report::write_imported_table(stdout, &imported, &scoring, &title, false)
     };
+    tracing::debug!(elapsed = ?started.elapsed(), "written");
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
