@@ -9,6 +9,10 @@ use simpairs_scoring::Field;
 use crate::state::{Batch, Effect, EventState, Finished};
 use crate::{Error, FirstSeal, ReplayError, Result, stream_name};
 
+mod follow;
+
+pub use follow::Follow;
+
 /// A moment in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsOf {
@@ -112,64 +116,91 @@ fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, packed: bool)
     let mut state = EventState::new();
     state.set_roster(crate::publish::roster(log, &codec, event_id)?);
     let results = stream_name(event_id, Stream::Results);
-    let mut replayed = Replayed::default();
+    let mut replay = Replay {
+        state,
+        replayed: Replayed::default(),
+    };
     let partitions = log.partitions(&results)?;
     if partitions > 1 && matches!(as_of, Some(AsOf::Offset(_))) {
         return Err(ReplayError::OffsetOfPartitions { partitions }.into());
     }
+    let reader = Reader {
+        log,
+        codec: &codec,
+        results: &results,
+        packed,
+    };
     // Partitions are read one after the other: a seal waits for records of its submission that sit in
     // later partitions, so the state is the same whatever the interleaving.
     for partition in 0..partitions {
         let end = log.end_offset(&results, partition)?;
-        let until = match as_of {
-            Some(AsOf::Offset(o)) => o.saturating_add(1).min(end),
-            _ => end,
+        let (until, time) = match as_of {
+            Some(AsOf::Offset(o)) => (o.saturating_add(1).min(end), None),
+            Some(AsOf::Time(t)) => (end, Some(t)),
+            None => (end, None),
         };
-        // In batches: the submissions each completes are checked together, in parallel.
-        let mut batch = if packed {
-            Batch::announcing(&codec)
+        reader.read(&mut replay, partition, 0..until, time)?;
+    }
+    if let Some(as_of) = as_of
+        && replay.state.judged().next().is_none()
+        && replay.replayed.dead_letters.is_empty()
+    {
+        return Err(nothing_before(log, &codec, &results, as_of));
+    }
+    Ok(replay)
+}
+
+/// Reads results records through a replay's state, as replay reads them.
+pub(crate) struct Reader<'a> {
+    pub log: &'a dyn Log,
+    pub codec: &'a Codec,
+    pub results: &'a str,
+    /// The results in force kept packed ([`Batch::announcing`]).
+    pub packed: bool,
+}
+
+impl Reader<'_> {
+    /// Reads the offsets `range` of a partition (only the records appended at or before `time`,
+    /// if given), in batches: the submissions each completes are checked together, in parallel.
+    pub fn read(
+        &self,
+        replay: &mut Replay,
+        partition: u32,
+        range: std::ops::Range<u64>,
+        time: Option<i64>,
+    ) -> Result<()> {
+        let Replay { state, replayed } = replay;
+        let mut batch = if self.packed {
+            Batch::announcing(self.codec)
         } else {
-            Batch::new(&codec)
+            Batch::new(self.codec)
         };
         // The offset of each record of the batch.
         let mut offsets = Vec::new();
         // Records read but not staged yet: decoded and their seals checked in parallel.
         let mut chunk: Vec<simpairs_log::Record> = Vec::new();
-        crate::read_range(log, &results, partition, 0, until, |r| {
-            if let Some(AsOf::Time(t)) = as_of
-                && r.timestamp_ms > t
-            {
-                return;
-            }
-            replayed.records += 1;
-            chunk.push(r.clone());
-            if chunk.len() == STAGE_CHUNK {
-                flush(
-                    &mut state,
-                    &mut batch,
-                    &mut chunk,
-                    &mut offsets,
-                    &mut replayed,
-                );
-            }
-        })?;
-        flush(
-            &mut state,
-            &mut batch,
-            &mut chunk,
-            &mut offsets,
-            &mut replayed,
-        );
+        crate::read_range(
+            self.log,
+            self.results,
+            partition,
+            range.start,
+            range.end,
+            |r| {
+                if time.is_some_and(|t| r.timestamp_ms > t) {
+                    return;
+                }
+                replayed.records += 1;
+                chunk.push(r.clone());
+                if chunk.len() == STAGE_CHUNK {
+                    flush(state, &mut batch, &mut chunk, &mut offsets, replayed);
+                }
+            },
+        )?;
+        flush(state, &mut batch, &mut chunk, &mut offsets, replayed);
         let finished = state.finish(batch);
         replayed.note(finished, &offsets);
+        Ok(())
     }
-    if let Some(as_of) = as_of
-        && state.judged().next().is_none()
-        && replayed.dead_letters.is_empty()
-    {
-        return Err(nothing_before(log, &codec, &results, as_of));
-    }
-    Ok(Replay { state, replayed })
 }
 
 /// The error for a moment before any club published: when the first seal came, if one did.

@@ -76,11 +76,11 @@ pub struct Submissions {
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
     // Only the verdicts are listed: the results in force are kept packed.
-    Ok(from_replay(event, replay_packed(log, event, as_of)?))
+    Ok(from_replay(event, &replay_packed(log, event, as_of)?))
 }
 
 /// The submissions of `event` as a replay of it found them.
-pub fn from_replay(event: &str, replay: crate::replay::Replay) -> Submissions {
+pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
     let crate::replay::Replay { state, replayed } = replay;
     let mut submissions: Vec<SubmissionView> = state
         .judged()
@@ -111,9 +111,12 @@ pub fn from_replay(event: &str, replay: crate::replay::Replay) -> Submissions {
     // submission's reason, listed above).
     let mut dead_letters: Vec<DeadLetterView> = replayed
         .dead_letters
-        .into_iter()
+        .iter()
         .filter(|(offset, _)| !submissions.iter().any(|s| s.offset == *offset as i64))
-        .map(|(offset, reason)| DeadLetterView { offset, reason })
+        .map(|(offset, reason)| DeadLetterView {
+            offset: *offset,
+            reason: reason.clone(),
+        })
         .collect();
     dead_letters.sort_by_key(|d| d.offset);
     dead_letters.dedup_by_key(|d| d.offset);

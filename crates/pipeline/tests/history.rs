@@ -20,7 +20,7 @@ use simpairs_pipeline::history::{Index, Moment, replay_at};
 use simpairs_pipeline::replay::AsOf;
 use simpairs_pipeline::stream_name;
 
-const EVENT: &str = "history";
+pub(crate) const EVENT: &str = "history";
 const CLUBS: [&str; 3] = ["NORTH", "SOUTH", "WEST"];
 
 /// What `replay --json` prints of a moment's report (players and warnings included).
@@ -475,56 +475,61 @@ fn index_bytes(dir: &Path) -> Vec<u8> {
     std::fs::read(simpairs_pipeline::history::index_path(dir, EVENT)).unwrap()
 }
 
+/// The event's log on `partitions` partitions, grown record by record: its results records are
+/// appended one at a time to a copy holding its declaration, and `each` is called after each with
+/// the copy, how many were appended and how many there are. Returns how many there are.
+pub(crate) fn grown_record_by_record(
+    partitions: u32,
+    mut each: impl FnMut(&dyn Log, usize, usize),
+) -> usize {
+    let (_dir, log) = event_log(partitions);
+    let (_copy_dir, copy) = declared_copy(log.as_ref());
+    let results = stream_name(EVENT, Stream::Results);
+    let records = results_records(log.as_ref());
+    for (n, (p, r)) in records.iter().enumerate() {
+        copy.append(
+            &results,
+            &[Produce::new(&r.key, &r.value, r.timestamp_ms).to_partition(*p)],
+        )
+        .unwrap();
+        each(copy.as_ref(), n + 1, records.len());
+    }
+    records.len()
+}
+
 #[test]
 fn an_index_read_on_through_appended_records_is_the_index_built_afresh() {
     for partitions in [1, 3] {
-        let (_dir, log) = event_log(partitions);
-        let (_copy_dir, copy) = declared_copy(log.as_ref());
-        let results = stream_name(EVENT, Stream::Results);
         // One index read on at every record, opened from its file; one every seventh record,
         // held by this process since it was built or read on (it holds its submissions decoded).
         let (every, seventh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let mut held: Option<Index> = None;
         let mut read_on = 0;
-        let records = results_records(log.as_ref());
-        for (n, (p, r)) in records.iter().enumerate() {
-            copy.append(
-                &results,
-                &[Produce::new(&r.key, &r.value, r.timestamp_ms).to_partition(*p)],
-            )
-            .unwrap();
+        let total = grown_record_by_record(partitions, |copy, appended, total| {
             let afresh = tempfile::tempdir().unwrap();
-            Index::build(copy.as_ref(), EVENT, afresh.path()).unwrap();
+            Index::build(copy, EVENT, afresh.path()).unwrap();
             let fresh = Index::open(afresh.path(), EVENT).unwrap().unwrap();
             let mut indexes = Vec::new();
             if let Some(index) = Index::open(every.path(), EVENT).unwrap() {
-                read_on += usize::from(
-                    index
-                        .read_on(copy.as_ref(), every.path())
-                        .unwrap()
-                        .is_some(),
-                );
+                read_on += usize::from(index.read_on(copy, every.path()).unwrap().is_some());
             }
             indexes.push((
                 every.path(),
-                Index::up_to_date(copy.as_ref(), EVENT, every.path()).unwrap(),
+                Index::up_to_date(copy, EVENT, every.path()).unwrap(),
             ));
-            if n % 7 == 6 || n + 1 == records.len() {
-                let index = match held
-                    .take()
-                    .map(|h| h.read_on(copy.as_ref(), seventh.path()))
-                {
+            if appended % 7 == 0 || appended == total {
+                let index = match held.take().map(|h| h.read_on(copy, seventh.path())) {
                     Some(Ok(Some(index))) => {
                         read_on += 1;
                         index
                     }
-                    _ => Index::up_to_date(copy.as_ref(), EVENT, seventh.path()).unwrap(),
+                    _ => Index::up_to_date(copy, EVENT, seventh.path()).unwrap(),
                 };
                 held = Some(index.clone());
                 indexes.push((seventh.path(), index));
             }
             for (dir, index) in indexes {
-                let at = format!("{partitions} partitions, {} records", n + 1);
+                let at = format!("{partitions} partitions, {appended} records");
                 assert_eq!(index_bytes(dir), index_bytes(afresh.path()), "{at}");
                 let all = 0..fresh.generations().len();
                 assert_eq!(index.generations(), fresh.generations(), "{at}");
@@ -534,7 +539,7 @@ fn an_index_read_on_through_appended_records_is_the_index_built_afresh() {
                     "{at}"
                 );
             }
-        }
+        });
         assert_eq!(
             Index::open(every.path(), EVENT)
                 .unwrap()
@@ -546,7 +551,7 @@ fn an_index_read_on_through_appended_records_is_the_index_built_afresh() {
         // On one partition every index was read on (after the first); on three, those whose
         // records were appended to the last partition.
         if partitions == 1 {
-            assert_eq!(read_on, records.len() - 1 + records.len().div_ceil(7) - 1);
+            assert_eq!(read_on, total - 1 + total.div_ceil(7) - 1);
         } else {
             assert!(read_on > 0);
         }

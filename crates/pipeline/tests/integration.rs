@@ -4,6 +4,7 @@
 mod common;
 mod corrections;
 mod embedded_e2e;
+mod follow;
 mod history;
 mod kafka_e2e;
 mod kafka_outage;

@@ -44,6 +44,8 @@ pub struct Site {
     pending: Arc<Mutex<Pending>>,
     /// The director's listing of submissions, as last read from the log.
     director: Arc<Mutex<Option<Arc<Director>>>>,
+    /// The replay the listing is read from, read on at each reading.
+    follow: Arc<Mutex<Option<simpairs_pipeline::replay::Follow>>>,
     /// The server's connection counts.
     pub connections: Arc<crate::server::ServerStats>,
     /// The analysts' figures, over the log (set when the site is given it).
@@ -82,6 +84,7 @@ impl Site {
             deals: Arc::default(),
             pending: Arc::default(),
             director: Arc::default(),
+            follow: Arc::default(),
             connections: Arc::default(),
             analysts: Arc::default(),
         }
@@ -107,7 +110,8 @@ impl Site {
 
     /// Reads the log again, if the projection saw new submissions or dead letters since the
     /// last reading and that was at least [`DIRECTOR_EVERY`] ago (or never): one replay of the
-    /// results stream, its results kept packed, gives the director's listing and the boards'
+    /// results stream, its results kept packed and read on from one reading to the next
+    /// ([`simpairs_pipeline::replay::Follow`]), gives the director's listing and the boards'
     /// deals (the organiser's hand records, else the first club's that applied; the projection
     /// does not keep them), and the deals not analysed yet are analysed.
     pub fn read_log(&self, log: &dyn simpairs_log::Log) -> simpairs_pipeline::Result<()> {
@@ -122,7 +126,19 @@ impl Site {
                 return Ok(());
             }
         }
-        let replay = simpairs_pipeline::replay::replay_packed(log, &event, None)?;
+        let started = std::time::Instant::now();
+        let mut follow = self.follow.lock().unwrap_or_else(|e| e.into_inner());
+        let (replay, read_on) = match follow.as_mut() {
+            Some(follow) => {
+                let read_on = follow.read_on(log)?;
+                (follow.replay(), read_on)
+            }
+            None => {
+                let started = simpairs_pipeline::replay::Follow::start(log, &event, true)?;
+                (follow.insert(started).replay(), false)
+            }
+        };
+        tracing::debug!(elapsed = ?started.elapsed(), read_on, "director: the log read");
         self.deals.update(replay.state.deals());
         let read = Director {
             listing: simpairs_pipeline::submissions::from_replay(&event, replay),
