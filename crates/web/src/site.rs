@@ -60,10 +60,16 @@ pub struct Director {
     pub read_at_ms: i64,
     /// The projection's submissions and dead letters when it was read.
     pub seen: (usize, usize),
+    /// It was read on from the reading before, not replayed from the log's first record.
+    pub read_on: bool,
 }
 
-/// The least time between two readings of the log (each replays the results stream).
+/// The least time between two readings of the log after one that replayed the results stream
+/// from its first record (seconds of CPU on a national event).
 const DIRECTOR_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The least time between two readings after one that read on (milliseconds of CPU).
+const DIRECTOR_READ_ON_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 #[derive(Default)]
 struct Pending {
@@ -109,7 +115,8 @@ impl Site {
     }
 
     /// Reads the log again, if the projection saw new submissions or dead letters since the
-    /// last reading and that was at least [`DIRECTOR_EVERY`] ago (or never): one replay of the
+    /// last reading and that was at least [`DIRECTOR_READ_ON_EVERY`] ago when it read on, or
+    /// [`DIRECTOR_EVERY`] when it replayed the log from its first record (or never): one replay of the
     /// results stream, its results kept packed and read on from one reading to the next
     /// ([`simpairs_pipeline::replay::Follow`]), gives the director's listing and the boards'
     /// deals (the organiser's hand records, else the first club's that applied; the projection
@@ -121,7 +128,12 @@ impl Site {
         };
         let now = simpairs_pipeline::now_ms();
         if let Some(last) = self.director() {
-            let recent = now - last.read_at_ms < DIRECTOR_EVERY.as_millis() as i64;
+            let every = if last.read_on {
+                DIRECTOR_READ_ON_EVERY
+            } else {
+                DIRECTOR_EVERY
+            };
+            let recent = now - last.read_at_ms < every.as_millis() as i64;
             if last.seen == seen || recent {
                 return Ok(());
             }
@@ -144,6 +156,7 @@ impl Site {
             listing: simpairs_pipeline::submissions::from_replay(&event, replay),
             read_at_ms: now,
             seen,
+            read_on,
         };
         *self.director.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(read));
         Ok(())
