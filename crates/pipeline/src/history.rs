@@ -151,21 +151,23 @@ impl Index {
     /// whole log, read on through the records appended since it was built when it can be
     /// ([`Coverage::Grown`]), else built again.
     pub fn up_to_date(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
-        Index::brought_up(log, event, dir, Index::open(dir, event)?)
+        Index::brought_up(log, event, dir, opened(log, event, dir)?)
     }
 
-    /// [`Index::up_to_date`], from the index `opened` in `dir`.
-    fn brought_up(log: &dyn Log, event: &str, dir: &Path, opened: Option<Index>) -> Result<Index> {
-        let Some(index) = opened else {
-            return Index::build(log, event, dir);
-        };
-        match index.coverage(log)? {
-            Coverage::Whole => Ok(index),
-            Coverage::Grown => match index.read_on(log, dir)? {
+    /// [`Index::up_to_date`], from the index opened in `dir` and how the log stands against it.
+    fn brought_up(
+        log: &dyn Log,
+        event: &str,
+        dir: &Path,
+        opened: Option<(Index, Coverage)>,
+    ) -> Result<Index> {
+        match opened {
+            Some((index, Coverage::Whole)) => Ok(index),
+            Some((index, Coverage::Grown)) => match index.extended(log, dir)? {
                 Some(index) => Ok(index),
                 None => Index::build(log, event, dir),
             },
-            Coverage::Other => Index::build(log, event, dir),
+            Some((_, Coverage::Other)) | None => Index::build(log, event, dir),
         }
     }
 
@@ -179,6 +181,11 @@ impl Index {
         if self.coverage(log)? != Coverage::Grown {
             return Ok(None);
         }
+        self.extended(log, dir)
+    }
+
+    /// [`Index::read_on`], the log known to have grown from what the index covers.
+    fn extended(&self, log: &dyn Log, dir: &Path) -> Result<Option<Index>> {
         let started = std::time::Instant::now();
         let event = self.meta.event.as_str();
         let (applied, kept) = match store::applied_kept(self) {
@@ -275,8 +282,8 @@ pub fn replay_at(
     let Some(dir) = dir else {
         return Moment::replayed(log, event, as_of);
     };
-    let index = match Index::open(dir, event)? {
-        Some(index) if answers(&index, log, as_of)? => index,
+    let index = match opened(log, event, dir)? {
+        Some((index, coverage)) if answers(&index, coverage, log, as_of)? => index,
         opened => match Index::brought_up(log, event, dir, opened) {
             Ok(index) => index,
             // A replay answers without it (a directory that cannot be written, a full disk).
@@ -293,9 +300,18 @@ pub fn replay_at(
     }
 }
 
-/// Whether an index open on `log` covers `as_of` (else it is built again).
-fn answers(index: &Index, log: &dyn Log, as_of: Option<AsOf>) -> Result<bool> {
-    Ok(match index.coverage(log)? {
+/// The index of `event` in `dir`, if there is one, and how `log` stands against it.
+fn opened(log: &dyn Log, event: &str, dir: &Path) -> Result<Option<(Index, Coverage)>> {
+    let Some(index) = Index::open(dir, event)? else {
+        return Ok(None);
+    };
+    let coverage = index.coverage(log)?;
+    Ok(Some((index, coverage)))
+}
+
+/// Whether an index open on `log` covers `as_of` (else it is read on, or built again).
+fn answers(index: &Index, coverage: Coverage, log: &dyn Log, as_of: Option<AsOf>) -> Result<bool> {
+    Ok(match coverage {
         Coverage::Whole => true,
         Coverage::Other => false,
         Coverage::Grown => index.within(log, as_of)?,

@@ -113,13 +113,8 @@ pub fn replay_packed(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Resu
 /// [`replay`], in batches that keep the results `packed` ([`Batch::announcing`]) or not.
 fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, packed: bool) -> Result<Replay> {
     let codec = Codec::new()?;
-    let mut state = EventState::new();
-    state.set_roster(crate::publish::roster(log, &codec, event_id)?);
     let results = stream_name(event_id, Stream::Results);
-    let mut replay = Replay {
-        state,
-        replayed: Replayed::default(),
-    };
+    let mut replay = Replay::declared(log, &codec, event_id)?;
     let partitions = log.partitions(&results)?;
     if partitions > 1 && matches!(as_of, Some(AsOf::Offset(_))) {
         return Err(ReplayError::OffsetOfPartitions { partitions }.into());
@@ -148,6 +143,18 @@ fn replay_with(log: &dyn Log, event_id: &str, as_of: Option<AsOf>, packed: bool)
         return Err(nothing_before(log, &codec, &results, as_of));
     }
     Ok(replay)
+}
+
+impl Replay {
+    /// The event's declaration and amendments read, and none of its results yet.
+    pub(crate) fn declared(log: &dyn Log, codec: &Codec, event: &str) -> Result<Replay> {
+        let mut state = EventState::new();
+        state.set_roster(crate::publish::roster(log, codec, event)?);
+        Ok(Replay {
+            state,
+            replayed: Replayed::default(),
+        })
+    }
 }
 
 /// Reads results records through a replay's state, as replay reads them.

@@ -13,7 +13,6 @@ use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 
 use super::{Reader, Replay};
-use crate::state::EventState;
 use crate::{Result, stream_name};
 
 /// The whole log replayed, and how far it was read.
@@ -35,12 +34,7 @@ impl Follow {
         // The ends are taken first: a record appended meanwhile is read at the next reading.
         let (declarations, read) = ends(log, event)?;
         let codec = Codec::new()?;
-        let mut state = EventState::new();
-        state.set_roster(crate::publish::roster(log, &codec, event)?);
-        let mut replay = Replay {
-            state,
-            replayed: Default::default(),
-        };
+        let mut replay = Replay::declared(log, &codec, event)?;
         let results = stream_name(event, Stream::Results);
         let reader = Reader {
             log,
