@@ -49,7 +49,7 @@ use compact_str::ToCompactString;
 use simpairs_events::types::{
     BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, TableEntry,
 };
-use simpairs_events::{Codec, Event, PrivateKey, Skimmed, Stream};
+use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_log::{Log, Position};
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
@@ -61,16 +61,6 @@ use crate::{Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
 pub(crate) const GROUP: &str = "simpairs-aggregator";
-
-/// A record decoded, with its signer checked when it is a seal.
-type Decoded = (
-    Result<(Skimmed, Vec<u8>), String>,
-    Option<Result<(), crate::judge::Rejection>>,
-);
-
-/// Records decoded at a time while the ones before are handled (see [`Aggregator::run`]): a few
-/// tens of milliseconds of decoding.
-const DECODE_CHUNK: usize = 8192;
 
 /// How the aggregator runs.
 #[derive(Clone, Debug)]
@@ -242,7 +232,8 @@ impl Aggregator {
             // Amendments are appended before the seals that rely on them: read after the poll,
             // the roster knows every key and club the batch's seals can name.
             self.refresh_roster()?;
-            let batch = stage_batch(&mut self.state, &self.codec, &records);
+            let mut batch = Batch::announcing(&self.codec);
+            crate::state::stage_overlapped(&mut self.state, &mut batch, &records, 0);
             tracing::debug!(elapsed = ?started.elapsed(), "records staged");
             let finished = self.state.finish(batch);
             let (applied, dead) = self.sort_effects(finished.announced, finished.effects, &records);
@@ -277,34 +268,18 @@ impl Aggregator {
                 field: &mut self.national,
                 clubs: &mut self.national_clubs,
             };
-            let (state, codec) = (&mut self.state, &self.codec);
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
-            let mut batch = Batch::announcing(codec);
-            let (mut index, mut chunk) = (0, Vec::with_capacity(DECODE_CHUNK));
-            crate::read_range(
+            crate::state::read_in_batches(
                 self.log.as_ref(),
                 results,
                 partition,
-                0,
-                committed,
-                |record| {
-                    chunk.push(record.clone());
-                    if chunk.len() < DECODE_CHUNK {
-                        return;
-                    }
-                    crate::state::stage_all(state, &mut batch, &chunk, index);
-                    index += std::mem::take(&mut chunk).len();
-                    if index >= crate::state::REBUILD_BATCH {
-                        let finished = state.finish(batch.take());
-                        national.fold_in(state, finished);
-                        index = 0;
-                    }
-                },
+                0..committed,
+                &mut self.state,
+                Batch::announcing(&self.codec),
+                |_| true,
+                |state, _, finished| national.fold_in(state, finished),
             )?;
-            crate::state::stage_all(state, &mut batch, &chunk, index);
-            let finished = state.finish(batch);
-            national.fold_in(state, finished);
             rebuilt |= committed > 0;
         }
         if rebuilt {
@@ -698,57 +673,4 @@ pub(crate) fn standings_event(
         factoring,
         standings,
     })
-}
-
-/// Stages a polled batch. Decoding is independent per record; handling is in log order, one
-/// record after the other. The batch is decoded in chunks on a thread of its own (in parallel
-/// within a chunk) while the records before are handled, so that handling does not wait for the
-/// whole batch and the second core is not idle while it runs. The submissions the batch completes
-/// are then checked in parallel ([`EventState::finish`]).
-fn stage_batch<'c>(
-    state: &mut EventState,
-    codec: &'c Codec,
-    records: &[simpairs_log::Record],
-) -> Batch<'c> {
-    let roster = state.roster_shared();
-    let mut batch = Batch::announcing(codec);
-    std::thread::scope(|scope| {
-        let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
-        scope.spawn(move || {
-            use rayon::prelude::*;
-            for chunk in records.chunks(DECODE_CHUNK) {
-                // Seals' signatures are checked here too, in parallel.
-                let decoded: Vec<Decoded> = chunk
-                    .par_iter()
-                    .map(|r| {
-                        let decoded = crate::state::decode(codec, &r.value);
-                        let checked = roster.as_deref().and_then(|roster| {
-                            crate::state::precheck(roster, &decoded, r.partition, r.offset as i64)
-                        });
-                        (decoded, checked)
-                    })
-                    .collect();
-                if decoded_tx.send(decoded).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut index = 0;
-        for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
-            for (record, (decoded, checked)) in chunk.iter().zip(decoded) {
-                if let Some(checked) = checked {
-                    batch.prechecked.insert(index, checked);
-                }
-                state.stage_at(
-                    &mut batch,
-                    decoded,
-                    record.partition,
-                    record.offset as i64,
-                    index,
-                );
-                index += 1;
-            }
-        }
-    });
-    batch
 }

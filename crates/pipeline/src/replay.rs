@@ -60,28 +60,6 @@ impl std::fmt::Display for AsOf {
 
 pub use crate::when::describe_time;
 
-/// Stages the records read so far (decoded and their seals checked in parallel); every
-/// [`crate::state::REBUILD_BATCH`] records, checks the submissions they completed.
-fn flush(
-    state: &mut EventState,
-    batch: &mut Batch<'_>,
-    chunk: &mut Vec<simpairs_log::Record>,
-    offsets: &mut Vec<u64>,
-    replayed: &mut Replayed,
-) {
-    crate::state::stage_all(state, batch, chunk, offsets.len());
-    offsets.extend(chunk.iter().map(|r| r.offset));
-    chunk.clear();
-    if offsets.len() >= crate::state::REBUILD_BATCH {
-        let finished = state.finish(batch.take());
-        replayed.note(finished, offsets);
-        offsets.clear();
-    }
-}
-
-/// Records decoded (and their seals checked) in parallel at a time.
-const STAGE_CHUNK: usize = 8192;
-
 /// What a replay found besides the state.
 #[derive(Clone, Debug, Default)]
 pub struct Replayed {
@@ -177,36 +155,39 @@ impl Reader<'_> {
         time: Option<i64>,
     ) -> Result<()> {
         let Replay { state, replayed } = replay;
-        let mut batch = if self.packed {
+        let batch = if self.packed {
             Batch::announcing(self.codec)
         } else {
             Batch::new(self.codec)
         };
-        // The offset of each record of the batch.
-        let mut offsets = Vec::new();
-        // Records read but not staged yet: decoded and their seals checked in parallel.
-        let mut chunk: Vec<simpairs_log::Record> = Vec::new();
-        crate::read_range(
+        let mut records = 0;
+        let mut dead_letters = Vec::new();
+        crate::state::read_in_batches(
             self.log,
             self.results,
             partition,
-            range.start,
-            range.end,
+            range,
+            state,
+            batch,
             |r| {
-                if time.is_some_and(|t| r.timestamp_ms > t) {
-                    return;
-                }
-                replayed.records += 1;
-                chunk.push(r.clone());
-                if chunk.len() == STAGE_CHUNK {
-                    flush(state, &mut batch, &mut chunk, &mut offsets, replayed);
-                }
+                let kept = time.is_none_or(|t| r.timestamp_ms <= t);
+                records += u64::from(kept);
+                kept
             },
+            |_, batch, finished| note_dead(&mut dead_letters, finished, batch),
         )?;
-        flush(state, &mut batch, &mut chunk, &mut offsets, replayed);
-        let finished = state.finish(batch);
-        replayed.note(finished, &offsets);
+        replayed.records += records;
+        replayed.dead_letters.extend(dead_letters);
         Ok(())
+    }
+}
+
+/// The records a batch set aside, with their offsets.
+fn note_dead(dead_letters: &mut Vec<(u64, String)>, finished: Finished, records: &[(u64, i64)]) {
+    for (index, effect) in finished.effects {
+        if let Effect::DeadLetter { reason } = effect {
+            dead_letters.push((records[index].0, reason));
+        }
     }
 }
 
@@ -233,17 +214,6 @@ fn nothing_before(log: &dyn Log, codec: &Codec, results: &str, as_of: AsOf) -> E
         }),
     }
     .into()
-}
-
-impl Replayed {
-    /// Keeps the dead letters of a finished batch, by the offsets of its records.
-    fn note(&mut self, finished: Finished, offsets: &[u64]) {
-        for (index, effect) in finished.effects {
-            if let Effect::DeadLetter { reason } = effect {
-                self.dead_letters.push((offsets[index], reason));
-            }
-        }
-    }
 }
 
 /// Each pair of `field` as a report names it, with its players as the clubs entered them.

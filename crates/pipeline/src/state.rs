@@ -29,8 +29,10 @@ use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
 
 mod resume;
+mod staging;
 
 pub use resume::{ResumeError, Saved};
+pub(crate) use staging::{read_in_batches, stage_overlapped};
 
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]
@@ -234,11 +236,6 @@ impl EventState {
     /// The event as declared and amended, once read.
     pub fn roster(&self) -> Option<&Roster> {
         self.roster.as_deref()
-    }
-
-    /// The roster, shared (for the readers that check seals in parallel).
-    pub(crate) fn roster_shared(&self) -> Option<Arc<Roster>> {
-        self.roster.clone()
     }
 
     /// The deal of each board as the event knows it.
@@ -902,57 +899,6 @@ pub(crate) fn check_signer(
         return Err(Rejection::Forged { club, submission });
     }
     Ok(())
-}
-
-/// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
-pub(crate) fn precheck(
-    roster: &Roster,
-    decoded: &Result<(Skimmed, Vec<u8>), String>,
-    partition: u32,
-    offset: i64,
-) -> Option<Result<(), Rejection>> {
-    match decoded {
-        Ok((Skimmed::Event(event), _)) => match event.as_ref() {
-            Event::SubmissionSealed(seal) => Some(check_signer(roster, seal, partition, offset)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Decodes records and checks their seals' signers in parallel, then stages them in log order:
-/// for a whole log read at once (a rebuild, a replay).
-pub(crate) fn stage_all(
-    state: &mut EventState,
-    batch: &mut Batch<'_>,
-    records: &[simpairs_log::Record],
-    first_index: usize,
-) {
-    use rayon::prelude::*;
-    let codec = batch.codec;
-    let roster = state.roster.clone();
-    let decoded: Vec<_> = records
-        .par_iter()
-        .map(|r| {
-            let decoded = decode(codec, &r.value);
-            let checked = roster
-                .as_deref()
-                .and_then(|roster| precheck(roster, &decoded, r.partition, r.offset as i64));
-            (decoded, checked)
-        })
-        .collect();
-    for (i, (record, (decoded, checked))) in records.iter().zip(decoded).enumerate() {
-        if let Some(checked) = checked {
-            batch.prechecked.insert(first_index + i, checked);
-        }
-        state.stage_at(
-            batch,
-            decoded,
-            record.partition,
-            record.offset as i64,
-            first_index + i,
-        );
-    }
 }
 
 fn dead(reason: String) -> Effect {

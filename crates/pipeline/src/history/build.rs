@@ -10,7 +10,7 @@ use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 
 use super::{Covered, DeadLetter, Generation, Index};
-use crate::state::{Batch, Effect, EventState, Finished, REBUILD_BATCH, Saved};
+use crate::state::{Batch, Effect, EventState, Finished, Saved};
 use crate::{Result, stream_name};
 
 /// What a build found, before it is written.
@@ -244,8 +244,8 @@ impl Reading {
     }
 }
 
-/// Reads the offsets `range` of one partition through the state, in batches of
-/// [`REBUILD_BATCH`] records (as `replay` reads it); returns every record's (offset, timestamp).
+/// Reads the offsets `range` of one partition through the state, in batches, as `replay` reads
+/// it ([`crate::state::read_in_batches`]); returns every record's (offset, timestamp).
 fn read_partition(
     log: &dyn Log,
     codec: &Codec,
@@ -256,24 +256,29 @@ fn read_partition(
     range: std::ops::Range<u64>,
 ) -> Result<Vec<(u64, i64)>> {
     let mut positions = Vec::new();
-    let mut batch = Batch::new(codec);
-    let mut seen: Vec<Seen> = Vec::new();
-    crate::read_range(log, results, partition, range.start, range.end, |r| {
-        let decoded = crate::state::decode(codec, &r.value);
-        state.stage_at(&mut batch, decoded, partition, r.offset as i64, seen.len());
-        seen.push(Seen {
-            partition,
-            offset: r.offset,
-            ms: r.timestamp_ms,
-        });
-        positions.push((r.offset, r.timestamp_ms));
-        if seen.len() == REBUILD_BATCH {
-            let finished = state.finish(batch.take());
+    crate::state::read_in_batches(
+        log,
+        results,
+        partition,
+        range,
+        state,
+        Batch::new(codec),
+        |r| {
+            positions.push((r.offset, r.timestamp_ms));
+            true
+        },
+        |_, records, finished| {
+            let seen: Vec<Seen> = records
+                .iter()
+                .map(|&(offset, ms)| Seen {
+                    partition,
+                    offset,
+                    ms,
+                })
+                .collect();
             notes.note(finished, &seen);
-            seen.clear();
-        }
-    })?;
-    notes.note(state.finish(batch), &seen);
+        },
+    )?;
     Ok(positions)
 }
 

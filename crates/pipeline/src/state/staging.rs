@@ -1,0 +1,151 @@
+//! Staging many records at once (a batch of the aggregator, a rebuild, a replay, the replay
+//! index's build): decoding a record and checking a seal's signature are independent of every
+//! other record, so they are done in parallel; staging is in log order, one record after the
+//! other ([`EventState::stage_at`]).
+
+use simpairs_events::{Event, Skimmed};
+
+use super::{Batch, EventState, check_signer};
+use crate::judge::Rejection;
+use crate::roster::Roster;
+
+/// A record decoded, with its signer checked when it is a seal.
+type Decoded = (
+    Result<(Skimmed, Vec<u8>), String>,
+    Option<Result<(), Rejection>>,
+);
+
+/// Records decoded at a time while the ones before are staged (see [`stage_overlapped`]): a few
+/// tens of milliseconds of decoding.
+const DECODE_CHUNK: usize = 8192;
+
+/// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
+pub(crate) fn precheck(
+    roster: &Roster,
+    decoded: &Result<(Skimmed, Vec<u8>), String>,
+    partition: u32,
+    offset: i64,
+) -> Option<Result<(), Rejection>> {
+    match decoded {
+        Ok((Skimmed::Event(event), _)) => match event.as_ref() {
+            Event::SubmissionSealed(seal) => Some(check_signer(roster, seal, partition, offset)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Stages `records` in log order. They are decoded, and their seals' signers checked, in
+/// chunks on a thread of their own (in parallel within a chunk) while the records before are
+/// staged, so that staging does not wait for the whole batch and the second core is not idle
+/// while it runs. `first_index` is the first record's index in `batch`. The submissions the
+/// batch completes are then checked in parallel ([`EventState::finish`]).
+pub(crate) fn stage_overlapped(
+    state: &mut EventState,
+    batch: &mut Batch<'_>,
+    records: &[simpairs_log::Record],
+    first_index: usize,
+) {
+    let roster = state.roster.clone();
+    let codec = batch.codec;
+    std::thread::scope(|scope| {
+        let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
+        scope.spawn(move || {
+            use rayon::prelude::*;
+            for chunk in records.chunks(DECODE_CHUNK) {
+                let decoded: Vec<Decoded> = chunk
+                    .par_iter()
+                    .map(|r| decoded(roster.as_deref(), codec, r))
+                    .collect();
+                if decoded_tx.send(decoded).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut index = first_index;
+        for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
+            for (record, decoded) in chunk.iter().zip(decoded) {
+                stage_decoded(state, batch, record, decoded, index);
+                index += 1;
+            }
+        }
+    });
+}
+
+/// A record decoded, and its seal's signer checked against `roster`.
+fn decoded(
+    roster: Option<&Roster>,
+    codec: &simpairs_events::Codec,
+    record: &simpairs_log::Record,
+) -> Decoded {
+    let decoded = super::decode(codec, &record.value);
+    let checked = roster
+        .and_then(|roster| precheck(roster, &decoded, record.partition, record.offset as i64));
+    (decoded, checked)
+}
+
+/// Stages one decoded record at `index` of `batch`, with its signer check if it had one.
+fn stage_decoded(
+    state: &mut EventState,
+    batch: &mut Batch<'_>,
+    record: &simpairs_log::Record,
+    (decoded, checked): Decoded,
+    index: usize,
+) {
+    if let Some(checked) = checked {
+        batch.prechecked.insert(index, checked);
+    }
+    state.stage_at(
+        batch,
+        decoded,
+        record.partition,
+        record.offset as i64,
+        index,
+    );
+}
+
+/// Records staged at a time by [`read_in_batches`]: enough for the decoding to run ahead of the
+/// staging, few enough that a rebuild holds little of the log at once.
+const STAGE_CHUNK: usize = 4 * DECODE_CHUNK;
+
+/// Reads the offsets `range` of one partition of `stream` through `state`, in batches of
+/// [`super::REBUILD_BATCH`] records (a rebuild, a replay, the replay index's build): the records
+/// staged as [`stage_overlapped`] stages them, then the submissions each batch completed checked
+/// together, in parallel ([`EventState::finish`]). `keep` says which records are read (a replay
+/// as of a time leaves out the later ones); `done` hears each batch's records' (offset,
+/// timestamp) and what it finished. `batch` is an empty batch of the kind wanted.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_in_batches(
+    log: &dyn simpairs_log::Log,
+    stream: &str,
+    partition: u32,
+    range: std::ops::Range<u64>,
+    state: &mut EventState,
+    mut batch: Batch<'_>,
+    mut keep: impl FnMut(&simpairs_log::Record) -> bool,
+    mut done: impl FnMut(&EventState, &[(u64, i64)], super::Finished),
+) -> crate::Result<()> {
+    let mut chunk: Vec<simpairs_log::Record> = Vec::new();
+    // The (offset, timestamp) of each record of the batch.
+    let mut positions: Vec<(u64, i64)> = Vec::new();
+    let mut stage = |state: &mut EventState, chunk: &mut Vec<simpairs_log::Record>, last: bool| {
+        stage_overlapped(state, &mut batch, chunk, positions.len());
+        positions.extend(chunk.drain(..).map(|r| (r.offset, r.timestamp_ms)));
+        if last || positions.len() >= super::REBUILD_BATCH {
+            let finished = state.finish(batch.take());
+            done(state, &positions, finished);
+            positions.clear();
+        }
+    };
+    crate::read_range(log, stream, partition, range.start, range.end, |r| {
+        if !keep(r) {
+            return;
+        }
+        chunk.push(r.clone());
+        if chunk.len() == STAGE_CHUNK {
+            stage(state, &mut chunk, false);
+        }
+    })?;
+    stage(state, &mut chunk, true);
+    Ok(())
+}
