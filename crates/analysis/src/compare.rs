@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use simpairs_log::Log;
-use simpairs_pipeline::history::{Moment, replay_at};
+use simpairs_pipeline::history::{Moment, replay_at, replay_each};
 
 use crate::Result;
 use crate::figures::{Figures, PairKey, names, standings};
@@ -69,11 +69,12 @@ pub fn compare(
     a: &Side,
     b: &Side,
 ) -> Result<Comparison> {
-    let moment_a = replay_at(log, event, index_dir, a.as_of)?;
-    let moment_b = if b.as_of == a.as_of {
-        None
+    let (moment_a, moment_b) = if b.as_of == a.as_of {
+        (replay_at(log, event, index_dir, a.as_of)?, None)
     } else {
-        Some(replay_at(log, event, index_dir, b.as_of)?)
+        // Both from one index: read on once, not decoded again from its file for the second.
+        let [moment_a, moment_b] = replay_each(log, event, index_dir, [a.as_of, b.as_of])?;
+        (moment_a?, Some(moment_b?))
     };
     let (summary_a, figures_a) = side(&moment_a, a)?;
     let (summary_b, figures_b) = side(moment_b.as_ref().unwrap_or(&moment_a), b)?;

@@ -187,3 +187,55 @@ fn butler_and_cross_imps_compare_on_totals() {
         )
     );
 }
+
+#[test]
+fn a_moment_the_index_covers_beside_the_log_that_grew_since() {
+    // The index is built, then a club corrects a score: side A is a moment the index covers,
+    // side B the whole log, which reads the index on. Side A's submissions are still read from
+    // the file it was answered from.
+    let (t, seals) = common::realdata_event();
+    let index = tempfile::tempdir().unwrap();
+    let whole = Side {
+        variant: Default::default(),
+        as_of: None,
+    };
+    compare(
+        t.log.as_ref(),
+        common::EVENT,
+        Some(index.path()),
+        &whole,
+        &whole,
+    )
+    .unwrap();
+    common::publish(
+        t.log.as_ref(),
+        common::EVENT,
+        "M03",
+        "m03.csv",
+        // Its earlier correction's table again, now with 11 tricks.
+        common::CORRECTION
+            .replace("3D,N,10,130", "3D,N,11,150")
+            .as_bytes(),
+    );
+    let a = Side {
+        variant: Default::default(),
+        as_of: Some(AsOf::Offset(seals[1])),
+    };
+    let c = compare(
+        t.log.as_ref(),
+        common::EVENT,
+        Some(index.path()),
+        &a,
+        &whole,
+    )
+    .unwrap();
+    let before = common::replay_json(
+        t.log.as_ref(),
+        common::EVENT,
+        Some(AsOf::Offset(seals[1])),
+        &Options::default(),
+    );
+    let after = common::replay_json(t.log.as_ref(), common::EVENT, None, &Options::default());
+    check(&c, &before, &after);
+    assert_eq!((c.a.generation, c.b.generation), (2, 5));
+}

@@ -125,6 +125,9 @@ pub struct Index {
     /// The applied submissions, in the order they applied, when this process has just built the
     /// index: read from here instead of the file ([`store::Applied`]).
     built: Option<Arc<[Arc<SubmissionApplied>]>>,
+    /// The file this index was read from, kept open: another reader may read the index on and
+    /// rename a new file over it, and this index's sections are where it read them, in this file.
+    file: Option<Arc<std::fs::File>>,
 }
 
 /// The file of `event`'s index in `dir`.
@@ -279,24 +282,57 @@ pub fn replay_at(
     dir: Option<&Path>,
     as_of: Option<AsOf>,
 ) -> Result<Moment> {
-    let Some(dir) = dir else {
-        return Moment::replayed(log, event, as_of);
+    let [moment] = replay_each(log, event, dir, [as_of])?;
+    moment
+}
+
+/// The event as of each moment, as [`replay_at`] gives it: from one index, opened (or brought
+/// up to date) once, so that the submissions it has just read on are not decoded again from its
+/// file for the next moment. The outer error is the index's; each moment has its own.
+pub fn replay_each<const N: usize>(
+    log: &dyn Log,
+    event: &str,
+    dir: Option<&Path>,
+    as_ofs: [Option<AsOf>; N],
+) -> Result<[Result<Moment>; N]> {
+    let index = match dir {
+        Some(dir) => index_answering(log, event, dir, &as_ofs)?,
+        None => None,
     };
-    let index = match opened(log, event, dir)? {
-        Some((index, coverage)) if answers(&index, coverage, log, as_of)? => index,
-        opened => match Index::brought_up(log, event, dir, opened) {
-            Ok(index) => index,
-            // A replay answers without it (a directory that cannot be written, a full disk).
-            Err(e @ (Error::Index { .. } | Error::Io { .. })) => {
-                tracing::warn!("replaying without the index: {e}");
-                return Moment::replayed(log, event, as_of);
-            }
-            Err(e) => return Err(e),
+    Ok(as_ofs.map(|as_of| match &index {
+        Some(index) => match index.moment(log, as_of)? {
+            Some(moment) => Ok(moment),
+            None => Moment::replayed(log, event, as_of),
         },
-    };
-    match index.moment(log, as_of)? {
-        Some(moment) => Ok(moment),
         None => Moment::replayed(log, event, as_of),
+    }))
+}
+
+/// The index in `dir` if it answers every moment of `as_ofs`, else brought up to date; `None`
+/// when it cannot be (a directory that cannot be written, a full disk): a replay answers then.
+fn index_answering(
+    log: &dyn Log,
+    event: &str,
+    dir: &Path,
+    as_ofs: &[Option<AsOf>],
+) -> Result<Option<Index>> {
+    let opened = opened(log, event, dir)?;
+    if let Some((index, coverage)) = &opened {
+        let mut all = true;
+        for &as_of in as_ofs {
+            all = all && answers(index, *coverage, log, as_of)?;
+        }
+        if all {
+            return Ok(opened.map(|(index, _)| index));
+        }
+    }
+    match Index::brought_up(log, event, dir, opened) {
+        Ok(index) => Ok(Some(index)),
+        Err(e @ (Error::Index { .. } | Error::Io { .. })) => {
+            tracing::warn!("replaying without the index: {e}");
+            Ok(None)
+        }
+        Err(e) => Err(e),
     }
 }
 

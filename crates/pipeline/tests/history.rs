@@ -577,3 +577,31 @@ fn a_damaged_index_of_a_log_that_grew_is_built_again_instead_of_read_on() {
     Index::build(log.as_ref(), EVENT, afresh.path()).unwrap();
     assert_eq!(index_bytes(index_dir.path()), index_bytes(afresh.path()));
 }
+
+#[test]
+fn a_moment_read_from_an_index_file_stays_readable_after_the_file_is_read_on_and_replaced() {
+    // `compare` of a moment the index covers with the whole grown log, or the website's chart
+    // while a `replay` reads the index on: the first moment's submissions are read from the file
+    // it opened, not from the file that replaced it (whose sections lie elsewhere).
+    let (_dir, log) = event_log(1);
+    let index_dir = tempfile::tempdir().unwrap();
+    let built = Index::build(log.as_ref(), EVENT, index_dir.path()).unwrap();
+    let last_seal = built.generations().last().unwrap().offset;
+    correct_west(log.as_ref());
+    let covered = replay_at(
+        log.as_ref(),
+        EVENT,
+        Some(index_dir.path()),
+        Some(AsOf::Offset(last_seal)),
+    )
+    .unwrap();
+    assert!(covered.from_index());
+    let whole = replay_at(log.as_ref(), EVENT, Some(index_dir.path()), None).unwrap();
+    assert_eq!(whole.generation(), covered.generation() + 1);
+    let replayed = Moment::replayed(log.as_ref(), EVENT, Some(AsOf::Offset(last_seal))).unwrap();
+    assert_same(
+        &replayed,
+        &covered,
+        "the covered moment, after the index was replaced",
+    );
+}

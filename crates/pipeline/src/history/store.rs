@@ -140,17 +140,18 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
         records: built.records,
         applied_at,
         built: Some(Arc::from(built.applied)),
+        file: None,
     })
 }
 
 /// Reads the index at `path`; `None` if there is none for `event` that this program reads.
 pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => std::io::BufReader::new(file),
+    let file = match std::fs::File::open(path) {
+        Ok(file) => Arc::new(file),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(path, "cannot open", e)),
     };
-    match read_head(&mut file) {
+    match read_head(&mut std::io::BufReader::new(file.as_ref())) {
         Ok(Some((meta, records, applied_at))) if meta.event == event && meta.format == FORMAT => {
             Ok(Some(Index {
                 path: path.to_path_buf(),
@@ -158,6 +159,7 @@ pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
                 records,
                 applied_at,
                 built: None,
+                file: Some(file),
             }))
         }
         Ok(_) => Ok(None),
@@ -225,7 +227,11 @@ impl<'i> Section<'i> {
         };
         let start = first.bytes.0;
         let mut bytes = vec![0u8; (last.bytes.1 - start) as usize];
-        let file = std::fs::File::open(path).map_err(|e| io(path, "cannot open", e))?;
+        // The file the index was read from, even if a newer index has been renamed over it.
+        let file = match &index.file {
+            Some(file) => file.clone(),
+            None => Arc::new(std::fs::File::open(path).map_err(|e| io(path, "cannot open", e))?),
+        };
         // Most of a read of a hundred megabytes is the kernel's copy into fresh pages: two
         // threads read a half each.
         let half = bytes.len() / 2;
