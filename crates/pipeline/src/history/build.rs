@@ -46,12 +46,20 @@ struct Notes {
 }
 
 impl Notes {
-    /// Notes a finished batch's effects; `seen` are its records, by batch index.
-    fn note(&mut self, finished: Finished, seen: &[Seen]) {
+    /// Notes a finished batch's effects; `records` are its records' (offset, timestamp) in
+    /// `partition`, by batch index.
+    fn note(&mut self, finished: Finished, partition: u32, records: &[(u64, i64)]) {
         for (index, effect) in finished.effects {
-            let Some(at) = seen.get(index) else { continue };
+            let Some(&(offset, ms)) = records.get(index) else {
+                continue;
+            };
+            let at = Seen {
+                partition,
+                offset,
+                ms,
+            };
             match effect {
-                Effect::Applied(applied) => self.applied_at(applied, at),
+                Effect::Applied(applied) => self.applied_at(applied, &at),
                 Effect::DeadLetter { reason } => self.dead_letters.push(DeadLetter {
                     partition: at.partition,
                     offset: at.offset,
@@ -267,17 +275,7 @@ fn read_partition(
             positions.push((r.offset, r.timestamp_ms));
             true
         },
-        |_, records, finished| {
-            let seen: Vec<Seen> = records
-                .iter()
-                .map(|&(offset, ms)| Seen {
-                    partition,
-                    offset,
-                    ms,
-                })
-                .collect();
-            notes.note(finished, &seen);
-        },
+        |_, records, finished| notes.note(finished, partition, records),
     )?;
     Ok(positions)
 }
