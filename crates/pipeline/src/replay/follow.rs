@@ -21,6 +21,9 @@ pub struct Follow {
     event: String,
     /// The results in force kept packed (see [`super::replay_packed`]).
     packed: bool,
+    codec: Codec,
+    /// The event's results stream.
+    results: String,
     replay: Replay,
     /// The declarations stream's end when it was replayed.
     declarations: u64,
@@ -32,26 +35,22 @@ impl Follow {
     /// Replays the whole log of `event`.
     pub fn start(log: &dyn Log, event: &str, packed: bool) -> Result<Follow> {
         // The ends are taken first: a record appended meanwhile is read at the next reading.
-        let (declarations, read) = ends(log, event)?;
+        let (declarations, ends) = ends(log, event)?;
         let codec = Codec::new()?;
-        let mut replay = Replay::declared(log, &codec, event)?;
-        let results = stream_name(event, Stream::Results);
-        let reader = Reader {
-            log,
-            codec: &codec,
-            results: &results,
-            packed,
-        };
-        for (partition, end) in read.iter().enumerate() {
-            reader.read(&mut replay, partition as u32, 0..*end, None)?;
-        }
-        Ok(Follow {
+        let replay = Replay::declared(log, &codec, event)?;
+        let mut follow = Follow {
             event: event.to_string(),
             packed,
+            codec,
+            results: stream_name(event, Stream::Results),
             replay,
             declarations,
-            read,
-        })
+            read: vec![0; ends.len()],
+        };
+        for (partition, end) in ends.into_iter().enumerate() {
+            follow.read_to(log, partition, end)?;
+        }
+        Ok(follow)
     }
 
     /// The replay of everything read so far.
@@ -74,22 +73,26 @@ impl Follow {
             *self = Follow::start(log, &self.event, self.packed)?;
             return Ok(false);
         };
-        let codec = Codec::new()?;
-        let results = stream_name(&self.event, Stream::Results);
+        self.read_to(log, last, ends[last])?;
+        Ok(true)
+    }
+
+    /// Reads `partition` from where it was read to `end`.
+    fn read_to(&mut self, log: &dyn Log, partition: usize, end: u64) -> Result<()> {
         let reader = Reader {
             log,
-            codec: &codec,
-            results: &results,
+            codec: &self.codec,
+            results: &self.results,
             packed: self.packed,
         };
         reader.read(
             &mut self.replay,
-            last as u32,
-            self.read[last]..ends[last],
+            partition as u32,
+            self.read[partition]..end,
             None,
         )?;
-        self.read[last] = ends[last];
-        Ok(true)
+        self.read[partition] = end;
+        Ok(())
     }
 }
 
