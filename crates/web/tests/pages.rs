@@ -456,7 +456,8 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     assert!(
         html.contains("5 submissions")
             && html.contains("1 superseded")
-            && html.contains("1 set aside"),
+            && html.contains("1 set aside")
+            && html.contains("1 record set aside on its own"),
         "{html}"
     );
     assert!(html.contains("superseded</strong> by"));

@@ -73,13 +73,20 @@ fn count(s: &Submissions, fate: &Fate) -> usize {
 fn summary(s: &Submissions) -> Markup {
     html! {
         ul.links aria-label="Submissions by state" {
-            li { a href="/director" { (s.submissions.len()) " submissions" } }
+            li { a href="/director" { (counted(s.submissions.len(), "submission", "submissions")) } }
             li { a href="/director?state=applied" { (count(s, &Fate::Applied)) " applied" } }
             li { a href="/director?state=superseded" { (count(s, &Fate::Superseded)) " superseded" } }
             li { a href="/director?state=set-aside" { (count(s, &Fate::SetAside)) " set aside" } }
-            li { a href="#dead-letters" { (s.dead_letters.len()) " records set aside on their own" } }
+            li { a href="#dead-letters" {
+                (counted(s.dead_letters.len(), "record set aside on its own", "records set aside on their own"))
+            } }
         }
     }
+}
+
+/// `n` and what is counted, in the singular for one.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn fate(v: &SubmissionView) -> Markup {
