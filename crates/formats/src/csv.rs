@@ -24,14 +24,15 @@
 //!
 //! Large files are cut at line ends into chunks read in parallel (`csv_fast`). The file's result
 //! columns are made first, with room for a result a line, and each chunk moves its results
-//! straight into its own part of them, so that they are held once; the chunks' names are joined
-//! afterwards. No row allocates. A file with quoted fields is read as one chunk, since a quoted
+//! straight into its own part of them, so that they are held once; each chunk's names are joined
+//! on a thread of its own while later chunks are read (`csv_parts`). No row allocates. A file with quoted fields is read as one chunk, since a quoted
 //! field may hold a line break.
 
 use rayon::prelude::*;
-use simpairs_scoring::field::JoinedRows;
+use simpairs_scoring::field::Joined;
 use simpairs_scoring::{Field, LegalScores, Movement};
 
+use crate::csv_parts::read_and_join;
 pub use crate::csv_row::COLUMNS;
 use crate::csv_row::{Absent, Chunk, Layout, text_row};
 use crate::error::{Error, Location, Problem, Problems, Result};
@@ -345,21 +346,22 @@ fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
         } else {
             crate::csv_fast::read_chunk_fast(file, body, 2, layout, &legal)
         };
-        return merge_chunks(file, &bytes[..header_end], vec![chunk], None, started);
+        return Merged::one(file, &bytes[..header_end], chunk, started);
     }
     let (starts, last_line) = chunk_starts(body, 2, chunk);
     let firsts: Vec<u64> = starts.iter().map(|s| s.2).collect();
-    let mut rows = JoinedRows::new(&room(&firsts, last_line + 1));
-    let chunks: Vec<Chunk<'_>> = rows
-        .slots()
-        .into_par_iter()
-        .zip(starts)
-        .map(|(mut slot, (start, end, line))| {
-            crate::csv_fast::read_chunk_fast(file, &body[start..end], line, layout, &legal)
-                .place(&mut slot)
-        })
-        .collect();
-    merge_chunks(file, &bytes[..header_end], chunks, Some(rows), started)
+    let read = |k: usize| -> std::result::Result<Chunk<'_>, std::convert::Infallible> {
+        let (start, end, line) = starts[k];
+        let bytes = &body[start..end];
+        Ok(crate::csv_fast::read_chunk_fast(
+            file, bytes, line, layout, &legal,
+        ))
+    };
+    let mut merged = Merged::new(file);
+    let room = room(&firsts, last_line + 1);
+    let Ok(joined) = read_and_join(&room, read, |chunk| merged.add(chunk));
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
+    merged.finish(&bytes[..header_end], Some(joined), started)
 }
 
 /// Room for each chunk's results, one a line: `firsts` are the chunks' first lines, `end` the
@@ -467,25 +469,23 @@ fn read_in_ranges(
     tracing::debug!(elapsed = ?started.elapsed(), chunks = bounds.len(), "csv: chunks found");
     let legal = LegalScores::new();
     let firsts: Vec<u64> = bounds.iter().map(|b| b.1).collect();
-    let mut rows = JoinedRows::new(&room(&firsts, line + 1));
-    let chunks: Vec<Chunk<'_>> = rows
-        .slots()
-        .into_par_iter()
-        .enumerate()
-        .map(|(k, mut slot)| -> std::io::Result<Chunk<'_>> {
-            let (start, first_line) = bounds[k];
-            let end = bounds.get(k + 1).map_or(len, |b| b.0);
-            buffers.with((end - start) as usize, |buffer| {
-                fetch(start, buffer)?;
-                Ok(
-                    crate::csv_fast::read_chunk_fast(file, buffer, first_line, layout, &legal)
-                        .place(&mut slot),
-                )
-            })
+    let read = |k: usize| -> std::io::Result<Chunk<'_>> {
+        let (start, first_line) = bounds[k];
+        let end = bounds.get(k + 1).map_or(len, |b| b.0);
+        buffers.with((end - start) as usize, |buffer| {
+            fetch(start, buffer)?;
+            Ok(crate::csv_fast::read_chunk_fast(
+                file, buffer, first_line, layout, &legal,
+            ))
         })
-        .collect::<std::io::Result<_>>()
-        .map_err(io_error)?;
-    merge_chunks(file, &header[..=header_end], chunks, Some(rows), started).map(Some)
+    };
+    let mut merged = Merged::new(file);
+    let room = room(&firsts, line + 1);
+    let joined = read_and_join(&room, read, |chunk| merged.add(chunk)).map_err(io_error)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
+    merged
+        .finish(&header[..=header_end], Some(joined), started)
+        .map(Some)
 }
 
 /// Buffers for the ranges being read, each reused by the next range instead of allocated and
@@ -512,65 +512,102 @@ pub(crate) fn read_failed(file: &str, e: std::io::Error) -> Error {
     Error::at(file, 0, None, format!("cannot read the file: {e}"))
 }
 
-/// Checks the chunks together (one movement per section, no table entered twice) and joins them
-/// into one field.
-fn merge_chunks(
-    file: &str,
-    header: &[u8],
-    chunks: Vec<Chunk<'_>>,
-    rows: Option<JoinedRows>,
-    started: std::time::Instant,
-) -> Result<Read> {
-    tracing::debug!(elapsed = ?started.elapsed(), chunks = chunks.len(), "csv: chunks parsed");
-    let mut problems = Problems::default();
-    let mut absent = Absent::default();
-    let mut lines = Lines::default();
-    let mut not_played = 0;
-    let mut warnings = Vec::new();
-    let mut movements = Movements::default();
-    let mut parts = Vec::with_capacity(chunks.len());
-    let mut placed = Vec::with_capacity(chunks.len());
-    for chunk in chunks {
-        problems.extend(chunk.problems);
-        absent.merge(chunk.absent);
-        movements.check(file, chunk.movements, &mut problems);
-        not_played += chunk.builder.not_played;
-        warnings.extend(chunk.builder.warnings.into_iter().map(|w| Problem {
+/// The chunks of a file taken together in order: each one's rows' problems, warnings and lines
+/// added to the file's, and its movements checked against the other chunks' (one movement per
+/// section).
+struct Merged<'f> {
+    file: &'f str,
+    problems: Problems,
+    absent: Absent,
+    lines: Lines,
+    not_played: usize,
+    warnings: Vec<Problem>,
+    movements: Movements,
+    /// The chunks' fields (without results when their results were joined as they were read).
+    parts: Vec<Field>,
+}
+
+impl<'f> Merged<'f> {
+    fn new(file: &'f str) -> Merged<'f> {
+        Merged {
+            file,
+            problems: Problems::default(),
+            absent: Absent::default(),
+            lines: Lines::default(),
+            not_played: 0,
+            warnings: Vec::new(),
+            movements: Movements::default(),
+            parts: Vec::new(),
+        }
+    }
+
+    /// The file read in one chunk.
+    fn one(
+        file: &str,
+        header: &[u8],
+        chunk: Chunk<'_>,
+        started: std::time::Instant,
+    ) -> Result<Read> {
+        let mut merged = Merged::new(file);
+        merged.add(chunk);
+        merged.finish(header, None, started)
+    }
+
+    /// Adds the next chunk, in the file's order.
+    fn add(&mut self, chunk: Chunk<'_>) {
+        let file = self.file;
+        self.problems.extend(chunk.problems);
+        self.absent.merge(chunk.absent);
+        self.movements
+            .check(file, chunk.movements, &mut self.problems);
+        self.not_played += chunk.builder.not_played;
+        let warnings = chunk.builder.warnings.into_iter().map(|w| Problem {
             at: Location {
                 file: file.to_string(),
                 line: w.line,
                 field: Some(w.field.to_string()),
             },
             message: w.message,
-        }));
-        lines.append(&chunk.builder.lines);
-        match chunk.placed {
-            Some(part) => placed.push(part),
-            None => parts.push(chunk.builder.field),
+        });
+        self.warnings.extend(warnings);
+        self.lines.append(&chunk.builder.lines);
+        self.parts.push(chunk.builder.field);
+    }
+
+    /// The file read, with every chunk added: `joined` when the chunks were joined as they were
+    /// read, else their fields joined now; or every problem found, a table entered twice among
+    /// them.
+    fn finish(
+        mut self,
+        header: &[u8],
+        joined: Option<Joined>,
+        started: std::time::Instant,
+    ) -> Result<Read> {
+        let (file, mut problems) = (self.file, self.problems);
+        for p in self.absent.problems(file, &header_names(header)) {
+            problems.push(p);
         }
+        // What the quick check of a joined field's boards found tells whether a table may have
+        // been entered twice.
+        let (field, may_repeat) = match joined {
+            Some(joined) => (joined.field, !joined.no_board_played_twice),
+            None if self.parts.len() == 1 => (self.parts.pop().expect("one part"), true),
+            None => (Field::concat(self.parts), true),
+        };
+        tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
+        if problems.is_empty() && may_repeat {
+            duplicates(file, &field, &self.lines, &mut problems);
+        }
+        problems.into_result()?;
+        tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
+        crate::error::sort(&mut self.warnings);
+        Ok(Read {
+            field,
+            lines: self.lines,
+            not_played: self.not_played,
+            warnings: self.warnings,
+        })
     }
-    for p in absent.problems(file, &header_names(header)) {
-        problems.push(p);
-    }
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: parts listed");
-    let field = match rows {
-        Some(rows) => Field::join(placed, rows),
-        None if parts.len() == 1 => parts.pop().expect("one part"),
-        None => Field::concat(parts),
-    };
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
-    if problems.is_empty() {
-        duplicates(file, &field, &lines, &mut problems);
-    }
-    problems.into_result()?;
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: merged and checked for duplicates");
-    crate::error::sort(&mut warnings);
-    Ok(Read {
-        field,
-        lines,
-        not_played,
-        warnings,
-    })
 }
 
 /// The movement of each (club, section) across chunks, with the line that set it.
@@ -796,6 +833,66 @@ mod tests {
         }
     }
 
+    /// A pair that plays a board twice is found however the file is cut into chunks: in one
+    /// chunk, in two, against the other direction's pair, on boards above 64 (which the quick
+    /// check of each chunk's boards cannot hold), and not at all in a file without one.
+    #[test]
+    fn a_table_entered_twice_is_found_in_whichever_chunks_it_lies() {
+        let header = "board,club,ns_pair,ew_pair,ns_score\n";
+        let rows = |first_board: u64| {
+            let mut text = String::from(header);
+            for row in 0..48u64 {
+                let board = first_board + row % 6;
+                text.push_str(&format!(
+                    "{board},c1,{},{},50\n",
+                    row / 6 + 1,
+                    row / 6 + 101
+                ));
+            }
+            text
+        };
+        let cases = [
+            (rows(1), "", false),
+            (rows(1), "1,c1,1,101,-50\n", true),
+            (rows(1), "3,c1,9,103,-50\n", true),
+            (rows(70), "", false),
+            (rows(70), "75,c1,4,190,50\n", true),
+        ];
+        for (text, repeat, found) in cases {
+            // The repeat in the middle, and at the end.
+            let middle = text.len() / 2 + text[text.len() / 2..].find('\n').unwrap() + 1;
+            for text in [
+                format!("{}{repeat}{}", &text[..middle], &text[middle..]),
+                format!("{text}{repeat}"),
+            ] {
+                let bytes = text.as_bytes();
+                let whole = shown(&super::read_in_chunks("f.csv", bytes, usize::MAX));
+                assert_eq!(
+                    whole[0].contains("the same table entered twice"),
+                    found,
+                    "{whole:?}"
+                );
+                let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+                    buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
+                    Ok(())
+                };
+                for chunk in (1..40).chain([100, 300]) {
+                    let chunked = super::read_in_chunks("f.csv", bytes, chunk);
+                    assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
+                    let ranged = super::read_in_ranges(
+                        "f.csv",
+                        bytes.len() as u64,
+                        header.as_bytes(),
+                        &fetch,
+                        chunk as u64,
+                    );
+                    let ranged = ranged.transpose().expect("read in ranges");
+                    assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
+                }
+            }
+        }
+    }
+
     /// A line's fields are read without looking for its end first; its last number is read
     /// eight bytes at a time, past the line's end, yet ends there: at a line feed, at a carriage
     /// return and line feed, or at the chunk's end, with more digits on the next line.
@@ -904,7 +1001,7 @@ mod tests {
             let legal = simpairs_scoring::LegalScores::new();
             let read = |text: &str, scan| {
                 let chunk = crate::csv_fast::read_chunk_with("f.csv", text.as_bytes(), 2, layout, &legal, scan);
-                shown(&super::merge_chunks("f.csv", header, vec![chunk], None, std::time::Instant::now()))
+                shown(&super::Merged::one("f.csv", header, chunk, std::time::Instant::now()))
             };
             let scan = || crate::csv_fast::Scan::new(&layout);
             proptest::prop_assert!(scan().is_some());

@@ -50,6 +50,7 @@ pub mod check;
 pub mod csv;
 mod csv_extras;
 mod csv_fast;
+mod csv_parts;
 mod csv_row;
 pub mod error;
 pub mod export;

@@ -1,15 +1,16 @@
 //! Joining fields read in parallel into one, in order. [`Field::concat`] copies whole parts;
 //! [`JoinedRows`] lets each part move its rows straight into the joined field's columns while the
-//! other parts are still being read ([`Field::place`], [`Field::join`]), so that a large file's
-//! results are held once instead of twice.
+//! other parts are still being read ([`Field::place`]), and a [`Joiner`] takes each placed part's
+//! names as soon as the parts before it are taken, so that a large file's results are held once
+//! instead of twice and its names are joined while the rest of it is still being read.
 
 use rayon::prelude::*;
 
 use super::{Field, GroupId, PairId};
 
 /// A joined field's result columns, made before its parts are read: each part, read in parallel,
-/// moves its rows into its own slice ([`Field::place`]), and [`Field::join`] then joins the parts'
-/// names and closes the room parts left unused.
+/// moves its rows into its own slice ([`Field::place`]), and [`Joiner::finish`] then renumbers
+/// the parts' pairs and closes the room parts left unused.
 #[derive(Debug)]
 pub struct JoinedRows {
     boards: Vec<u16>,
@@ -29,12 +30,35 @@ pub struct RowSlot<'a> {
     scores: &'a mut [i32],
 }
 
-/// A part whose rows were moved into its [`RowSlot`]: its names and special rows, for
-/// [`Field::join`].
+/// A part whose rows were moved into its [`RowSlot`]: its names and special rows, for a
+/// [`Joiner`].
 #[derive(Debug)]
 pub struct PlacedPart {
     rest: Field,
     rows: usize,
+    /// The boards (1 to 64) each of the part's pairs played, one bit a board; `None` when a pair
+    /// played a board twice in the part, or a board is above 64.
+    boards_played: Option<Vec<u64>>,
+}
+
+/// Takes placed parts in order, joining each one's names into the joined field as it comes, then
+/// joins their rows ([`Joiner::finish`]): the same field as [`Field::concat`] of the parts.
+#[derive(Debug, Default)]
+pub struct Joiner {
+    out: Field,
+    maps: NameMaps,
+    lens: Vec<usize>,
+    /// The boards each joined pair played so far, one bit a board; `None` once one may have been
+    /// played twice.
+    boards_played: Option<Vec<u64>>,
+}
+
+/// A joined field, and whether the quick check found that no pair can have played a board twice
+/// (then [`Field::duplicate_rows`] need not look).
+#[derive(Debug)]
+pub struct Joined {
+    pub field: Field,
+    pub no_board_played_twice: bool,
 }
 
 /// For each part, the ids in the joined field of its groups and of its pairs.
@@ -157,34 +181,35 @@ impl Field {
     pub fn place(mut self, slot: &mut RowSlot<'_>) -> PlacedPart {
         slot.fill(&self, None);
         let rows = self.len();
+        let boards_played = self.boards_played();
         // Given back now: the next part read on this thread can take the same memory.
         self.boards = Vec::new();
         self.ns = Vec::new();
         self.ew = Vec::new();
         self.scores = Vec::new();
-        PlacedPart { rest: self, rows }
+        PlacedPart {
+            rest: self,
+            rows,
+            boards_played,
+        }
     }
 
-    /// Joins parts placed in `rows`' slots, in the order of the slots: the same field as
-    /// [`Field::concat`] of the parts.
-    pub fn join(parts: Vec<PlacedPart>, mut rows: JoinedRows) -> Field {
-        let started = std::time::Instant::now();
-        let lens: Vec<usize> = parts.iter().map(|p| p.rows).collect();
-        let mut parts: Vec<Field> = parts.into_iter().map(|p| p.rest).collect();
-        let (mut out, maps) = joined_names(&mut parts);
-        tracing::debug!(elapsed = ?started.elapsed(), pairs = out.pairs.len(), "join: names");
-        rows.slots()
-            .into_par_iter()
-            .zip(lens.par_iter().zip(maps.par_iter()))
-            .for_each(|(mut slot, (&n, (_, pairs)))| slot.renumber(n, pairs));
-        tracing::debug!(elapsed = ?started.elapsed(), "join: pairs renumbered");
-        out.take_rows(rows, &parts, &lens, &maps);
-        tracing::debug!(elapsed = ?started.elapsed(), "join: rows taken");
-        // The parts were read on the pool's threads, and are freed on them too rather than one
-        // after another on this one.
-        parts.into_par_iter().for_each(drop);
-        tracing::debug!(elapsed = ?started.elapsed(), "join: parts dropped");
-        out
+    /// The boards each pair played, one bit a board, or `None` when a pair played one twice or a
+    /// board is above 64.
+    fn boards_played(&self) -> Option<Vec<u64>> {
+        let mut bits = vec![0u64; self.pairs.len()];
+        let rows = self.boards.iter().zip(&self.ns).zip(&self.ew);
+        for ((&board, &ns), &ew) in rows {
+            let bit = 1u64.checked_shl(u32::from(board).checked_sub(1)?)?;
+            for pair in [ns, ew] {
+                let b = &mut bits[pair as usize];
+                if *b & bit != 0 {
+                    return None;
+                }
+                *b |= bit;
+            }
+        }
+        Some(bits)
     }
 
     /// Takes the joined columns, the highest board and the parts' special rows.
@@ -196,19 +221,115 @@ impl Field {
         maps: &NameMaps,
     ) {
         let starts = rows.close_gaps(lens);
+        self.take_columns(rows);
+        for ((part, (groups, _)), start) in parts.iter().zip(maps).zip(starts) {
+            self.take_specials(part, groups, start);
+        }
+    }
+
+    /// The joined columns, their gaps closed.
+    fn take_columns(&mut self, rows: JoinedRows) {
         self.boards = rows.boards;
         self.ns = rows.ns;
         self.ew = rows.ew;
         self.scores = rows.scores;
-        self.max_board = parts.iter().map(|p| p.max_board).max().unwrap_or(0);
-        for ((part, (groups, _)), start) in parts.iter().zip(maps).zip(starts) {
-            self.specials
-                .extend(part.specials.iter().map(|&(row, mut special)| {
-                    special.group = special.group.map(|g| groups[g as usize]);
-                    (row + start as u32, special)
-                }));
+    }
+
+    /// A part's special rows and highest board, its rows starting at `start` here and its groups
+    /// renumbered by `groups`.
+    fn take_specials(&mut self, part: &Field, groups: &[GroupId], start: usize) {
+        self.max_board = self.max_board.max(part.max_board);
+        self.specials
+            .extend(part.specials.iter().map(|&(row, mut special)| {
+                special.group = special.group.map(|g| groups[g as usize]);
+                (row + start as u32, special)
+            }));
+    }
+}
+
+impl Joiner {
+    pub fn new() -> Joiner {
+        Joiner {
+            boards_played: Some(Vec::new()),
+            ..Joiner::default()
         }
     }
+
+    /// Joins the names of the next part, in the order of the slots; the part's rows stay where
+    /// [`Field::place`] moved them until [`Joiner::finish`].
+    pub fn add(&mut self, part: PlacedPart) {
+        let PlacedPart {
+            mut rest,
+            rows,
+            boards_played,
+        } = part;
+        let map = if self.lens.is_empty() {
+            take_first_names(&mut self.out, &mut rest);
+            let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
+            (
+                identity(self.out.groups.len()),
+                identity(self.out.pairs.len()),
+            )
+        } else {
+            self.out.take_names_of(&rest)
+        };
+        let start = self.lens.iter().sum();
+        self.out.take_specials(&rest, &map.0, start);
+        self.note_boards_played(boards_played, &map.1);
+        self.maps.push(map);
+        self.lens.push(rows);
+    }
+
+    /// Lays a part's boards played over those of the pairs joined so far.
+    fn note_boards_played(&mut self, part: Option<Vec<u64>>, pairs: &[PairId]) {
+        let (Some(joined), Some(part)) = (&mut self.boards_played, part) else {
+            self.boards_played = None;
+            return;
+        };
+        joined.resize(self.out.pairs.len(), 0);
+        for (&bits, &pair) in part.iter().zip(pairs) {
+            let seen = &mut joined[pair as usize];
+            if *seen & bits != 0 {
+                self.boards_played = None;
+                return;
+            }
+            *seen |= bits;
+        }
+    }
+
+    /// The joined field: each part's pairs renumbered in its slot of `rows`, and the room the
+    /// parts left unused closed. `rows` must be the rows the parts were placed in, in order.
+    pub fn finish(self, mut rows: JoinedRows) -> Joined {
+        let Joiner {
+            mut out,
+            maps,
+            lens,
+            boards_played,
+        } = self;
+        rows.slots()
+            .into_par_iter()
+            .zip(lens.par_iter().zip(maps.par_iter()))
+            .for_each(|(mut slot, (&n, (_, pairs)))| slot.renumber(n, pairs));
+        rows.close_gaps(&lens);
+        out.take_columns(rows);
+        Joined {
+            field: out,
+            no_board_played_twice: boards_played.is_some(),
+        }
+    }
+}
+
+/// Takes `first`'s names over whole as the joined field's first names, in the same order, instead
+/// of interning them again one by one.
+fn take_first_names(out: &mut Field, first: &mut Field) {
+    out.clubs = std::mem::take(&mut first.clubs);
+    out.sections = std::mem::take(&mut first.sections);
+    out.groups = std::mem::take(&mut first.groups);
+    out.group_index = std::mem::take(&mut first.group_index);
+    out.pairs = std::mem::take(&mut first.pairs);
+    out.pair_index = std::mem::take(&mut first.pair_index);
+    out.numbered = std::mem::take(&mut first.numbered);
+    out.labels = std::mem::take(&mut first.labels);
 }
 
 /// A field with no results holding every part's names, and each part's map onto them. The first
@@ -217,14 +338,7 @@ impl Field {
 fn joined_names(parts: &mut [Field]) -> (Field, NameMaps) {
     let mut out = Field::new();
     if let Some(first) = parts.first_mut() {
-        out.clubs = std::mem::take(&mut first.clubs);
-        out.sections = std::mem::take(&mut first.sections);
-        out.groups = std::mem::take(&mut first.groups);
-        out.group_index = std::mem::take(&mut first.group_index);
-        out.pairs = std::mem::take(&mut first.pairs);
-        out.pair_index = std::mem::take(&mut first.pair_index);
-        out.numbered = std::mem::take(&mut first.numbered);
-        out.labels = std::mem::take(&mut first.labels);
+        take_first_names(&mut out, first);
     }
     // Room for every part's pairs and units: the indexes are not rebuilt as they grow.
     let later = parts.iter().skip(1);
