@@ -532,24 +532,22 @@ struct NameParts<'a> {
 fn push_pair_name(
     line: &mut Vec<u8>,
     field: &simpairs_scoring::Field,
-    (pair, club): (&simpairs_scoring::Pair, &str),
+    facts: &LineFacts<'_>,
     parts: NameParts<'_>,
     width: usize,
 ) {
     let start = line.len();
     if parts.club {
-        line.extend_from_slice(club.as_bytes());
+        line.extend_from_slice(facts.club.as_bytes());
         line.push(b' ');
     }
     if parts.section {
-        line.extend_from_slice(field.section_name(pair.section).as_bytes());
+        line.extend_from_slice(field.section_name(facts.section).as_bytes());
         line.push(b' ');
     }
-    match &pair.label {
-        simpairs_scoring::PairLabel::Number(n) => {
-            line.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes());
-        }
-        simpairs_scoring::PairLabel::Text(t) => line.extend_from_slice(t.as_bytes()),
+    match facts.label {
+        Label::Number(n) => line.extend_from_slice(itoa::Buffer::new().format(n).as_bytes()),
+        Label::Text(t) => line.extend_from_slice(t.as_bytes()),
     }
     // Padding counts characters, as the formatter's width does.
     let written = &line[start..];
@@ -561,12 +559,22 @@ fn push_pair_name(
     line.resize(line.len() + width.saturating_sub(chars), b' ');
 }
 
-/// What a line of the standings shows of one pair: the pair, its club's name and its standing.
+/// What a line of the standings shows of one pair: its name, its club's name and its standing,
+/// copied out of the field and the standings while they are gathered.
 struct LineFacts<'s> {
     id: u32,
-    pair: &'s simpairs_scoring::Pair,
+    label: Label<'s>,
+    section: simpairs_scoring::field::SectionId,
+    direction: Option<simpairs_scoring::Direction>,
     club: &'s str,
     standing: simpairs_scoring::Standing,
+}
+
+/// A pair's label, copied when it is a number.
+#[derive(Clone, Copy)]
+enum Label<'s> {
+    Number(u32),
+    Text(&'s str),
 }
 
 impl<'s> LineFacts<'s> {
@@ -574,7 +582,12 @@ impl<'s> LineFacts<'s> {
         let pair = &scoring.field().pairs()[id as usize];
         LineFacts {
             id,
-            pair,
+            label: match &pair.label {
+                simpairs_scoring::PairLabel::Number(n) => Label::Number(*n),
+                simpairs_scoring::PairLabel::Text(t) => Label::Text(t),
+            },
+            section: pair.section,
+            direction: pair.direction,
             club: clubs.name(pair.club),
             standing: scoring.standings()[id as usize].clone(),
         }
@@ -628,7 +641,7 @@ fn standing_line(
     }
     line.resize(start.max(line.len()).max(start + 6), b' ');
     line.push(b' ');
-    push_pair_name(line, field, (facts.pair, facts.club), parts, 24);
+    push_pair_name(line, field, facts, parts, 24);
     line.push(b' ');
     let mut boards = itoa::Buffer::new();
     pad_left(line, boards.format(s.boards).as_bytes(), 6);
@@ -801,7 +814,7 @@ impl StandingsTable<'_> {
                     .map(|&id| LineFacts::of(self.scoring, &self.clubs, id)),
             );
             for fact in &facts {
-                let direction = fact.pair.direction;
+                let direction = fact.direction;
                 if current != Some(direction) {
                     current = Some(direction);
                     direction_heading(text, direction, self.mp, self.parts.players.is_some());
