@@ -22,17 +22,16 @@
 //! `csv_extras`); `ns_pct`, `ew_pct` and `comment` are skipped. LF or CRLF line ends, a UTF-8
 //! byte-order mark and quoted fields (which may hold line breaks) are all read alike.
 //!
-//! Large files are cut at line ends into chunks read in parallel (`csv_fast`). The file's result
-//! columns are made first, with room for a result a line, and each chunk moves its results
-//! straight into its own part of them, so that they are held once; each chunk's names are joined
-//! on a thread of its own while later chunks are read (`csv_parts`). No row allocates. A file with quoted fields is read as one chunk, since a quoted
-//! field may hold a line break.
+//! Large files are cut at line ends into chunks read in parallel (`csv_fast`), without a first
+//! pass over the file: each chunk's lines are counted from its own start, and put right, its names
+//! joined and its results appended to the file's field, in order, on a thread of its own while
+//! later chunks are read (`csv_parts`). No row allocates. A file with quoted fields is read as one
+//! chunk, since a quoted field may hold a line break.
 
-use rayon::prelude::*;
 use simpairs_scoring::field::Joined;
-use simpairs_scoring::{Field, LegalScores, Movement};
+use simpairs_scoring::{Field, LegalScores};
 
-use crate::csv_parts::read_and_join;
+use crate::csv_parts::{InMemory, Reading, Source, Stop, read_and_join};
 pub use crate::csv_row::COLUMNS;
 use crate::csv_row::{Absent, Chunk, Layout, text_row};
 use crate::error::{Error, Location, Problem, Problems, Result};
@@ -295,37 +294,6 @@ fn read_chunk<'l>(
     Chunk::new(builder, problems, absent)
 }
 
-/// Splits the body into chunks of about `chunk` bytes that end at line ends; returns (start
-/// offset, end offset, first line) of each, and the number of the body's last line.
-fn chunk_starts(body: &[u8], first_line: u64, chunk: usize) -> (Vec<(usize, usize, u64)>, u64) {
-    let mut bounds = vec![0];
-    let mut at = chunk;
-    while at < body.len() {
-        match memchr::memchr(b'\n', &body[at..]) {
-            Some(nl) => {
-                let end = at + nl + 1;
-                if end < body.len() {
-                    bounds.push(end);
-                }
-                at = end + chunk;
-            }
-            None => break,
-        }
-    }
-    bounds.push(body.len());
-    let newlines: Vec<u64> = bounds
-        .par_windows(2)
-        .map(|w| memchr::memchr_iter(b'\n', &body[w[0]..w[1]]).count() as u64)
-        .collect();
-    let mut line = first_line;
-    let mut out = Vec::with_capacity(newlines.len());
-    for (w, n) in bounds.windows(2).zip(newlines) {
-        out.push((w[0], w[1], line));
-        line += n;
-    }
-    (out, line)
-}
-
 /// Reads a traveller CSV. `file` names the file in messages; nothing of a file with problems is kept.
 pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
     read_in_chunks(file, bytes, CHUNK_BYTES)
@@ -335,52 +303,53 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Read> {
 fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let header_end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
-    let layout = layout(file, &bytes[..header_end])?;
+    let header = &bytes[..header_end];
+    let layout = layout(file, header)?;
     let body = &bytes[header_end..];
     let legal = LegalScores::new();
     let started = std::time::Instant::now();
-    let quoted = memchr::memchr(b'"', body).is_some();
-    if quoted || body.len() <= chunk {
-        let chunk = if quoted {
-            read_chunk(file, body, 2, layout, &legal)
-        } else {
-            crate::csv_fast::read_chunk_fast(file, body, 2, layout, &legal)
+    if body.len() > chunk {
+        let reading = Reading {
+            file,
+            layout,
+            legal: &legal,
+            range: chunk as u64,
+            first_line: 2,
         };
-        return Merged::one(file, &bytes[..header_end], chunk, started);
+        match read_joined(&InMemory(body), reading, header, started) {
+            Err(Stop::Quoted) => {}
+            Err(Stop::Io(e)) => return Err(read_failed(file, e)),
+            Ok(read) => return read,
+        }
     }
-    let (starts, last_line) = chunk_starts(body, 2, chunk);
-    let firsts: Vec<u64> = starts.iter().map(|s| s.2).collect();
-    let read = |k: usize| -> std::result::Result<Chunk<'_>, std::convert::Infallible> {
-        let (start, end, line) = starts[k];
-        let bytes = &body[start..end];
-        Ok(crate::csv_fast::read_chunk_fast(
-            file, bytes, line, layout, &legal,
-        ))
+    // A quoted field may hold a line end, so a file with quotes is read as one chunk.
+    let chunk = if memchr::memchr(b'"', body).is_some() {
+        read_chunk(file, body, 2, layout, &legal)
+    } else {
+        crate::csv_fast::read_chunk_fast(file, body, 2, layout, &legal)
     };
-    let mut merged = Merged::new(file);
-    let room = room(&firsts, last_line + 1);
-    let Ok(joined) = read_and_join(&room, read, |chunk| merged.add(chunk));
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
-    merged.finish(&bytes[..header_end], Some(joined), started)
+    Merged::one(file, header, chunk, started)
 }
 
-/// Room for each chunk's results, one a line: `firsts` are the chunks' first lines, `end` the
-/// line after the last chunk's last.
-fn room(firsts: &[u64], end: u64) -> Vec<usize> {
-    firsts
-        .iter()
-        .zip(firsts.iter().skip(1).chain([&end]))
-        .map(|(first, next)| (next - first) as usize)
-        .collect()
+/// The file read in chunks ([`read_and_join`]), its chunks merged as they are joined.
+fn read_joined<'l>(
+    source: &impl Source,
+    reading: Reading<'l>,
+    header: &[u8],
+    started: std::time::Instant,
+) -> std::result::Result<Result<Read>, Stop> {
+    let mut merged = Merged::new(reading.file);
+    let joined = read_and_join(source, reading, |chunk| merged.add(chunk))?;
+    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
+    Ok(merged.finish(header, Some(joined), started))
 }
 
 /// Reads a large traveller CSV without holding the whole file: `fetch(offset, buffer)` fills
 /// `buffer` with the file's bytes from `offset`; `len` is the file's length. Each worker reads a
 /// chunk into a buffer of its own, reused, and parses it while it is still in the cache, which
-/// saves faulting in and filling a buffer the size of the file. The chunks are found in a first
-/// pass (a newline count per chunk: the line numbers of messages), then read again to be parsed.
+/// saves faulting in and filling a buffer the size of the file; the file is read once.
 ///
-/// `Ok(None)` when the file is not for this path: quoted fields (a quoted newline could straddle
+/// `Ok(None)` when the file is not for this path: quoted fields (a quoted line end could straddle
 /// chunks), a byte-order mark, or a file too small to be worth it. The caller then reads the
 /// whole file and calls [`read`]. Errors from `fetch` are reported naming the file.
 pub fn read_ranged(
@@ -409,101 +378,50 @@ fn read_in_ranges(
     if header.starts_with(b"\xef\xbb\xbf") {
         return Ok(None);
     }
-    let layout = layout(file, &header[..=header_end])?;
+    let header = &header[..=header_end];
+    let layout = layout(file, header)?;
     let started = std::time::Instant::now();
-    let io_error = |e| read_failed(file, e);
-    let body_start = header_end as u64 + 1;
-    let ranges = (len - body_start).div_ceil(chunk) as usize;
-    // Pass one: for each range of the body, its newlines, whether it holds a quote, and where
-    // its first line starts (a range starts its chunk at the line after the first newline found
-    // from the byte before it; the first range at the body's start).
-    struct Scan {
-        newlines: u64,
-        quoted: bool,
-        first_newline: Option<u64>,
-    }
-    let buffers = Buffers::default();
-    let scans: Vec<Scan> = (0..ranges)
-        .into_par_iter()
-        .map(|k| -> std::io::Result<Scan> {
-            let from = body_start + k as u64 * chunk;
-            let to = (from + chunk).min(len);
-            // From the byte before, so that a newline just before the range counts as its own.
-            let at = if k == 0 { from } else { from - 1 };
-            buffers.with((to - at) as usize, |buffer| {
-                fetch(at, buffer)?;
-                let own = &buffer[(from - at) as usize..];
-                Ok(Scan {
-                    newlines: memchr::memchr_iter(b'\n', own).count() as u64,
-                    quoted: memchr::memchr(b'"', own).is_some(),
-                    first_newline: if k == 0 {
-                        None
-                    } else {
-                        memchr::memchr(b'\n', buffer).map(|i| at + i as u64)
-                    },
-                })
-            })
-        })
-        .collect::<std::io::Result<_>>()
-        .map_err(io_error)?;
-    if scans.iter().any(|s| s.quoted) {
-        return Ok(None);
-    }
-    // Chunks: (start, end, first line). The body's first line is line 2.
-    let mut bounds: Vec<(u64, u64)> = vec![(body_start, 2)];
-    let mut line = 2;
-    for (k, scan) in scans.iter().enumerate() {
-        if k > 0
-            && let Some(newline) = scan.first_newline
-        {
-            // The chunk starts after that newline: the lines before it are those of the earlier
-            // ranges, plus one if the newline is the byte just before this range.
-            let start = newline + 1;
-            let before = line + u64::from(newline >= body_start + k as u64 * chunk);
-            if start < len && start > bounds.last().map_or(0, |b| b.0) {
-                bounds.push((start, before));
-            }
-        }
-        line += scan.newlines;
-    }
-    tracing::debug!(elapsed = ?started.elapsed(), chunks = bounds.len(), "csv: chunks found");
     let legal = LegalScores::new();
-    let firsts: Vec<u64> = bounds.iter().map(|b| b.1).collect();
-    let read = |k: usize| -> std::io::Result<Chunk<'_>> {
-        let (start, first_line) = bounds[k];
-        let end = bounds.get(k + 1).map_or(len, |b| b.0);
-        buffers.with((end - start) as usize, |buffer| {
-            fetch(start, buffer)?;
-            Ok(crate::csv_fast::read_chunk_fast(
-                file, buffer, first_line, layout, &legal,
-            ))
-        })
+    let reading = Reading {
+        file,
+        layout,
+        legal: &legal,
+        range: chunk,
+        first_line: 2,
     };
-    let mut merged = Merged::new(file);
-    let room = room(&firsts, line + 1);
-    let joined = read_and_join(&room, read, |chunk| merged.add(chunk)).map_err(io_error)?;
-    tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
-    merged
-        .finish(&header[..=header_end], Some(joined), started)
-        .map(Some)
+    let body_start = header_end as u64 + 1;
+    let source = Fetched {
+        start: body_start,
+        len: len.saturating_sub(body_start),
+        fetch,
+    };
+    match read_joined(&source, reading, header, started) {
+        Err(Stop::Quoted) => Ok(None),
+        Err(Stop::Io(e)) => Err(read_failed(file, e)),
+        Ok(read) => read.map(Some),
+    }
 }
 
-/// Buffers for the ranges being read, each reused by the next range instead of allocated and
-/// written whole again.
-#[derive(Default)]
-struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+/// A file's body read from the file in ranges, by `fetch`.
+struct Fetched<'f> {
+    /// Where the body starts in the file, and its length.
+    start: u64,
+    len: u64,
+    fetch: &'f (dyn Fn(u64, &mut [u8]) -> std::io::Result<()> + Sync),
+}
 
-impl Buffers {
-    /// Calls `f` with a buffer of `len` bytes.
-    fn with<R>(&self, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-        let taken = self.0.lock().ok().and_then(|mut free| free.pop());
-        let mut buffer = taken.unwrap_or_default();
-        buffer.resize(len, 0);
-        let out = f(&mut buffer);
-        if let Ok(mut free) = self.0.lock() {
-            free.push(buffer);
-        }
-        out
+impl Source for Fetched<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read(&self, from: u64, to: u64, buffer: &mut Vec<u8>) -> std::io::Result<()> {
+        buffer.resize((to - from) as usize, 0);
+        (self.fetch)(self.start + from, buffer)
+    }
+
+    fn view<'b>(&'b self, _: u64, _: u64, buffer: &'b [u8]) -> &'b [u8] {
+        buffer
     }
 }
 
@@ -513,8 +431,7 @@ pub(crate) fn read_failed(file: &str, e: std::io::Error) -> Error {
 }
 
 /// The chunks of a file taken together in order: each one's rows' problems, warnings and lines
-/// added to the file's, and its movements checked against the other chunks' (one movement per
-/// section).
+/// added to the file's.
 struct Merged<'f> {
     file: &'f str,
     problems: Problems,
@@ -522,7 +439,6 @@ struct Merged<'f> {
     lines: Lines,
     not_played: usize,
     warnings: Vec<Problem>,
-    movements: Movements,
     /// The chunks' fields (without results when their results were joined as they were read).
     parts: Vec<Field>,
 }
@@ -536,7 +452,6 @@ impl<'f> Merged<'f> {
             lines: Lines::default(),
             not_played: 0,
             warnings: Vec::new(),
-            movements: Movements::default(),
             parts: Vec::new(),
         }
     }
@@ -558,8 +473,6 @@ impl<'f> Merged<'f> {
         let file = self.file;
         self.problems.extend(chunk.problems);
         self.absent.merge(chunk.absent);
-        self.movements
-            .check(file, chunk.movements, &mut self.problems);
         self.not_played += chunk.builder.not_played;
         let warnings = chunk.builder.warnings.into_iter().map(|w| Problem {
             at: Location {
@@ -607,38 +520,6 @@ impl<'f> Merged<'f> {
             not_played: self.not_played,
             warnings: self.warnings,
         })
-    }
-}
-
-/// The movement of each (club, section) across chunks, with the line that set it.
-#[derive(Default)]
-struct Movements(rustc_hash::FxHashMap<(String, String), (Movement, u64)>);
-
-impl Movements {
-    /// A section may not be a Mitchell in one chunk and a Howell in another.
-    fn check(
-        &mut self,
-        file: &str,
-        movements: Vec<(String, String, Movement, u64)>,
-        problems: &mut Problems,
-    ) {
-        use std::collections::hash_map::Entry;
-        for (club, section, movement, line) in movements {
-            match self.0.entry((club, section)) {
-                Entry::Occupied(set) if set.get().0 != movement => problems.push(Problem {
-                    at: Location {
-                        file: file.to_string(),
-                        line,
-                        field: Some("movement".into()),
-                    },
-                    message: format!("the section's movement differs from line {}", set.get().1),
-                }),
-                Entry::Occupied(_) => {}
-                Entry::Vacant(new) => {
-                    new.insert((movement, line));
-                }
-            }
-        }
     }
 }
 
@@ -893,6 +774,46 @@ mod tests {
         }
     }
 
+    /// A section given another movement in a later chunk is told on every line that gives it,
+    /// naming the line that set the first, however the file is cut: each chunk's lines put right,
+    /// and a chunk at odds with an earlier one read again knowing the earlier one's movements.
+    #[test]
+    fn a_section_s_movement_is_checked_across_chunks() {
+        let header = "board,club,section,ns_pair,ew_pair,ns_score,movement\n";
+        let mut text = String::from(header);
+        for row in 0..40u64 {
+            let movement = if row == 33 || row == 37 { "howell" } else { "" };
+            let (ns, ew) = (row / 4 + 1, row / 4 + 101);
+            text.push_str(&format!("{},c1,A,{ns},{ew},50,{movement}\n", row % 4 + 1));
+        }
+        let bytes = text.as_bytes();
+        let whole = shown(&super::read_in_chunks("f.csv", bytes, usize::MAX));
+        let said = "section is howell here but mitchell on line 2";
+        assert_eq!(
+            whole,
+            vec![format!(
+                "f.csv:35: field movement: {said}\nf.csv:39: field movement: {said}"
+            )]
+        );
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
+            Ok(())
+        };
+        for chunk in (1..60).chain([200, 1000]) {
+            let chunked = super::read_in_chunks("f.csv", bytes, chunk);
+            assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
+            let ranged = super::read_in_ranges(
+                "f.csv",
+                bytes.len() as u64,
+                header.as_bytes(),
+                &fetch,
+                chunk as u64,
+            );
+            let ranged = ranged.transpose().expect("read in ranges");
+            assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
+        }
+    }
+
     /// A line's fields are read without looking for its end first; its last number is read
     /// eight bytes at a time, past the line's end, yet ends there: at a line feed, at a carriage
     /// return and line feed, or at the chunk's end, with more digits on the next line.
@@ -1000,7 +921,8 @@ mod tests {
             let layout = super::layout("f.csv", header).unwrap();
             let legal = simpairs_scoring::LegalScores::new();
             let read = |text: &str, scan| {
-                let chunk = crate::csv_fast::read_chunk_with("f.csv", text.as_bytes(), 2, layout, &legal, scan);
+                let builder = crate::row::FieldBuilder::new(&legal);
+                let chunk = crate::csv_fast::read_chunk_with("f.csv", text.as_bytes(), 2, layout, builder, scan);
                 shown(&super::Merged::one("f.csv", header, chunk, std::time::Instant::now()))
             };
             let scan = || crate::csv_fast::Scan::new(&layout);

@@ -216,20 +216,27 @@ pub(crate) fn read_chunk_fast<'l>(
     legal: &'l LegalScores,
 ) -> Chunk<'l> {
     let scan = Scan::new(&layout);
-    read_chunk_with(file, bytes, first_line, layout, legal, scan)
+    read_chunk_with(
+        file,
+        bytes,
+        first_line,
+        layout,
+        FieldBuilder::new(legal),
+        scan,
+    )
 }
 
-/// [`read_chunk_fast`] with `scan` for the plain rows; with `None` every row is read the checked
-/// way (the tests compare the two).
+/// [`read_chunk_fast`] into `builder` (which may know the movements of sections an earlier part
+/// of the file set), with `scan` for the plain rows; with `None` every row is read the checked way
+/// (the tests compare the two).
 pub(crate) fn read_chunk_with<'l>(
     file: &str,
     bytes: &[u8],
     first_line: u64,
     layout: Layout,
-    legal: &'l LegalScores,
+    mut builder: FieldBuilder<'l>,
     scan: Option<Scan>,
 ) -> Chunk<'l> {
-    let mut builder = FieldBuilder::new(legal);
     // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
     builder.reserve(bytes.len() / 16);
     let mut split = Split::new(file, layout);

@@ -2,7 +2,6 @@
 //! the checked way, and what reading a chunk of rows gives.
 
 use simpairs_scoring::Movement;
-use simpairs_scoring::field::{PlacedPart, RowSlot};
 
 use crate::error::{Location, Problem, Problems};
 use crate::row::{FieldBuilder, TextRow};
@@ -183,8 +182,6 @@ pub(crate) struct Chunk<'l> {
     pub(crate) absent: Absent,
     /// The movement of each (club, section) the chunk names, with the line that set it.
     pub(crate) movements: Vec<(String, String, Movement, u64)>,
-    /// The chunk's results, when they were moved into the whole file's columns.
-    pub(crate) placed: Option<PlacedPart>,
 }
 
 impl<'l> Chunk<'l> {
@@ -198,14 +195,21 @@ impl<'l> Chunk<'l> {
             problems,
             absent,
             movements,
-            placed: None,
         }
     }
 
-    /// Moves the chunk's results into its slot of the whole file's columns.
-    pub(crate) fn place(mut self, slot: &mut RowSlot<'_>) -> Self {
-        let field = std::mem::take(&mut self.builder.field);
-        self.placed = Some(field.place(slot));
-        self
+    /// Whether the chunk has problems or warnings, whose words may name lines.
+    pub(crate) fn names_lines(&self) -> bool {
+        !self.problems.is_empty() || !self.builder.warnings.is_empty() || !self.absent.0.is_empty()
+    }
+
+    /// Moves the lines of a chunk read with line numbers from 0 to start at `first`: its results'
+    /// lines and the lines that set its sections' movements (the only lines of a chunk without
+    /// problems or warnings).
+    pub(crate) fn move_lines(&mut self, first: u64) {
+        self.builder.lines.move_by(first);
+        for (.., line) in &mut self.movements {
+            *line += first;
+        }
     }
 }

@@ -43,6 +43,13 @@ impl Lines {
         }
     }
 
+    /// Moves every line `by` lines on.
+    pub fn move_by(&mut self, by: u64) {
+        for (_, line) in &mut self.runs {
+            *line += by;
+        }
+    }
+
     /// The line result `row` came from.
     pub fn line_of(&self, row: usize) -> u64 {
         assert!(row < self.len, "row {row} of {} lines", self.len);

@@ -387,6 +387,19 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
+    /// Gives a club's section the movement an earlier part of the file gave it on `line`, so that
+    /// rows here are checked against it.
+    pub(crate) fn set_movement(
+        &mut self,
+        club: &str,
+        section: &str,
+        movement: Movement,
+        line: u64,
+    ) {
+        let (club, section) = (self.club(club), self.section(section));
+        self.movements.insert((club, section), (movement, line));
+    }
+
     /// The movement each (club, section) was given, with the line that gave it.
     pub(crate) fn movements(&self) -> impl Iterator<Item = (&str, &str, Movement, u64)> {
         self.movements.iter().map(|(&(c, s), &(m, line))| {

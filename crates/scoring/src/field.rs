@@ -11,7 +11,7 @@ use crate::{Direction, Error, Result};
 
 mod join;
 
-pub use join::{Joined, JoinedRows, Joiner, PlacedPart, RowSlot};
+pub use join::{Joined, Joiner, Part};
 
 /// Index of a pair in [`Field::pairs`].
 pub type PairId = u32;

@@ -1,53 +1,25 @@
-//! Joining fields read in parallel into one, in order. [`Field::concat`] copies whole parts;
-//! [`JoinedRows`] lets each part move its rows straight into the joined field's columns while the
-//! other parts are still being read ([`Field::place`]), and a [`Joiner`] takes each placed part's
-//! names as soon as the parts before it are taken, so that a large file's results are held once
-//! instead of twice and its names are joined while the rest of it is still being read.
-
-use rayon::prelude::*;
+//! Joining fields read in parallel into one, in order. A [`Joiner`] takes each part as soon as
+//! the parts before it are taken: it adds the part's names to the joined field's, and appends the
+//! part's results with their pairs renumbered, so that a large file's names and results are joined
+//! while the rest of it is still being read. [`Field::concat`] joins parts all at once.
 
 use super::{Field, GroupId, PairId};
 
-/// A joined field's result columns, made before its parts are read: each part, read in parallel,
-/// moves its rows into its own slice ([`Field::place`]), and [`Joiner::finish`] then renumbers
-/// the parts' pairs and closes the room parts left unused.
+/// A part to join, with the boards (1 to 64) each of its pairs played, one bit a board: `None`
+/// when a pair played a board twice in the part, or a board is above 64. Made where the part was
+/// read, while its rows are still in the processor's cache.
 #[derive(Debug)]
-pub struct JoinedRows {
-    boards: Vec<u16>,
-    ns: Vec<PairId>,
-    ew: Vec<PairId>,
-    scores: Vec<i32>,
-    /// Where each part's slice starts, then where the last one ends.
-    starts: Vec<usize>,
-}
-
-/// One part's slice of [`JoinedRows`].
-#[derive(Debug)]
-pub struct RowSlot<'a> {
-    boards: &'a mut [u16],
-    ns: &'a mut [PairId],
-    ew: &'a mut [PairId],
-    scores: &'a mut [i32],
-}
-
-/// A part whose rows were moved into its [`RowSlot`]: its names and special rows, for a
-/// [`Joiner`].
-#[derive(Debug)]
-pub struct PlacedPart {
-    rest: Field,
-    rows: usize,
-    /// The boards (1 to 64) each of the part's pairs played, one bit a board; `None` when a pair
-    /// played a board twice in the part, or a board is above 64.
+pub struct Part {
+    field: Field,
     boards_played: Option<Vec<u64>>,
 }
 
-/// Takes placed parts in order, joining each one's names into the joined field as it comes, then
-/// joins their rows ([`Joiner::finish`]): the same field as [`Field::concat`] of the parts.
-#[derive(Debug, Default)]
+/// Takes parts in order, joining each one's names and results into the joined field as it comes:
+/// the same field as one built from the parts' rows in order.
+#[derive(Debug)]
 pub struct Joiner {
     out: Field,
-    maps: NameMaps,
-    lens: Vec<usize>,
+    parts: usize,
     /// The boards each joined pair played so far, one bit a board; `None` once one may have been
     /// played twice.
     boards_played: Option<Vec<u64>>,
@@ -62,136 +34,36 @@ pub struct Joined {
 }
 
 /// For each part, the ids in the joined field of its groups and of its pairs.
-type NameMaps = Vec<(Vec<GroupId>, Vec<PairId>)>;
+type NameMap = (Vec<GroupId>, Vec<PairId>);
 
-impl JoinedRows {
-    /// Room for parts of at most `room[k]` results each. The columns are not written here: the
-    /// memory is touched first by the part that fills it.
-    pub fn new(room: &[usize]) -> JoinedRows {
-        let mut starts = Vec::with_capacity(room.len() + 1);
-        let mut at = 0;
-        for r in room {
-            starts.push(at);
-            at += r;
-        }
-        starts.push(at);
-        JoinedRows {
-            boards: vec![0; at],
-            ns: vec![0; at],
-            ew: vec![0; at],
-            scores: vec![0; at],
-            starts,
+impl Part {
+    pub fn new(field: Field) -> Part {
+        let boards_played = field.boards_played();
+        Part {
+            field,
+            boards_played,
         }
     }
 
-    /// Each part's slot, in order.
-    pub fn slots(&mut self) -> Vec<RowSlot<'_>> {
-        let (mut boards, mut ns) = (&mut self.boards[..], &mut self.ns[..]);
-        let (mut ew, mut scores) = (&mut self.ew[..], &mut self.scores[..]);
-        let mut slots = Vec::with_capacity(self.starts.len().saturating_sub(1));
-        for w in self.starts.windows(2) {
-            let n = w[1] - w[0];
-            let (b, b_rest) = std::mem::take(&mut boards).split_at_mut(n);
-            let (p, p_rest) = std::mem::take(&mut ns).split_at_mut(n);
-            let (e, e_rest) = std::mem::take(&mut ew).split_at_mut(n);
-            let (s, s_rest) = std::mem::take(&mut scores).split_at_mut(n);
-            (boards, ns, ew, scores) = (b_rest, p_rest, e_rest, s_rest);
-            slots.push(RowSlot {
-                boards: b,
-                ns: p,
-                ew: e,
-                scores: s,
-            });
-        }
-        slots
+    /// How many results the part has.
+    pub fn len(&self) -> usize {
+        self.field.len()
     }
 
-    /// Moves each part's `lens[k]` rows down to follow the part before, closing the room left
-    /// unused between them; returns where each part now starts.
-    fn close_gaps(&mut self, lens: &[usize]) -> Vec<usize> {
-        let mut at = 0;
-        let mut starts = Vec::with_capacity(lens.len());
-        for (&from, &n) in self.starts.iter().zip(lens) {
-            if from != at {
-                self.boards.copy_within(from..from + n, at);
-                self.ns.copy_within(from..from + n, at);
-                self.ew.copy_within(from..from + n, at);
-                self.scores.copy_within(from..from + n, at);
-            }
-            starts.push(at);
-            at += n;
-        }
-        self.boards.truncate(at);
-        self.ns.truncate(at);
-        self.ew.truncate(at);
-        self.scores.truncate(at);
-        starts
-    }
-}
-
-impl RowSlot<'_> {
-    /// Copies `part`'s rows to the start of the slot, its pairs renumbered by `pairs` when given.
-    fn fill(&mut self, part: &Field, pairs: Option<&[PairId]>) {
-        let n = part.len();
-        assert!(
-            n <= self.boards.len(),
-            "a part of {n} results was given room for {}",
-            self.boards.len()
-        );
-        self.boards[..n].copy_from_slice(&part.boards);
-        self.scores[..n].copy_from_slice(&part.scores);
-        match pairs {
-            Some(pairs) => {
-                let renumber = |(o, &p): (&mut PairId, &PairId)| *o = pairs[p as usize];
-                self.ns.iter_mut().zip(&part.ns).for_each(renumber);
-                self.ew.iter_mut().zip(&part.ew).for_each(renumber);
-            }
-            None => {
-                self.ns[..n].copy_from_slice(&part.ns);
-                self.ew[..n].copy_from_slice(&part.ew);
-            }
-        }
-    }
-
-    /// Renumbers the first `n` rows' pairs by `pairs`.
-    fn renumber(&mut self, n: usize, pairs: &[PairId]) {
-        for p in self.ns[..n].iter_mut().chain(&mut self.ew[..n]) {
-            *p = pairs[*p as usize];
-        }
+    pub fn is_empty(&self) -> bool {
+        self.field.is_empty()
     }
 }
 
 impl Field {
-    /// Joins fields read in parallel into one, in order: names are merged once per part and the
-    /// result columns are filled in parallel.
-    pub fn concat(mut parts: Vec<Field>) -> Field {
-        let (mut out, maps) = joined_names(&mut parts);
-        let lens: Vec<usize> = parts.iter().map(Field::len).collect();
-        let mut rows = JoinedRows::new(&lens);
-        rows.slots()
-            .into_par_iter()
-            .zip(parts.par_iter().zip(maps.par_iter()))
-            .for_each(|(mut slot, (part, (_, pairs)))| slot.fill(part, Some(pairs)));
-        out.take_rows(rows, &parts, &lens, &maps);
-        out
-    }
-
-    /// Moves this part's rows into `slot`, which must have room for them, keeping its names and
-    /// special rows for [`Field::join`]. The rows keep this part's pair ids until then.
-    pub fn place(mut self, slot: &mut RowSlot<'_>) -> PlacedPart {
-        slot.fill(&self, None);
-        let rows = self.len();
-        let boards_played = self.boards_played();
-        // Given back now: the next part read on this thread can take the same memory.
-        self.boards = Vec::new();
-        self.ns = Vec::new();
-        self.ew = Vec::new();
-        self.scores = Vec::new();
-        PlacedPart {
-            rest: self,
-            rows,
-            boards_played,
+    /// Joins fields read in parallel into one, in order.
+    pub fn concat(parts: Vec<Field>) -> Field {
+        let mut joiner = Joiner::new();
+        joiner.reserve(parts.iter().map(Field::len).sum());
+        for part in parts {
+            joiner.add(Part::new(part));
         }
+        joiner.finish().field
     }
 
     /// The boards each pair played, one bit a board, or `None` when a pair played one twice or a
@@ -212,32 +84,14 @@ impl Field {
         Some(bits)
     }
 
-    /// Takes the joined columns, the highest board and the parts' special rows.
-    fn take_rows(
-        &mut self,
-        mut rows: JoinedRows,
-        parts: &[Field],
-        lens: &[usize],
-        maps: &NameMaps,
-    ) {
-        let starts = rows.close_gaps(lens);
-        self.take_columns(rows);
-        for ((part, (groups, _)), start) in parts.iter().zip(maps).zip(starts) {
-            self.take_specials(part, groups, start);
-        }
-    }
-
-    /// The joined columns, their gaps closed.
-    fn take_columns(&mut self, rows: JoinedRows) {
-        self.boards = rows.boards;
-        self.ns = rows.ns;
-        self.ew = rows.ew;
-        self.scores = rows.scores;
-    }
-
-    /// A part's special rows and highest board, its rows starting at `start` here and its groups
-    /// renumbered by `groups`.
-    fn take_specials(&mut self, part: &Field, groups: &[GroupId], start: usize) {
+    /// Appends a part's results, their pairs renumbered by `pairs` and their groups by `groups`.
+    fn append_renumbered(&mut self, part: &Field, (groups, pairs): &NameMap) {
+        let start = self.len();
+        let renumber = |p: &PairId| pairs[*p as usize];
+        self.boards.extend_from_slice(&part.boards);
+        self.scores.extend_from_slice(&part.scores);
+        self.ns.extend(part.ns.iter().map(renumber));
+        self.ew.extend(part.ew.iter().map(renumber));
         self.max_board = self.max_board.max(part.max_board);
         self.specials
             .extend(part.specials.iter().map(|&(row, mut special)| {
@@ -247,37 +101,54 @@ impl Field {
     }
 }
 
+impl Default for Joiner {
+    fn default() -> Joiner {
+        Joiner::new()
+    }
+}
+
 impl Joiner {
     pub fn new() -> Joiner {
         Joiner {
+            out: Field::new(),
+            parts: 0,
             boards_played: Some(Vec::new()),
-            ..Joiner::default()
         }
     }
 
-    /// Joins the names of the next part, in the order of the slots; the part's rows stay where
-    /// [`Field::place`] moved them until [`Joiner::finish`].
-    pub fn add(&mut self, part: PlacedPart) {
-        let PlacedPart {
-            mut rest,
-            rows,
+    /// Room for about `results` results in all.
+    pub fn reserve(&mut self, results: usize) {
+        self.out.reserve(results.saturating_sub(self.out.len()));
+    }
+
+    /// How many results were joined so far.
+    pub fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Joins the next part, in order.
+    pub fn add(&mut self, part: Part) {
+        let Part {
+            field: mut part,
             boards_played,
         } = part;
-        let map = if self.lens.is_empty() {
-            take_first_names(&mut self.out, &mut rest);
+        let map = if self.parts == 0 {
+            take_first_names(&mut self.out, &mut part);
             let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
             (
                 identity(self.out.groups.len()),
                 identity(self.out.pairs.len()),
             )
         } else {
-            self.out.take_names_of(&rest)
+            self.out.take_names_of(&part)
         };
-        let start = self.lens.iter().sum();
-        self.out.take_specials(&rest, &map.0, start);
+        self.out.append_renumbered(&part, &map);
         self.note_boards_played(boards_played, &map.1);
-        self.maps.push(map);
-        self.lens.push(rows);
+        self.parts += 1;
     }
 
     /// Lays a part's boards played over those of the pairs joined so far.
@@ -297,24 +168,15 @@ impl Joiner {
         }
     }
 
-    /// The joined field: each part's pairs renumbered in its slot of `rows`, and the room the
-    /// parts left unused closed. `rows` must be the rows the parts were placed in, in order.
-    pub fn finish(self, mut rows: JoinedRows) -> Joined {
-        let Joiner {
-            mut out,
-            maps,
-            lens,
-            boards_played,
-        } = self;
-        rows.slots()
-            .into_par_iter()
-            .zip(lens.par_iter().zip(maps.par_iter()))
-            .for_each(|(mut slot, (&n, (_, pairs)))| slot.renumber(n, pairs));
-        rows.close_gaps(&lens);
-        out.take_columns(rows);
+    /// The joined field, its columns' spare room given back.
+    pub fn finish(mut self) -> Joined {
+        self.out.boards.shrink_to_fit();
+        self.out.ns.shrink_to_fit();
+        self.out.ew.shrink_to_fit();
+        self.out.scores.shrink_to_fit();
         Joined {
-            field: out,
-            no_board_played_twice: boards_played.is_some(),
+            field: self.out,
+            no_board_played_twice: self.boards_played.is_some(),
         }
     }
 }
@@ -330,35 +192,4 @@ fn take_first_names(out: &mut Field, first: &mut Field) {
     out.pair_index = std::mem::take(&mut first.pair_index);
     out.numbered = std::mem::take(&mut first.numbered);
     out.labels = std::mem::take(&mut first.labels);
-}
-
-/// A field with no results holding every part's names, and each part's map onto them. The first
-/// part's names are the joined field's first names, in the same order: they are taken over whole
-/// instead of being interned again one by one; the others' are added part by part, in order.
-fn joined_names(parts: &mut [Field]) -> (Field, NameMaps) {
-    let mut out = Field::new();
-    if let Some(first) = parts.first_mut() {
-        take_first_names(&mut out, first);
-    }
-    // Room for every part's pairs and units: the indexes are not rebuilt as they grow.
-    let later = parts.iter().skip(1);
-    out.pairs
-        .reserve(later.clone().map(|p| p.pairs.len()).sum());
-    out.pair_index
-        .reserve(later.clone().map(|p| p.pair_index.len()).sum());
-    let units = later.map(|p| p.numbered.units.len()).sum();
-    out.numbered.index.reserve(units);
-    out.numbered.units.reserve(units);
-    let identity = |n: usize| (0..n as u32).collect::<Vec<u32>>();
-    let first_map = (identity(out.groups.len()), identity(out.pairs.len()));
-    let later_maps: NameMaps = parts
-        .iter()
-        .skip(1)
-        .map(|part| out.take_names_of(part))
-        .collect();
-    let maps = std::iter::once(first_map)
-        .chain(later_maps)
-        .take(parts.len())
-        .collect();
-    (out, maps)
 }
