@@ -220,9 +220,11 @@ fn join_in_order<'l>(
             movements.learn(&chunk);
             line += line_ends;
             if joiner.is_empty() {
-                // The first chunk's share of the body tells about how many results there are.
+                // The first chunk's share of the body tells about how many results there are; no
+                // row with a result is shorter than 8 bytes (`1,1,2,0` and its line end).
                 let share = source.len() as f64 / length.max(1) as f64;
-                joiner.reserve((part.len() as f64 * share * 1.05) as usize);
+                let estimate = (part.len() as f64 * share * 1.05) as u64;
+                joiner.reserve(estimate.min(source.len() / 8 + 1) as usize);
             }
             joiner.add(part);
             each(chunk);
