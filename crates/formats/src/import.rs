@@ -6,6 +6,8 @@
 //! an [`Imported`]. Every reader turns each traveller line into a [`crate::row::TextRow`] and passes it
 //! to [`crate::row::FieldBuilder`], so a line is checked by the same rules whatever format it came in.
 
+use rayon::prelude::*;
+
 use crate::error::{Error, Result};
 use crate::text;
 
@@ -153,7 +155,8 @@ fn check_names(file: &str, read: &crate::csv::Read) -> Result<()> {
     let f = &read.field;
     let bad = |s: &str| s.chars().any(char::is_control);
     if !f.clubs().any(bad) && !f.sections().any(bad) {
-        let labels_ok = f.pairs().iter().all(|p| match &p.label {
+        // A national field has millions of pairs: looked at on every thread.
+        let labels_ok = f.pairs().par_iter().all(|p| match &p.label {
             simpairs_scoring::PairLabel::Number(_) => true,
             simpairs_scoring::PairLabel::Text(t) => !bad(t),
         });
