@@ -308,7 +308,10 @@ fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
     let body = &bytes[header_end..];
     let legal = LegalScores::new();
     let started = std::time::Instant::now();
-    if body.len() > chunk {
+    // A quoted field may hold a line end, so a file with quotes is read as one chunk: looked for
+    // first, since the bytes are at hand.
+    let quoted = memchr::memchr(b'"', body).is_some();
+    if body.len() > chunk && !quoted {
         let reading = Reading {
             file,
             layout,
@@ -316,14 +319,13 @@ fn read_in_chunks(file: &str, bytes: &[u8], chunk: usize) -> Result<Read> {
             range: chunk as u64,
             first_line: 2,
         };
-        match read_joined(&InMemory(body), reading, header, started) {
-            Err(Stop::Quoted) => {}
-            Err(Stop::Io(e)) => return Err(read_failed(file, e)),
-            Ok(read) => return read,
+        // Neither stop can happen here (no quotes; bytes in memory): were one to, the file is
+        // read as one chunk below.
+        if let Ok(read) = read_joined(&InMemory(body), reading, header, started) {
+            return read;
         }
     }
-    // A quoted field may hold a line end, so a file with quotes is read as one chunk.
-    let chunk = if memchr::memchr(b'"', body).is_some() {
+    let chunk = if quoted {
         read_chunk(file, body, 2, layout, &legal)
     } else {
         crate::csv_fast::read_chunk_fast(file, body, 2, layout, &legal)
