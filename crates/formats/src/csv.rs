@@ -343,7 +343,7 @@ fn read_joined<'l>(
     let mut merged = Merged::new(reading.file);
     let joined = read_and_join(source, reading, |chunk| merged.add(chunk))?;
     tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks read and joined");
-    Ok(merged.finish(header, Some(joined), started))
+    Ok(merged.finish(header, joined, started))
 }
 
 /// Reads a large traveller CSV without holding the whole file: `fetch(offset, buffer)` fills
@@ -441,8 +441,6 @@ struct Merged<'f> {
     lines: Lines,
     not_played: usize,
     warnings: Vec<Problem>,
-    /// The chunks' fields (without results when their results were joined as they were read).
-    parts: Vec<Field>,
 }
 
 impl<'f> Merged<'f> {
@@ -454,20 +452,25 @@ impl<'f> Merged<'f> {
             lines: Lines::default(),
             not_played: 0,
             warnings: Vec::new(),
-            parts: Vec::new(),
         }
     }
 
-    /// The file read in one chunk.
+    /// The file read in one chunk: its field as the chunk read it, checked for tables entered
+    /// twice by the exact search.
     fn one(
         file: &str,
         header: &[u8],
-        chunk: Chunk<'_>,
+        mut chunk: Chunk<'_>,
         started: std::time::Instant,
     ) -> Result<Read> {
+        let field = std::mem::take(&mut chunk.builder.field);
         let mut merged = Merged::new(file);
         merged.add(chunk);
-        merged.finish(header, None, started)
+        let whole = Joined {
+            field,
+            no_board_played_twice: false,
+        };
+        merged.finish(header, whole, started)
     }
 
     /// Adds the next chunk, in the file's order.
@@ -486,29 +489,23 @@ impl<'f> Merged<'f> {
         });
         self.warnings.extend(warnings);
         self.lines.append(&chunk.builder.lines);
-        self.parts.push(chunk.builder.field);
     }
 
-    /// The file read, with every chunk added: `joined` when the chunks were joined as they were
-    /// read, else their fields joined now; or every problem found, a table entered twice among
-    /// them.
+    /// The file read, with every chunk added and their results `joined`; or every problem found,
+    /// a table entered twice among them.
     fn finish(
         mut self,
         header: &[u8],
-        joined: Option<Joined>,
+        joined: Joined,
         started: std::time::Instant,
     ) -> Result<Read> {
         let (file, mut problems) = (self.file, self.problems);
         for p in self.absent.problems(file, &header_names(header)) {
             problems.push(p);
         }
-        // What the quick check of a joined field's boards found tells whether a table may have
-        // been entered twice.
-        let (field, may_repeat) = match joined {
-            Some(joined) => (joined.field, !joined.no_board_played_twice),
-            None if self.parts.len() == 1 => (self.parts.pop().expect("one part"), true),
-            None => (Field::concat(self.parts), true),
-        };
+        // What the quick check of the joined chunks' boards found tells whether a table may
+        // have been entered twice.
+        let (field, may_repeat) = (joined.field, !joined.no_board_played_twice);
         tracing::debug!(elapsed = ?started.elapsed(), "csv: chunks merged");
         if problems.is_empty() && may_repeat {
             duplicates(file, &field, &self.lines, &mut problems);
@@ -569,6 +566,26 @@ mod tests {
                 }
                 out
             }
+        }
+    }
+
+    /// Reads `text` in chunks and in ranges of each of `sizes` bytes, and asserts that each reading
+    /// shows `whole` (the file read in one piece).
+    fn reads_alike_in_pieces(text: &str, whole: &[String], sizes: impl Iterator<Item = usize>) {
+        let bytes = text.as_bytes();
+        let header_end = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
+            Ok(())
+        };
+        for size in sizes {
+            let chunked = super::read_in_chunks("f.csv", bytes, size);
+            assert_eq!(shown(&chunked), whole, "chunks of {size} bytes");
+            let len = bytes.len() as u64;
+            let ranged =
+                super::read_in_ranges("f.csv", len, &bytes[..header_end], &fetch, size as u64);
+            let ranged = ranged.transpose().expect("read in ranges");
+            assert_eq!(shown(&ranged), whole, "ranges of {size} bytes");
         }
     }
 
@@ -695,25 +712,7 @@ mod tests {
         let whole = shown(&super::read_in_chunks("f.csv", text.as_bytes(), usize::MAX));
         assert!(whole.len() > 70, "{whole:?}");
         assert!(whole[0] != "not played 0", "{whole:?}");
-        let bytes = text.as_bytes();
-        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
-            buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
-            Ok(())
-        };
-        for chunk in (1..64).chain([200, 1000]) {
-            let chunked = super::read_in_chunks("f.csv", bytes, chunk);
-            assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
-            let ranged = super::read_in_ranges(
-                "f.csv",
-                bytes.len() as u64,
-                header.as_bytes(),
-                &fetch,
-                chunk as u64,
-            )
-            .transpose()
-            .expect("read in ranges");
-            assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
-        }
+        reads_alike_in_pieces(&text, &whole, (1..64).chain([200, 1000]));
     }
 
     /// A pair that plays a board twice is found however the file is cut into chunks: in one
@@ -748,30 +747,13 @@ mod tests {
                 format!("{}{repeat}{}", &text[..middle], &text[middle..]),
                 format!("{text}{repeat}"),
             ] {
-                let bytes = text.as_bytes();
-                let whole = shown(&super::read_in_chunks("f.csv", bytes, usize::MAX));
+                let whole = shown(&super::read_in_chunks("f.csv", text.as_bytes(), usize::MAX));
                 assert_eq!(
                     whole[0].contains("the same table entered twice"),
                     found,
                     "{whole:?}"
                 );
-                let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
-                    buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
-                    Ok(())
-                };
-                for chunk in (1..40).chain([100, 300]) {
-                    let chunked = super::read_in_chunks("f.csv", bytes, chunk);
-                    assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
-                    let ranged = super::read_in_ranges(
-                        "f.csv",
-                        bytes.len() as u64,
-                        header.as_bytes(),
-                        &fetch,
-                        chunk as u64,
-                    );
-                    let ranged = ranged.transpose().expect("read in ranges");
-                    assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
-                }
+                reads_alike_in_pieces(&text, &whole, (1..40).chain([100, 300]));
             }
         }
     }
@@ -797,23 +779,7 @@ mod tests {
                 "f.csv:35: field movement: {said}\nf.csv:39: field movement: {said}"
             )]
         );
-        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
-            buffer.copy_from_slice(&bytes[at as usize..at as usize + buffer.len()]);
-            Ok(())
-        };
-        for chunk in (1..60).chain([200, 1000]) {
-            let chunked = super::read_in_chunks("f.csv", bytes, chunk);
-            assert_eq!(shown(&chunked), whole, "chunks of {chunk} bytes");
-            let ranged = super::read_in_ranges(
-                "f.csv",
-                bytes.len() as u64,
-                header.as_bytes(),
-                &fetch,
-                chunk as u64,
-            );
-            let ranged = ranged.transpose().expect("read in ranges");
-            assert_eq!(shown(&ranged), whole, "ranges of {chunk} bytes");
-        }
+        reads_alike_in_pieces(&text, &whole, (1..60).chain([200, 1000]));
     }
 
     /// A line's fields are read without looking for its end first; its last number is read
