@@ -2,7 +2,7 @@
 """Shares of CPU samples by phase, from the folded stacks `scripts/flamegraph` keeps with FOLDED:
 
     PERF_FREQ=499 FOLDED=score.txt scripts/flamegraph score-L.svg "score L.csv" target/release/simpairs score data/L.csv
-    scripts/flame_shares.py score.txt score      (or: ingest)
+    scripts/flame_shares.py score.txt score      (or: ingest, replay)
 
 A sample counts for the first phase, in the order listed, that names a frame of its stack. A
 sample with none (DWARF unwinding often finds no caller for a memcpy, a page fault or a closure
@@ -17,12 +17,13 @@ import sys
 
 PHASES = {
     "score": [
-        ("rows copied into the joined columns", ["RowSlot::fill", "join::::place"]),
-        ("chunks parsed", ["read_chunk_fast"]),
-        ("the file read (pread)", ["pread"]),
-        ("names joined", ["field::join", "take_names_of"]),
+        ("the file read (pread: the kernel's copy from the page cache)", ["pread"]),
+        ("chunks parsed", ["read_chunk_with", "read_chunk_fast"]),
+        ("chunks cut at line ends, quotes looked for", ["csv_parts::read_range", "chunk_bytes"]),
+        ("chunks' boards noted for the duplicate check", ["join::Part::new", "boards_played"]),
+        ("chunks joined in order (names, rows appended)", ["join_in_order", "Joiner::add"]),
         ("duplicates", ["duplicate_rows"]),
-        ("scored and ranked", ["simpairs_scoring::engine", "simpairs_scoring::standings"]),
+        ("scored and ranked", ["simpairs_scoring::engine", "simpairs_scoring::standings", "radix::"]),
         ("the table", ["report::"]),
     ],
     "ingest": [
@@ -36,9 +37,23 @@ PHASES = {
         ("clubs' own fields scored", ["simpairs_scoring::scored"]),
         ("national boards rescored", ["Aggregator::derive"]),
         ("output written, hashed, signed", ["append_sealed"]),
-        ("records staged", ["stage_batch"]),
+        ("records staged", ["stage_batch", "stage_decoded"]),
         ("log read", ["embedded::reader"]),
-        ("records decoded", ["state::decode"]),
+        ("records decoded (lines skimmed)", ["state::decode"]),
+    ],
+    "replay": [
+        ("index: seal signatures", ["check_signer"]),
+        ("index: judge, results checked and built into fields", ["check_results"]),
+        ("index: judge, results decoded from the messages", ["applied_lines"]),
+        ("index: judge, the rest", ["judge::judge"]),
+        ("index: records decoded (lines skimmed)", ["state::decode"]),
+        ("index: records staged", ["stage_decoded", "stage_at"]),
+        ("index: log read", ["embedded::reader"]),
+        ("index: written (submissions encoded)", ["history::store::write"]),
+        ("answer: the national field built from the generations", ["replay_at", "by_club_into", "ClubsField"]),
+        ("answer: scored", ["simpairs_scoring::"]),
+        ("answer: JSON written", ["write_json_of", "report::"]),
+        ("answer: the rest", ["commands::replay::run"]),
     ],
 }
 

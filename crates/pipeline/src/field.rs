@@ -109,6 +109,13 @@ impl ClubsField {
         self.extend(results.iter().map(|r| (club, r)));
     }
 
+    /// Adds a club's field as the checks of its only submission in force built it: the rows
+    /// [`ClubsField::add`] of its results in force adds, in the same order, with the same names.
+    /// (Without line numbers: a `ClubsField`'s builder's are never read.)
+    pub fn append(&mut self, field: &Field) {
+        self.builder.field.append(field);
+    }
+
     /// Adds results of clubs (in the order given), after those added before.
     pub fn extend<'a>(&mut self, results: impl IntoIterator<Item = (&'a str, &'a AppliedResult)>) {
         for (i, (club, result)) in results.into_iter().enumerate() {

@@ -125,6 +125,10 @@ pub struct Index {
     /// The applied submissions, in the order they applied, when this process has just built the
     /// index: read from here instead of the file ([`store::Applied`]).
     built: Option<Arc<[Arc<SubmissionApplied>]>>,
+    /// When this process has just built the index: the field of each club whose results in force
+    /// at the end are its only submission's, as the checks built it (the latest moment's national
+    /// field is joined from them instead of built again: [`Index::kept_fields`]).
+    fields: Arc<std::collections::BTreeMap<String, simpairs_scoring::Field>>,
     /// The file this index was read from, kept open: another reader may read the index on and
     /// rename a new file over it, and this index's sections are where it read them, in this file.
     file: Option<Arc<std::fs::File>>,

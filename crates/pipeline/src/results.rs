@@ -179,9 +179,17 @@ impl ClubResults {
     /// result replaces the result of its table; where a table is given twice the later one is in
     /// force.
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
+        let results = &applied.results;
+        // A submission the judge applied lists its results so already (every one an index or the
+        // aggregator's stream holds): a club's first is then kept as it is, with nothing sorted.
+        if results
+            .windows(2)
+            .all(|w| table_of(&w[0]) < table_of(&w[1]))
+        {
+            return self.apply_in_order(applied);
+        }
         // Put in table order first (as numbers, where the texts are short), so that the sort of
         // `merge` only merges, comparing few texts.
-        let results = &applied.results;
         let mut order = table_order(results);
         keep_last(&mut order, |a, b| {
             table_of(&results[*a as usize]) == table_of(&results[*b as usize])
@@ -585,6 +593,30 @@ mod tests {
                     let k = key(&r.section, r.board, &r.ns_pair, &r.ew_pair);
                     prop_assert_eq!(packed.get(&k), Some(r));
                 }
+            }
+        }
+    }
+
+    proptest! {
+        /// Given in any order, a table perhaps twice, or listed as the judge lists them (in
+        /// table order, each table once, which is kept as it is), a submission puts the same
+        /// results in force.
+        #[test]
+        fn results_in_any_order_are_in_force_as_the_judge_lists_them(
+            submissions in proptest::collection::vec(
+                proptest::collection::vec((0..3i32, 0..3u8, -5..5i32), 0..8),
+                1..4,
+            ),
+        ) {
+            let (mut given, mut judged) = (ClubResults::default(), ClubResults::default());
+            for results in submissions {
+                let results: Vec<AppliedResult> = results
+                    .iter()
+                    .map(|&(b, p, s)| result("A", b, &p.to_string(), "9", s))
+                    .collect();
+                given.apply(&submission(results.clone(), Vec::new()));
+                judged.apply(&submission(as_judged(results), Vec::new()));
+                prop_assert_eq!(listed(&given), listed(&judged));
             }
         }
     }

@@ -1,13 +1,14 @@
 //! Building the index: the results stream read once through the state, in the batches and the
 //! order `replay` reads it, each effect noted with the record that caused it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use simpairs_events::types::SubmissionApplied;
 use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
+use simpairs_scoring::Field;
 
 use super::{Covered, DeadLetter, Generation, Index};
 use crate::state::{Batch, Effect, EventState, Finished, Saved};
@@ -24,6 +25,9 @@ pub(super) struct Built {
     pub monotone: bool,
     pub generations: Vec<Generation>,
     pub applied: Vec<Arc<SubmissionApplied>>,
+    /// The field of each club whose results in force at the end are its only submission's, as
+    /// the checks of that submission built it (of the submissions this build judged).
+    pub fields: BTreeMap<String, Field>,
     pub dead_letters: Vec<DeadLetter>,
     pub records: Vec<Vec<(u64, i64)>>,
     /// The state at the end, to read on from there when the log grows.
@@ -42,6 +46,7 @@ struct Seen {
 struct Notes {
     generations: Vec<Generation>,
     applied: Vec<Arc<SubmissionApplied>>,
+    fields: BTreeMap<String, Field>,
     dead_letters: Vec<DeadLetter>,
 }
 
@@ -50,6 +55,11 @@ impl Notes {
     /// `partition`, by batch index.
     fn note(&mut self, finished: Finished, partition: u32, records: &[(u64, i64)]) {
         for (index, effect) in finished.effects {
+            // A club's field built by the checks holds only while no other submission of the club
+            // applies (the batch's fields below are those that still hold at its end).
+            if let Effect::Applied(applied) = &effect {
+                self.fields.remove(&applied.club_id);
+            }
             let Some(&(offset, ms)) = records.get(index) else {
                 continue;
             };
@@ -68,6 +78,7 @@ impl Notes {
                 }),
             }
         }
+        self.fields.extend(finished.fields);
     }
 
     fn applied_at(&mut self, applied: Arc<SubmissionApplied>, at: &Seen) {
@@ -179,6 +190,7 @@ pub(super) fn extend(
         notes: Notes {
             generations: old.meta.generations.clone(),
             applied,
+            fields: BTreeMap::new(),
             dead_letters: old.meta.dead_letters.clone(),
         },
         records: old.records.clone(),
@@ -245,6 +257,7 @@ impl Reading {
             monotone,
             generations: self.notes.generations,
             applied: self.notes.applied,
+            fields: self.notes.fields,
             dead_letters: self.notes.dead_letters,
             records: self.records,
             saved: state.saved(),
@@ -293,5 +306,62 @@ fn fill_seals(state: &EventState, generations: &mut [Generation]) {
             g.source = j.source.clone();
             g.warnings = j.warnings.clone();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn applied(club: &str, submission: &str) -> Effect {
+        Effect::Applied(Arc::new(SubmissionApplied {
+            event_id: "E".into(),
+            club_id: club.into(),
+            submission_id: submission.into(),
+            seal_offset: 0,
+            results: Vec::new(),
+            withdrawn: Vec::new(),
+            pairs: Vec::new(),
+        }))
+    }
+
+    /// A batch whose effects are `effects` (by batch index) and whose clubs' checks built a field
+    /// for `fields`.
+    fn finished(effects: Vec<Effect>, fields: &[&str]) -> Finished {
+        Finished {
+            effects: effects.into_iter().enumerate().collect(),
+            announced: Vec::new(),
+            fields: fields
+                .iter()
+                .map(|c| (c.to_string(), Field::new()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_club_s_field_is_kept_only_while_no_later_submission_of_the_club_applies() {
+        let mut notes = Notes::default();
+        let records = [(0, 0), (1, 0), (2, 0)];
+        notes.note(
+            finished(vec![applied("A", "1"), applied("B", "1")], &["A", "B"]),
+            0,
+            &records,
+        );
+        assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["A", "B"]);
+        // A's correction in a later batch: its first field no longer holds, and the batch built
+        // none for it (its results in force are two submissions'). C arrives.
+        notes.note(
+            finished(vec![applied("A", "2"), applied("C", "1")], &["C"]),
+            0,
+            &records,
+        );
+        assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["B", "C"]);
+        // A set-aside submission changes nothing in force.
+        let set_aside = Effect::DeadLetter {
+            reason: "altered".into(),
+        };
+        notes.note(finished(vec![set_aside], &[]), 0, &records);
+        assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["B", "C"]);
+        assert_eq!(notes.generations.len(), 4);
     }
 }

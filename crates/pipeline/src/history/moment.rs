@@ -180,8 +180,9 @@ impl Moment {
             // The error `field` gives for a club without results.
             self.field(club)?;
         }
+        let kept = index.kept_fields(&only);
         let parts = index.by_club_into(&only, Part::default, |part, club, f| {
-            f.add_to(club, &mut part.field);
+            add_club(&mut part.field, club, &f, kept);
             part.players.push(f.into_pairs());
             Ok(())
         })?;
@@ -219,8 +220,9 @@ impl Moment {
         };
         let Some(club) = club else {
             // Each club's results are added to a part of the field as they are read, and let go.
+            let kept = index.kept_fields(chosen);
             let parts = index.by_club_into(chosen, ClubsField::default, |part, club, f| {
-                f.add_to(club, part);
+                add_club(part, club, &f, kept);
                 Ok(())
             })?;
             return Ok(Field::concat(
@@ -255,7 +257,28 @@ impl Moment {
     }
 }
 
+/// Adds `club`'s results in force (`in_force`) to a field being built: its field as the checks
+/// built it when `kept` has it.
+fn add_club(
+    part: &mut ClubsField,
+    club: &str,
+    in_force: &InForce,
+    kept: Option<&BTreeMap<String, Field>>,
+) {
+    match kept.and_then(|k| k.get(club)) {
+        Some(field) => part.append(field),
+        None => in_force.add_to(club, part),
+    }
+}
+
 impl Index {
+    /// The fields the checks built that hold at the moment of generations `chosen`: those the
+    /// build of this index kept, when `chosen` is every generation (the end the build reached).
+    fn kept_fields(&self, chosen: &[usize]) -> Option<&BTreeMap<String, Field>> {
+        let whole = chosen.len() == self.meta.generations.len();
+        (whole && !self.fields.is_empty()).then_some(self.fields.as_ref())
+    }
+
     /// Reads the chosen generations (indices, in the order they applied) club by club, clubs in
     /// parallel, in club order: each club's submissions put in force on their own (a club's
     /// results depend only on its own submissions, in their order), then given to `each`.

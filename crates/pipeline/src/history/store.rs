@@ -140,6 +140,7 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
         records: built.records,
         applied_at,
         built: Some(Arc::from(built.applied)),
+        fields: Arc::new(built.fields),
         file: None,
     })
 }
@@ -159,6 +160,7 @@ pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
                 records,
                 applied_at,
                 built: None,
+                fields: Arc::default(),
                 file: Some(file),
             }))
         }
