@@ -109,8 +109,8 @@ impl ClubsField {
         self.extend(results.iter().map(|r| (club, r)));
     }
 
-    /// Adds a club's field as the checks of its only submission in force built it: the rows
-    /// [`ClubsField::add`] of its results in force adds, in the same order, with the same names.
+    /// Adds a club's field as the checks of its only submission in force built it: the same rows,
+    /// in the same order and with the same names, as [`ClubsField::add`] of its results in force.
     /// (Without line numbers: a `ClubsField`'s builder's are never read.)
     pub fn append(&mut self, field: &Field) {
         self.builder.field.append(field);

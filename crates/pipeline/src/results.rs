@@ -180,8 +180,9 @@ impl ClubResults {
     /// force.
     pub fn apply(&mut self, applied: &Arc<SubmissionApplied>) {
         let results = &applied.results;
-        // A submission the judge applied lists its results so already (every one an index or the
-        // aggregator's stream holds): a club's first is then kept as it is, with nothing sorted.
+        // Every submission the judge applied (all that an index or the aggregator's stream holds)
+        // lists its results in table order, each table once: a club's first is then kept as it
+        // is, unsorted.
         if results
             .windows(2)
             .all(|w| table_of(&w[0]) < table_of(&w[1]))
