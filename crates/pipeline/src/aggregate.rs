@@ -236,7 +236,8 @@ impl Aggregator {
             crate::state::stage_overlapped(&mut self.state, &mut batch, &records, 0);
             tracing::debug!(elapsed = ?started.elapsed(), "records staged");
             let finished = self.state.finish(batch);
-            let (applied, dead) = self.sort_effects(finished.announced, finished.effects, &records);
+            let announced = finished.announced.into_iter().map(|(_, a)| a).collect();
+            let (applied, dead) = self.sort_effects(announced, finished.effects, &records);
             let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             // The batch before is written out before this one's output begins.
@@ -303,12 +304,7 @@ impl Aggregator {
             match effect {
                 // An announcing batch lists what applied as announcements; were one given as an
                 // effect, it is written all the same.
-                Effect::Applied(a) => applied.push(Announcement {
-                    club_id: a.club_id.clone(),
-                    submission_id: a.submission_id.clone(),
-                    seal_offset: a.seal_offset,
-                    message: self.codec.encode_submission_applied(&a),
-                }),
+                Effect::Applied(a) => applied.push(crate::announce::announcement(&self.codec, &a)),
                 Effect::DeadLetter { reason } => dead.push(DeadLettered {
                     event_id: Some(self.event_id.clone()),
                     source_stream: record.stream.clone(),
@@ -514,7 +510,11 @@ impl National<'_> {
     /// the checks built are appended as they are, without reading any result back. (Its
     /// announcements were written when the batch was first read.)
     fn fold_in(&mut self, state: &EventState, finished: crate::state::Finished) {
-        let clubs: BTreeSet<String> = finished.announced.into_iter().map(|a| a.club_id).collect();
+        let clubs: BTreeSet<String> = finished
+            .announced
+            .into_iter()
+            .map(|(_, a)| a.club_id)
+            .collect();
         let clubs: Vec<String> = clubs.into_iter().collect();
         drop(self.fold(state, &clubs, finished.fields));
     }

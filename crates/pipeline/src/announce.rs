@@ -16,6 +16,21 @@ pub struct Announcement {
     pub seal_offset: i64,
     /// The `SubmissionApplied` message, encoded in the current schema.
     pub message: Vec<u8>,
+    /// How many results it applies, and how many it withdraws.
+    pub results: u32,
+    pub withdrawn: u32,
+}
+
+/// The announcement of a submission applied as it is (an effect of a batch that does not announce).
+pub(crate) fn announcement(codec: &Codec, applied: &SubmissionApplied) -> Announcement {
+    Announcement {
+        club_id: applied.club_id.clone(),
+        submission_id: applied.submission_id.clone(),
+        seal_offset: applied.seal_offset,
+        message: codec.encode_submission_applied(applied),
+        results: u32::try_from(applied.results.len()).unwrap_or(u32::MAX),
+        withdrawn: u32::try_from(applied.withdrawn.len()).unwrap_or(u32::MAX),
+    }
 }
 
 /// An accepted submission once announced: the message, and what the state keeps of its results.
@@ -42,15 +57,17 @@ pub(crate) fn announce(
     let packed = packer
         .from_message(&message)
         .unwrap_or_else(|| packer.pack(applied));
-    let results = std::mem::take(&mut applied.results);
+    let results = u32::try_from(std::mem::take(&mut applied.results).len()).unwrap_or(u32::MAX);
     Announced {
         announcement: Announcement {
             club_id: applied.club_id.clone(),
             submission_id: applied.submission_id.clone(),
             seal_offset,
             message,
+            results,
+            withdrawn: u32::try_from(applied.withdrawn.len()).unwrap_or(u32::MAX),
         },
         packed,
-        results: u32::try_from(results.len()).unwrap_or(u32::MAX),
+        results,
     }
 }

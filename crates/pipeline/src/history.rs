@@ -122,9 +122,9 @@ pub struct Index {
     records: Vec<Vec<(u64, i64)>>,
     /// Where the applied section starts in the file.
     applied_at: u64,
-    /// The applied submissions, in the order they applied, when this process has just built the
-    /// index: read from here instead of the file ([`store::Applied`]).
-    built: Option<Arc<[Arc<SubmissionApplied>]>>,
+    /// The applied submissions' messages, in the order they applied, when this process has just
+    /// built the index: read from here instead of the file ([`store::Applied`]).
+    built: Option<Arc<[Vec<u8>]>>,
     /// When this process has just built the index: the field of each club whose results in force
     /// at the end are its only submission's, as the checks built it (the latest moment's national
     /// field is joined from them instead of built again: [`Index::kept_fields`]).
@@ -211,7 +211,7 @@ impl Index {
         let Some(built) = build::extend(log, self, applied)? else {
             return Ok(None);
         };
-        let index = store::write(&index_path(dir, event), built, kept)?;
+        let index = store::write(&index_path(dir, event), built, Some(kept))?;
         tracing::info!(
             event,
             generations = index.meta.generations.len(),

@@ -99,10 +99,11 @@ pub struct Batch<'c> {
     /// checks early.)
     completing: std::collections::HashSet<u64>,
     effects: Vec<(usize, Effect)>,
-    /// Whether what applies is announced ([`Batch::announcing`]).
+    /// Whether what applies is announced ([`Batch::announcing`]), and packed compressed.
     announcing: bool,
-    /// What applied, when announcing.
-    announced: Vec<Announcement>,
+    compressing: bool,
+    /// What applied, when announcing, with the batch index of the record that completed it.
+    announced: Vec<(usize, Announcement)>,
     fields: HashMap<String, Field>,
     /// Seals whose signer was checked as the batch was read, by batch index.
     pub prechecked: HashMap<usize, Result<(), Rejection>>,
@@ -121,6 +122,7 @@ impl<'c> Batch<'c> {
             completing: Default::default(),
             effects: Vec::new(),
             announcing: false,
+            compressing: false,
             announced: Vec::new(),
             fields: HashMap::new(),
             prechecked: HashMap::new(),
@@ -135,7 +137,17 @@ impl<'c> Batch<'c> {
     pub fn announcing(codec: &'c Codec) -> Batch<'c> {
         Batch {
             announcing: true,
+            compressing: true,
             ..Batch::new(codec)
+        }
+    }
+
+    /// [`Batch::announcing`], what applies kept in its encoding uncompressed: for a log read once
+    /// (the replay index's build), where compressing costs more time than the memory it saves.
+    pub fn announcing_plain(codec: &'c Codec) -> Batch<'c> {
+        Batch {
+            compressing: false,
+            ..Batch::announcing(codec)
         }
     }
 
@@ -144,6 +156,7 @@ impl<'c> Batch<'c> {
     pub fn take(&mut self) -> Batch<'c> {
         let empty = Batch {
             announcing: self.announcing,
+            compressing: self.compressing,
             ..Batch::new(self.codec)
         };
         std::mem::replace(self, empty)
@@ -156,8 +169,9 @@ pub struct Finished {
     /// Every effect, with the batch index of the record it came from, in record order.
     pub effects: Vec<(usize, Effect)>,
     /// In a batch that announces ([`Batch::announcing`]), what applied, in the order of the
-    /// seals (the effects then hold only the dead letters).
-    pub announced: Vec<Announcement>,
+    /// seals, each with the batch index of the record that completed it (the effects then hold
+    /// only the dead letters).
+    pub announced: Vec<(usize, Announcement)>,
     /// The field of each club whose results in force are exactly one submission applied in the
     /// batch (the usual first upload), already built by its checks: the same field
     /// [`crate::field::build_field`] builds from [`EventState::club_results`].
@@ -425,7 +439,7 @@ impl EventState {
             return;
         };
         let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
-        let (codec, announcing) = (batch.codec, batch.announcing);
+        let (codec, announcing, compressing) = (batch.codec, batch.announcing, batch.compressing);
         let check = |packer: &mut Option<Packer>, mut r: Ready| {
             let context = Context {
                 boards: &boards,
@@ -447,7 +461,12 @@ impl EventState {
             };
             (r, verdict, announced)
         };
-        let packer = || announcing.then(Packer::default);
+        let packer = || {
+            announcing.then(|| match compressing {
+                true => Packer::default(),
+                false => Packer::plain(),
+            })
+        };
         // One submission (a live club's upload) is checked on this thread.
         let checking = std::time::Instant::now();
         let decided: Vec<Decided> = if ready.len() == 1 {
@@ -468,7 +487,7 @@ impl EventState {
                     match self.accept(batch, &ready.seal, ready.offset, accepted, announced) {
                         Applied::Shared(applied) => Effect::Applied(applied),
                         Applied::Announced(announcement) => {
-                            batch.announced.push(announcement);
+                            batch.announced.push((ready.trigger, announcement));
                             continue;
                         }
                     }

@@ -11,6 +11,7 @@ use simpairs_log::Log;
 use simpairs_scoring::Field;
 
 use super::{Covered, DeadLetter, Generation, Index};
+use crate::announce::Announcement;
 use crate::state::{Batch, Effect, EventState, Finished, Saved};
 use crate::{Result, stream_name};
 
@@ -24,7 +25,9 @@ pub(super) struct Built {
     pub covered: Vec<Covered>,
     pub monotone: bool,
     pub generations: Vec<Generation>,
-    pub applied: Vec<Arc<SubmissionApplied>>,
+    /// The `SubmissionApplied` message of each generation after those of the index read on
+    /// from (all of them, for an index built afresh).
+    pub applied: Vec<Vec<u8>>,
     /// The field of each club whose results in force at the end are its only submission's, as
     /// the checks of that submission built it (of the submissions this build judged).
     pub fields: BTreeMap<String, Field>,
@@ -45,20 +48,44 @@ struct Seen {
 #[derive(Default)]
 struct Notes {
     generations: Vec<Generation>,
-    applied: Vec<Arc<SubmissionApplied>>,
+    /// The `SubmissionApplied` message of each generation this build applied (after those of
+    /// the index it reads on from), as the index file holds it.
+    applied: Vec<Vec<u8>>,
     fields: BTreeMap<String, Field>,
     dead_letters: Vec<DeadLetter>,
 }
 
+/// What a batch led to at one of its records.
+enum Noted {
+    Applied(Announcement),
+    DeadLetter(String),
+}
+
 impl Notes {
-    /// Notes a finished batch's effects; `records` are its records' (offset, timestamp) in
-    /// `partition`, by batch index.
-    fn note(&mut self, finished: Finished, partition: u32, records: &[(u64, i64)]) {
-        for (index, effect) in finished.effects {
+    /// Notes what a finished batch applied and set aside; `records` are its records' (offset,
+    /// timestamp) in `partition`, by batch index.
+    fn note(&mut self, codec: &Codec, finished: Finished, partition: u32, records: &[(u64, i64)]) {
+        let effects = finished.effects.into_iter().map(|(index, effect)| {
+            let noted = match effect {
+                // A batch that announces lists what applied as announcements; were one given as an
+                // effect, it is noted all the same.
+                Effect::Applied(a) => Noted::Applied(crate::announce::announcement(codec, &a)),
+                Effect::DeadLetter { reason } => Noted::DeadLetter(reason),
+            };
+            (index, noted)
+        });
+        let applied = finished.announced.into_iter();
+        let mut noted: Vec<(usize, Noted)> = applied
+            .map(|(index, a)| (index, Noted::Applied(a)))
+            .chain(effects)
+            .collect();
+        // In record order; what applied stays in the order it applied (the sort is stable).
+        noted.sort_by_key(|(index, _)| *index);
+        for (index, noted) in noted {
             // A club's field built by the checks holds only while no other submission of the club
             // applies (the batch's fields below are those that still hold at its end).
-            if let Effect::Applied(applied) = &effect {
-                self.fields.remove(&applied.club_id);
+            if let Noted::Applied(a) = &noted {
+                self.fields.remove(&a.club_id);
             }
             let Some(&(offset, ms)) = records.get(index) else {
                 continue;
@@ -68,9 +95,9 @@ impl Notes {
                 offset,
                 ms,
             };
-            match effect {
-                Effect::Applied(applied) => self.applied_at(applied, &at),
-                Effect::DeadLetter { reason } => self.dead_letters.push(DeadLetter {
+            match noted {
+                Noted::Applied(a) => self.applied_at(a, &at),
+                Noted::DeadLetter(reason) => self.dead_letters.push(DeadLetter {
                     partition: at.partition,
                     offset: at.offset,
                     at_ms: at.ms,
@@ -81,24 +108,24 @@ impl Notes {
         self.fields.extend(finished.fields);
     }
 
-    fn applied_at(&mut self, applied: Arc<SubmissionApplied>, at: &Seen) {
+    fn applied_at(&mut self, applied: Announcement, at: &Seen) {
         self.generations.push(Generation {
             generation: self.generations.len() as i64 + 1,
-            club: applied.club_id.clone(),
-            submission: applied.submission_id.clone(),
+            club: applied.club_id,
+            submission: applied.submission_id,
             seal_offset: applied.seal_offset,
             sealed_at_ms: 0,
             source: None,
             partition: at.partition,
             offset: at.offset,
             applied_at_ms: at.ms,
-            results: applied.results.len(),
-            withdrawn: applied.withdrawn.len(),
+            results: applied.results as usize,
+            withdrawn: applied.withdrawn as usize,
             warnings: Vec::new(),
             bytes: (0, 0),
             crc: 0,
         });
-        self.applied.push(applied);
+        self.applied.push(applied.message);
     }
 }
 
@@ -189,7 +216,7 @@ pub(super) fn extend(
     let mut reading = Reading {
         notes: Notes {
             generations: old.meta.generations.clone(),
-            applied,
+            applied: Vec::new(),
             fields: BTreeMap::new(),
             dead_letters: old.meta.dead_letters.clone(),
         },
@@ -283,12 +310,14 @@ fn read_partition(
         partition,
         range,
         state,
-        Batch::new(codec),
+        // What applies is encoded as the index holds it, and kept so by the state, on the thread
+        // that judged it: a national event's results are never all held decoded.
+        Batch::announcing_plain(codec),
         |r| {
             positions.push((r.offset, r.timestamp_ms));
             true
         },
-        |_, records, finished| notes.note(finished, partition, records),
+        |_, records, finished| notes.note(codec, finished, partition, records),
     )?;
     Ok(positions)
 }
@@ -313,24 +342,27 @@ fn fill_seals(state: &EventState, generations: &mut [Generation]) {
 mod tests {
     use super::*;
 
-    fn applied(club: &str, submission: &str) -> Effect {
-        Effect::Applied(Arc::new(SubmissionApplied {
-            event_id: "E".into(),
+    fn applied(club: &str, submission: &str) -> Announcement {
+        Announcement {
             club_id: club.into(),
             submission_id: submission.into(),
             seal_offset: 0,
-            results: Vec::new(),
-            withdrawn: Vec::new(),
-            pairs: Vec::new(),
-        }))
+            message: Vec::new(),
+            results: 0,
+            withdrawn: 0,
+        }
     }
 
-    /// A batch whose effects are `effects` (by batch index) and whose clubs' checks built a field
-    /// for `fields`.
-    fn finished(effects: Vec<Effect>, fields: &[&str]) -> Finished {
+    /// A batch that applied `applied` and set `set_aside` aside (by batch index, after what
+    /// applied), and whose clubs' checks built a field for `fields`.
+    fn finished(applied: Vec<Announcement>, set_aside: usize, fields: &[&str]) -> Finished {
+        let dead = (0..set_aside).map(|k| {
+            let reason = "altered".to_string();
+            (applied.len() + k, Effect::DeadLetter { reason })
+        });
         Finished {
-            effects: effects.into_iter().enumerate().collect(),
-            announced: Vec::new(),
+            effects: dead.collect(),
+            announced: applied.into_iter().enumerate().collect(),
             fields: fields
                 .iter()
                 .map(|c| (c.to_string(), Field::new()))
@@ -340,28 +372,62 @@ mod tests {
 
     #[test]
     fn a_club_s_field_is_kept_only_while_no_later_submission_of_the_club_applies() {
+        let codec = Codec::new().unwrap();
         let mut notes = Notes::default();
-        let records = [(0, 0), (1, 0), (2, 0)];
-        notes.note(
-            finished(vec![applied("A", "1"), applied("B", "1")], &["A", "B"]),
-            0,
-            &records,
-        );
+        let records = [(10, 0), (11, 0), (12, 0)];
+        let batch = finished(vec![applied("A", "1"), applied("B", "1")], 0, &["A", "B"]);
+        notes.note(&codec, batch, 0, &records);
         assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["A", "B"]);
         // A's correction in a later batch: its first field no longer holds, and the batch built
         // none for it (its results in force are two submissions'). C arrives.
-        notes.note(
-            finished(vec![applied("A", "2"), applied("C", "1")], &["C"]),
-            0,
-            &records,
-        );
+        let batch = finished(vec![applied("A", "2"), applied("C", "1")], 0, &["C"]);
+        notes.note(&codec, batch, 0, &records);
         assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["B", "C"]);
         // A set-aside submission changes nothing in force.
-        let set_aside = Effect::DeadLetter {
-            reason: "altered".into(),
-        };
-        notes.note(finished(vec![set_aside], &[]), 0, &records);
+        notes.note(&codec, finished(Vec::new(), 1, &[]), 0, &records);
         assert_eq!(notes.fields.keys().collect::<Vec<_>>(), ["B", "C"]);
         assert_eq!(notes.generations.len(), 4);
+        assert_eq!(notes.applied.len(), 4);
+    }
+
+    #[test]
+    fn what_applied_and_what_was_set_aside_are_noted_at_their_records() {
+        let codec = Codec::new().unwrap();
+        let mut notes = Notes::default();
+        // Record 2 completed both of A's submissions (the second waited for the first); record 0
+        // was set aside.
+        let batch = Finished {
+            effects: vec![(0, Effect::DeadLetter { reason: "x".into() })],
+            announced: vec![
+                (2, applied("A", "1")),
+                (2, applied("A", "2")),
+                (1, applied("B", "1")),
+            ],
+            fields: Default::default(),
+        };
+        notes.note(&codec, batch, 3, &[(10, 100), (11, 110), (12, 120)]);
+        let generations: Vec<(&str, &str, u64, i64, u32)> = notes
+            .generations
+            .iter()
+            .map(|g| {
+                (
+                    g.club.as_str(),
+                    g.submission.as_str(),
+                    g.offset,
+                    g.applied_at_ms,
+                    g.partition,
+                )
+            })
+            .collect();
+        assert_eq!(
+            generations,
+            [
+                ("B", "1", 11, 110, 3),
+                ("A", "1", 12, 120, 3),
+                ("A", "2", 12, 120, 3)
+            ]
+        );
+        assert_eq!(notes.dead_letters.len(), 1);
+        assert_eq!(notes.dead_letters[0].offset, 10);
     }
 }

@@ -62,11 +62,17 @@ pub(super) struct Kept {
 }
 
 /// Every applied submission of an index, decoded in parallel, with the bytes they were read
-/// from (`None` when the process has just built the index and holds them decoded).
-pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>, Option<Kept>)> {
+/// from.
+pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>, Kept)> {
     let count = index.meta.generations.len();
     if let Some(built) = &index.built {
-        return Ok((built.to_vec(), None));
+        let codec = Codec::new()?;
+        let applied = built
+            .par_iter()
+            .map(|message| decoded(&index.path, &codec, message))
+            .collect::<Result<Vec<_>>>()?;
+        let bytes = built.concat();
+        return Ok((applied, Kept { bytes, count }));
     }
     let section = Section::read(index, 0..count)?;
     let codec = Codec::new()?;
@@ -78,22 +84,19 @@ pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>
         bytes: section.bytes,
         count,
     };
-    Ok((applied, Some(kept)))
+    Ok((applied, kept))
 }
 
 /// Writes a built index to `path` and returns it open; `kept` is the applied section of the index
 /// it was read on from.
 pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Index> {
-    let codec = Codec::new()?;
     let (kept, kept_count) = match kept {
         Some(kept) => (kept.bytes, kept.count),
         None => (Vec::new(), 0),
     };
-    let messages: Vec<Vec<u8>> = built.applied[kept_count..]
-        .par_iter()
-        .map(|a| codec.encode_submission_applied(a))
-        .collect();
+    let messages = built.applied;
     let mut generations = built.generations;
+    debug_assert_eq!(generations.len(), kept_count + messages.len());
     let mut at = kept.len() as u64;
     for (g, message) in generations[kept_count..].iter_mut().zip(&messages) {
         g.bytes = (at, at + message.len() as u64);
@@ -139,7 +142,8 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
         meta,
         records: built.records,
         applied_at,
-        built: Some(Arc::from(built.applied)),
+        // An index read on reads its older messages from the file it was just written to.
+        built: (kept_count == 0).then(|| Arc::from(messages)),
         fields: Arc::new(built.fields),
         file: None,
     })
@@ -275,22 +279,26 @@ impl<'i> Section<'i> {
         if crc32fast::hash(message) != g.crc {
             return Err(io(path, "damaged", format!("generation {}", g.generation)));
         }
-        match codec.decode(message) {
-            Ok(Event::SubmissionApplied(a)) => Ok(Arc::new(a)),
-            Ok(other) => Err(io(path, "damaged", other.event_type().to_string())),
-            Err(e) => Err(io(path, "damaged", e)),
-        }
+        decoded(path, codec, message)
     }
 }
 
-/// Where the applied submissions of some generations come from: the file's applied section,
-/// decoded one by one, or the submissions a build has just made, when this process built the
-/// index (the first replay of a log, or the first after it grew, does not read back and decode
-/// what it has just written).
+/// The applied submission of an index's message (`path` names the index in errors).
+fn decoded(path: &Path, codec: &Codec, message: &[u8]) -> Result<Arc<SubmissionApplied>> {
+    match codec.decode(message) {
+        Ok(Event::SubmissionApplied(a)) => Ok(Arc::new(a)),
+        Ok(other) => Err(io(path, "damaged", other.event_type().to_string())),
+        Err(e) => Err(io(path, "damaged", e)),
+    }
+}
+
+/// Where the applied submissions of some generations come from: the file's applied section, or
+/// the messages a build has just written, when this process built the index (the first replay of
+/// a log does not read back what it has just written); decoded one by one.
 pub(super) enum Applied<'i> {
     Read(Section<'i>, Codec),
-    /// The generations of the range opened, and the first one's index.
-    Built(&'i [Arc<SubmissionApplied>], usize),
+    /// The messages of the range opened, the first one's index, and the index's file.
+    Built(&'i [Vec<u8>], usize, &'i Path, Codec),
 }
 
 impl<'i> Applied<'i> {
@@ -299,10 +307,8 @@ impl<'i> Applied<'i> {
         match &index.built {
             Some(built) => {
                 let first = range.start;
-                built
-                    .get(range)
-                    .map(|opened| Applied::Built(opened, first))
-                    .ok_or_else(|| ReplayError::NoGenerations.into())
+                let opened = built.get(range).ok_or(ReplayError::NoGenerations)?;
+                Ok(Applied::Built(opened, first, &index.path, Codec::new()?))
             }
             None => Ok(Applied::Read(Section::read(index, range)?, Codec::new()?)),
         }
@@ -312,11 +318,13 @@ impl<'i> Applied<'i> {
     pub fn get(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
         match self {
             Applied::Read(section, codec) => section.decode(codec, i),
-            Applied::Built(opened, first) => i
-                .checked_sub(*first)
-                .and_then(|at| opened.get(at))
-                .cloned()
-                .ok_or_else(|| ReplayError::NoGenerations.into()),
+            Applied::Built(opened, first, path, codec) => {
+                let message = i
+                    .checked_sub(*first)
+                    .and_then(|at| opened.get(at))
+                    .ok_or(ReplayError::NoGenerations)?;
+                decoded(path, codec, message)
+            }
         }
     }
 }
