@@ -84,6 +84,8 @@ fn event_log(partitions: u32) -> (tempfile::TempDir, Arc<dyn Log>) {
             None,
         )
     };
+    // WEST's file names its players: a replay reports them.
+    let clubs = [clubs[0].clone(), clubs[1].clone(), with_names(&clubs[2])];
     for i in [2, 0, 2] {
         publish(i, &clubs[i], &common::key_of(CLUBS[i])).unwrap();
     }
@@ -120,6 +122,18 @@ fn event_log(partitions: u32) -> (tempfile::TempDir, Arc<dyn Log>) {
     )
     .unwrap();
     (dir, log)
+}
+
+/// The club's CSV with each pair's players named (`ns_names`, `ew_names`).
+fn with_names(csv: &str) -> String {
+    let mut lines = csv.lines();
+    let mut out = format!("{},ns_names,ew_names\n", lines.next().unwrap());
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (ns, ew) = (cells[3], cells[4]);
+        out += &format!("{line},North {ns} & South {ns},East {ew} & West {ew}\n");
+    }
+    out
 }
 
 /// The club's CSV with the NS score of its first row made 10 more: no longer the contract's
@@ -167,6 +181,13 @@ fn assert_same(replayed: &Moment, indexed: &Moment, at: &str) {
             !replayed.imported(None).unwrap().warnings.is_empty(),
             "the corrections warn"
         );
+    }
+    if indexed.generation() >= 1 {
+        let named = |m: &Moment| {
+            let imported = m.imported(None).unwrap();
+            imported.pairs.iter().any(|p| !p.players.is_empty())
+        };
+        assert!(named(replayed) && named(indexed), "WEST's players {at}");
     }
     for club in [None, Some("NORTH"), Some("WEST")] {
         match (replayed.imported(club), indexed.imported(club)) {

@@ -181,7 +181,8 @@ impl Moment {
             self.field(club)?;
         }
         let kept = index.kept_fields(&only);
-        let parts = index.by_club_into(&only, Part::default, |part, club, f| {
+        let with_results = |club: &str| !kept.is_some_and(|k| k.contains_key(club));
+        let parts = index.by_club_into(&only, with_results, Part::default, |part, club, f| {
             add_club(&mut part.field, club, &f, kept);
             part.players.push(f.into_pairs());
             Ok(())
@@ -221,10 +222,16 @@ impl Moment {
         let Some(club) = club else {
             // Each club's results are added to a part of the field as they are read, and let go.
             let kept = index.kept_fields(chosen);
-            let parts = index.by_club_into(chosen, ClubsField::default, |part, club, f| {
-                add_club(part, club, &f, kept);
-                Ok(())
-            })?;
+            let with_results = |club: &str| !kept.is_some_and(|k| k.contains_key(club));
+            let parts = index.by_club_into(
+                chosen,
+                with_results,
+                ClubsField::default,
+                |part, club, f| {
+                    add_club(part, club, &f, kept);
+                    Ok(())
+                },
+            )?;
             return Ok(Field::concat(
                 parts.into_iter().map(ClubsField::into_field).collect(),
             ));
@@ -287,18 +294,26 @@ impl Index {
         chosen: &[usize],
         each: impl Fn(&str, InForce) -> Result<T> + Sync,
     ) -> Result<Vec<T>> {
-        let parts = self.by_club_into(chosen, Vec::new, |out, club, in_force| {
-            out.push(each(club, in_force)?);
-            Ok(())
-        })?;
+        let parts = self.by_club_into(
+            chosen,
+            |_| true,
+            Vec::new,
+            |out, club, in_force| {
+                out.push(each(club, in_force)?);
+                Ok(())
+            },
+        )?;
         Ok(parts.into_iter().flatten().collect())
     }
 
     /// [`Index::by_club`], each club given to `each` with a part of what is being gathered: the
-    /// parts (each begun by `part`) hold runs of clubs, in club order.
+    /// parts (each begun by `part`) hold runs of clubs, in club order. A club for which
+    /// `with_results` is false is given its pairs' players and withdrawals without its results
+    /// (for a club whose field is at hand: its results are then neither built nor kept).
     pub(super) fn by_club_into<P: Send>(
         &self,
         chosen: &[usize],
+        with_results: impl Fn(&str) -> bool + Sync,
         part: impl Fn() -> P + Sync + Send,
         each: impl Fn(&mut P, &str, InForce) -> Result<()> + Sync,
     ) -> Result<Vec<P>> {
@@ -315,8 +330,12 @@ impl Index {
             .into_par_iter()
             .try_fold(&part, |mut out, (club, generations)| {
                 let mut in_force = InForce::default();
+                let whole = with_results(club);
                 for i in generations {
-                    in_force.apply(&applied.get(i)?);
+                    in_force.apply(&match whole {
+                        true => applied.get(i)?,
+                        false => applied.get_without_results(i)?,
+                    });
                 }
                 each(&mut out, club, in_force)?;
                 Ok(out)

@@ -259,6 +259,11 @@ impl<'i> Section<'i> {
     /// The applied submission of generation `i` (an index into the generations, within the
     /// range read), checked against its CRC.
     pub fn decode(&self, codec: &Codec, i: usize) -> Result<Arc<SubmissionApplied>> {
+        decoded(&self.index.path, codec, self.message(i)?)
+    }
+
+    /// The message of generation `i` (within the range read), checked against its CRC.
+    fn message(&self, i: usize) -> Result<&[u8]> {
         let path = &self.index.path;
         let g = &self.index.meta.generations[i];
         let message = g
@@ -279,7 +284,7 @@ impl<'i> Section<'i> {
         if crc32fast::hash(message) != g.crc {
             return Err(io(path, "damaged", format!("generation {}", g.generation)));
         }
-        decoded(path, codec, message)
+        Ok(message)
     }
 }
 
@@ -316,15 +321,36 @@ impl<'i> Applied<'i> {
 
     /// The applied submission of generation `i`, within the range opened.
     pub fn get(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
+        let (path, codec) = self.path_codec();
+        decoded(path, codec, self.message(i)?)
+    }
+
+    /// [`Applied::get`] without the submission's results (`results` is empty): for a reader that
+    /// needs only its withdrawals and pairs.
+    pub fn get_without_results(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
+        let (path, codec) = self.path_codec();
+        match codec.applied_without_results(self.message(i)?) {
+            Ok(applied) => Ok(Arc::new(applied)),
+            Err(e) => Err(io(path, "damaged", e)),
+        }
+    }
+
+    fn path_codec(&self) -> (&Path, &Codec) {
         match self {
-            Applied::Read(section, codec) => section.decode(codec, i),
-            Applied::Built(opened, first, path, codec) => {
-                let message = i
-                    .checked_sub(*first)
-                    .and_then(|at| opened.get(at))
-                    .ok_or(ReplayError::NoGenerations)?;
-                decoded(path, codec, message)
-            }
+            Applied::Read(section, codec) => (&section.index.path, codec),
+            Applied::Built(_, _, path, codec) => (path, codec),
+        }
+    }
+
+    /// The message of generation `i`, within the range opened.
+    fn message(&self, i: usize) -> Result<&[u8]> {
+        match self {
+            Applied::Read(section, _) => section.message(i),
+            Applied::Built(opened, first, ..) => i
+                .checked_sub(*first)
+                .and_then(|at| opened.get(at))
+                .map(Vec::as_slice)
+                .ok_or_else(|| ReplayError::NoGenerations.into()),
         }
     }
 }
