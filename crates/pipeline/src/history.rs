@@ -125,6 +125,9 @@ pub struct Index {
     /// The applied submissions' messages, in the order they applied, when this process has just
     /// built the index: read from here instead of the file ([`store::Applied`]).
     built: Option<Arc<[Vec<u8>]>>,
+    /// Every applied submission decoded, when several moments are read from this index at once
+    /// ([`replay_each`]): decoded once for all of them, not once for each.
+    decoded: Option<Arc<[Arc<SubmissionApplied>]>>,
     /// When this process has just built the index: the field of each club whose results in force
     /// at the end are its only submission's, as the checks built it (the latest moment's national
     /// field is joined from them instead of built again: [`Index::kept_fields`]).
@@ -270,6 +273,16 @@ impl Index {
         })
     }
 
+    /// This index with every applied submission decoded (in parallel), for reading several
+    /// moments from it.
+    fn all_decoded(mut self) -> Result<Index> {
+        let all = store::applied(&self, 0..self.meta.generations.len())?;
+        self.decoded = Some(Arc::from(all));
+        // The messages are read no more.
+        self.built = None;
+        Ok(self)
+    }
+
     /// The applied submissions of generations `range` (indices into [`Index::generations`]),
     /// read from the file and decoded in parallel.
     pub fn applied(&self, range: std::ops::Range<usize>) -> Result<Vec<Arc<SubmissionApplied>>> {
@@ -302,6 +315,10 @@ pub fn replay_each<const N: usize>(
     let index = match dir {
         Some(dir) => index_answering(log, event, dir, &as_ofs)?,
         None => None,
+    };
+    let index = match index {
+        Some(index) if N > 1 => Some(index.all_decoded()?),
+        index => index,
     };
     Ok(as_ofs.map(|as_of| match &index {
         Some(index) => match index.moment(log, as_of)? {

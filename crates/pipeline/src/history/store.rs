@@ -145,6 +145,7 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
         // An index read on reads its older messages from the file it was just written to.
         built: (kept_count == 0).then(|| Arc::from(messages)),
         fields: Arc::new(built.fields),
+        decoded: None,
         file: None,
     })
 }
@@ -165,6 +166,7 @@ pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
                 applied_at,
                 built: None,
                 fields: Arc::default(),
+                decoded: None,
                 file: Some(file),
             }))
         }
@@ -297,56 +299,71 @@ fn decoded(path: &Path, codec: &Codec, message: &[u8]) -> Result<Arc<SubmissionA
     }
 }
 
-/// Where the applied submissions of some generations come from: the file's applied section, or
-/// the messages a build has just written, when this process built the index (the first replay of
-/// a log does not read back what it has just written); decoded one by one.
+/// Where the applied submissions of some generations come from: their messages (the file's
+/// applied section, or what a build has just written when this process built the index: the
+/// first replay of a log does not read back what it has just written), decoded one by one; or
+/// the submissions decoded already, when several moments are read at once.
 pub(super) enum Applied<'i> {
-    Read(Section<'i>, Codec),
-    /// The messages of the range opened, the first one's index, and the index's file.
-    Built(&'i [Vec<u8>], usize, &'i Path, Codec),
+    Messages(Messages<'i>, &'i Path, Codec),
+    /// The submissions of the range opened, and the first one's index.
+    Decoded(&'i [Arc<SubmissionApplied>], usize),
+}
+
+/// The messages of some generations.
+pub(super) enum Messages<'i> {
+    Read(Section<'i>),
+    /// The messages of the range opened, and the first one's index.
+    Built(&'i [Vec<u8>], usize),
 }
 
 impl<'i> Applied<'i> {
     /// The applied submissions of generations `range` (indices into the generations).
     pub fn open(index: &'i Index, range: std::ops::Range<usize>) -> Result<Applied<'i>> {
-        match &index.built {
-            Some(built) => {
-                let first = range.start;
-                let opened = built.get(range).ok_or(ReplayError::NoGenerations)?;
-                Ok(Applied::Built(opened, first, &index.path, Codec::new()?))
-            }
-            None => Ok(Applied::Read(Section::read(index, range)?, Codec::new()?)),
+        let first = range.start;
+        if let Some(decoded) = &index.decoded {
+            let opened = decoded.get(range).ok_or(ReplayError::NoGenerations)?;
+            return Ok(Applied::Decoded(opened, first));
         }
+        let messages = match &index.built {
+            Some(built) => {
+                Messages::Built(built.get(range).ok_or(ReplayError::NoGenerations)?, first)
+            }
+            None => Messages::Read(Section::read(index, range)?),
+        };
+        Ok(Applied::Messages(messages, &index.path, Codec::new()?))
     }
 
     /// The applied submission of generation `i`, within the range opened.
     pub fn get(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
-        let (path, codec) = self.path_codec();
-        decoded(path, codec, self.message(i)?)
+        match self {
+            Applied::Messages(messages, path, codec) => decoded(path, codec, messages.message(i)?),
+            Applied::Decoded(opened, first) => i
+                .checked_sub(*first)
+                .and_then(|at| opened.get(at))
+                .cloned()
+                .ok_or_else(|| ReplayError::NoGenerations.into()),
+        }
     }
 
-    /// [`Applied::get`] without the submission's results (`results` is empty): for a reader that
-    /// needs only its withdrawals and pairs.
+    /// [`Applied::get`] without the submission's results (`results` is empty, unless they were
+    /// decoded already): for a reader that needs only its withdrawals and pairs.
     pub fn get_without_results(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
-        let (path, codec) = self.path_codec();
-        match codec.applied_without_results(self.message(i)?) {
+        let Applied::Messages(messages, path, codec) = self else {
+            return self.get(i);
+        };
+        match codec.applied_without_results(messages.message(i)?) {
             Ok(applied) => Ok(Arc::new(applied)),
             Err(e) => Err(io(path, "damaged", e)),
         }
     }
+}
 
-    fn path_codec(&self) -> (&Path, &Codec) {
-        match self {
-            Applied::Read(section, codec) => (&section.index.path, codec),
-            Applied::Built(_, _, path, codec) => (path, codec),
-        }
-    }
-
+impl Messages<'_> {
     /// The message of generation `i`, within the range opened.
     fn message(&self, i: usize) -> Result<&[u8]> {
         match self {
-            Applied::Read(section, _) => section.message(i),
-            Applied::Built(opened, first, ..) => i
+            Messages::Read(section) => section.message(i),
+            Messages::Built(opened, first) => i
                 .checked_sub(*first)
                 .and_then(|at| opened.get(at))
                 .map(Vec::as_slice)
