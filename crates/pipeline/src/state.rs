@@ -99,8 +99,10 @@ pub struct Batch<'c> {
     /// checks early.)
     completing: std::collections::HashSet<u64>,
     effects: Vec<(usize, Effect)>,
-    /// Whether what applies is announced ([`Batch::announcing`]), and packed compressed.
+    /// Whether what applies is announced ([`Batch::announcing`]).
     announcing: bool,
+    /// Whether the state keeps what applies compressed ([`Batch::announcing_plain`] keeps it as
+    /// encoded).
     compressing: bool,
     /// What applied, when announcing, with the batch index of the record that completed it.
     announced: Vec<(usize, Announcement)>,
