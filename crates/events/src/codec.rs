@@ -370,34 +370,6 @@ impl Codec {
         }
     }
 
-    /// A `SubmissionApplied` message without its results: they are checked as decoding checks
-    /// them, not built (`results` is empty). For a reader that needs only a submission's
-    /// withdrawals and pairs. Any other message is an error.
-    pub fn applied_without_results(
-        &self,
-        message: &[u8],
-    ) -> Result<crate::types::SubmissionApplied> {
-        let Framed { fingerprint, datum } = split_message(message)?;
-        let reader = self.reader(fingerprint)?;
-        if reader.info.event_type() == EventType::SubmissionApplied
-            && matches!(reader.path, ReadPath::Generated)
-        {
-            return skim::read_applied_without_results(datum)
-                .map_err(|e| read_error(reader.info, e));
-        }
-        match self.decode(message)? {
-            Event::SubmissionApplied(mut applied) => {
-                applied.results = Vec::new();
-                Ok(applied)
-            }
-            other => Err(Error::Malformed {
-                event_type: other.event_type(),
-                version: reader.info.version(),
-                detail: "expected a SubmissionApplied".into(),
-            }),
-        }
-    }
-
     fn reader(&self, fingerprint: u64) -> Result<&Reader> {
         self.readers
             .iter()

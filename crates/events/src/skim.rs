@@ -1,7 +1,6 @@
 //! The results stream's own readers of `ResultsRecorded`, beside its generated one: a batch
 //! *skimmed* (its header read, its lines checked, not built: [`crate::Codec::skim`]) and its
-//! lines read as the results a submission applies ([`crate::Codec::applied_lines`]); and a
-//! `SubmissionApplied` read without building its results ([`crate::Codec::applied_without_results`]).
+//! lines read as the results a submission applies ([`crate::Codec::applied_lines`]).
 //!
 //! They are written by hand because they read a record into something else than its type,
 //! but they find the fields by their positions in the schema ([`Record::FIELDS`], generated),
@@ -11,9 +10,7 @@
 //! are used for the schema the generated codec is for, and held to apache-avro by the same
 //! tests.
 
-use crate::types::{
-    AppliedPair, AppliedResult, ResultKey, ResultLine, ResultsRecorded, SubmissionApplied,
-};
+use crate::types::{AppliedResult, ResultLine, ResultsRecorded};
 use crate::wire::{Datum, ReadError, Record, Stop, Wire, field_position, read_datum};
 
 const FIELDS: &[&str] = <ResultsRecorded as Record>::FIELDS;
@@ -122,53 +119,5 @@ pub(crate) fn read_lines_as_applied(
             }
         }
         Ok(())
-    })
-}
-
-const APPLIED_FIELDS: &[&str] = <SubmissionApplied as Record>::FIELDS;
-const APPLIED_EVENT_ID: usize = field_position(APPLIED_FIELDS, "event_id");
-const APPLIED_CLUB_ID: usize = field_position(APPLIED_FIELDS, "club_id");
-const APPLIED_SUBMISSION_ID: usize = field_position(APPLIED_FIELDS, "submission_id");
-const APPLIED_SEAL_OFFSET: usize = field_position(APPLIED_FIELDS, "seal_offset");
-const APPLIED_WITHDRAWN: usize = field_position(APPLIED_FIELDS, "withdrawn");
-const APPLIED_PAIRS: usize = field_position(APPLIED_FIELDS, "pairs");
-
-/// Reads a `SubmissionApplied` datum without building its results: they are checked as the
-/// generated reader checks them, and left out (`results` is empty).
-pub(crate) fn read_applied_without_results(datum: &[u8]) -> Result<SubmissionApplied, ReadError> {
-    read_datum(datum, |d| {
-        let mut applied = SubmissionApplied {
-            event_id: String::new(),
-            club_id: String::new(),
-            submission_id: String::new(),
-            seal_offset: 0,
-            results: Vec::new(),
-            withdrawn: Vec::new(),
-            pairs: Vec::new(),
-        };
-        for field in 0..APPLIED_FIELDS.len() {
-            match field {
-                APPLIED_EVENT_ID => applied.event_id = d.string("SubmissionApplied.event_id")?,
-                APPLIED_CLUB_ID => applied.club_id = d.string("SubmissionApplied.club_id")?,
-                APPLIED_SUBMISSION_ID => {
-                    applied.submission_id = d.string("SubmissionApplied.submission_id")?
-                }
-                APPLIED_SEAL_OFFSET => {
-                    applied.seal_offset = d.long("SubmissionApplied.seal_offset")?
-                }
-                APPLIED_WITHDRAWN => {
-                    applied.withdrawn = d.array("SubmissionApplied.withdrawn", |d| {
-                        ResultKey::read(d, "SubmissionApplied.withdrawn")
-                    })?
-                }
-                APPLIED_PAIRS => {
-                    applied.pairs = d.array("SubmissionApplied.pairs", |d| {
-                        AppliedPair::read(d, "SubmissionApplied.pairs")
-                    })?
-                }
-                other => SubmissionApplied::skip_field(d, other)?,
-            }
-        }
-        Ok(applied)
     })
 }

@@ -130,8 +130,11 @@ pub struct Index {
     decoded: Option<Arc<[Arc<SubmissionApplied>]>>,
     /// When this process has just built the index: the field of each club whose results in force
     /// at the end are its only submission's, as the checks built it (the latest moment's national
-    /// field is joined from them instead of built again: [`Index::kept_fields`]).
+    /// field is joined from them instead of built again: [`Index::kept`]).
     fields: Arc<std::collections::BTreeMap<String, simpairs_scoring::Field>>,
+    /// With `fields`: each pair's players at the end the build reached, as its state entered
+    /// them (the latest moment's players are these, not read again).
+    players: Arc<std::collections::BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>>>,
     /// The file this index was read from, kept open: another reader may read the index on and
     /// rename a new file over it, and this index's sections are where it read them, in this file.
     file: Option<Arc<std::fs::File>>,
@@ -147,6 +150,7 @@ impl Index {
     pub fn build(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
         let started = std::time::Instant::now();
         let built = build::build(log, event)?;
+        tracing::debug!(elapsed = ?started.elapsed(), "replay index: the log read through the judge");
         let index = store::write(&index_path(dir, event), built, None)?;
         tracing::info!(
             event,

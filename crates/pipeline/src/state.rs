@@ -291,6 +291,13 @@ impl EventState {
         &self.pairs
     }
 
+    /// Each pair's players, taken out (the state has none left): for a reader done with the state.
+    pub(crate) fn take_pairs(
+        &mut self,
+    ) -> BTreeMap<crate::PairKey, Vec<simpairs_events::types::Player>> {
+        std::mem::take(&mut self.pairs)
+    }
+
     /// Clubs whose results are in, with their number of results in force.
     pub fn clubs(&self) -> &BTreeMap<String, usize> {
         &self.clubs

@@ -1,8 +1,7 @@
 //! The generated codecs against apache-avro's, on the current schemas: for every record type,
 //! the same bytes written, the same records read, and an error wherever apache-avro gives one,
 //! on random records (`arb.rs`, generated from the schemas too) and on damaged, cut,
-//! lengthened and arbitrary bytes. `ResultsRecorded`'s and `SubmissionApplied`'s own readers
-//! (`skim.rs`) likewise.
+//! lengthened and arbitrary bytes. `ResultsRecorded`'s own readers (`skim.rs`) likewise.
 
 use apache_avro::reader::datum::GenericDatumReader;
 use apache_avro::writer::datum::GenericDatumWriter;
@@ -13,7 +12,7 @@ use crate::schemas::Registry;
 use crate::skim;
 use crate::skim::ResultsHeader;
 use crate::test_samples as common;
-use crate::types::{AppliedResult, ResultsRecorded, SubmissionApplied};
+use crate::types::{AppliedResult, ResultsRecorded};
 
 /// Random values of every type of the schemas.
 mod arb {
@@ -97,8 +96,7 @@ fn applied_lines(datum: &[u8]) -> Option<Vec<AppliedResult>> {
 }
 
 /// Checks that the generated codec of `event_type` reads `datum` as apache-avro does (`apache`),
-/// and for `ResultsRecorded` its skim and applied lines too, for `SubmissionApplied` its reading
-/// without results.
+/// and for `ResultsRecorded` its skim and applied lines too.
 fn reads_as_apache_avro(
     event_type: EventType,
     datum: &[u8],
@@ -115,19 +113,6 @@ fn reads_as_apache_avro(
             batch.map(ResultsHeader::of)
         );
         prop_assert_eq!(applied_lines(datum), batch.map(as_applied));
-    }
-    if event_type == EventType::SubmissionApplied {
-        let without_results = match apache {
-            Some(Event::SubmissionApplied(applied)) => Some(SubmissionApplied {
-                results: Vec::new(),
-                ..applied.clone()
-            }),
-            _ => None,
-        };
-        prop_assert_eq!(
-            skim::read_applied_without_results(datum).ok(),
-            without_results
-        );
     }
     Ok(())
 }

@@ -5,12 +5,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
-use simpairs_events::types::SubmissionApplied;
+use simpairs_events::types::{Player, SubmissionApplied};
 use simpairs_events::{Codec, Stream};
 use simpairs_log::Log;
 use simpairs_scoring::Field;
 
 use super::{Covered, DeadLetter, Generation, Index};
+use crate::PairKey;
 use crate::announce::Announcement;
 use crate::state::{Batch, Effect, EventState, Finished, Saved};
 use crate::{Result, stream_name};
@@ -31,6 +32,8 @@ pub(super) struct Built {
     /// The field of each club whose results in force at the end are its only submission's, as
     /// the checks of that submission built it (of the submissions this build judged).
     pub fields: BTreeMap<String, Field>,
+    /// Each pair's players at the end, as the state entered them.
+    pub players: BTreeMap<PairKey, Vec<Player>>,
     pub dead_letters: Vec<DeadLetter>,
     pub records: Vec<Vec<(u64, i64)>>,
     /// The state at the end, to read on from there when the log grows.
@@ -179,7 +182,7 @@ pub(super) fn build(log: &dyn Log, event: &str) -> Result<Built> {
     for partition in 0..partitions as u32 {
         reading.read_on(log, &codec, &mut state, &results, partition)?;
     }
-    Ok(reading.built(event, declarations, &state))
+    Ok(reading.built(event, declarations, &mut state))
 }
 
 /// `old` read on through the records appended to the log since it was built, from the state it
@@ -228,7 +231,7 @@ pub(super) fn extend(
     Ok(Some(reading.built(
         event,
         old.meta.declarations.clone(),
-        &state,
+        &mut state,
     )))
 }
 
@@ -270,7 +273,8 @@ impl Reading {
         Ok(())
     }
 
-    fn built(mut self, event: &str, declarations: Covered, state: &EventState) -> Built {
+    /// What was read, with the state's end (its pairs' players are taken from it).
+    fn built(mut self, event: &str, declarations: Covered, state: &mut EventState) -> Built {
         fill_seals(state, &mut self.notes.generations);
         let monotone = self
             .records
@@ -288,6 +292,7 @@ impl Reading {
             dead_letters: self.notes.dead_letters,
             records: self.records,
             saved: state.saved(),
+            players: state.take_pairs(),
         }
     }
 }

@@ -180,21 +180,28 @@ impl Moment {
             // The error `field` gives for a club without results.
             self.field(club)?;
         }
-        let kept = index.kept_fields(&only);
-        let with_results = |club: &str| !kept.is_some_and(|k| k.contains_key(club));
-        let parts = index.by_club_into(&only, with_results, Part::default, |part, club, f| {
+        let kept = index.kept(&only);
+        let parts = index.by_club_into(&only, reading(kept), Part::default, |part, club, f| {
             add_club(&mut part.field, club, &f, kept);
-            part.players.push(f.into_pairs());
+            if kept.is_none() {
+                part.players.push(f.into_pairs());
+            }
             Ok(())
         })?;
         let (fields, players): (Vec<Field>, Vec<_>) = parts
             .into_iter()
             .map(|p| (p.field.into_field(), p.players))
             .unzip();
-        // Clubs come in order, and a pair's key starts with its club: the map is built from a
-        // sorted run at once, not by inserting one pair at a time.
-        let players: BTreeMap<PairKey, Vec<Player>> =
-            players.into_iter().flatten().flatten().collect();
+        let read;
+        let players: &BTreeMap<PairKey, Vec<Player>> = match kept {
+            Some(kept) => kept.players,
+            None => {
+                // Clubs come in order, and a pair's key starts with its club: the map is built
+                // from a sorted run at once, not by inserting one pair at a time.
+                read = players.into_iter().flatten().flatten().collect();
+                &read
+            }
+        };
         let mut latest: BTreeMap<&str, &Generation> = BTreeMap::new();
         for &i in &only {
             let g = &index.meta.generations[i];
@@ -207,7 +214,7 @@ impl Moment {
         }
         Ok(super::imported::imported(
             Field::concat(fields),
-            &players,
+            players,
             &latest,
         ))
     }
@@ -221,11 +228,10 @@ impl Moment {
         };
         let Some(club) = club else {
             // Each club's results are added to a part of the field as they are read, and let go.
-            let kept = index.kept_fields(chosen);
-            let with_results = |club: &str| !kept.is_some_and(|k| k.contains_key(club));
+            let kept = index.kept(chosen);
             let parts = index.by_club_into(
                 chosen,
-                with_results,
+                reading(kept),
                 ClubsField::default,
                 |part, club, f| {
                     add_club(part, club, &f, kept);
@@ -264,26 +270,52 @@ impl Moment {
     }
 }
 
+/// What the build of an index kept that holds at a moment: see [`Index::kept`].
+#[derive(Clone, Copy)]
+struct Kept<'i> {
+    /// The field of each club whose results in force are its only submission's, as its checks
+    /// built it.
+    fields: &'i BTreeMap<String, Field>,
+    /// Each pair's players.
+    players: &'i BTreeMap<PairKey, Vec<Player>>,
+}
+
+/// How much of a club's submissions is read from the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Read {
+    /// Decoded whole: results, withdrawals, pairs.
+    Whole,
+    /// Not read: the club is given with nothing in force (its field and players are at hand).
+    Nothing,
+}
+
+/// Which clubs are read whole, given what the build kept: those whose field it did not keep.
+fn reading(kept: Option<Kept<'_>>) -> impl Fn(&str) -> Read + Sync + '_ {
+    move |club: &str| match kept {
+        Some(k) if k.fields.contains_key(club) => Read::Nothing,
+        _ => Read::Whole,
+    }
+}
+
 /// Adds `club`'s results in force (`in_force`) to a field being built: its field as the checks
 /// built it when `kept` has it.
-fn add_club(
-    part: &mut ClubsField,
-    club: &str,
-    in_force: &InForce,
-    kept: Option<&BTreeMap<String, Field>>,
-) {
-    match kept.and_then(|k| k.get(club)) {
+fn add_club(part: &mut ClubsField, club: &str, in_force: &InForce, kept: Option<Kept<'_>>) {
+    match kept.and_then(|k| k.fields.get(club)) {
         Some(field) => part.append(field),
         None => in_force.add_to(club, part),
     }
 }
 
 impl Index {
-    /// The fields the checks built that hold at the moment of generations `chosen`: those the
-    /// build of this index kept, when `chosen` is every generation (the end the build reached).
-    fn kept_fields(&self, chosen: &[usize]) -> Option<&BTreeMap<String, Field>> {
+    /// What the build of this index kept, when it holds at the moment of generations `chosen`:
+    /// only in the process that built it, and only when `chosen` is every generation (the end
+    /// the build reached).
+    fn kept(&self, chosen: &[usize]) -> Option<Kept<'_>> {
         let whole = chosen.len() == self.meta.generations.len();
-        (whole && !self.fields.is_empty()).then_some(self.fields.as_ref())
+        (whole && !self.fields.is_empty()).then(|| Kept {
+            fields: self.fields.as_ref(),
+            players: self.players.as_ref(),
+        })
     }
 
     /// Reads the chosen generations (indices, in the order they applied) club by club, clubs in
@@ -296,7 +328,7 @@ impl Index {
     ) -> Result<Vec<T>> {
         let parts = self.by_club_into(
             chosen,
-            |_| true,
+            |_| Read::Whole,
             Vec::new,
             |out, club, in_force| {
                 out.push(each(club, in_force)?);
@@ -307,13 +339,12 @@ impl Index {
     }
 
     /// [`Index::by_club`], each club given to `each` with a part of what is being gathered: the
-    /// parts (each begun by `part`) hold runs of clubs, in club order. A club for which
-    /// `with_results` is false is given its pairs' players and withdrawals without its results
-    /// (for a club whose field is at hand: its results are then neither built nor kept).
+    /// parts (each begun by `part`) hold runs of clubs, in club order. A club is read as
+    /// `read` says (one whose field and players are at hand is not read at all).
     pub(super) fn by_club_into<P: Send>(
         &self,
         chosen: &[usize],
-        with_results: impl Fn(&str) -> bool + Sync,
+        read: impl Fn(&str) -> Read + Sync,
         part: impl Fn() -> P + Sync + Send,
         each: impl Fn(&mut P, &str, InForce) -> Result<()> + Sync,
     ) -> Result<Vec<P>> {
@@ -330,12 +361,10 @@ impl Index {
             .into_par_iter()
             .try_fold(&part, |mut out, (club, generations)| {
                 let mut in_force = InForce::default();
-                let whole = with_results(club);
-                for i in generations {
-                    in_force.apply(&match whole {
-                        true => applied.get(i)?,
-                        false => applied.get_without_results(i)?,
-                    });
+                if read(club) == Read::Whole {
+                    for i in generations {
+                        in_force.apply(&applied.get(i)?);
+                    }
                 }
                 each(&mut out, club, in_force)?;
                 Ok(out)

@@ -145,6 +145,7 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
         // An index read on reads its older messages from the file it was just written to.
         built: (kept_count == 0).then(|| Arc::from(messages)),
         fields: Arc::new(built.fields),
+        players: Arc::new(built.players),
         decoded: None,
         file: None,
     })
@@ -166,6 +167,7 @@ pub(super) fn read(path: &Path, event: &str) -> Result<Option<Index>> {
                 applied_at,
                 built: None,
                 fields: Arc::default(),
+                players: Arc::default(),
                 decoded: None,
                 file: Some(file),
             }))
@@ -342,18 +344,6 @@ impl<'i> Applied<'i> {
                 .and_then(|at| opened.get(at))
                 .cloned()
                 .ok_or_else(|| ReplayError::NoGenerations.into()),
-        }
-    }
-
-    /// [`Applied::get`] without the submission's results (`results` is empty, unless they were
-    /// decoded already): for a reader that needs only its withdrawals and pairs.
-    pub fn get_without_results(&self, i: usize) -> Result<Arc<SubmissionApplied>> {
-        let Applied::Messages(messages, path, codec) = self else {
-            return self.get(i);
-        };
-        match codec.applied_without_results(messages.message(i)?) {
-            Ok(applied) => Ok(Arc::new(applied)),
-            Err(e) => Err(io(path, "damaged", e)),
         }
     }
 }
