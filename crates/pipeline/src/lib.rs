@@ -213,13 +213,15 @@ fn compacted(stream: &str) -> bool {
         .any(|s| stream.ends_with(&format!(".{}", s.name())))
 }
 
+/// Gives `each` every record of one partition of `stream` from offset `from` to `until`, in
+/// order; each is given over (a reader that keeps records keeps them without a copy).
 pub fn read_range(
     log: &dyn simpairs_log::Log,
     stream: &str,
     partition: u32,
     from: u64,
     until: u64,
-    mut each: impl FnMut(&simpairs_log::Record),
+    mut each: impl FnMut(simpairs_log::Record),
 ) -> Result<()> {
     let mut at = from;
     while at < until {
@@ -230,12 +232,12 @@ pub fn read_range(
             log.end_offset(stream, partition)?;
             break;
         }
-        for record in &batch {
+        for record in batch {
             if record.offset >= until {
                 return Ok(());
             }
-            each(record);
             at = record.offset + 1;
+            each(record);
         }
     }
     Ok(())

@@ -691,9 +691,7 @@ impl Projection {
             for partition in 0..log.partitions(&name)? {
                 let end = log.end_offset(&name, partition)?;
                 let mut records = Vec::new();
-                crate::read_range(log, &name, partition, 0, end, |r| {
-                    records.push(r.value.clone());
-                })?;
+                crate::read_range(log, &name, partition, 0, end, |r| records.push(r.value))?;
                 // Decoded in parallel, a chunk at a time (a decoded chunk is let go before the
                 // next: old generations of the national boards are large and soon replaced).
                 let mut records = records.into_iter().peekable();

@@ -321,7 +321,7 @@ impl Roster {
             Err(e) => return Err(e.into()),
         };
         let mut records = Vec::new();
-        crate::read_range(log, &stream, 0, 0, end, |r| records.push(r.value.clone()))?;
+        crate::read_range(log, &stream, 0, 0, end, |r| records.push(r.value))?;
         let mut roster: Option<Roster> = None;
         let mut set_aside = Vec::new();
         for message in records {

@@ -138,10 +138,10 @@ pub(crate) fn read_in_batches(
         }
     };
     crate::read_range(log, stream, partition, range.start, range.end, |r| {
-        if !keep(r) {
+        if !keep(&r) {
             return;
         }
-        chunk.push(r.clone());
+        chunk.push(r);
         if chunk.len() == STAGE_CHUNK {
             stage(state, &mut chunk, false);
         }
