@@ -44,30 +44,6 @@ struct OptionsJson {
     conventions: Option<String>,
 }
 
-#[derive(Serialize)]
-struct PairJson<'a> {
-    club: &'a str,
-    section: &'a str,
-    pair: &'a str,
-    direction: &'static str,
-    boards: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mp: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pct: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    imps: Option<f64>,
-    rank: u32,
-    tied: bool,
-    combined_rank: u32,
-    combined_tied: bool,
-    /// The players, when the file names them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    names: Option<Vec<&'a str>>,
-}
-
 fn is_mp(scoring: &Scoring<'_>) -> bool {
     scoring.options().method == Method::Matchpoints
 }
@@ -111,7 +87,7 @@ fn write_json_of<W: Write>(
     out.write_all(b",\"boards\":[")?;
     write_json_boards(&mut out, scoring, &names)?;
     out.write_all(b"],\"pairs\":[")?;
-    write_json_pairs(&mut out, scoring, &labels, imported)?;
+    write_json_pairs(&mut out, scoring, &names, imported)?;
     out.write_all(b"]")?;
     if let Some(imported) = imported.filter(|i| !i.warnings.is_empty()) {
         out.write_all(b",\"warnings\":")?;
@@ -335,43 +311,48 @@ fn adjusted_text(field: &simpairs_scoring::Field, row: usize, outcome: Outcome) 
 fn write_json_pairs<W: Write>(
     out: &mut W,
     scoring: &Scoring<'_>,
-    labels: &[String],
+    names: &crate::result_json::Names,
     imported: Option<&Imported>,
 ) -> io::Result<()> {
     let shown = shown_totals(scoring);
     let order = display_order(scoring);
-    let rendered: Vec<io::Result<Vec<u8>>> = order
+    let rendered: Vec<Vec<u8>> = order
         .par_chunks(RENDER_CHUNK)
         .enumerate()
         .map(|(k, ids)| {
             let mut out = Vec::with_capacity(ids.len() * 200);
+            let mut players = Vec::new();
             for (i, &id) in ids.iter().enumerate() {
                 if k > 0 || i > 0 {
                     out.push(b',');
                 }
-                let json = pair_json(scoring, labels, imported, shown.as_deref(), id);
-                serde_json::to_writer(&mut out, &json)?;
+                players.clear();
+                if let Some(imported) = imported {
+                    players.extend(imported.players(id).iter().map(|p| p.name.as_str()));
+                }
+                let line = pair_line(scoring, names, shown.as_deref(), id, &players);
+                crate::pair_json::write_pair(&mut out, &line);
             }
-            Ok(out)
+            out
         })
         .collect();
     for chunk in rendered {
-        out.write_all(&chunk?)?;
+        out.write_all(&chunk)?;
     }
     Ok(())
 }
 
-/// One pair's standing as JSON; `shown` are the totals as the conventions print them, when they
-/// print them otherwise than exactly ([`shown_totals`]).
-fn pair_json<'a>(
-    scoring: &'a Scoring<'_>,
-    labels: &'a [String],
-    imported: Option<&'a Imported>,
+/// One pair's standing as JSON prints it; `shown` are the totals as the conventions print them,
+/// when they print them otherwise than exactly ([`shown_totals`]), and `players` the pair's
+/// players' names.
+fn pair_line<'a>(
+    scoring: &Scoring<'_>,
+    names: &'a crate::result_json::Names,
     shown: Option<&[i64]>,
     id: simpairs_scoring::PairId,
-) -> PairJson<'a> {
+    players: &'a [&'a str],
+) -> crate::pair_json::PairLine<'a> {
     let field = scoring.field();
-    let mp = is_mp(scoring);
     let pair = &field.pairs()[id as usize];
     let s = &scoring.standings()[id as usize];
     // A total the conventions print otherwise (scaled, cut) is printed as they print it.
@@ -379,22 +360,25 @@ fn pair_json<'a>(
         Some(h) => (h[id as usize] as f64 / 100.0, h[id as usize] as f64 / 100.0),
         None => (s.total, s.total_hundredths as f64 / 100.0),
     };
-    let players = imported.map_or(&[][..], |i| i.players(id));
-    PairJson {
-        club: field.club_name(pair.club),
-        section: field.section_name(pair.section),
-        pair: &labels[id as usize],
+    crate::pair_json::PairLine {
+        club: names.club(pair.club),
+        section: names.section(pair.section),
+        pair: names.pair(id),
         direction: pair.direction.map_or("", |d| d.as_str()),
         boards: s.boards,
-        mp: mp.then_some(mp_total),
-        max: mp.then_some(s.max),
+        points: match is_mp(scoring) {
+            true => crate::pair_json::Points::Matchpoints {
+                mp: mp_total,
+                max: s.max,
+            },
+            false => crate::pair_json::Points::Imps(total),
+        },
         pct: s.percent(),
-        imps: (!mp).then_some(total),
         rank: s.rank,
         tied: s.tied,
         combined_rank: s.combined_rank,
         combined_tied: s.combined_tied,
-        names: (!players.is_empty()).then(|| players.iter().map(|p| p.name.as_str()).collect()),
+        names: players,
     }
 }
 

@@ -8,6 +8,7 @@
 //! [`write_tail`] write to serde_json's serialisation of the same fields.
 
 use rayon::prelude::*;
+use simpairs_scoring::field::{ClubId, SectionId};
 use simpairs_scoring::{Field, PairId};
 
 /// The field's names as JSON, escaped once: each pair's label, and the start of a result whose NS
@@ -21,6 +22,9 @@ pub(crate) struct Names {
     pairs: Texts,
     /// The start of each pair's results as NS.
     heads: Texts,
+    /// Each club's and each section's name, as a JSON string.
+    clubs: Vec<Box<str>>,
+    sections: Vec<Box<str>>,
 }
 
 /// Texts end to end, by index.
@@ -68,7 +72,27 @@ impl Names {
             })
             .collect();
         let (pairs, heads) = rayon::join(|| Texts::of(pairs), || Texts::of(heads));
-        Names { pairs, heads }
+        Names {
+            pairs,
+            heads,
+            clubs,
+            sections,
+        }
+    }
+
+    /// A pair's label as a JSON string.
+    pub(crate) fn pair(&self, pair: PairId) -> &[u8] {
+        self.pairs.get(pair as usize)
+    }
+
+    /// A club's name as a JSON string.
+    pub(crate) fn club(&self, club: ClubId) -> &[u8] {
+        self.clubs[club as usize].as_bytes()
+    }
+
+    /// A section's name as a JSON string.
+    pub(crate) fn section(&self, section: SectionId) -> &[u8] {
+        self.sections[section as usize].as_bytes()
     }
 }
 
@@ -78,7 +102,7 @@ fn head(club: &str, section: &str, ns_pair: &str) -> String {
 }
 
 /// `text` as a JSON string, as serde_json writes it.
-fn json_string(text: &str) -> Box<str> {
+pub(crate) fn json_string(text: &str) -> Box<str> {
     serde_json::to_string(text)
         .expect("a string is always JSON")
         .into_boxed_str()
@@ -141,12 +165,13 @@ pub(crate) fn write_tail(out: &mut Vec<u8>, tail: &Tail<'_>) {
     out.push(b'}');
 }
 
-fn integer(out: &mut Vec<u8>, value: i32) {
+/// An integer as serde_json writes one.
+pub(crate) fn integer(out: &mut Vec<u8>, value: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
 }
 
 /// A float as serde_json writes one: shortest round-trip digits, `null` when not finite.
-fn float(out: &mut Vec<u8>, value: f64) {
+pub(crate) fn float(out: &mut Vec<u8>, value: f64) {
     if value.is_finite() {
         out.extend_from_slice(zmij::Buffer::new().format_finite(value).as_bytes());
     } else {
