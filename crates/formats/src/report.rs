@@ -128,18 +128,13 @@ fn write_json_boards<W: Write>(
 ) -> io::Result<()> {
     let field = scoring.field();
     let by_board = field.rows_by_board();
-    let mut keyed = keyed_by_board(field, &by_board);
+    let printed = print_order(field, &by_board);
     for (i, w) in by_board.starts.windows(2).enumerate() {
-        let keyed = &mut keyed[w[0]..w[1]];
+        let rows = &printed[w[0]..w[1]];
         let number = by_board.boards[i];
         let board = scoring
             .board(number)
             .expect("every board of the field is scored");
-        // Results in a canonical order (by NS pair, then EW pair), so the same results print the same
-        // bytes whatever order they arrived in.
-        // (Each key holds its row: ties stay in row order, as a stable sort leaves them.)
-        keyed.par_sort_unstable();
-        let rows: Vec<u32> = keyed.iter().map(|&(_, _, row)| row).collect();
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -169,27 +164,103 @@ fn write_json_boards<W: Write>(
     Ok(())
 }
 
-/// Each result's key in the order a board's results print (its NS pair's place in
-/// [`pair_ranks`], its EW pair's, its row), board after board as `by_board` lists them. Filled in
-/// one pass over the field in row order: a board's rows are spread over the whole field, and
-/// reading them board by board read every column once a board.
-fn keyed_by_board(
+/// Each board's rows in the order its results print, board after board as `by_board` lists
+/// them: by NS pair, then EW pair (in [`pair_ranks`]' order), so that the same results print the
+/// same bytes whatever order they arrived in; a table given twice in row order. Boards are
+/// sorted in parallel, each on one thread.
+fn print_order(
     field: &simpairs_scoring::Field,
     by_board: &simpairs_scoring::BoardRows,
-) -> Vec<(u32, u32, u32)> {
+) -> Vec<u32> {
     let ranks = pair_ranks(field);
-    let mut next = vec![0usize; 1 << 16];
-    for (&board, &start) in by_board.boards.iter().zip(&by_board.starts) {
-        next[usize::from(board)] = start;
+    packed_order(field, by_board, &ranks).unwrap_or_else(|| tuple_order(field, by_board, &ranks))
+}
+
+/// [`print_order`] sorting (NS rank, EW rank, place among the board's rows) packed in one
+/// integer, which sorts faster than a triple: `None` when they do not fit in 64 bits. The place
+/// keeps a table given twice in row order.
+fn packed_order(
+    field: &simpairs_scoring::Field,
+    by_board: &simpairs_scoring::BoardRows,
+    ranks: &[u32],
+) -> Option<Vec<u32>> {
+    let bits = |n: usize| usize::BITS - n.leading_zeros();
+    let rank_bits = bits(ranks.iter().copied().max().unwrap_or(0) as usize);
+    let place_bits = bits(by_board.iter().map(<[u32]>::len).max().unwrap_or(0));
+    if 2 * rank_bits + place_bits > u64::BITS {
+        return None;
     }
-    let mut keyed = vec![(0, 0, 0); field.len()];
+    let keyed = keyed_by_board(field, by_board, ranks, |ns, ew, place| {
+        (u64::from(ns) << rank_bits | u64::from(ew)) << place_bits | place as u64
+    });
+    let place_mask = (1u64 << place_bits) - 1;
+    Some(sorted_by_board(keyed, by_board, |start, key| {
+        by_board.rows[start + (key & place_mask) as usize]
+    }))
+}
+
+/// [`print_order`] sorting (NS rank, EW rank, place among the board's rows) as a triple.
+fn tuple_order(
+    field: &simpairs_scoring::Field,
+    by_board: &simpairs_scoring::BoardRows,
+    ranks: &[u32],
+) -> Vec<u32> {
+    let keyed = keyed_by_board(field, by_board, ranks, |ns, ew, place| (ns, ew, place));
+    sorted_by_board(keyed, by_board, |start, (_, _, place)| {
+        by_board.rows[start + place]
+    })
+}
+
+/// Each result's key, made by `key` from its NS pair's place in `ranks`, its EW pair's and its
+/// place among its board's rows, board after board as `by_board` lists them. Filled in one pass
+/// over the field in row order: a board's rows are spread over the whole field, and reading them
+/// board by board read every column once a board. (Split between threads, each taking a run of
+/// rows, it measured no faster.)
+fn keyed_by_board<K: Copy + Default>(
+    field: &simpairs_scoring::Field,
+    by_board: &simpairs_scoring::BoardRows,
+    ranks: &[u32],
+    key: impl Fn(u32, u32, usize) -> K,
+) -> Vec<K> {
+    let mut next = vec![0usize; 1 << 16];
+    let mut start = vec![0usize; 1 << 16];
+    for (&board, &first) in by_board.boards.iter().zip(&by_board.starts) {
+        next[usize::from(board)] = first;
+        start[usize::from(board)] = first;
+    }
+    let mut keyed = vec![K::default(); field.len()];
     for row in 0..field.len() {
         let r = field.result(row);
-        let at = &mut next[usize::from(r.board)];
-        keyed[*at] = (ranks[r.ns as usize], ranks[r.ew as usize], row as u32);
-        *at += 1;
+        let b = usize::from(r.board);
+        let at = next[b];
+        keyed[at] = key(ranks[r.ns as usize], ranks[r.ew as usize], at - start[b]);
+        next[b] += 1;
     }
     keyed
+}
+
+/// The keys of each board sorted (boards in parallel), read back as rows by `row` (given the
+/// board's first index in `by_board`).
+fn sorted_by_board<K: Ord + Copy + Send + Sync>(
+    mut keyed: Vec<K>,
+    by_board: &simpairs_scoring::BoardRows,
+    row: impl Fn(usize, K) -> u32 + Sync,
+) -> Vec<u32> {
+    let mut boards: Vec<(usize, &mut [K])> = Vec::with_capacity(by_board.boards.len());
+    let mut rest = keyed.as_mut_slice();
+    for w in by_board.starts.windows(2) {
+        let (board, after) = std::mem::take(&mut rest).split_at_mut(w[1] - w[0]);
+        boards.push((w[0], board));
+        rest = after;
+    }
+    boards
+        .into_par_iter()
+        .flat_map_iter(|(start, keys)| {
+            keys.sort_unstable();
+            let row = &row;
+            keys.iter().map(move |&k| row(start, k))
+        })
+        .collect()
 }
 
 /// Each pair's place in the order tables list pairs (club, section, number, direction), pairs
@@ -988,6 +1059,48 @@ mod tests {
             String::from_utf8(with).unwrap(),
             String::from_utf8(without).unwrap()
         );
+    }
+
+    proptest::proptest! {
+        /// Each board's results print by NS pair, then EW pair, as tables list pairs (so "10"
+        /// after "9"), a table given twice in row order: packed in one integer or sorted as a
+        /// triple, whatever order the rows came in.
+        #[test]
+        fn a_board_s_results_print_by_pair_then_row(
+            rows in proptest::collection::vec((1u16..4, 0u32..12, 0u32..12), 0..80),
+        ) {
+            let mut field = Field::new();
+            let (club, section) = (field.club("C"), field.section(""));
+            let mut pair = |n: u32, direction| {
+                field.pair(Pair {
+                    club,
+                    section,
+                    label: PairLabel::Number(n + 1),
+                    direction: Some(direction),
+                })
+            };
+            let ids: Vec<(u32, u32, u16)> = rows
+                .iter()
+                .map(|&(board, ns, ew)| (pair(ns, Direction::NS), pair(ew, Direction::EW), board))
+                .collect();
+            for (ns, ew, board) in ids {
+                field.push_played(board, ns, ew, 0);
+            }
+            let by_board = field.rows_by_board();
+            let ranks = pair_ranks(&field);
+            let mut expected = Vec::new();
+            for rows in by_board.iter() {
+                let mut rows = rows.to_vec();
+                rows.sort_by_key(|&row| {
+                    let r = field.result(row as usize);
+                    (ranks[r.ns as usize], ranks[r.ew as usize])
+                });
+                expected.extend(rows);
+            }
+            let packed = packed_order(&field, &by_board, &ranks);
+            proptest::prop_assert_eq!(packed.as_ref(), Some(&expected));
+            proptest::prop_assert_eq!(tuple_order(&field, &by_board, &ranks), expected);
+        }
     }
 
     /// A Mitchell field whose NS pairs fill whole chunks of the table: each direction's heading
