@@ -1062,9 +1062,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Each board's results print by NS pair, then EW pair, as tables list pairs (so "10"
-        /// after "9"), a table given twice in row order: packed in one integer or sorted as a
-        /// triple, whatever order the rows came in.
+        /// Each board's results print by NS pair, then EW pair (their places in
+        /// [`pair_ranks`]), a table given twice in row order: packed in one integer or sorted
+        /// as a triple, whatever order the rows came in.
         #[test]
         fn a_board_s_results_print_by_pair_then_row(
             rows in proptest::collection::vec((1u16..4, 0u32..12, 0u32..12), 0..80),
