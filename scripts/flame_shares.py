@@ -51,7 +51,6 @@ PHASES = {
         ("index: log read", ["embedded::reader"]),
         ("index: what applied encoded as the index holds it", ["announce::announce", "encode_submission_applied"]),
         ("index: written", ["history::store::write"]),
-        ("answer: the kept clubs' players read", ["applied_without_results"]),
         ("answer: the national field joined from the clubs' fields", ["replay_at", "by_club_into", "ClubsField", "Field::append", "Field::concat"]),
         ("answer: scored", ["simpairs_scoring::engine", "simpairs_scoring::standings"]),
         ("answer: JSON written", ["write_json_of", "report::"]),
