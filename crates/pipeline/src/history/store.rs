@@ -97,10 +97,15 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
     let messages = built.applied;
     let mut generations = built.generations;
     debug_assert_eq!(generations.len(), kept_count + messages.len());
+    let crcs: Vec<u32> = messages.par_iter().map(|m| crc32fast::hash(m)).collect();
     let mut at = kept.len() as u64;
-    for (g, message) in generations[kept_count..].iter_mut().zip(&messages) {
+    for ((g, message), crc) in generations[kept_count..]
+        .iter_mut()
+        .zip(&messages)
+        .zip(crcs)
+    {
         g.bytes = (at, at + message.len() as u64);
-        g.crc = crc32fast::hash(message);
+        g.crc = crc;
         at += message.len() as u64;
     }
     let meta = Meta {
@@ -121,7 +126,10 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
     }
     let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
     let written = (|| -> std::io::Result<u64> {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+        // Messages of a few kilobytes each, gathered into writes of a megabyte: one write each
+        // cost the kernel more than the bytes.
+        let mut out =
+            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&temporary)?);
         out.write_all(MAGIC)?;
         out.write_all(&FORMAT.to_le_bytes())?;
         out.write_all(&(meta_bytes.len() as u64).to_le_bytes())?;
