@@ -94,6 +94,7 @@ mod tests {
 
     use super::{PairLine, Points, write_pair};
     use crate::result_json::json_string;
+    use crate::result_json::tests::{text, value};
 
     /// The fields as serde printed them before [`write_pair`].
     #[derive(Serialize)]
@@ -117,24 +118,6 @@ mod tests {
         combined_tied: bool,
         #[serde(skip_serializing_if = "Option::is_none")]
         names: Option<Vec<&'a str>>,
-    }
-
-    fn value() -> impl Strategy<Value = f64> {
-        prop_oneof![
-            4 => any::<f64>(),
-            2 => (0u32..400_000).prop_map(|n| f64::from(n) / 4.0),
-            1 => Just(f64::NAN),
-            1 => Just(f64::INFINITY),
-            1 => Just(-0.0),
-        ]
-    }
-
-    fn text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            3 => "[A-Za-z0-9 ]{0,8}",
-            1 => any::<String>(),
-            1 => "[\"\\\\\u{0}-\u{1f}\u{7f}é]{0,4}",
-        ]
     }
 
     proptest! {

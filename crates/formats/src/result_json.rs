@@ -180,7 +180,7 @@ pub(crate) fn float(out: &mut Vec<u8>, value: f64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use proptest::prelude::*;
     use serde::Serialize;
 
@@ -212,7 +212,9 @@ mod tests {
         ew_imps: Option<f64>,
     }
 
-    fn value() -> impl Strategy<Value = f64> {
+    /// Values as results and standings print them: any float, quarters, and those serde_json
+    /// prints specially (not finite, negative zero).
+    pub(crate) fn value() -> impl Strategy<Value = f64> {
         prop_oneof![
             4 => any::<f64>(),
             2 => (0u32..400_000).prop_map(|n| f64::from(n) / 4.0),
@@ -222,7 +224,8 @@ mod tests {
         ]
     }
 
-    fn text() -> impl Strategy<Value = String> {
+    /// Names: plain, any, and made of the characters JSON escapes.
+    pub(crate) fn text() -> impl Strategy<Value = String> {
         prop_oneof![
             3 => "[A-Za-z0-9 ]{0,8}",
             1 => any::<String>(),
