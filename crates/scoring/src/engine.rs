@@ -866,7 +866,7 @@ fn integer_pass<P: Positions>(
     let packed = parts(field.len(), 1)
         .into_par_iter()
         .map(|part| {
-            let mut acc = vec![0i64; pairs];
+            let mut acc = crate::zeroed::written::<i64>(pairs);
             let mut special_at = field
                 .specials
                 .partition_point(|(r, _)| (*r as usize) < part.start);
@@ -895,7 +895,7 @@ fn integer_pass<P: Positions>(
                 .for_each(|(x, y)| *x += y);
             a
         })
-        .unwrap_or_else(|| vec![0; pairs]);
+        .unwrap_or_else(|| crate::zeroed::written(pairs));
     let mask = (1i64 << COUNT_BITS) - 1;
     let (total, count): (Vec<i64>, Vec<u32>) = packed
         .par_iter()

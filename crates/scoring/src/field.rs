@@ -953,8 +953,8 @@ impl Field {
         }
         let by_board = self.rows_by_board();
         // For each pair, the board (index + 1) it was last seen on and the row.
-        let mut seen_on = vec![0u32; self.pairs.len()];
-        let mut seen_row = vec![0u32; self.pairs.len()];
+        let mut seen_on = crate::zeroed::written::<u32>(self.pairs.len());
+        let mut seen_row = crate::zeroed::written::<u32>(self.pairs.len());
         let mut duplicates = Vec::new();
         for (i, rows) in by_board.iter().enumerate() {
             let stamp = i as u32 + 1;
@@ -991,7 +991,7 @@ impl Field {
         // A part's bits, or `None` when a pair repeats a board inside the part.
         let bits = |k: usize| -> Option<Vec<u64>> {
             let rows = (k * per).min(self.len())..((k + 1) * per).min(self.len());
-            let mut bits = vec![0u64; self.pairs.len()];
+            let mut bits = crate::zeroed::written::<u64>(self.pairs.len());
             let columns = self.boards[rows.clone()].iter().zip(&self.ns[rows.clone()]);
             for ((&board, &ns), &ew) in columns.zip(&self.ew[rows]) {
                 let bit = 1u64 << (board - 1);

@@ -52,6 +52,7 @@ mod board;
 mod engine;
 mod radix;
 mod ranks;
+pub mod zeroed;
 
 use serde::{Deserialize, Serialize};
 

@@ -136,9 +136,13 @@ fn sum_part<P: Positions>(
     ratio: bool,
 ) -> PartSums {
     let (field, pairs) = (values.field, values.field.pairs().len());
-    let mut total = vec![0f64; pairs];
-    let mut tops = if ratio { vec![0f64; pairs] } else { Vec::new() };
-    let mut count = vec![0u32; pairs];
+    let mut total = crate::zeroed::written::<f64>(pairs);
+    let mut tops = if ratio {
+        crate::zeroed::written::<f64>(pairs)
+    } else {
+        Vec::new()
+    };
+    let mut count = crate::zeroed::written::<u32>(pairs);
     let mut special_at = values.special_from(part.start);
     let mut ranges = Vec::new();
     for block in row_blocks(part) {

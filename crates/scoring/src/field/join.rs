@@ -69,7 +69,7 @@ impl Field {
     /// The boards each pair played, one bit a board, or `None` when a pair played one twice or a
     /// board is above 64.
     fn boards_played(&self) -> Option<Vec<u64>> {
-        let mut bits = vec![0u64; self.pairs.len()];
+        let mut bits = crate::zeroed::written::<u64>(self.pairs.len());
         let rows = self.boards.iter().zip(&self.ns).zip(&self.ew);
         for ((&board, &ns), &ew) in rows {
             let bit = 1u64.checked_shl(u32::from(board).checked_sub(1)?)?;
