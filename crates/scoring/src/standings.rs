@@ -210,15 +210,15 @@ impl Ranking {
                 .map(|p| t.total_of(p) / f64::from(boards[p].max(1)))
                 .collect()
         };
-        let mut order: Vec<PairId> = (0..pairs as PairId).collect();
+        let order: Vec<PairId>;
         let mut sorted_keys: Option<Vec<u64>> = None;
         let mut key_at: Vec<f64> = Vec::new();
-        let uniform = boards
-            .iter()
-            .all(|&b| b == boards.first().copied().unwrap_or(0));
+        // Scans of millions of pairs, on every thread.
+        let first = boards.first().copied().unwrap_or(0);
+        let uniform = boards.par_iter().all(|&b| b == first);
         let (lowest, highest) = (
-            total_int.iter().copied().min().unwrap_or(0),
-            total_int.iter().copied().max().unwrap_or(0),
+            total_int.par_iter().copied().min().unwrap_or(0),
+            total_int.par_iter().copied().max().unwrap_or(0),
         );
         if t.integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
             // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
@@ -232,12 +232,14 @@ impl Ranking {
             order = keys.par_iter().map(|&k| k as u32).collect();
             sorted_keys = Some(keys);
         } else if t.integral {
-            order.par_sort_unstable_by(|&a, &b| {
+            let mut by_total: Vec<PairId> = (0..pairs as PairId).into_par_iter().collect();
+            by_total.par_sort_unstable_by(|&a, &b| {
                 let (a, b) = (a as usize, b as usize);
                 let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
                 let rhs = i128::from(total_int[b]) * i128::from(boards[a]);
                 rhs.cmp(&lhs).then(a.cmp(&b))
             });
+            order = by_total;
         } else {
             (order, key_at) = float_order(&key);
         }
