@@ -52,7 +52,7 @@ mod board;
 mod engine;
 mod radix;
 mod ranks;
-pub mod zeroed;
+mod zeroed;
 
 use serde::{Deserialize, Serialize};
 

@@ -430,7 +430,7 @@ fn place_in_order(
         })
         .collect();
     let mut places = vec![0u32; n];
-    zeros_on_every_thread(&mut placed_at, n);
+    crate::zeroed::refill(&mut placed_at, n);
     let mut work = Vec::with_capacity(parts.len());
     {
         let (mut places_rest, mut placed_rest) = (places.as_mut_slice(), placed_at.as_mut_slice());
@@ -482,12 +482,6 @@ fn place_in_order(
     }
 }
 
-/// `v` made `n` zeros, written by every thread: a national ranking's arrays are megabytes.
-fn zeros_on_every_thread<T: Copy + Default + Send + Sync>(v: &mut Vec<T>, n: usize) {
-    v.clear();
-    v.par_extend(rayon::iter::repeat_n(T::default(), n));
-}
-
 /// The places by pair id: the combined place above bit 32, the place in its list packed below
 /// ([`pack_place`]).
 fn places_by_pair(order: &[PairId], p: &Places, pairs: usize, mut placed: Vec<u64>) -> Vec<u64> {
@@ -499,7 +493,7 @@ fn places_by_pair(order: &[PairId], p: &Places, pairs: usize, mut placed: Vec<u6
     } else {
         1
     };
-    zeros_on_every_thread(&mut placed, pairs);
+    crate::zeroed::refill(&mut placed, pairs);
     let share = pairs.div_ceil(threads).max(1);
     placed
         .par_chunks_mut(share)

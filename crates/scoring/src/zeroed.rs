@@ -1,4 +1,4 @@
-//! Arrays of zeros that are added into at random: written before they are read.
+//! Large arrays of zeros, written by the program rather than taken zeroed from the kernel.
 //!
 //! `vec![0; n]` of a large `n` takes fresh pages from the kernel, which maps every page to one
 //! shared page of zeros until it is written. A counter added into (`acc[pair] += v`) reads its
@@ -8,14 +8,22 @@
 //! takes each page in one fault, without the interrupts: in `score L.csv` (2,000,000 pairs, a
 //! totals array on each thread) the double faults were 3.7% of the process's CPU.
 
-/// `n` zeros, written (see the module's documentation).
-pub fn written<T: Copy + Default>(n: usize) -> Vec<T> {
+/// `n` zeros, written (see the module's documentation): for counters added into at random.
+pub(crate) fn written<T: Copy + Default>(n: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     // The compiler may otherwise turn an allocation followed by zeros into one zeroed
     // allocation, the very thing avoided here.
     std::hint::black_box(&mut v);
     v.resize(n, T::default());
     v
+}
+
+/// `v` made `n` zeros, written by every thread: a national ranking's arrays are megabytes, each
+/// filled afterwards, and one thread zeroing them alone held up the rest.
+pub(crate) fn refill<T: Copy + Default + Send + Sync>(v: &mut Vec<T>, n: usize) {
+    use rayon::prelude::*;
+    v.clear();
+    v.par_extend(rayon::iter::repeat_n(T::default(), n));
 }
 
 #[cfg(test)]
@@ -25,5 +33,15 @@ mod tests {
         assert_eq!(super::written::<i64>(3), vec![0, 0, 0]);
         assert_eq!(super::written::<f64>(0), Vec::<f64>::new());
         assert!(super::written::<u32>(1 << 20).iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn refilled_with_n_zeros_whatever_it_held() {
+        let mut v = vec![7u64; 5];
+        super::refill(&mut v, 3);
+        assert_eq!(v, vec![0, 0, 0]);
+        super::refill(&mut v, 1 << 20);
+        assert_eq!(v.len(), 1 << 20);
+        assert!(v.iter().all(|&x| x == 0));
     }
 }
