@@ -213,13 +213,19 @@ impl Ranking {
         let order: Vec<PairId>;
         let mut sorted_keys: Option<Vec<u64>> = None;
         let mut key_at: Vec<f64> = Vec::new();
-        // Scans of millions of pairs, on every thread.
+        // Scans of millions of pairs on every thread; a club's few dozen on one.
         let first = boards.first().copied().unwrap_or(0);
-        let uniform = boards.par_iter().all(|&b| b == first);
-        let (lowest, highest) = (
-            total_int.par_iter().copied().min().unwrap_or(0),
-            total_int.par_iter().copied().max().unwrap_or(0),
-        );
+        let uniform = boards
+            .par_iter()
+            .with_min_len(crate::zeroed::PARALLEL_MIN)
+            .all(|&b| b == first);
+        let totals = || {
+            total_int
+                .par_iter()
+                .with_min_len(crate::zeroed::PARALLEL_MIN)
+                .copied()
+        };
+        let (lowest, highest) = (totals().min().unwrap_or(0), totals().max().unwrap_or(0));
         if t.integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
             // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
             // as one integer, so that ties then sit side by side with no lookups. The keys are made
@@ -232,7 +238,7 @@ impl Ranking {
             order = keys.par_iter().map(|&k| k as u32).collect();
             sorted_keys = Some(keys);
         } else if t.integral {
-            let mut by_total: Vec<PairId> = (0..pairs as PairId).into_par_iter().collect();
+            let mut by_total: Vec<PairId> = (0..pairs as PairId).collect();
             by_total.par_sort_unstable_by(|&a, &b| {
                 let (a, b) = (a as usize, b as usize);
                 let lhs = i128::from(total_int[a]) * i128::from(boards[b]);

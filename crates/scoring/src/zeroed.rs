@@ -18,12 +18,16 @@ pub(crate) fn written<T: Copy + Default>(n: usize) -> Vec<T> {
     v
 }
 
+/// Elements below which a scan or a fill stays on one thread: a club's field of a few dozen
+/// pairs, scored thousands of times in an ingest, would pay for splitting it each time.
+pub(crate) const PARALLEL_MIN: usize = 1 << 16;
+
 /// `v` made `n` zeros, written by every thread: a national ranking's arrays are megabytes, each
 /// filled afterwards, and one thread zeroing them alone held up the rest.
 pub(crate) fn refill<T: Copy + Default + Send + Sync>(v: &mut Vec<T>, n: usize) {
     use rayon::prelude::*;
     v.clear();
-    v.par_extend(rayon::iter::repeat_n(T::default(), n));
+    v.par_extend(rayon::iter::repeat_n(T::default(), n).with_min_len(PARALLEL_MIN));
 }
 
 #[cfg(test)]
