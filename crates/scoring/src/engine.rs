@@ -73,7 +73,9 @@ impl BridgeGrid {
 impl Positions for BridgeGrid {
     #[inline(always)]
     fn position(&self, score: i32) -> usize {
-        ((score + GRID_LIMIT) / GRID_STEP) as usize
+        // Unsigned: a score on the grid is at least -GRID_LIMIT, and the division is then a
+        // multiplication and a shift without a sign's correction.
+        (score.wrapping_add(GRID_LIMIT) as u32 / GRID_STEP as u32) as usize
     }
 }
 
@@ -929,11 +931,14 @@ fn integer_pass<P: Positions>(
     let pairs = field.pairs().len();
     // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
     let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
-    let table = value_table(boards, p, width, scaled);
+    // Each value as it is added, packed with the one board it counts (see `COUNT_BITS`).
+    let packed_value = |v: Value| (i64::from(scaled(v)) << COUNT_BITS) + 1;
+    let table = value_table(boards, p, width, packed_value);
     let base = board_bases(board_index, width);
     let packed = parts(field.len(), 1)
         .into_par_iter()
         .map(|part| {
+            let (table, base) = (table.as_slice(), base.as_slice());
             let mut acc = crate::zeroed::written::<i64>(pairs);
             let mut special_at = field
                 .specials
@@ -948,12 +953,12 @@ fn integer_pass<P: Positions>(
                     let (row, _) = field.specials[special_at];
                     special_at += 1;
                     let (n, e) = boards[board_index[b as usize] as usize].special_values(row);
-                    [scaled(n), scaled(e)]
+                    [packed_value(n), packed_value(e)]
                 } else {
                     table[base[b as usize] + p.position(s)]
                 };
-                acc[n as usize] += (i64::from(nv) << COUNT_BITS) + 1;
-                acc[e as usize] += (i64::from(ev) << COUNT_BITS) + 1;
+                acc[n as usize] += nv;
+                acc[e as usize] += ev;
             }
             acc
         })
