@@ -209,6 +209,7 @@ impl Spare {
     /// Keeps `scoring`'s memory for the next scoring; `scoring` is done with.
     pub fn keep(&mut self, mut scoring: Scoring<'_>) {
         self.standings = scoring.take_standings();
+        self.rank.order = std::mem::take(&mut scoring.rank_order);
     }
 }
 

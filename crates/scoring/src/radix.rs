@@ -52,23 +52,27 @@ pub(crate) fn sort_above(keys: &mut Vec<u64>, low: u32) {
 /// the digits of its own run of keys, then moves its keys into its own places of each digit's
 /// range (a digit's keys from the first run, then from the second...), so that every pass stays
 /// stable. Passes stop at the highest bit any key has.
-pub(crate) fn par_sort_above(keys: &mut Vec<u64>, low: u32) {
+///
+/// `spare` is the second buffer the passes move the keys between; what it holds does not matter,
+/// and it is left holding what it may (kept for another sort, it need not be allocated again).
+pub(crate) fn par_sort_above(keys: &mut Vec<u64>, low: u32, spare: &mut Vec<u64>) {
     let threads = rayon::current_num_threads();
     if keys.len() < PARALLEL_KEYS || threads < 2 {
         return sort_above(keys, low);
     }
     let run = keys.len().div_ceil(threads);
-    sort_in_runs(keys, low, run);
+    sort_in_runs(keys, low, run, spare);
 }
 
 /// The passes of [`par_sort_above`], each thread taking a run of `run` keys.
-fn sort_in_runs(keys: &mut Vec<u64>, low: u32, run: usize) {
+fn sort_in_runs(keys: &mut Vec<u64>, low: u32, run: usize, spare: &mut Vec<u64>) {
     let top = u64::BITS - keys.par_iter().copied().max().unwrap_or(0).leading_zeros();
-    let mut spare = vec![0; keys.len()];
+    // Every place is written by each pass: only the length matters.
+    spare.resize(keys.len(), 0);
     let mut shift = low;
     while shift < top {
-        if scatter_pass(keys, &mut spare, run, shift) {
-            std::mem::swap(keys, &mut spare);
+        if scatter_pass(keys, spare, run, shift) {
+            std::mem::swap(keys, spare);
         }
         shift += DIGIT_BITS;
     }
@@ -151,7 +155,9 @@ mod tests {
             expected.sort_unstable();
             let mut sorted = keys;
             let run = sorted.len().div_ceil(threads).max(1);
-            sort_in_runs(&mut sorted, 32, run);
+            // A second buffer that held other keys, longer or shorter.
+            let mut spare = vec![u64::MAX; sorted.len() / 2 + 3 * (sorted.len() % 2)];
+            sort_in_runs(&mut sorted, 32, run, &mut spare);
             prop_assert_eq!(sorted, expected);
         }
 

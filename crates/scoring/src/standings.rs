@@ -132,8 +132,12 @@ impl Totals {
 #[derive(Debug, Default)]
 pub(crate) struct RankSpare {
     keys: Vec<u64>,
+    /// The radix sort's second buffer of keys.
+    sorting: Vec<u64>,
     placed_at: Vec<u32>,
     placed: Vec<u64>,
+    /// The rank order of the scoring before ([`crate::Spare::keep`]).
+    pub(crate) order: RankOrder,
 }
 
 /// Bits of a pair id in the short sort keys of [`float_order`].
@@ -199,7 +203,8 @@ struct Ranking {
 
 impl Ranking {
     /// Orders every pair by its factored total (floating point for fields with fractions).
-    fn sort(t: &Totals, pairs: usize, mut keys: Vec<u64>) -> Ranking {
+    fn sort(t: &Totals, pairs: usize, memory: &mut RankSpare) -> Ranking {
+        let mut keys = std::mem::take(&mut memory.keys);
         let (total_int, boards) = (&t.total_int, &t.boards);
         // Fields with fractions are ordered by the factored total in floating point, computed once.
         let key: Vec<f64> = if t.integral {
@@ -234,8 +239,12 @@ impl Ranking {
                 .into_par_iter()
                 .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
                 .collect_into_vec(&mut keys);
-            crate::radix::par_sort_above(&mut keys, 32);
-            order = keys.par_iter().map(|&k| k as u32).collect();
+            crate::radix::par_sort_above(&mut keys, 32, &mut memory.sorting);
+            let mut ordered = std::mem::take(&mut memory.order.pairs);
+            keys.par_iter()
+                .map(|&k| k as u32)
+                .collect_into_vec(&mut ordered);
+            order = ordered;
             sorted_keys = Some(keys);
         } else if t.integral {
             let mut by_total: Vec<PairId> = (0..pairs as PairId).collect();
@@ -403,6 +412,7 @@ fn place_in_order(
     t: &Totals,
     ranking: &Ranking,
     mut placed_at: Vec<u32>,
+    before: RankOrder,
 ) -> Places {
     let order = &ranking.order;
     let same_at = |i: usize, j: usize| ranking.same_at(t, i, j);
@@ -412,7 +422,11 @@ fn place_in_order(
         .par_iter()
         .map(|p| category(p.direction) as u8)
         .collect();
-    let category_at: Vec<u8> = order.par_iter().map(|&p| category_of[p as usize]).collect();
+    let mut category_at = before.categories;
+    order
+        .par_iter()
+        .map(|&p| category_of[p as usize])
+        .collect_into_vec(&mut category_at);
     // Tie groups, walked in parts that each start a group, in parallel: a part starts with the
     // count of each list's pairs placed before it.
     let n = order.len();
@@ -435,8 +449,10 @@ fn place_in_order(
             count
         })
         .collect();
-    let mut places = vec![0u32; n];
-    crate::zeroed::refill(&mut placed_at, n);
+    // Every place is written by the walk below: the arrays need only their length.
+    let mut places = before.places;
+    crate::zeroed::resized(&mut places, n);
+    crate::zeroed::resized(&mut placed_at, n);
     let mut work = Vec::with_capacity(parts.len());
     {
         let (mut places_rest, mut placed_rest) = (places.as_mut_slice(), placed_at.as_mut_slice());
@@ -499,7 +515,8 @@ fn places_by_pair(order: &[PairId], p: &Places, pairs: usize, mut placed: Vec<u6
     } else {
         1
     };
-    crate::zeroed::refill(&mut placed, pairs);
+    // Every pair is in the order once: each slot is written below.
+    crate::zeroed::resized(&mut placed, pairs);
     let share = pairs.div_ceil(threads).max(1);
     placed
         .par_chunks_mut(share)
@@ -587,7 +604,7 @@ fn rank_pairs(
     sums: Sums,
     spare: &mut crate::Spare,
 ) -> Result<(Vec<Standing>, RankOrder)> {
-    let (mut standings, memory) = (
+    let (mut standings, mut memory) = (
         std::mem::take(&mut spare.standings),
         std::mem::take(&mut spare.rank),
     );
@@ -597,7 +614,7 @@ fn rank_pairs(
     let pairs = field.pairs().len();
     let t = Totals::new(scoring, sums);
 
-    let mut ranking = Ranking::sort(&t, pairs, memory.keys);
+    let mut ranking = Ranking::sort(&t, pairs, &mut memory);
     lap("sorted");
     ranking.find_near_runs(&t);
     lap("near runs found");
@@ -625,7 +642,7 @@ fn rank_pairs(
     tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
     ranking.settle_near_runs(&t, &exact);
     lap("near-ties settled");
-    let mut places = place_in_order(field, &t, &ranking, memory.placed_at);
+    let mut places = place_in_order(field, &t, &ranking, memory.placed_at, memory.order);
     let placed = places_by_pair(&ranking.order, &places, pairs, memory.placed);
     lap("placed");
     (0..pairs)
@@ -660,8 +677,10 @@ fn rank_pairs(
     lap("standings built");
     spare.rank = RankSpare {
         keys: ranking.sorted_keys.take().unwrap_or_default(),
+        sorting: memory.sorting,
         placed_at: std::mem::take(&mut places.placed_at),
         placed,
+        order: RankOrder::default(),
     };
     Ok((
         standings,
