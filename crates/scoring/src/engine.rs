@@ -27,6 +27,7 @@ use crate::ranks::{RankOrder, Standing};
 use crate::value::Value;
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 
+mod exact;
 mod float_pass;
 mod pair_cells;
 use float_pass::float_pass;
@@ -590,12 +591,12 @@ pub(crate) enum Depth {
 
 /// Scores every result of `field` as one field; pass one takes the counts kept in `counts` (and
 /// brings them up to date) where it can.
-pub fn score<'f>(
+pub fn score<'f, 'c>(
     field: &'f Field,
     options: &Options,
     depth: Depth,
-    counts: Option<&mut BoardCounts>,
-) -> Result<(Scoring<'f>, Option<Sums>)> {
+    counts: Option<&'c mut BoardCounts>,
+) -> Result<(Scoring<'f>, Option<Sums<'c>>)> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
@@ -700,7 +701,7 @@ fn played_boards(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn finish<'f, P: Positions>(
+fn finish<'f, 'c, P: Positions>(
     field: &'f Field,
     options: &Options,
     positions: ScorePositions,
@@ -709,9 +710,9 @@ fn finish<'f, P: Positions>(
     mut board_index: Vec<u32>,
     histograms: Histograms,
     depth: Depth,
-    kept: Option<&mut BoardCounts>,
+    kept: Option<&'c mut BoardCounts>,
     lap: impl Fn(&str),
-) -> Result<(Scoring<'f>, Option<Sums>)> {
+) -> Result<(Scoring<'f>, Option<Sums<'c>>)> {
     let width = positions.len();
     let (board_numbers, results_per_board, plain_per_board) =
         played_boards(board_numbers, &mut board_index, histograms);
@@ -838,7 +839,7 @@ fn common_unit<P: Positions>(boards: &[BoardScore], p: &P) -> Option<i64> {
 }
 
 /// Each pair's sums from pass two.
-pub(crate) struct Sums {
+pub(crate) struct Sums<'c> {
     /// Exact totals, in units of `1 / unit`, when every value is a whole number of such units.
     pub total_int: Option<Vec<i64>>,
     /// The denominator of `total_int` (1 when every value is whole).
@@ -851,6 +852,9 @@ pub(crate) struct Sums {
     /// The lowest and highest pair id in each [`ROW_BLOCK`] rows (float pass only): lets
     /// [`Scoring::exact_totals`] skip the rows of other pairs.
     pub pair_ranges: Vec<(PairId, PairId)>,
+    /// Each pair's results, when pass two summed from them: [`Scoring::exact_totals`] then reads
+    /// a pair's own results instead of the field's rows.
+    pub cells: Option<&'c PairCells>,
 }
 
 /// Rows summarised together in [`Sums::pair_ranges`]. A national field is built club by club and a
@@ -927,7 +931,7 @@ fn integer_pass<P: Positions>(
     p: &P,
     width: usize,
     unit: i64,
-) -> Sums {
+) -> Sums<'static> {
     let pairs = field.pairs().len();
     // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
     let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
@@ -984,6 +988,7 @@ fn integer_pass<P: Positions>(
         tops_f: Vec::new(),
         boards: count,
         pair_ranges: Vec::new(),
+        cells: None,
     }
 }
 
@@ -1163,7 +1168,7 @@ impl<'f> Scoring<'f> {
             return self.standings.iter().map(|s| s.total_hundredths).collect();
         }
         let pairs: Vec<PairId> = (0..self.field.pairs().len() as PairId).collect();
-        let exact = self.exact_totals(&pairs, &[]);
+        let exact = self.exact_totals(&pairs, &[], None);
         // The most boards played in each list (NS, EW, Howell): a Mitchell's NS and EW pairs are two
         // competitions, and may play different numbers of boards (cobalt mp_pairs_mitchell_03: every
         // NS pair 18 boards, every EW pair 21, none scaled).
@@ -1206,112 +1211,6 @@ impl<'f> Scoring<'f> {
             let pos = self.positions.position(s);
             (board.ns[pos], board.ew[pos])
         }
-    }
-
-    /// Exact totals (and sums of tops) of some pairs, by one scan of every result, as unreduced
-    /// fractions with positive denominators. Values are summed
-    /// per denominator in 128-bit integers (a board's values share a few denominators), and the few
-    /// sums are combined as big rationals only at the end.
-    /// `pair_ranges` ([`Sums::pair_ranges`]) may be empty: every row is then read.
-    pub(crate) fn exact_totals(
-        &self,
-        wanted: &[PairId],
-        pair_ranges: &[(PairId, PairId)],
-    ) -> FxHashMap<PairId, (BigRational, BigRational)> {
-        let mut slot = vec![u32::MAX; self.field.pairs().len()];
-        // One bit per pair, wanted or not: small enough to stay in the cache while every row is
-        // tested, where `slot` would be read at random.
-        let mut is_wanted = vec![0u64; self.field.pairs().len().div_ceil(64)];
-        for (i, &p) in wanted.iter().enumerate() {
-            slot[p as usize] = i as u32;
-            is_wanted[p as usize / 64] |= 1 << (p % 64);
-        }
-        let wanted_bit = |p: PairId| is_wanted[p as usize / 64] >> (p % 64) & 1 != 0;
-        let mut sorted = wanted.to_vec();
-        sorted.sort_unstable();
-        // Whether a block of rows may hold a wanted pair.
-        let may_hold =
-            |block: &std::ops::Range<usize>| match pair_ranges.get(block.start / ROW_BLOCK) {
-                Some(&(lowest, highest)) => {
-                    let at = sorted.partition_point(|&p| p < lowest);
-                    at < sorted.len() && sorted[at] <= highest
-                }
-                None => true,
-            };
-        type Buckets = Vec<(i64, i128)>;
-        fn add_to(buckets: &mut Buckets, den: i64, num: i128) {
-            match buckets.iter_mut().find(|(d, _)| *d == den) {
-                Some((_, n)) => *n += num,
-                None => buckets.push((den, num)),
-            }
-        }
-        fn add(buckets: &mut Buckets, v: Value) {
-            add_to(buckets, *v.denom(), i128::from(*v.numer()));
-        }
-        /// The sum of the buckets over their least common denominator, not reduced: a national
-        /// pair's boards each have a denominator of their own, so the sum's has hundreds of bits,
-        /// and reducing it (a big gcd) would cost more than everything else done with it.
-        fn combine(buckets: &Buckets) -> BigRational {
-            use num_integer::Integer;
-            use num_traits::ToPrimitive;
-            let mut common = BigInt::from(1);
-            for &(den, _) in buckets {
-                // gcd(common, den) = gcd(common mod den, den): small numbers only.
-                let rest = (&common % den).to_i64().unwrap_or(0);
-                common *= den / rest.gcd(&den);
-            }
-            let numerator: BigInt = buckets
-                .iter()
-                .map(|&(den, num)| BigInt::from(num) * (&common / den))
-                .sum();
-            BigRational::new_raw(numerator, common)
-        }
-        let sums = parts(self.field.len(), 2)
-            .into_par_iter()
-            .map(|part| {
-                let mut sums: Vec<(Buckets, Buckets)> =
-                    vec![(Vec::new(), Vec::new()); wanted.len()];
-                for row in row_blocks(part).filter(may_hold).flatten() {
-                    let (ns_pair, ew_pair) = (self.field.ns[row], self.field.ew[row]);
-                    if !wanted_bit(ns_pair) && !wanted_bit(ew_pair) {
-                        continue;
-                    }
-                    let (ns_slot, ew_slot) = (slot[ns_pair as usize], slot[ew_pair as usize]);
-                    let (ns, ew) = self.raw_values(row);
-                    let bi = self.board_index[self.field.boards[row] as usize] as usize;
-                    let top = self.boards[bi].top;
-                    for (s, v) in [(ns_slot, ns), (ew_slot, ew)] {
-                        if s != u32::MAX {
-                            let e = &mut sums[s as usize];
-                            add(&mut e.0, v);
-                            add(&mut e.1, top);
-                        }
-                    }
-                }
-                sums
-            })
-            .reduce_with(|mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    for (den, num) in y.0 {
-                        add_to(&mut x.0, den, num);
-                    }
-                    for (den, num) in y.1 {
-                        add_to(&mut x.1, den, num);
-                    }
-                }
-                a
-            })
-            .unwrap_or_default();
-        let none = (Vec::new(), Vec::new());
-        let combined: Vec<_> = wanted
-            .par_iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                let (t, m) = sums.get(i).unwrap_or(&none);
-                (p, (combine(t), combine(m)))
-            })
-            .collect();
-        combined.into_iter().collect()
     }
 }
 

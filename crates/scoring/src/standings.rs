@@ -82,7 +82,7 @@ struct Totals {
 }
 
 impl Totals {
-    fn new(scoring: &Scoring<'_>, sums: Sums) -> Totals {
+    fn new(scoring: &Scoring<'_>, sums: Sums<'_>) -> Totals {
         let integral = sums.total_int.is_some();
         let options = scoring.options;
         let mp = options.method == Method::Matchpoints;
@@ -590,7 +590,7 @@ fn hundredths_of(
 /// Ranking works in `spare`'s memory and leaves its working buffers there ([`crate::Spare`]).
 pub(crate) fn rank<'f>(
     mut scoring: Scoring<'f>,
-    sums: Sums,
+    sums: Sums<'_>,
     spare: &mut crate::Spare,
 ) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
@@ -601,7 +601,7 @@ pub(crate) fn rank<'f>(
 
 fn rank_pairs(
     scoring: &Scoring<'_>,
-    sums: Sums,
+    sums: Sums<'_>,
     spare: &mut crate::Spare,
 ) -> Result<(Vec<Standing>, RankOrder)> {
     let (mut standings, mut memory) = (
@@ -612,6 +612,7 @@ fn rank_pairs(
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
     let pairs = field.pairs().len();
+    let cells = sums.cells;
     let t = Totals::new(scoring, sums);
 
     let mut ranking = Ranking::sort(&t, pairs, &mut memory);
@@ -636,7 +637,7 @@ fn rank_pairs(
     let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
         FxHashMap::default()
     } else {
-        scoring.exact_totals(&doubtful, &t.pair_ranges)
+        scoring.exact_totals(&doubtful, &t.pair_ranges, cells)
     };
 
     tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");

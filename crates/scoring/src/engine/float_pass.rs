@@ -110,7 +110,7 @@ pub(super) fn float_pass<P: Positions>(
     p: &P,
     width: usize,
     ratio: bool,
-) -> Sums {
+) -> Sums<'static> {
     let values = RowValues::new(field, boards, board_index, p, width);
     let pairs = field.pairs().len();
     let row_parts = parts(field.len(), 1);
@@ -182,7 +182,7 @@ fn merged(
     rows: usize,
     pairs: usize,
     ratio: bool,
-) -> (Sums, Vec<PairId>) {
+) -> (Sums<'static>, Vec<PairId>) {
     // Parts end where blocks do not: a block split between two parts has two ranges to join.
     let mut pair_ranges: Vec<(PairId, PairId)> = vec![(PairId::MAX, 0); rows.div_ceil(ROW_BLOCK)];
     let mut spread: Vec<PairId> = Vec::new();
@@ -227,6 +227,7 @@ fn merged(
         tops_f: tops,
         boards: count,
         pair_ranges,
+        cells: None,
     };
     (sums, spread)
 }
@@ -235,7 +236,7 @@ fn merged(
 /// does, reading only the blocks whose range of pairs holds one of them.
 fn resum_in_row_order<P: Positions>(
     values: &RowValues<'_, P>,
-    sums: &mut Sums,
+    sums: &mut Sums<'_>,
     spread: &[PairId],
     ratio: bool,
 ) {

@@ -8,8 +8,11 @@
 
 use rayon::prelude::*;
 
+use super::exact::{self, PairSums};
 use super::float_pass::RowValues;
-use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums, block_range};
+use super::{
+    BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Scoring, Sums, block_range,
+};
 use crate::board::BoardScore;
 use crate::field::{Field, PairId, SPECIAL_SCORE};
 
@@ -114,7 +117,7 @@ impl PairCells {
         board_index: &[u32],
         width: usize,
         ratio: bool,
-    ) -> Sums {
+    ) -> Sums<'_> {
         let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
         let of_pair = |p: usize| self.of_pair(p);
         let pairs = self.starts.len() - 1;
@@ -143,7 +146,37 @@ impl PairCells {
             tops_f,
             boards: played,
             pair_ranges: self.ranges.clone(),
+            cells: Some(self),
         }
+    }
+
+    /// The exact sums of the `wanted` pairs (in that order) from their own cells: a few dozen
+    /// results each, where the rows' scan reads every block of rows that may hold one of them.
+    /// `scoring` is the scoring of the field these cells index.
+    pub(crate) fn exact_sums(&self, scoring: &Scoring<'_>, wanted: &[PairId]) -> Vec<PairSums> {
+        wanted
+            .par_iter()
+            .map(|&p| {
+                let mut sums = (Vec::new(), Vec::new());
+                for &cell in self.of_pair(p as usize) {
+                    let side = (cell & 1) as usize;
+                    let (values, board) = if cell & SPECIAL == 0 {
+                        let b = (cell >> (POSITION_BITS + 1)) as usize;
+                        let board = &scoring.boards[scoring.board_index[b] as usize];
+                        let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
+                        ((board.ns[position], board.ew[position]), board)
+                    } else {
+                        let row = ((cell & !SPECIAL) >> 1) as usize;
+                        let b = scoring.field.boards[row] as usize;
+                        let board = &scoring.boards[scoring.board_index[b] as usize];
+                        (scoring.raw_values(row), board)
+                    };
+                    let value = if side == 0 { values.0 } else { values.1 };
+                    exact::add(&mut sums, value, board.top);
+                }
+                sums
+            })
+            .collect()
     }
 
     /// The cells of pair `p`.
