@@ -9,16 +9,16 @@ use num_rational::BigRational;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::pair_cells::PairCells;
+use super::pair_cells::{CellAt, PairCells, cell_at};
 use super::{ROW_BLOCK, Scoring, parts, row_blocks};
 use crate::field::PairId;
 use crate::value::Value;
 
 /// A sum as (denominator, sum of numerators) for each denominator met.
-pub(super) type Buckets = Vec<(i64, i128)>;
+type Buckets = Vec<(i64, i128)>;
 
 /// A pair's total and sum of tops, as [`Buckets`].
-pub(super) type PairSums = (Buckets, Buckets);
+type PairSums = (Buckets, Buckets);
 
 fn add_to(buckets: &mut Buckets, den: i64, num: i128) {
     match buckets.iter_mut().find(|(d, _)| *d == den) {
@@ -28,7 +28,7 @@ fn add_to(buckets: &mut Buckets, den: i64, num: i128) {
 }
 
 /// Adds a value and its board's top into a pair's sums.
-pub(super) fn add(sums: &mut PairSums, value: Value, top: Value) {
+fn add(sums: &mut PairSums, value: Value, top: Value) {
     add_to(&mut sums.0, *value.denom(), i128::from(*value.numer()));
     add_to(&mut sums.1, *top.denom(), i128::from(*top.numer()));
 }
@@ -64,7 +64,7 @@ impl Scoring<'_> {
         cells: Option<&PairCells>,
     ) -> FxHashMap<PairId, (BigRational, BigRational)> {
         let sums = match cells {
-            Some(cells) => cells.exact_sums(self, wanted),
+            Some(cells) => self.exact_sums_of_cells(cells, wanted),
             None => self.exact_sums_of_rows(wanted, pair_ranges),
         };
         let none = (Vec::new(), Vec::new());
@@ -77,6 +77,35 @@ impl Scoring<'_> {
             })
             .collect();
         combined.into_iter().collect()
+    }
+
+    /// The sums of the `wanted` pairs (in that order) from their own results, `cells` being those
+    /// of this scoring's field: a few dozen results a pair, where the rows' scan reads every block
+    /// of rows that may hold one of them.
+    fn exact_sums_of_cells(&self, cells: &PairCells, wanted: &[PairId]) -> Vec<PairSums> {
+        let board_of = |number: usize| &self.boards[self.board_index[number] as usize];
+        wanted
+            .par_iter()
+            .map(|&p| {
+                let mut sums = (Vec::new(), Vec::new());
+                for &cell in cells.of_pair(p as usize) {
+                    let (at, side) = cell_at(cell);
+                    let (values, board) = match at {
+                        CellAt::Plain { board, position } => {
+                            let board = board_of(board);
+                            ((board.ns[position], board.ew[position]), board)
+                        }
+                        CellAt::Special { row } => (
+                            self.raw_values(row),
+                            board_of(self.field.boards[row] as usize),
+                        ),
+                    };
+                    let value = if side == 0 { values.0 } else { values.1 };
+                    add(&mut sums, value, board.top);
+                }
+                sums
+            })
+            .collect()
     }
 
     /// The sums of the `wanted` pairs (in that order), from a scan of the rows that skips each

@@ -8,11 +8,8 @@
 
 use rayon::prelude::*;
 
-use super::exact::{self, PairSums};
 use super::float_pass::RowValues;
-use super::{
-    BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Scoring, Sums, block_range,
-};
+use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums, block_range};
 use crate::board::BoardScore;
 use crate::field::{Field, PairId, SPECIAL_SCORE};
 
@@ -150,37 +147,8 @@ impl PairCells {
         }
     }
 
-    /// The exact sums of the `wanted` pairs (in that order) from their own cells: a few dozen
-    /// results each, where the rows' scan reads every block of rows that may hold one of them.
-    /// `scoring` is the scoring of the field these cells index.
-    pub(crate) fn exact_sums(&self, scoring: &Scoring<'_>, wanted: &[PairId]) -> Vec<PairSums> {
-        wanted
-            .par_iter()
-            .map(|&p| {
-                let mut sums = (Vec::new(), Vec::new());
-                for &cell in self.of_pair(p as usize) {
-                    let side = (cell & 1) as usize;
-                    let (values, board) = if cell & SPECIAL == 0 {
-                        let b = (cell >> (POSITION_BITS + 1)) as usize;
-                        let board = &scoring.boards[scoring.board_index[b] as usize];
-                        let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
-                        ((board.ns[position], board.ew[position]), board)
-                    } else {
-                        let row = ((cell & !SPECIAL) >> 1) as usize;
-                        let b = scoring.field.boards[row] as usize;
-                        let board = &scoring.boards[scoring.board_index[b] as usize];
-                        (scoring.raw_values(row), board)
-                    };
-                    let value = if side == 0 { values.0 } else { values.1 };
-                    exact::add(&mut sums, value, board.top);
-                }
-                sums
-            })
-            .collect()
-    }
-
     /// The cells of pair `p`.
-    fn of_pair(&self, p: usize) -> &[u32] {
+    pub(super) fn of_pair(&self, p: usize) -> &[u32] {
         &self.cells[self.starts[p] as usize..self.starts[p + 1] as usize]
     }
 
@@ -215,6 +183,30 @@ impl PairCells {
     }
 }
 
+/// Where a cell's value is: a plain score's board number and position on the grid, or a special
+/// row; with its side (0 North-South, 1 East-West).
+pub(super) enum CellAt {
+    Plain { board: usize, position: usize },
+    Special { row: usize },
+}
+
+/// Where `cell`'s value is, and its side.
+#[inline(always)]
+pub(super) fn cell_at(cell: u32) -> (CellAt, usize) {
+    let side = (cell & 1) as usize;
+    let at = if cell & SPECIAL == 0 {
+        CellAt::Plain {
+            board: (cell >> (POSITION_BITS + 1)) as usize,
+            position: (cell >> 1) as usize & ((1 << POSITION_BITS) - 1),
+        }
+    } else {
+        CellAt::Special {
+            row: ((cell & !SPECIAL) >> 1) as usize,
+        }
+    };
+    (at, side)
+}
+
 /// Pairs whose totals [`PairCells::totals`] adds side by side.
 const LANES: usize = 4;
 
@@ -223,13 +215,13 @@ const LANES: usize = 4;
 /// cell doubled pass two's time.
 #[inline(always)]
 fn cell_value(values: &RowValues<'_, BridgeGrid>, cell: u32) -> (f64, u16) {
-    let side = (cell & 1) as usize;
-    if cell & SPECIAL == 0 {
-        let b = (cell >> (POSITION_BITS + 1)) as u16;
-        let position = (cell >> 1) as usize & ((1 << POSITION_BITS) - 1);
-        (values.at(b, position)[side], b)
-    } else {
-        let row = (cell & !SPECIAL) >> 1;
-        (values.special(row)[side], values.board_of(row))
+    match cell_at(cell) {
+        (CellAt::Plain { board, position }, side) => {
+            (values.at(board as u16, position)[side], board as u16)
+        }
+        (CellAt::Special { row }, side) => (
+            values.special(row as u32)[side],
+            values.board_of(row as u32),
+        ),
     }
 }
