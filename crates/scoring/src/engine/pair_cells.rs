@@ -116,7 +116,6 @@ impl PairCells {
         ratio: bool,
     ) -> Sums<'_> {
         let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
-        let of_pair = |p: usize| self.of_pair(p);
         let pairs = self.starts.len() - 1;
         let total_f = self.totals(&values);
         let played: Vec<u32> = (0..pairs)
@@ -128,7 +127,7 @@ impl PairCells {
             (0..pairs)
                 .into_par_iter()
                 .map(|p| {
-                    of_pair(p)
+                    self.of_pair(p)
                         .iter()
                         .fold(0f64, |sum, &cell| sum + top_of(cell))
                 })
