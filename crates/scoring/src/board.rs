@@ -173,7 +173,6 @@ impl MatchpointScale {
             return self.top * percent / Exact::from_integer(100);
         }
         let x = Exact::from_integer(2 * worse as i128 + equal as i128 - 1);
-        let one = Exact::from_integer(1);
         // Stage one: to the results of this board (Neuberg, or the manual "add one per score in the
         // other group" for fouled groups; beside artificial scores as the conventions say).
         let on_board = if size == n {
@@ -181,14 +180,14 @@ impl MatchpointScale {
         } else if self.several_groups {
             match self.fouled {
                 FouledMethod::AddOne => x + Exact::from_integer(n - size),
-                _ => (x + one) * Exact::new(n, size) - one,
+                _ => neuberg(x, size, n),
             }
         } else {
             match self.artificial {
-                Artificial::Ratio => x * Exact::new(n, size),
+                Artificial::Ratio => in_ratio(x, size, n),
                 Artificial::Tie => x + Exact::from_integer(n - size),
                 Artificial::None => x,
-                _ => (x + one) * Exact::new(n, size) - one,
+                _ => neuberg(x, size, n),
             }
         };
         // Stage two: to the most times any board was played.
@@ -224,13 +223,26 @@ impl MatchpointScale {
 
 /// Stage two of a matchpoint value: a value among a board's `n` results brought to `target` results.
 fn to_target(v: Exact, n: i128, target: i128, missing: Missing, factoring: Factoring) -> Exact {
-    let one = Exact::from_integer(1);
     match (missing, factoring) {
         // Each missing result is a tie: 1 on the double scale.
         (Missing::Tie, _) => v + Exact::from_integer(target - n),
-        (_, Factoring::Ratio) => v * Exact::new(target, n),
-        _ => (v + one) * Exact::new(target, n) - one,
+        (_, Factoring::Ratio) => in_ratio(v, n, target),
+        _ => neuberg(v, n, target),
     }
+}
+
+/// Neuberg's formula, a value among `from` results brought to `to`: (v + 1) x to / from - 1, on
+/// the double scale. As one fraction reduced once: a national field values tens of thousands of
+/// scores, and each step of `Ratio`'s arithmetic reduces its result with a 128-bit gcd. (The
+/// numbers stay far inside 128 bits: results and targets are below 2^32.)
+fn neuberg(v: Exact, from: i128, to: i128) -> Exact {
+    let (p, q) = (*v.numer(), *v.denom());
+    Exact::new((p + q) * to - from * q, q * from)
+}
+
+/// A value among `from` results brought to `to` in proportion: v x to / from, reduced once.
+fn in_ratio(v: Exact, from: i128, to: i128) -> Exact {
+    Exact::new(*v.numer() * to, *v.denom() * from)
 }
 
 /// The inverse of stage two: a value brought to `target` results, as it was among the board's `n`
