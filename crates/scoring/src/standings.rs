@@ -224,13 +224,12 @@ impl Ranking {
             .par_iter()
             .with_min_len(crate::zeroed::PARALLEL_MIN)
             .all(|&b| b == first);
-        let totals = || {
-            total_int
-                .par_iter()
-                .with_min_len(crate::zeroed::PARALLEL_MIN)
-                .copied()
-        };
-        let (lowest, highest) = (totals().min().unwrap_or(0), totals().max().unwrap_or(0));
+        let (lowest, highest) = total_int
+            .par_iter()
+            .with_min_len(crate::zeroed::PARALLEL_MIN)
+            .map(|&x| (x, x))
+            .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            .unwrap_or((0, 0));
         if t.integral && uniform && (highest as i128 - lowest as i128) < 1 << 32 {
             // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
             // as one integer, so that ties then sit side by side with no lookups. The keys are made
