@@ -291,7 +291,8 @@ fn read_chunk<'l>(
             }
         }
     }
-    Chunk::new(builder, problems, absent)
+    let line_ends = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    Chunk::new(builder, problems, absent, line_ends)
 }
 
 /// Reads a traveller CSV. `file` names the file in messages; nothing of a file with problems is kept.

@@ -261,7 +261,10 @@ pub(crate) fn read_chunk_with<'l>(
         );
         start = end + 1;
     }
-    Chunk::new(builder, split.problems, split.absent)
+    // Each line read ended at a line feed, but for a last line without one.
+    let line_ends = (line - first_line) - u64::from(bytes.last().is_some_and(|&b| b != b'\n'));
+    debug_assert_eq!(line_ends, memchr::memchr_iter(b'\n', bytes).count() as u64);
+    Chunk::new(builder, split.problems, split.absent, line_ends)
 }
 
 /// The most fields a row can have and be read: a header names each of the 26 columns simpairs

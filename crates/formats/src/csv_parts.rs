@@ -74,13 +74,11 @@ pub(crate) struct Reading<'a> {
     pub(crate) first_line: u64,
 }
 
-/// A chunk read with line numbers from its own start, with where it lies in the body and how many
-/// line ends it holds.
+/// A chunk read with line numbers from its own start, with where it lies in the body.
 struct Relative<'l> {
     chunk: Chunk<'l>,
     part: Part,
     at: std::ops::Range<u64>,
-    line_ends: u64,
 }
 
 /// The field the file's chunks join into; each chunk, its results taken and its line numbers
@@ -138,16 +136,10 @@ fn read_range<'l>(
     if memchr::memchr(b'"', bytes).is_some() {
         return Err(Stop::Quoted);
     }
-    let line_ends = memchr::memchr_iter(b'\n', bytes).count() as u64;
     let (file, layout, legal) = (reading.file, reading.layout, reading.legal);
     let mut chunk = crate::csv_fast::read_chunk_fast(file, bytes, 0, layout, legal);
     let part = Part::new(std::mem::take(&mut chunk.builder.field));
-    Ok(Some(Relative {
-        chunk,
-        part,
-        at,
-        line_ends,
-    }))
+    Ok(Some(Relative { chunk, part, at }))
 }
 
 /// Where the chunk of range `k` lies in the body, and its bytes; `None` when it is empty.
@@ -215,7 +207,10 @@ fn join_in_order<'l>(
         while let Some(chunk) = waiting.get_mut(joined).and_then(Option::take) {
             joined += 1;
             let Some(relative) = chunk else { continue };
-            let (line_ends, length) = (relative.line_ends, relative.at.end - relative.at.start);
+            let (line_ends, length) = (
+                relative.chunk.line_ends,
+                relative.at.end - relative.at.start,
+            );
             let (chunk, part) = lines_put_right(source, reading, relative, line, &movements)?;
             movements.learn(&chunk);
             line += line_ends;
@@ -246,7 +241,6 @@ fn lines_put_right<'l>(
         mut chunk,
         mut part,
         at,
-        ..
     } = relative;
     if chunk.names_lines() || movements.differ(&chunk) {
         let mut buffer = Vec::new();

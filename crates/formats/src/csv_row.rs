@@ -182,10 +182,18 @@ pub(crate) struct Chunk<'l> {
     pub(crate) absent: Absent,
     /// The movement of each (club, section) the chunk names, with the line that set it.
     pub(crate) movements: Vec<(String, String, Movement, u64)>,
+    /// How many line feeds the chunk's bytes hold: the next chunk's first line is this chunk's
+    /// plus that.
+    pub(crate) line_ends: u64,
 }
 
 impl<'l> Chunk<'l> {
-    pub(crate) fn new(builder: FieldBuilder<'l>, problems: Problems, absent: Absent) -> Self {
+    pub(crate) fn new(
+        builder: FieldBuilder<'l>,
+        problems: Problems,
+        absent: Absent,
+        line_ends: u64,
+    ) -> Self {
         let movements = builder
             .movements()
             .map(|(club, section, m, line)| (club.to_string(), section.to_string(), m, line))
@@ -195,6 +203,7 @@ impl<'l> Chunk<'l> {
             problems,
             absent,
             movements,
+            line_ends,
         }
     }
 
