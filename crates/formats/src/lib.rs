@@ -59,6 +59,7 @@ pub mod import;
 mod lines;
 mod method;
 mod model;
+mod overlapped;
 mod pair_json;
 pub mod pbn;
 pub mod report;

@@ -49,14 +49,14 @@ fn is_mp(scoring: &Scoring<'_>) -> bool {
 }
 
 /// Writes the scored field as the JSON the README describes ("JSON").
-pub fn write_json<W: Write>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
+pub fn write_json<W: Write + Send>(out: W, scoring: &Scoring<'_>) -> io::Result<()> {
     write_json_of(out, scoring, None)
 }
 
 /// Writes the JSON (README, "JSON") for a file read: besides the results, each pair's players
 /// (`"names"`, when the file names them) and the file's warnings (`"warnings"`: file, line, field,
 /// message; when there are any). A file with neither prints what [`write_json`] prints.
-pub fn write_imported_json<W: Write>(
+pub fn write_imported_json<W: Write + Send>(
     out: W,
     imported: &Imported,
     scoring: &Scoring<'_>,
@@ -64,7 +64,7 @@ pub fn write_imported_json<W: Write>(
     write_json_of(out, scoring, Some(imported))
 }
 
-fn write_json_of<W: Write>(
+fn write_json_of<W: Write + Send>(
     out: W,
     scoring: &Scoring<'_>,
     imported: Option<&Imported>,
@@ -118,10 +118,26 @@ struct WarningJson<'a> {
 /// Results rendered at a time by one thread (about 2 MB of JSON).
 const RENDER_CHUNK: usize = 16_384;
 
+/// Pieces of JSON (a board's opening or closing, or a chunk of results or pairs) rendered at once,
+/// up to about 32 MB: work for every thread while the pieces before are written.
+const PIECES_AT_ONCE: usize = 16;
+
+/// A piece of the boards' JSON.
+enum Piece<'r> {
+    /// Board `i`'s opening: its number, top and datum.
+    Opening(usize),
+    /// Rows of a board's results, the first ones of that board or not.
+    Results {
+        rows: &'r [u32],
+        first: bool,
+    },
+    Closing,
+}
+
 /// Every board with its results, in a canonical order. A national field's boards are millions of
 /// results: each board's results are put in order and rendered in parallel, a chunk at a time,
-/// and written in order.
-fn write_json_boards<W: Write>(
+/// and written in order while the next chunks are rendered.
+fn write_json_boards<W: Write + Send>(
     out: &mut W,
     scoring: &Scoring<'_>,
     names: &crate::result_json::Names,
@@ -129,38 +145,57 @@ fn write_json_boards<W: Write>(
     let field = scoring.field();
     let by_board = field.rows_by_board();
     let printed = print_order(field, &by_board);
+    let mut pieces = Vec::new();
     for (i, w) in by_board.starts.windows(2).enumerate() {
-        let rows = &printed[w[0]..w[1]];
-        let number = by_board.boards[i];
-        let board = scoring
-            .board(number)
-            .expect("every board of the field is scored");
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        write!(
-            out,
-            "{{\"board\":{number},\"results_count\":{}",
-            board.results
-        )?;
-        if is_mp(scoring) {
-            write!(out, ",\"top\":")?;
-            serde_json::to_writer(&mut *out, &to_f64(scoring.top(board)))?;
-        }
-        if let Some(datum) = board.datum {
-            write!(out, ",\"datum\":{datum}")?;
-        }
-        out.write_all(b",\"results\":[")?;
-        let rendered: Vec<Vec<u8>> = rows
-            .par_chunks(RENDER_CHUNK)
-            .enumerate()
-            .map(|(k, chunk)| render_results(scoring, names, chunk, k == 0))
-            .collect();
-        for chunk in rendered {
-            out.write_all(&chunk)?;
-        }
-        out.write_all(b"]}")?;
+        pieces.push(Piece::Opening(i));
+        let chunks = printed[w[0]..w[1]].chunks(RENDER_CHUNK).enumerate();
+        pieces.extend(chunks.map(|(k, rows)| Piece::Results {
+            rows,
+            first: k == 0,
+        }));
+        pieces.push(Piece::Closing);
     }
+    let render = |piece: &Piece<'_>, out: &mut Vec<u8>| match *piece {
+        Piece::Opening(i) => board_opening(out, scoring, by_board.boards[i], i == 0),
+        Piece::Results { rows, first } => {
+            render_results(out, scoring, names, rows, first);
+            Ok(())
+        }
+        Piece::Closing => {
+            out.extend_from_slice(b"]}");
+            Ok(())
+        }
+    };
+    crate::overlapped::write_rendered(out, &pieces, PIECES_AT_ONCE, render)
+}
+
+/// A board's JSON up to its results: its number, top and datum; `first` for the boards' first (no
+/// comma before it).
+fn board_opening(
+    head: &mut Vec<u8>,
+    scoring: &Scoring<'_>,
+    number: u16,
+    first: bool,
+) -> io::Result<()> {
+    let board = scoring
+        .board(number)
+        .expect("every board of the field is scored");
+    if !first {
+        head.push(b',');
+    }
+    write!(
+        head,
+        "{{\"board\":{number},\"results_count\":{}",
+        board.results
+    )?;
+    if is_mp(scoring) {
+        head.extend_from_slice(b",\"top\":");
+        serde_json::to_writer(&mut *head, &to_f64(scoring.top(board)))?;
+    }
+    if let Some(datum) = board.datum {
+        write!(head, ",\"datum\":{datum}")?;
+    }
+    head.extend_from_slice(b",\"results\":[");
     Ok(())
 }
 
@@ -292,12 +327,13 @@ fn pair_labels(field: &simpairs_scoring::Field) -> Vec<String> {
 
 /// Some results of one board as JSON, each preceded by a comma but the very first.
 fn render_results(
+    out: &mut Vec<u8>,
     scoring: &Scoring<'_>,
     names: &crate::result_json::Names,
     rows: &[u32],
     first: bool,
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(rows.len() * 160);
+) {
+    out.reserve(rows.len() * 160);
     // A plain score's values, and so what it prints after its pairs, depend only on the board
     // and the score: a board has a few hundred distinct scores, so each is written once.
     let mut tails: FxHashMap<i32, Vec<u8>> = FxHashMap::default();
@@ -307,7 +343,7 @@ fn render_results(
         }
         let row = row as usize;
         let r = scoring.field().result(row);
-        crate::result_json::write_pairs(&mut out, names, r.ns, r.ew);
+        crate::result_json::write_pairs(out, names, r.ns, r.ew);
         match r.outcome {
             Outcome::Played(score) if !r.arrow_switch && r.group.is_none() => {
                 let tail = tails.entry(score).or_insert_with(|| {
@@ -320,11 +356,10 @@ fn render_results(
             }
             _ => {
                 let line = scoring.line_values(row);
-                crate::result_json::write_tail(&mut out, &result_tail(scoring, row, r, line));
+                crate::result_json::write_tail(out, &result_tail(scoring, row, r, line));
             }
         }
     }
-    out
 }
 
 /// What one result prints after its pairs; `line` are its values as the conventions print them
@@ -378,8 +413,9 @@ fn adjusted_text(field: &simpairs_scoring::Field, row: usize, outcome: Outcome) 
     }
 }
 
-/// Every pair's standing, in display order, with its players when the file names them.
-fn write_json_pairs<W: Write>(
+/// Every pair's standing, in display order, with its players when the file names them: chunks
+/// of pairs rendered in parallel, a batch at a time, written while the next batch is rendered.
+fn write_json_pairs<W: Write + Send>(
     out: &mut W,
     scoring: &Scoring<'_>,
     names: &crate::result_json::Names,
@@ -387,30 +423,24 @@ fn write_json_pairs<W: Write>(
 ) -> io::Result<()> {
     let shown = shown_totals(scoring);
     let order = display_order(scoring);
-    let rendered: Vec<Vec<u8>> = order
-        .par_chunks(RENDER_CHUNK)
-        .enumerate()
-        .map(|(k, ids)| {
-            let mut out = Vec::with_capacity(ids.len() * 200);
-            let mut players = Vec::new();
-            for (i, &id) in ids.iter().enumerate() {
-                if k > 0 || i > 0 {
-                    out.push(b',');
-                }
-                players.clear();
-                if let Some(imported) = imported {
-                    players.extend(imported.players(id).iter().map(|p| p.name.as_str()));
-                }
-                let line = pair_line(scoring, names, shown.as_deref(), id, &players);
-                crate::pair_json::write_pair(&mut out, &line);
+    let render = |&(k, ids): &(usize, &[u32]), out: &mut Vec<u8>| {
+        out.reserve(ids.len() * 200);
+        let mut players = Vec::new();
+        for (i, &id) in ids.iter().enumerate() {
+            if k > 0 || i > 0 {
+                out.push(b',');
             }
-            out
-        })
-        .collect();
-    for chunk in rendered {
-        out.write_all(&chunk)?;
-    }
-    Ok(())
+            players.clear();
+            if let Some(imported) = imported {
+                players.extend(imported.players(id).iter().map(|p| p.name.as_str()));
+            }
+            let line = pair_line(scoring, names, shown.as_deref(), id, &players);
+            crate::pair_json::write_pair(out, &line);
+        }
+        Ok(())
+    };
+    let chunks: Vec<(usize, &[u32])> = order.chunks(RENDER_CHUNK).enumerate().collect();
+    crate::overlapped::write_rendered(out, &chunks, PIECES_AT_ONCE, render)
 }
 
 /// One pair's standing as JSON prints it; `shown` are the totals as the conventions print them,
@@ -720,8 +750,8 @@ fn standing_line(
 /// Pairs per chunk of the standings table formatted in parallel.
 const TABLE_CHUNK: usize = 8_192;
 
-/// Chunks of the standings table formatted at once, then written: work for every thread, and
-/// never the whole text of a national table held at once.
+/// Chunks of the standings table formatted at once, while the ones before are written: work for
+/// every thread, and never the whole text of a national table held at once.
 const CHUNKS_AT_ONCE: usize = 16;
 
 /// Lines of the standings table whose pairs are gathered before they are formatted: few enough
@@ -729,7 +759,7 @@ const CHUNKS_AT_ONCE: usize = 16;
 const GATHERED: usize = 256;
 
 /// Writes the standings (and, if asked, every board's traveller) as a table for people.
-pub fn write_table<W: Write>(
+pub fn write_table<W: Write + Send>(
     out: W,
     scoring: &Scoring<'_>,
     title: &str,
@@ -741,7 +771,7 @@ pub fn write_table<W: Write>(
 /// Writes the table of [`write_table`] for a file read, with what the file carries: the players'
 /// names beside their pair, and on the travellers each table's contract, result and declarer in
 /// bridge notation (`4S+1 N`, `3NTX-2 E`, `PASS`) and its lead.
-pub fn write_imported_table<W: Write>(
+pub fn write_imported_table<W: Write + Send>(
     out: W,
     imported: &Imported,
     scoring: &Scoring<'_>,
@@ -751,7 +781,7 @@ pub fn write_imported_table<W: Write>(
     write_table_of(out, scoring, title, travellers, Some(imported))
 }
 
-fn write_table_of<W: Write>(
+fn write_table_of<W: Write + Send>(
     out: W,
     scoring: &Scoring<'_>,
     title: &str,
@@ -799,10 +829,9 @@ fn write_table_of<W: Write>(
 
 /// Writes the standings table's lines, formatted in parallel chunks (a national field has
 /// hundreds of thousands of pairs), in order. A few chunks are formatted at a time and written
-/// before the next are, each into a buffer used again for a later chunk, so that the text of a
-/// national table (about 70 bytes a pair, more than its rows when pairs play few boards) is never
-/// held whole.
-fn write_standings<W: Write>(
+/// while the next are formatted, so that the text of a national table (about 70 bytes a pair,
+/// more than its rows when pairs play few boards) is never held whole.
+fn write_standings<W: Write + Send>(
     out: &mut W,
     scoring: &Scoring<'_>,
     parts: NameParts<'_>,
@@ -818,23 +847,13 @@ fn write_standings<W: Write>(
         clubs: ClubNames::of(scoring.field()),
         mp: is_mp(scoring),
     };
-    let mut texts = vec![Vec::new(); CHUNKS_AT_ONCE];
-    let batches = order.chunks(TABLE_CHUNK * CHUNKS_AT_ONCE);
-    for (b, batch) in batches.enumerate() {
-        let chunks = batch.chunks(TABLE_CHUNK).count();
-        texts[..chunks]
-            .par_iter_mut()
-            .zip(batch.par_chunks(TABLE_CHUNK))
-            .enumerate()
-            .for_each(|(k, (text, ids))| {
-                text.clear();
-                text.reserve(ids.len() * 72);
-                table.format_chunk(text, b * CHUNKS_AT_ONCE + k, ids);
-            });
-        for text in &texts[..chunks] {
-            out.write_all(text)?;
-        }
-    }
+    let chunks: Vec<(usize, &[u32])> = order.chunks(TABLE_CHUNK).enumerate().collect();
+    let render = |&(c, ids): &(usize, &[u32]), text: &mut Vec<u8>| {
+        text.reserve(ids.len() * 72);
+        table.format_chunk(text, c, ids);
+        Ok(())
+    };
+    crate::overlapped::write_rendered(out, &chunks, CHUNKS_AT_ONCE, render)?;
     tracing::debug!(elapsed = ?started.elapsed(), "table: standings written");
     Ok(())
 }
