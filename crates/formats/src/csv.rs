@@ -291,7 +291,9 @@ fn read_chunk<'l>(
             }
         }
     }
-    let line_ends = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    // The counter has counted the line feeds up to the last record; only the rest is counted.
+    let line_ends = counter.line_at(bytes.len()) - 1;
+    debug_assert_eq!(line_ends, memchr::memchr_iter(b'\n', bytes).count() as u64);
     Chunk::new(builder, problems, absent, line_ends)
 }
 
