@@ -218,7 +218,7 @@ impl Aggregator {
                 Some(_) => Duration::ZERO,
                 None => options.poll_timeout,
             };
-            let records = consumer.poll(options.batch, timeout)?;
+            let mut records = consumer.poll(options.batch, timeout)?;
             if records.is_empty() {
                 match writing.take() {
                     Some(w) => settle(consumer.as_mut(), w, &mut on_batch)?,
@@ -233,7 +233,13 @@ impl Aggregator {
             // the roster knows every key and club the batch's seals can name.
             self.refresh_roster()?;
             let mut batch = Batch::announcing(&self.codec);
-            crate::state::stage_overlapped(&mut self.state, &mut batch, &records, 0);
+            crate::state::stage_overlapped(
+                &mut self.state,
+                &mut batch,
+                &mut records,
+                0,
+                crate::state::Messages::Copied,
+            );
             tracing::debug!(elapsed = ?started.elapsed(), "records staged");
             let finished = self.state.finish(batch);
             let announced = finished.announced.into_iter().map(|(_, a)| a).collect();

@@ -32,7 +32,7 @@ mod resume;
 mod staging;
 
 pub use resume::{ResumeError, Saved};
-pub(crate) use staging::{read_in_batches, stage_overlapped};
+pub(crate) use staging::{Messages, read_in_batches, stage_overlapped};
 
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]
@@ -878,10 +878,14 @@ impl EventState {
 /// the message (its datum is what the seal's digest covers; a batch's lines are read from it when
 /// its submission is checked).
 pub fn decode(codec: &Codec, message: &[u8]) -> Result<(Skimmed, Vec<u8>), String> {
-    let record = codec
+    Ok((skim(codec, message)?, message.to_vec()))
+}
+
+/// [`decode`] without the copy of the message.
+fn skim(codec: &Codec, message: &[u8]) -> Result<Skimmed, String> {
+    codec
         .skim(message)
-        .map_err(|e| format!("cannot read the message: {e}"))?;
-    Ok((record, message.to_vec()))
+        .map_err(|e| format!("cannot read the message: {e}"))
 }
 
 /// Who sealed: a declared club, with a key declared for it and not revoked at `offset` of

@@ -9,42 +9,57 @@ use super::{Batch, EventState, check_signer};
 use crate::judge::Rejection;
 use crate::roster::Roster;
 
-/// A record decoded, with its signer checked when it is a seal.
+/// A record skimmed, with a copy of its message when the records stay whole ([`Messages::Copied`]),
+/// and its signer checked when it is a seal.
 type Decoded = (
-    Result<(Skimmed, Vec<u8>), String>,
+    Result<(Skimmed, Option<Vec<u8>>), String>,
     Option<Result<(), Rejection>>,
 );
+
+/// Where a staged record's message comes from: a record of a submission keeps it until the
+/// submission is judged (its datum is what the seal's digest covers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Messages {
+    /// Copied, as the records are decoded: the caller needs the records whole afterwards (the
+    /// aggregator's dead letters carry the record set aside).
+    Copied,
+    /// Taken out of the records as they are staged, which leaves them without their values: a
+    /// log read once needs only their positions after.
+    Taken,
+}
 
 /// Records decoded at a time while the ones before are staged (see [`stage_overlapped`]): a few
 /// tens of milliseconds of decoding.
 const DECODE_CHUNK: usize = 8192;
 
-/// The signer check of a decoded record, if it is a seal (see [`Batch::prechecked`]).
-pub(crate) fn precheck(
+/// The signer check of a skimmed record, if it is a seal (see [`Batch::prechecked`]).
+fn precheck(
     roster: &Roster,
-    decoded: &Result<(Skimmed, Vec<u8>), String>,
+    skimmed: &Skimmed,
     partition: u32,
     offset: i64,
 ) -> Option<Result<(), Rejection>> {
-    match decoded {
-        Ok((Skimmed::Event(event), _)) => match event.as_ref() {
+    match skimmed {
+        Skimmed::Event(event) => match event.as_ref() {
             Event::SubmissionSealed(seal) => Some(check_signer(roster, seal, partition, offset)),
             _ => None,
         },
-        _ => None,
+        Skimmed::Results(_) => None,
     }
 }
 
 /// Stages `records` in log order. They are decoded, and their seals' signers checked, in
 /// chunks on a thread of their own (in parallel within a chunk) while the records before are
 /// staged, so that staging does not wait for the whole batch and the second core is not idle
-/// while it runs. `first_index` is the first record's index in `batch`. The submissions the
-/// batch completes are then checked in parallel ([`EventState::finish`]).
+/// while it runs. `first_index` is the first record's index in `batch`; `messages` says whether
+/// the records keep their values. The submissions the batch completes are then checked in
+/// parallel ([`EventState::finish`]).
 pub(crate) fn stage_overlapped(
     state: &mut EventState,
     batch: &mut Batch<'_>,
-    records: &[simpairs_log::Record],
+    records: &mut [simpairs_log::Record],
     first_index: usize,
+    messages: Messages,
 ) {
     let roster = state.roster.clone();
     let codec = batch.codec;
@@ -52,19 +67,20 @@ pub(crate) fn stage_overlapped(
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
         scope.spawn(move || {
             use rayon::prelude::*;
-            for chunk in records.chunks(DECODE_CHUNK) {
+            for chunk in records.chunks_mut(DECODE_CHUNK) {
                 let decoded: Vec<Decoded> = chunk
                     .par_iter()
-                    .map(|r| decoded(roster.as_deref(), codec, r))
+                    .map(|r| decoded(roster.as_deref(), codec, r, messages))
                     .collect();
-                if decoded_tx.send(decoded).is_err() {
+                // The chunk goes with its decoding: the staging takes its records' values.
+                if decoded_tx.send((chunk, decoded)).is_err() {
                     return;
                 }
             }
         });
         let mut index = first_index;
-        for (chunk, decoded) in records.chunks(DECODE_CHUNK).zip(decoded_rx) {
-            for (record, decoded) in chunk.iter().zip(decoded) {
+        for (chunk, decoded) in decoded_rx {
+            for (record, decoded) in chunk.iter_mut().zip(decoded) {
                 stage_decoded(state, batch, record, decoded, index);
                 index += 1;
             }
@@ -72,29 +88,42 @@ pub(crate) fn stage_overlapped(
     });
 }
 
-/// A record decoded, and its seal's signer checked against `roster`.
+/// A record skimmed, its message copied if `messages` says so, and its seal's signer checked
+/// against `roster`.
 fn decoded(
     roster: Option<&Roster>,
     codec: &simpairs_events::Codec,
     record: &simpairs_log::Record,
+    messages: Messages,
 ) -> Decoded {
-    let decoded = super::decode(codec, &record.value);
+    let skimmed = match super::skim(codec, &record.value) {
+        Ok(skimmed) => skimmed,
+        Err(reason) => return (Err(reason), None),
+    };
     let checked = roster
-        .and_then(|roster| precheck(roster, &decoded, record.partition, record.offset as i64));
-    (decoded, checked)
+        .and_then(|roster| precheck(roster, &skimmed, record.partition, record.offset as i64));
+    let copy = (messages == Messages::Copied).then(|| record.value.clone());
+    (Ok((skimmed, copy)), checked)
 }
 
-/// Stages one decoded record at `index` of `batch`, with its signer check if it had one.
+/// Stages one decoded record at `index` of `batch`, with its signer check if it had one; the
+/// record's value is taken unless the decoding copied it.
 fn stage_decoded(
     state: &mut EventState,
     batch: &mut Batch<'_>,
-    record: &simpairs_log::Record,
+    record: &mut simpairs_log::Record,
     (decoded, checked): Decoded,
     index: usize,
 ) {
     if let Some(checked) = checked {
         batch.prechecked.insert(index, checked);
     }
+    let decoded = decoded.map(|(skimmed, copy)| {
+        (
+            skimmed,
+            copy.unwrap_or_else(|| std::mem::take(&mut record.value)),
+        )
+    });
     state.stage_at(
         batch,
         decoded,
@@ -129,7 +158,7 @@ pub(crate) fn read_in_batches(
     // The (offset, timestamp) of each record of the batch.
     let mut positions: Vec<(u64, i64)> = Vec::new();
     let mut stage = |state: &mut EventState, chunk: &mut Vec<simpairs_log::Record>, last: bool| {
-        stage_overlapped(state, &mut batch, chunk, positions.len());
+        stage_overlapped(state, &mut batch, chunk, positions.len(), Messages::Taken);
         positions.extend(chunk.drain(..).map(|r| (r.offset, r.timestamp_ms)));
         if last || positions.len() >= super::REBUILD_BATCH {
             let finished = state.finish(batch.take());
