@@ -382,7 +382,9 @@ pub fn kill_while_ingesting(log: &TestLog, kills: usize) -> usize {
         let mut child = log.aggregator_batched("main", 2_000);
         // Short lives, so that the ingest is still under way at the last kill: each life makes
         // at most its length of progress, and a restart that reads its state back costs little.
-        let deadline = Instant::now() + Duration::from_millis(rng.u64(30..400));
+        // The whole ingest takes about half a second on a quick machine; a life ends anywhere
+        // from its start (reading the log back) to its writing.
+        let deadline = Instant::now() + Duration::from_millis(rng.u64(10..120));
         while Instant::now() < deadline {
             if child.try_wait().unwrap().is_some() {
                 return done;
