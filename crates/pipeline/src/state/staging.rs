@@ -133,16 +133,18 @@ fn stage_decoded(
     );
 }
 
-/// Records staged at a time by [`read_in_batches`]: enough for the decoding to run ahead of the
-/// staging, few enough that a rebuild holds little of the log at once.
-const STAGE_CHUNK: usize = 4 * DECODE_CHUNK;
+/// Chunks of [`DECODE_CHUNK`] records [`read_in_batches`] reads and decodes ahead of the
+/// staging: the reading and the decoding go on while a batch's submissions are judged.
+const CHUNKS_AHEAD: usize = 4;
 
 /// Reads the offsets `range` of one partition of `stream` through `state`, in batches of
-/// [`super::REBUILD_BATCH`] records (a rebuild, a replay, the replay index's build): the records
-/// staged as [`stage_overlapped`] stages them, then the submissions each batch completed checked
-/// together, in parallel ([`EventState::finish`]). `keep` says which records are read (a replay
-/// as of a time leaves out the later ones); `done` hears each batch's records' (offset,
-/// timestamp) and what it finished. `batch` is an empty batch of the kind wanted.
+/// [`super::REBUILD_BATCH`] records (a rebuild, a replay, the replay index's build): each batch's
+/// records staged in log order, then the submissions it completed checked together, in parallel
+/// ([`EventState::finish`]). The records are read on a thread of their own and decoded on
+/// another, in parallel within a chunk, ahead of the staging; they are staged without their
+/// values ([`Messages::Taken`]). `keep` says which records are read (a replay as of a time leaves
+/// out the later ones); `done` hears each batch's records' (offset, timestamp) and what it
+/// finished. `batch` is an empty batch of the kind wanted.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn read_in_batches(
     log: &dyn simpairs_log::Log,
@@ -151,30 +153,85 @@ pub(crate) fn read_in_batches(
     range: std::ops::Range<u64>,
     state: &mut EventState,
     mut batch: Batch<'_>,
-    mut keep: impl FnMut(&simpairs_log::Record) -> bool,
+    keep: impl FnMut(&simpairs_log::Record) -> bool + Send,
     mut done: impl FnMut(&EventState, &[(u64, i64)], super::Finished),
 ) -> crate::Result<()> {
-    let mut chunk: Vec<simpairs_log::Record> = Vec::new();
-    // The (offset, timestamp) of each record of the batch.
-    let mut positions: Vec<(u64, i64)> = Vec::new();
-    let mut stage = |state: &mut EventState, chunk: &mut Vec<simpairs_log::Record>, last: bool| {
-        stage_overlapped(state, &mut batch, chunk, positions.len(), Messages::Taken);
-        positions.extend(chunk.drain(..).map(|r| (r.offset, r.timestamp_ms)));
-        if last || positions.len() >= super::REBUILD_BATCH {
-            let finished = state.finish(batch.take());
-            done(state, &positions, finished);
-            positions.clear();
+    let (roster, codec) = (state.roster.clone(), batch.codec);
+    std::thread::scope(|scope| {
+        let (read_tx, read_rx) = std::sync::mpsc::sync_channel(1);
+        let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(CHUNKS_AHEAD);
+        let reading =
+            scope.spawn(move || read_chunks(log, stream, partition, range, keep, read_tx));
+        let decoding = scope.spawn(move || {
+            use rayon::prelude::*;
+            for chunk in read_rx {
+                let chunk: Vec<simpairs_log::Record> = chunk;
+                let decoded: Vec<Decoded> = chunk
+                    .par_iter()
+                    .map(|r| decoded(roster.as_deref(), codec, r, Messages::Taken))
+                    .collect();
+                if decoded_tx.send((chunk, decoded)).is_err() {
+                    return;
+                }
+            }
+        });
+        // The (offset, timestamp) of each record of the batch.
+        let mut positions: Vec<(u64, i64)> = Vec::new();
+        for (mut chunk, decoded) in decoded_rx {
+            for (record, decoded) in chunk.iter_mut().zip(decoded) {
+                stage_decoded(state, &mut batch, record, decoded, positions.len());
+                positions.push((record.offset, record.timestamp_ms));
+            }
+            if positions.len() >= super::REBUILD_BATCH {
+                let finished = state.finish(batch.take());
+                done(state, &positions, finished);
+                positions.clear();
+            }
         }
-    };
+        joined(decoding);
+        // A read that failed leaves the records after it unread: the last batch is not finished.
+        joined(reading)?;
+        let finished = state.finish(batch.take());
+        done(state, &positions, finished);
+        Ok(())
+    })
+}
+
+/// What a scoped thread returned; its panic carried on.
+fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Reads the offsets `range` of one partition of `stream`, the records `keep` keeps sent in
+/// chunks of [`DECODE_CHUNK`] (until the receiver is gone).
+fn read_chunks(
+    log: &dyn simpairs_log::Log,
+    stream: &str,
+    partition: u32,
+    range: std::ops::Range<u64>,
+    mut keep: impl FnMut(&simpairs_log::Record) -> bool,
+    chunks: std::sync::mpsc::SyncSender<Vec<simpairs_log::Record>>,
+) -> crate::Result<()> {
+    let mut chunk = Vec::with_capacity(DECODE_CHUNK);
+    let mut receiving = true;
     crate::read_range(log, stream, partition, range.start, range.end, |r| {
-        if !keep(&r) {
+        if !receiving || !keep(&r) {
             return;
         }
         chunk.push(r);
-        if chunk.len() == STAGE_CHUNK {
-            stage(state, &mut chunk, false);
+        if chunk.len() == DECODE_CHUNK {
+            let full = std::mem::replace(&mut chunk, Vec::with_capacity(DECODE_CHUNK));
+            receiving = chunks.send(full).is_ok();
         }
     })?;
-    stage(state, &mut chunk, true);
+    if !chunk.is_empty() {
+        // The receiver gone means the staging ended early, which its own thread reports.
+        let _ = chunks.send(chunk);
+    }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
