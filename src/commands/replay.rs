@@ -64,6 +64,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         simpairs_formats::report::write_imported_table(stdout, &imported, &scoring, &title, false)
     };
     tracing::debug!(elapsed = ?started.elapsed(), "written");
+    // The process ends here: a national event's moment, field and scores are millions of small
+    // allocations, which the exit gives back at once, and freeing them one by one took longer.
+    std::mem::forget(scoring);
+    std::mem::forget(imported);
+    std::mem::forget(moment);
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
