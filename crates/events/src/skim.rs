@@ -10,7 +10,7 @@
 //! are used for the schema the generated codec is for, and held to apache-avro by the same
 //! tests.
 
-use crate::types::{AppliedResult, ResultLine, ResultsRecorded};
+use crate::types::{AppliedResult, ResultLine, ResultsRecorded, Text};
 use crate::wire::{Datum, ReadError, Record, Stop, Wire, field_position, read_datum};
 
 const FIELDS: &[&str] = <ResultsRecorded as Record>::FIELDS;
@@ -29,12 +29,13 @@ const _: () = assert!(
 /// submission it belongs to is complete (see [`crate::Codec::skim`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultsHeader {
-    /// The event.
-    pub event_id: String,
+    /// The event (held inline: an id is a few words, and a national event has millions of
+    /// batches).
+    pub event_id: Text,
     /// The club that played the board.
-    pub club_id: String,
+    pub club_id: Text,
     /// The submission the lines are part of.
-    pub submission_id: String,
+    pub submission_id: Text,
     /// Board number of every line.
     pub board: i32,
     /// Sequence of the first line.
@@ -47,9 +48,9 @@ impl ResultsHeader {
     /// The header of a decoded batch.
     pub fn of(batch: &crate::types::ResultsRecorded) -> ResultsHeader {
         ResultsHeader {
-            event_id: batch.event_id.clone(),
-            club_id: batch.club_id.clone(),
-            submission_id: batch.submission_id.clone(),
+            event_id: batch.event_id.as_str().into(),
+            club_id: batch.club_id.as_str().into(),
+            submission_id: batch.submission_id.as_str().into(),
             board: batch.board,
             first_sequence: batch.first_sequence,
             lines: batch.results.len(),
@@ -62,19 +63,19 @@ impl ResultsHeader {
 pub(crate) fn skim_results_recorded(datum: &[u8]) -> Result<ResultsHeader, ReadError> {
     read_datum(datum, |d| {
         let mut header = ResultsHeader {
-            event_id: String::new(),
-            club_id: String::new(),
-            submission_id: String::new(),
+            event_id: Text::default(),
+            club_id: Text::default(),
+            submission_id: Text::default(),
             board: 0,
             first_sequence: 0,
             lines: 0,
         };
         for field in 0..FIELDS.len() {
             match field {
-                EVENT_ID => header.event_id = d.string("ResultsRecorded.event_id")?,
-                CLUB_ID => header.club_id = d.string("ResultsRecorded.club_id")?,
+                EVENT_ID => header.event_id = d.str("ResultsRecorded.event_id")?.into(),
+                CLUB_ID => header.club_id = d.str("ResultsRecorded.club_id")?.into(),
                 SUBMISSION_ID => {
-                    header.submission_id = d.string("ResultsRecorded.submission_id")?
+                    header.submission_id = d.str("ResultsRecorded.submission_id")?.into()
                 }
                 BOARD => header.board = d.int("ResultsRecorded.board")?,
                 FIRST_SEQUENCE => {

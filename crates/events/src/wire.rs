@@ -158,10 +158,6 @@ impl<'a> Datum<'a> {
         std::str::from_utf8(bytes).map_err(|e| self.stop(what, format_args!("not UTF-8 ({e})")))
     }
 
-    pub(crate) fn string(&mut self, what: &str) -> Result<String, Stop> {
-        self.str(what).map(str::to_string)
-    }
-
     #[inline]
     pub(crate) fn boolean(&mut self, what: &str) -> Result<bool, Stop> {
         match self.byte(what)? {

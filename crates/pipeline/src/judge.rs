@@ -350,14 +350,14 @@ fn check_records(
     };
     for &(sequence, ref message, ref part) in &pending.records {
         let (named, board) = match part {
-            Part::Result(r) => (&r.club_id, Some(r.board)),
-            Part::Lines(b) => (&b.club_id, Some(b.board)),
-            Part::Withdrawal(w) => (&w.club_id, Some(w.board)),
-            Part::Pair(p) => (&p.club_id, None),
-            Part::Deal(d) => (&d.club_id, Some(d.board)),
+            Part::Result(r) => (r.club_id.as_str(), Some(r.board)),
+            Part::Lines(b) => (b.club_id.as_str(), Some(b.board)),
+            Part::Withdrawal(w) => (w.club_id.as_str(), Some(w.board)),
+            Part::Pair(p) => (p.club_id.as_str(), None),
+            Part::Deal(d) => (d.club_id.as_str(), Some(d.board)),
         };
         if named != club {
-            let named = named.clone();
+            let named = named.to_string();
             problems.push(Problem::OtherClub { sequence, named });
             continue;
         }

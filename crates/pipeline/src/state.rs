@@ -686,7 +686,7 @@ impl EventState {
                 batch.event_id, declared.event_id
             ))];
         }
-        let key = (batch.club_id.clone(), batch.submission_id.clone());
+        let key = (batch.club_id.to_string(), batch.submission_id.to_string());
         if self.settled(&key) {
             return Vec::new();
         }
