@@ -276,15 +276,27 @@ impl TestLog {
 
     /// The reasons of the dead letters written so far (the aggregator's seals over them aside).
     pub fn dead_letters(&self) -> Vec<String> {
+        self.dead_lettered().into_iter().map(|d| d.reason).collect()
+    }
+
+    /// The dead letters whole, in the order written.
+    pub fn dead_lettered(&self) -> Vec<simpairs_events::types::DeadLettered> {
         let codec = Codec::new().unwrap();
         self.records(Stream::DeadLetter)
             .iter()
             .filter_map(|r| match codec.decode(&r.value).unwrap() {
-                Event::DeadLettered(d) => Some(d.reason),
+                Event::DeadLettered(d) => Some(d),
                 Event::OutputSealed(_) => None,
                 other => panic!("{other:?}"),
             })
             .collect()
+    }
+
+    /// The results stream's record at `partition` and `offset`.
+    pub fn result_record(&self, partition: i32, offset: i64) -> Option<simpairs_log::Record> {
+        self.records(Stream::Results)
+            .into_iter()
+            .find(|r| i64::from(r.partition) == i64::from(partition) && r.offset as i64 == offset)
     }
 
     /// Waits until the leaderboard equals `expected` (aggregators run on their own), up to `limit`;
