@@ -66,12 +66,8 @@ pub(crate) fn stage_overlapped(
     std::thread::scope(|scope| {
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
         scope.spawn(move || {
-            use rayon::prelude::*;
             for chunk in records.chunks_mut(DECODE_CHUNK) {
-                let decoded: Vec<Decoded> = chunk
-                    .par_iter()
-                    .map(|r| decoded(roster.as_deref(), codec, r, messages))
-                    .collect();
+                let decoded = decode_chunk(roster.as_deref(), codec, chunk, messages);
                 // The chunk goes with its decoding: the staging takes its records' values.
                 if decoded_tx.send((chunk, decoded)).is_err() {
                     return;
@@ -86,6 +82,20 @@ pub(crate) fn stage_overlapped(
             }
         }
     });
+}
+
+/// Each record of `chunk` [`decoded`], in parallel.
+fn decode_chunk(
+    roster: Option<&Roster>,
+    codec: &simpairs_events::Codec,
+    chunk: &[simpairs_log::Record],
+    messages: Messages,
+) -> Vec<Decoded> {
+    use rayon::prelude::*;
+    chunk
+        .par_iter()
+        .map(|r| decoded(roster, codec, r, messages))
+        .collect()
 }
 
 /// A record skimmed, its message copied if `messages` says so, and its seal's signer checked
@@ -163,13 +173,8 @@ pub(crate) fn read_in_batches(
         let reading =
             scope.spawn(move || read_chunks(log, stream, partition, range, keep, read_tx));
         let decoding = scope.spawn(move || {
-            use rayon::prelude::*;
             for chunk in read_rx {
-                let chunk: Vec<simpairs_log::Record> = chunk;
-                let decoded: Vec<Decoded> = chunk
-                    .par_iter()
-                    .map(|r| decoded(roster.as_deref(), codec, r, Messages::Taken))
-                    .collect();
+                let decoded = decode_chunk(roster.as_deref(), codec, &chunk, Messages::Taken);
                 if decoded_tx.send((chunk, decoded)).is_err() {
                     return;
                 }
