@@ -188,9 +188,6 @@ pub struct FieldBuilder<'l> {
     last_movement_checked: Option<(ClubId, SectionId)>,
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
     pair_cache: Vec<(u64, u32, PairId)>,
-    /// What a contract, declarer and tricks make at a vulnerability, by [`played_key`]: a board
-    /// has a few dozen contracts and results, scored once each.
-    played: FxHashMap<u64, Played>,
     pub not_played: usize,
     /// What rows that were accepted say that a scorer should look at, in the order of the rows: a
     /// recorded score that disagrees with its contract, an assigned score no contract makes.
@@ -343,7 +340,6 @@ impl<'l> FieldBuilder<'l> {
             last_movement_checked: None,
             // Allocated on first use: only the plain-row fast path uses it.
             pair_cache: Vec::new(),
-            played: FxHashMap::default(),
             not_played: 0,
             warnings: Vec::new(),
         }
@@ -715,7 +711,7 @@ impl<'l> FieldBuilder<'l> {
         }
     }
 
-    /// [`contract_result`], from [`FieldBuilder::played`] when the same contract, declarer and
+    /// [`contract_result`], from this thread's [`PLAYED`] when the same contract, declarer and
     /// tricks were scored before at this vulnerability.
     fn played(
         &mut self,
@@ -725,12 +721,17 @@ impl<'l> FieldBuilder<'l> {
         let Some(key) = played_key(row, vulnerability) else {
             return contract_result(row, vulnerability);
         };
-        if let Some(&played) = self.played.get(&key) {
+        if let Some(played) = PLAYED.with_borrow(|known| known.get(&key).copied()) {
             return Ok(Some(played));
         }
         let played = contract_result(row, vulnerability)?;
         if let Some(played) = played {
-            self.played.insert(key, played);
+            PLAYED.with_borrow_mut(|known| {
+                if known.len() >= PLAYED_KEPT {
+                    known.clear();
+                }
+                known.insert(key, played);
+            });
         }
         Ok(played)
     }
@@ -871,6 +872,19 @@ fn played_key(row: &TypedRow<'_>, vulnerability: Vulnerability) -> Option<u64> {
     let key = (key << 8) | u64::from(declarer);
     let key = (key << 4) | u64::from(tricks);
     Some((key << 2) | (u64::from(vulnerability.ns) << 1) | u64::from(vulnerability.ew))
+}
+
+/// At most this many contracts scored are kept by a thread ([`PLAYED`]); more are forgotten and
+/// scored again. Real contracts, declarers, tricks and vulnerabilities make a few thousand.
+const PLAYED_KEPT: usize = 1 << 16;
+
+thread_local! {
+    /// What each contract, declarer and tricks make at each vulnerability, by [`played_key`],
+    /// kept from field to field: an event is thousands of clubs' small fields, judged one after
+    /// the other on a few threads, and each meets the contracts the last one met. (Kept per field,
+    /// scoring each field's contracts afresh was a tenth of the judge's time.)
+    static PLAYED: std::cell::RefCell<FxHashMap<u64, Played>> =
+        std::cell::RefCell::new(FxHashMap::default());
 }
 
 /// A contract played, as the row gives it, and what it scores for NS.
