@@ -332,6 +332,11 @@ pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
         };
         keys.push(((section, r.board, ns, ew), at));
     }
+    // A club's results come board by board: each board's few are put in order first, so that the
+    // whole is then usually found in order in one pass instead of sorted again.
+    for board in keys.chunk_by_mut(|a, b| (a.0.0, a.0.1) == (b.0.0, b.0.1)) {
+        board.sort_unstable();
+    }
     keys.sort_unstable();
     keys.into_iter().map(|(_, at)| at).collect()
 }
