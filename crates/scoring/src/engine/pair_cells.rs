@@ -117,7 +117,8 @@ impl PairCells {
     ) -> Sums<'_> {
         let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
         let pairs = self.starts.len() - 1;
-        let total_f = self.totals(&values);
+        let by_cell = values_by_cell(&values, boards, field.max_board);
+        let total_f = self.totals(&values, &by_cell);
         let played: Vec<u32> = (0..pairs)
             .into_par_iter()
             .map(|p| self.starts[p + 1] - self.starts[p])
@@ -155,7 +156,7 @@ impl PairCells {
     /// pair's sum is a chain of additions, each waiting for the one before; one pair at a time,
     /// the processor ran one chain and guessed wrong where each pair ended. Each sum is still its
     /// own pair's values in order, so the totals are the same to the last bit.
-    fn totals(&self, values: &RowValues<'_, BridgeGrid>) -> Vec<f64> {
+    fn totals(&self, values: &RowValues<'_, BridgeGrid>, by_cell: &[f64]) -> Vec<f64> {
         let pairs = self.starts.len() - 1;
         let mut totals = vec![0f64; pairs];
         totals
@@ -172,7 +173,10 @@ impl PairCells {
                 for j in 0..longest {
                     for (sum, cells) in sums.iter_mut().zip(&cells) {
                         if let Some(&cell) = cells.get(j) {
-                            *sum += cell_value(values, cell).0;
+                            *sum += match by_cell.get(cell as usize) {
+                                Some(&value) if cell & SPECIAL == 0 => value,
+                                _ => cell_value(values, cell).0,
+                            };
                         }
                     }
                 }
@@ -180,6 +184,28 @@ impl PairCells {
             });
         totals
     }
+}
+
+/// Each plain cell's value to its side, at the cell's own number (board, position and side): one
+/// load a cell in pass two's loop, instead of finding the board's place in the value table first.
+/// Only the cells of scores played are written; the rest is zeroed memory never read (and, for a
+/// table this size, pages the kernel never hands out).
+fn values_by_cell(
+    values: &RowValues<'_, BridgeGrid>,
+    boards: &[BoardScore],
+    max_board: u16,
+) -> Vec<f64> {
+    let mut by_cell = vec![0f64; (usize::from(max_board) + 1) << (POSITION_BITS + 1)];
+    for b in boards {
+        for &(score, _) in &b.plain {
+            let position = BridgeGrid.position(score);
+            let at = (usize::from(b.board) << POSITION_BITS | position) << 1;
+            let [ns, ew] = values.at(b.board, position);
+            by_cell[at] = ns;
+            by_cell[at | 1] = ew;
+        }
+    }
+    by_cell
 }
 
 /// Where a cell's value is: a plain score's board number and position on the grid, or a special
