@@ -372,7 +372,9 @@ fn live_latencies(
             .find(|(g, _)| *g >= want)
             .map(|(_, t)| *t);
         if let Some(at) = at {
-            latencies.push(at.saturating_duration_since(sealed));
+            let latency = at.saturating_duration_since(sealed);
+            tracing::info!(club = i + 1, ?latency, "seal to leaderboard");
+            latencies.push(latency);
             from_publish.push(at.saturating_duration_since(publishing));
         }
     }
