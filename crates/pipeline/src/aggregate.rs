@@ -69,10 +69,10 @@ pub struct AggregateOptions {
     pub until_idle: bool,
     /// How long a poll waits for new records.
     pub poll_timeout: Duration,
-    /// Most records handled in one batch (one rescore, one commit). A batch's results are held
-    /// decoded while it is judged and written; 20,000 records (about 200,000 results of a national
-    /// field in batches of one board) caught up with a 3.6 M-result field as fast as 200,000
-    /// records did, in a third of the memory (docs/benchmarks.md).
+    /// Most records handled in one batch (one rescore, one commit). A batch's records are held
+    /// while it is judged and written; 10,000 records (about 100,000 results of a national field in
+    /// batches of one board) caught up with a 3.6 M-result field as fast as 20,000 did, at a peak
+    /// 40-50 MB lower, and 20,000 as fast as 200,000 in a third of the memory (docs/benchmarks.md).
     pub batch: usize,
     /// This aggregator's name among several of one event: its reading group is
     /// `simpairs-aggregator.<event>.<instance>`, so that a restarted instance resumes where it
@@ -88,7 +88,7 @@ impl Default for AggregateOptions {
         AggregateOptions {
             until_idle: false,
             poll_timeout: Duration::from_millis(100),
-            batch: 20_000,
+            batch: 10_000,
             instance: "main".into(),
             ready: None,
         }
