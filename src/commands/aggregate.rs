@@ -20,8 +20,8 @@ pub struct Args {
     /// each other: each reads everything and publishes everything.
     #[arg(long, env = "SIMPAIRS_INSTANCE")]
     pub instance: Option<String>,
-    /// Most records read and handled at once (one rescoring, one commit): larger batches catch up
-    /// faster, smaller ones hold less in memory.
+    /// Most records read and handled at once (one rescoring, one commit): smaller batches hold
+    /// less in memory; much smaller ones (a few thousand records) catch up more slowly.
     #[arg(long, env = "SIMPAIRS_BATCH", default_value_t = AggregateOptions::default().batch)]
     pub batch: usize,
     /// The aggregator's private key file (aggregator.key, made when the event was declared): it

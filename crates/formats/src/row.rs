@@ -881,8 +881,8 @@ const PLAYED_KEPT: usize = 1 << 16;
 thread_local! {
     /// What each contract, declarer and tricks make at each vulnerability, by [`played_key`],
     /// kept from field to field: an event is thousands of clubs' small fields, judged one after
-    /// the other on a few threads, and each meets the contracts the last one met. (Kept per field,
-    /// scoring each field's contracts afresh was a tenth of the judge's time.)
+    /// the other on a few threads, each meeting the contracts the last one met, and scoring them
+    /// again for every field took about a tenth of the judge's time.
     static PLAYED: std::cell::RefCell<FxHashMap<u64, Played>> =
         std::cell::RefCell::new(FxHashMap::default());
 }

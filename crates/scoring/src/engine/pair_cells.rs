@@ -188,8 +188,7 @@ impl PairCells {
 
 /// Each plain cell's value to its side, at the cell's own number (board, position and side): one
 /// load a cell in pass two's loop, instead of finding the board's place in the value table first.
-/// Only the cells of scores played are written; the rest is zeroed memory never read (and, for a
-/// table this size, pages the kernel never hands out).
+/// Only the cells of scores played are written; the rest is zeroed and never read.
 fn values_by_cell(
     values: &RowValues<'_, BridgeGrid>,
     boards: &[BoardScore],
