@@ -83,6 +83,7 @@ pub fn format_value(v: Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn halves_round_away_from_zero() {
@@ -124,8 +125,6 @@ mod tests {
             "the denominator made positive does not fit"
         );
     }
-
-    use proptest::prelude::*;
 
     proptest! {
         /// The 64-bit reduction gives what the 128-bit one gives: the fraction in lowest terms,
