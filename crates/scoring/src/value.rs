@@ -12,29 +12,27 @@ pub type Value = Ratio<i64>;
 pub(crate) fn value_from(numerator: i128, denominator: i128) -> Option<Value> {
     debug_assert!(denominator != 0);
     // Nearly every value's terms fit 64 bits, where the gcd is a few times cheaper than in 128
-    // (a national event values millions of clubs' boards' scores).
+    // (a national event values millions of clubs' boards' scores). `i64::MIN` is left to 128
+    // bits: its negation does not fit.
     if let (Ok(n), Ok(d)) = (i64::try_from(numerator), i64::try_from(denominator))
         && n != i64::MIN
         && d != i64::MIN
     {
-        let g = n.gcd(&d);
-        let (n, d) = (n / g, d / g);
-        return Some(if d < 0 {
-            Ratio::new_raw(-n, -d)
-        } else {
-            Ratio::new_raw(n, d)
-        });
+        let (n, d) = lowest_terms(n, d);
+        return Some(Ratio::new_raw(n, d));
     }
-    let g = numerator.gcd(&denominator);
-    let (mut n, mut d) = (numerator / g, denominator / g);
-    if d < 0 {
-        n = -n;
-        d = -d;
-    }
+    let (n, d) = lowest_terms(numerator, denominator);
     Some(Ratio::new_raw(
         i64::try_from(n).ok()?,
         i64::try_from(d).ok()?,
     ))
+}
+
+/// `n / d` in lowest terms, the denominator positive.
+fn lowest_terms<T: Integer + std::ops::Neg<Output = T> + Copy>(n: T, d: T) -> (T, T) {
+    let g = n.gcd(&d);
+    let (n, d) = (n / g, d / g);
+    if d < T::zero() { (-n, -d) } else { (n, d) }
 }
 
 /// A value as the nearest `f64`.
