@@ -7,7 +7,7 @@
 //! `simpairs score` gives on the same results. Its generation is the number of submissions applied.
 //! (The aggregator used to write the national standings to the log; at a national event's size
 //! writing and reading that one event per new club cost several times the ranking itself.)
-//! The ranked standings are kept compact ([`NationalStandings`]: the engine's standings and the
+//! The ranked standings are kept compact ([`NationalStandings`]: the engine's ranked pairs and the
 //! pairs' names in chunks shared between rankings); a list's entries are built when a page or the
 //! API asks for them. Ranking runs on a thread pool of its own, so that an aggregator in the same
 //! process shares the cores with it but cannot hold up its work.
@@ -455,16 +455,18 @@ impl NationalRanking {
         generation: i64,
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
-        let scoring = simpairs_scoring::score_growing(&self.field, &mut self.counts, options)?;
+        let (scoring, ranked) =
+            simpairs_scoring::score_growing_ranked(&self.field, &mut self.counts, options)?;
         tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        NationalStandings::new(scoring, self.names.clone(), generation)
+        NationalStandings::new(&scoring, ranked, self.names.clone(), generation)
     }
 }
 
-/// The national leaderboard as last ranked, kept compact: the engine's standings and a copy of the
-/// names of the pairs they rank. A national field has hundreds of thousands of pairs; building
-/// every entry with its strings on each new club cost nearly as much as ranking the field, so an
-/// entry is built when it is asked for ([`NationalStandings::entry`]).
+/// The national leaderboard as last ranked, kept compact: the engine's ranked pairs and a copy of
+/// the names of the pairs. A national field has hundreds of thousands of pairs; building every
+/// entry with its strings on each new club cost nearly as much as ranking the field, so an entry
+/// (and the engine's standing it shows) is built when it is asked for
+/// ([`NationalStandings::entry`]).
 #[derive(Debug)]
 pub struct NationalStandings {
     /// The number of submissions applied when it was ranked.
@@ -472,8 +474,8 @@ pub struct NationalStandings {
     pub scoring: simpairs_events::types::Scoring,
     pub factoring: simpairs_events::types::Factoring,
     names: FieldNames,
-    /// By pair id.
-    standings: Vec<simpairs_scoring::Standing>,
+    /// The ranked pairs, each pair's standing made when it is shown.
+    ranked: simpairs_scoring::standings::Ranked,
     /// Pair ids as `simpairs score` lists them: NS by place, then EW, then Howell pairs; pairs
     /// sharing a place by club, section and number.
     display: Vec<PairId>,
@@ -485,9 +487,10 @@ pub struct NationalStandings {
 }
 
 impl NationalStandings {
-    /// `names` are those of the scored field.
+    /// `ranked` and `names` are those of the scored field.
     fn new(
-        mut scoring: simpairs_scoring::Scoring<'_>,
+        scoring: &simpairs_scoring::Scoring<'_>,
+        ranked: simpairs_scoring::standings::Ranked,
         names: FieldNames,
         generation: i64,
     ) -> Result<NationalStandings> {
@@ -498,17 +501,15 @@ impl NationalStandings {
             display,
             ns: ns_pairs,
             ew: ew_pairs,
-        } = simpairs_scoring::standings::lists(&scoring);
+        } = simpairs_scoring::standings::lists(scoring);
         lap("lists");
         let (event_scoring, factoring) = crate::wire::options_to_wire(scoring.options())?;
-        let standings = scoring.take_standings();
-        lap("counted");
         Ok(NationalStandings {
             generation,
             scoring: event_scoring,
             factoring,
             names,
-            standings,
+            ranked,
             display,
             ns_pairs,
             ew_pairs,
@@ -527,11 +528,11 @@ impl NationalStandings {
 
     /// How many pairs are ranked.
     pub fn len(&self) -> usize {
-        self.standings.len()
+        self.ranked.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.standings.is_empty()
+        self.ranked.is_empty()
     }
 
     /// A pair's entry, as the national `StandingsComputed` would carry it.
@@ -541,7 +542,7 @@ impl NationalStandings {
             self.names.clubs.get(pair.club as usize),
             self.names.sections.get(pair.section as usize),
             pair,
-            &self.standings[id as usize],
+            &self.ranked.standing(id),
         )
     }
 

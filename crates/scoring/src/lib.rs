@@ -236,6 +236,23 @@ pub fn score_growing<'f>(
     scored(field, options, engine::Depth::Standings, Some(counts), None)
 }
 
+/// [`score_growing`] with each pair's standing made when it is asked for
+/// ([`standings::Ranked::standing`]) rather than all at once (the scoring's
+/// [`Scoring::standings`] are empty; its rank order is there): for a service that ranks a national
+/// field after every club and shows a page of it at a time.
+pub fn score_growing_ranked<'f>(
+    field: &'f Field,
+    counts: &mut BoardCounts,
+    options: &Options,
+) -> Result<(Scoring<'f>, standings::Ranked)> {
+    engine::check_options(options)?;
+    match engine::score(field, options, engine::Depth::Standings, Some(counts))? {
+        (scoring, Some(sums)) => standings::rank_lazily(scoring, sums, &mut Spare::default()),
+        // Scoring to this depth always gives the sums; were there none, there is nothing ranked.
+        (scoring, None) => Ok((scoring, standings::Ranked::default())),
+    }
+}
+
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with
 /// no pair totals or standings ([`Scoring::standings`] is empty), for a field that grows between
 /// scorings (as [`score_growing`]). A small part of [`score`]'s work on a large field: for a

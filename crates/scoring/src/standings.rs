@@ -65,6 +65,7 @@ fn round_f64(x: f64) -> i64 {
 const PARALLEL_PLACES: usize = 1 << 20;
 
 /// Each pair's sums as ranking reads them, with the options that say how.
+#[derive(Clone, Debug, Default)]
 struct Totals {
     integral: bool,
     total_int: Vec<i64>,
@@ -593,26 +594,101 @@ pub(crate) fn rank<'f>(
     spare: &mut crate::Spare,
 ) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
-    (scoring.standings, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
+    let ranked;
+    (ranked, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
+    let mut standings = std::mem::take(&mut spare.standings);
+    (0..ranked.len() as PairId)
+        .into_par_iter()
+        .map(|p| ranked.standing(p))
+        .collect_into_vec(&mut standings);
+    tracing::trace!(elapsed = ?started.elapsed(), "rank: standings built");
+    spare.rank.placed = ranked.placed;
+    scoring.standings = standings;
     tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
     Ok(scoring)
+}
+
+/// [`rank`], with the ranked pairs kept instead of the standings, each made when asked for.
+pub(crate) fn rank_lazily<'f>(
+    mut scoring: Scoring<'f>,
+    sums: Sums<'_>,
+    spare: &mut crate::Spare,
+) -> Result<(Scoring<'f>, Ranked)> {
+    let started = std::time::Instant::now();
+    let ranked;
+    (ranked, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
+    tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
+    Ok((scoring, ranked))
+}
+
+/// A ranked field's pairs, each pair's [`Standing`] made when it is asked for
+/// ([`crate::score_growing_ranked`]). A service that ranks a national field of 200,000 pairs
+/// after every club shows a page of it at a time; making every standing each time took a fifth of
+/// the ranking.
+#[derive(Clone, Debug, Default)]
+pub struct Ranked {
+    t: Totals,
+    /// Each pair's places ([`places_by_pair`]).
+    placed: Vec<u64>,
+    /// One bit a pair: whether its floating-point figures cannot be trusted to the last digit, so
+    /// that the few exact totals are looked up without a hash lookup for every pair.
+    doubtful: Vec<u64>,
+    /// The exact total and sum of tops of each doubtful pair.
+    exact: FxHashMap<PairId, (BigRational, BigRational)>,
+}
+
+impl Ranked {
+    /// How many pairs are ranked.
+    pub fn len(&self) -> usize {
+        self.placed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.placed.is_empty()
+    }
+
+    /// The standing of pair `p` (below [`Ranked::len`]), as [`crate::score`] gives it.
+    pub fn standing(&self, p: PairId) -> Standing {
+        let (t, placed, p) = (&self.t, self.placed[p as usize], p as usize);
+        // One rounding: the integer total divided by both scales at once.
+        let total = if t.integral {
+            t.total_int[p] as f64 / (t.unit * t.divisor) as f64
+        } else {
+            t.total_of(p) / t.divisor as f64
+        };
+        let exact = if self.doubtful[p / 64] >> (p % 64) & 1 != 0 {
+            self.exact.get(&(p as PairId))
+        } else {
+            None
+        };
+        let (total_hundredths, percent_hundredths) = hundredths_of(t, p, total, exact);
+        Standing {
+            pair: p as PairId,
+            boards: t.boards[p],
+            total,
+            max: t.max_of(p) / t.divisor as f64,
+            total_hundredths,
+            percent_hundredths,
+            rank: placed as u32 >> 2,
+            tied: placed & 1 != 0,
+            combined_rank: (placed >> 32) as u32,
+            combined_tied: placed & 2 != 0,
+        }
+    }
 }
 
 fn rank_pairs(
     scoring: &Scoring<'_>,
     sums: Sums<'_>,
     spare: &mut crate::Spare,
-) -> Result<(Vec<Standing>, RankOrder)> {
-    let (mut standings, mut memory) = (
-        std::mem::take(&mut spare.standings),
-        std::mem::take(&mut spare.rank),
-    );
+) -> Result<(Ranked, RankOrder)> {
+    let mut memory = std::mem::take(&mut spare.rank);
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
     let pairs = field.pairs().len();
     let cells = sums.cells;
-    let t = Totals::new(scoring, sums);
+    let mut t = Totals::new(scoring, sums);
 
     let mut ranking = Ranking::sort(&t, pairs, &mut memory);
     lap("sorted");
@@ -626,18 +702,17 @@ fn rank_pairs(
         doubtful.dedup();
     }
     lap("near halves found");
-    // One bit a pair: the standings of 200,000 pairs then look up the few exact totals without
-    // a hash lookup each.
     let mut doubtful_bits = vec![0u64; pairs.div_ceil(64)];
     for &p in &doubtful {
         doubtful_bits[p as usize / 64] |= 1 << (p % 64);
     }
-    let is_doubtful = |p: usize| doubtful_bits[p / 64] >> (p % 64) & 1 != 0;
     let exact: FxHashMap<PairId, (BigRational, BigRational)> = if doubtful.is_empty() {
         FxHashMap::default()
     } else {
         scoring.exact_totals(&doubtful, &t.pair_ranges, cells)
     };
+    // Read only to find the exact totals.
+    t.pair_ranges = Vec::new();
 
     tracing::trace!(elapsed = ?started.elapsed(), doubtful = doubtful.len(), "rank: doubtful found");
     ranking.settle_near_runs(&t, &exact);
@@ -645,45 +720,21 @@ fn rank_pairs(
     let mut places = place_in_order(field, &t, &ranking, memory.placed_at, memory.order);
     let placed = places_by_pair(&ranking.order, &places, pairs, memory.placed);
     lap("placed");
-    (0..pairs)
-        .into_par_iter()
-        .map(|p| {
-            // One rounding: the integer total divided by both scales at once.
-            let total = if t.integral {
-                t.total_int[p] as f64 / (t.unit * t.divisor) as f64
-            } else {
-                t.total_of(p) / t.divisor as f64
-            };
-            let exact = if is_doubtful(p) {
-                exact.get(&(p as PairId))
-            } else {
-                None
-            };
-            let (total_hundredths, percent_hundredths) = hundredths_of(&t, p, total, exact);
-            Standing {
-                pair: p as PairId,
-                boards: t.boards[p],
-                total,
-                max: t.max_of(p) / t.divisor as f64,
-                total_hundredths,
-                percent_hundredths,
-                rank: placed[p] as u32 >> 2,
-                tied: placed[p] & 1 != 0,
-                combined_rank: (placed[p] >> 32) as u32,
-                combined_tied: placed[p] & 2 != 0,
-            }
-        })
-        .collect_into_vec(&mut standings);
-    lap("standings built");
     spare.rank = RankSpare {
         keys: ranking.sorted_keys.take().unwrap_or_default(),
         sorting: memory.sorting,
         placed_at: std::mem::take(&mut places.placed_at),
-        placed,
+        placed: Vec::new(),
         order: RankOrder::default(),
     };
+    let ranked = Ranked {
+        t,
+        placed,
+        doubtful: doubtful_bits,
+        exact,
+    };
     Ok((
-        standings,
+        ranked,
         RankOrder {
             pairs: ranking.order,
             places: places.places,

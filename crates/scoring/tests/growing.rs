@@ -7,7 +7,7 @@ use crate::common;
 
 use simpairs_scoring::{
     BoardCounts, Field, Options, Outcome, Scoring, Spare, score_boards_growing, score_growing,
-    score_reusing,
+    score_growing_ranked, score_reusing,
 };
 
 const BOARDS: u16 = 27;
@@ -267,5 +267,48 @@ fn a_field_with_fractions_grown_a_club_at_a_time_scores_as_the_whole_field() {
             &simpairs_scoring::score(&field, &options).unwrap(),
             &format!("{factoring:?}, a club after them"),
         );
+    }
+}
+
+/// The ranked pairs of `score_growing_ranked` give every pair the standing `score` gives, and the
+/// same lists.
+fn assert_ranked_same(field: &Field, counts: &mut BoardCounts, options: &Options, what: &str) {
+    let whole = simpairs_scoring::score(field, options).unwrap();
+    let (scoring, ranked) = score_growing_ranked(field, counts, options).unwrap();
+    assert!(scoring.standings().is_empty(), "{what}: standings made");
+    assert_eq!(ranked.len(), whole.standings().len(), "{what}: pairs");
+    for (p, standing) in whole.standings().iter().enumerate() {
+        assert_eq!(&ranked.standing(p as u32), standing, "{what}: pair {p}");
+    }
+    assert_eq!(
+        simpairs_scoring::standings::lists(&scoring),
+        simpairs_scoring::standings::lists(&whole),
+        "{what}: lists"
+    );
+}
+
+#[test]
+fn standings_made_when_asked_for_are_those_of_the_whole_field() {
+    let mut all = common::factored_options().to_vec();
+    all.push(Options {
+        method: simpairs_scoring::Method::Butler,
+        ..Options::default()
+    });
+    for options in all {
+        let factoring = (options.method, options.factoring);
+        let mut field = Field::new();
+        let mut counts = BoardCounts::new();
+        for n in 0..LARGE + 3 {
+            let last = BOARDS - (n % 4) as u16;
+            field.append(&club_on(&format!("C{n:03}"), n, 1..=last));
+            if n % 5 == 0 || n >= LARGE {
+                assert_ranked_same(
+                    &field,
+                    &mut counts,
+                    &options,
+                    &format!("{factoring:?}, after club {n}"),
+                );
+            }
+        }
     }
 }

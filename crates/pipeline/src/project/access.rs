@@ -95,8 +95,8 @@ impl NationalStandings {
     }
 
     /// The engine's standing of the pair with id `id`.
-    pub fn standing(&self, id: PairId) -> Option<&Standing> {
-        self.standings.get(id as usize)
+    pub fn standing(&self, id: PairId) -> Option<Standing> {
+        ((id as usize) < self.len()).then(|| self.ranked.standing(id))
     }
 
     /// The id of a pair by its names, by looking at every pair (views keep an index instead).
