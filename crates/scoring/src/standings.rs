@@ -623,8 +623,8 @@ pub(crate) fn rank_lazily<'f>(
 
 /// A ranked field's pairs, each pair's [`Standing`] made when it is asked for
 /// ([`crate::score_growing_ranked`]). A service that ranks a national field of 200,000 pairs
-/// after every club shows a page of it at a time; making every standing each time took a fifth of
-/// the ranking.
+/// after every club shows a page of it at a time; making every standing each time took a quarter
+/// of the ranking.
 #[derive(Clone, Debug, Default)]
 pub struct Ranked {
     t: Totals,
