@@ -65,7 +65,7 @@ fn round_f64(x: f64) -> i64 {
 const PARALLEL_PLACES: usize = 1 << 20;
 
 /// Each pair's sums as ranking reads them, with the options that say how.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Totals {
     integral: bool,
     total_int: Vec<i64>,
@@ -589,22 +589,20 @@ fn hundredths_of(
 /// Ranks the pairs of a scored field from their sums (pass two): fills its standings and rank order.
 /// Ranking works in `spare`'s memory and leaves its working buffers there ([`crate::Spare`]).
 pub(crate) fn rank<'f>(
-    mut scoring: Scoring<'f>,
+    scoring: Scoring<'f>,
     sums: Sums<'_>,
     spare: &mut crate::Spare,
 ) -> Result<Scoring<'f>> {
     let started = std::time::Instant::now();
-    let ranked;
-    (ranked, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
+    let (mut scoring, ranked) = rank_lazily(scoring, sums, spare)?;
     let mut standings = std::mem::take(&mut spare.standings);
     (0..ranked.len() as PairId)
         .into_par_iter()
         .map(|p| ranked.standing(p))
         .collect_into_vec(&mut standings);
-    tracing::trace!(elapsed = ?started.elapsed(), "rank: standings built");
+    tracing::debug!(elapsed = ?started.elapsed(), "score: standings built");
     spare.rank.placed = ranked.placed;
     scoring.standings = standings;
-    tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
     Ok(scoring)
 }
 
@@ -625,7 +623,7 @@ pub(crate) fn rank_lazily<'f>(
 /// ([`crate::score_growing_ranked`]). A service that ranks a national field of 200,000 pairs
 /// after every club shows a page of it at a time; making every standing each time took a quarter
 /// of the ranking.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Ranked {
     t: Totals,
     /// Each pair's places ([`places_by_pair`]).
