@@ -1,16 +1,20 @@
 //! `simpairs-bench --national`: the projection's share of seal-to-leaderboard, in memory. The
 //! bench's national field (the clubs `--pipeline` publishes) is read into one field; then each new
-//! club is appended and the whole national field rescored and listed, as the projection does for
-//! every new generation. No log, no aggregator beside it: the engine's work alone.
+//! club is appended and the whole national field rescored: its leaderboard's first pairs ranked,
+//! then the whole field ranked and listed, as the projection does for every new generation. No
+//! log, no aggregator beside it: the engine's work alone.
 
 use std::time::{Duration, Instant};
 
 use simpairs_scoring::{BoardCounts, Field, Options};
 
-/// Each new club's rescore time, and the field it ended on.
+/// Each new club's rescore times, and the field it ended on.
 pub struct NationalFigures {
     pub results: usize,
     pub pairs: usize,
+    /// Until the leaderboard's first pairs are ranked.
+    pub first: Vec<Duration>,
+    /// Until the whole field is ranked and listed.
     pub times: Vec<Duration>,
 }
 
@@ -37,26 +41,36 @@ pub fn measure(results_wanted: usize, new_clubs: usize) -> anyhow::Result<Nation
     let options = Options::default();
     let mut counts = BoardCounts::new();
     // The projection's first ranking, untimed: the counts kept from here on.
-    rescore(&field, &mut counts, &options)?;
-    let mut times = Vec::with_capacity(late.len());
+    rescore(&field, &mut counts, &options, Instant::now())?;
+    let (mut first, mut times) = (Vec::new(), Vec::new());
     for club in &late {
         field.append(&late_club_field(club)?);
         let started = Instant::now();
-        rescore(&field, &mut counts, &options)?;
+        first.push(rescore(&field, &mut counts, &options, started)?);
         times.push(started.elapsed());
     }
     Ok(NationalFigures {
         results: field.len(),
         pairs: field.pairs().len(),
+        first,
         times,
     })
 }
 
-/// What the projection does for a new generation: the field scored with its kept counts, ranked
-/// (each pair's standing made when a page shows it), and its lists built; then the leaderboard's
+/// What the projection does for a new generation: the field scored with its kept counts, the
+/// leaderboard's first pairs ranked (the time since `started` then is returned), the whole field
+/// ranked (each pair's standing made when a page shows it) and its lists built; then the
 /// first page of standings made.
-fn rescore(field: &Field, counts: &mut BoardCounts, options: &Options) -> anyhow::Result<()> {
-    let (scoring, ranked) = simpairs_scoring::score_growing_ranked(field, counts, options)?;
+fn rescore(
+    field: &Field,
+    counts: &mut BoardCounts,
+    options: &Options,
+    started: Instant,
+) -> anyhow::Result<Duration> {
+    let summed = simpairs_scoring::score_growing_summed(field, counts, options)?;
+    std::hint::black_box(summed.top(simpairs_pipeline::project::LEADERBOARD_TOP));
+    let first = started.elapsed();
+    let (scoring, ranked) = summed.rank()?;
     let lists = simpairs_scoring::standings::lists(&scoring);
     let page: Vec<_> = lists
         .combined
@@ -65,5 +79,5 @@ fn rescore(field: &Field, counts: &mut BoardCounts, options: &Options) -> anyhow
         .map(|&p| ranked.standing(p))
         .collect();
     std::hint::black_box((lists.combined.len(), page));
-    Ok(())
+    Ok(first)
 }

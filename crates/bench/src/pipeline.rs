@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
-use simpairs_pipeline::project::Projection;
+use simpairs_pipeline::project::{Projection, Update};
 use simpairs_sim::club_key;
 
 /// Figures of one pipeline measurement.
@@ -35,8 +35,11 @@ pub struct PipelineFigures {
     /// system does not say).
     pub ingest_memory: Option<u64>,
     /// Each new club's seal-to-leaderboard time: from the append of its sealed submission (its
-    /// records and seal, one durable append) to the projection showing it.
+    /// records and seal, one durable append) to the projection's append of the leaderboard that
+    /// includes it (its first pairs, ranked before the rest of the field).
     pub latencies: Vec<Duration>,
+    /// The same to the projection showing the generation that includes it: every list and page.
+    pub standings: Vec<Duration>,
     /// The same from the start of the club's publish (reading and checking its file, reading the
     /// declaration, signing).
     pub from_publish: Vec<Duration>,
@@ -205,13 +208,35 @@ fn publish_and_ingest(
     Ok((publish, last_batch.duration_since(started), grown))
 }
 
-/// The generation the live projection shows, and when it showed each.
+/// The generation the live projection shows, and when it showed each; the same of the
+/// leaderboards it published.
 #[derive(Clone, Default)]
 struct Shown {
     /// The live aggregator has rebuilt its state from the log and reads new records.
     aggregator_ready: Arc<AtomicBool>,
     generation: Arc<AtomicI64>,
     at: Arc<RwLock<Vec<(i64, Instant)>>>,
+    published: Arc<AtomicI64>,
+    published_at: Arc<RwLock<Vec<(i64, Instant)>>>,
+}
+
+impl Shown {
+    /// Notes what the projection has just done.
+    fn note(&self, update: Update) {
+        let (generation, last, at) = match update {
+            Update::Published(g) => (g, &self.published, &self.published_at),
+            Update::Shown(g) => (g, &self.generation, &self.at),
+        };
+        last.store(generation, Ordering::Relaxed);
+        let mut at = at.write().unwrap_or_else(|e| e.into_inner());
+        at.push((generation, Instant::now()));
+    }
+
+    /// When the first generation from `want` on was shown (or published), if it was.
+    fn when(at: &RwLock<Vec<(i64, Instant)>>, want: i64) -> Option<Instant> {
+        let at = at.read().unwrap_or_else(|e| e.into_inner());
+        at.iter().find(|(g, _)| *g >= want).map(|(_, t)| *t)
+    }
 }
 
 type Role = std::thread::JoinHandle<anyhow::Result<()>>;
@@ -238,29 +263,17 @@ fn spawn_live(
     };
     let projection = Arc::new(RwLock::new(Projection::new(event_id)));
     let live_projection = {
-        let (log, stop, projection, shown, shown_at, event_id) = (
+        let (log, stop, projection, shown, event_id) = (
             log.clone(),
             stop.clone(),
             projection.clone(),
-            shown.generation.clone(),
-            shown.at.clone(),
+            shown.clone(),
             event_id.to_string(),
         );
         std::thread::spawn(move || -> anyhow::Result<()> {
-            simpairs_pipeline::project::run(
-                log,
-                &event_id,
-                projection,
-                &stop,
-                false,
-                move |generation| {
-                    shown.store(generation, Ordering::Relaxed);
-                    shown_at
-                        .write()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((generation, Instant::now()));
-                },
-            )?;
+            simpairs_pipeline::project::run(log, &event_id, projection, &stop, true, |update| {
+                shown.note(update)
+            })?;
             Ok(())
         })
     };
@@ -283,6 +296,7 @@ fn projection_end(log: &dyn simpairs_log::Log, event_id: &str) -> anyhow::Result
 /// be ready on the ingested log.
 struct Live {
     latencies: Vec<Duration>,
+    standings: Vec<Duration>,
     from_publish: Vec<Duration>,
     restart: Duration,
 }
@@ -338,7 +352,7 @@ fn live_latencies(
     let deadline = Instant::now() + Duration::from_secs(600);
     let restart = wait_until_ready(log, event_id, base, &shown, &projection, deadline)?;
     let codec = simpairs_events::Codec::new()?;
-    let (mut latencies, mut from_publish) = (Vec::new(), Vec::new());
+    let (mut latencies, mut standings, mut from_publish) = (Vec::new(), Vec::new(), Vec::new());
     for (i, c) in late.iter().enumerate() {
         let (id, csv) = late_club(c);
         let publishing = Instant::now();
@@ -360,21 +374,25 @@ fn live_latencies(
             event_id,
             &submission.events,
         )?;
+        // The next club waits until this one is both published and shown, so that each is timed
+        // on its own.
         let want = base + i as i64 + 1;
-        while shown.generation.load(Ordering::Relaxed) < want && Instant::now() < deadline {
+        let behind = |last: &AtomicI64| last.load(Ordering::Relaxed) < want;
+        while (behind(&shown.generation) || behind(&shown.published)) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_micros(200));
         }
-        let at = shown
-            .at
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .find(|(g, _)| *g >= want)
-            .map(|(_, t)| *t);
-        if let Some(at) = at {
+        let published = Shown::when(&shown.published_at, want);
+        if let (Some(at), Some(shown_at)) = (published, Shown::when(&shown.at, want)) {
             let latency = at.saturating_duration_since(sealed);
-            tracing::info!(club = i + 1, ?latency, "seal to leaderboard");
+            let all = shown_at.saturating_duration_since(sealed);
+            tracing::info!(
+                club = i + 1,
+                ?latency,
+                ?all,
+                "seal to leaderboard, and to standings"
+            );
             latencies.push(latency);
+            standings.push(all);
             from_publish.push(at.saturating_duration_since(publishing));
         }
     }
@@ -387,6 +405,7 @@ fn live_latencies(
         .map_err(|_| anyhow::anyhow!("projection thread failed"))??;
     Ok(Live {
         latencies,
+        standings,
         from_publish,
         restart,
     })
@@ -425,6 +444,7 @@ pub fn measure(
         ingest,
         ingest_memory,
         latencies: live.latencies,
+        standings: live.standings,
         from_publish: live.from_publish,
         restart: live.restart,
     })

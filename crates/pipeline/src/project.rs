@@ -40,6 +40,19 @@ mod trust;
 pub use access::PairNames;
 pub use trust::Read;
 
+/// Pairs a published leaderboard shows: the first of the combined list.
+pub const LEADERBOARD_TOP: usize = 20;
+
+/// What the projection's service has just done for a national generation ([`run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// The generation's leaderboard (its first [`LEADERBOARD_TOP`] pairs) was appended to the
+    /// leaderboard stream, before the rest of the field was ranked.
+    Published(i64),
+    /// The generation's national standings are shown: every list and page.
+    Shown(i64),
+}
+
 /// The projection's views of one event.
 #[derive(Debug, Default)]
 pub struct Projection {
@@ -224,7 +237,7 @@ impl Projection {
         };
         let mut ranking = std::mem::take(&mut self.ranking);
         let standings = if ranking.catch_up(self) {
-            Some(ranking.rank(&options, self.submissions() as i64))
+            Some(ranking.rank(&options, self.submissions() as i64, None, |_| {}))
         } else {
             None
         };
@@ -274,20 +287,25 @@ impl Projection {
         (ids.len(), shown.map(|&id| national.entry(id)).collect())
     }
 
-    /// The leaderboard event for the current national generation if it was not published yet (it is
-    /// then counted as published).
-    pub fn to_publish(&mut self) -> Option<LeaderboardPublished> {
-        let national = self.national.as_ref()?;
-        if !self.published.insert(national.generation) {
+    /// The leaderboard event of national generation `generation`, whose first pairs are `top`, if
+    /// it was not published yet (it is then counted as published).
+    fn leaderboard_event(
+        &mut self,
+        generation: i64,
+        top: Vec<PairStanding>,
+    ) -> Option<LeaderboardPublished> {
+        if !self.published.insert(generation) {
             return None;
         }
         Some(LeaderboardPublished {
             event_id: self.event_id.clone(),
-            generation: national.generation,
+            generation,
             published_at_ms: now_ms(),
-            clubs_applied: self.clubs.len() as i32,
+            // The clubs with results in force: a club's own standings may be read after it is
+            // ranked nationally.
+            clubs_applied: self.results.values().filter(|r| !r.is_empty()).count() as i32,
             results_applied: self.result_count as i64,
-            top: self.leaderboard("combined", 0, 20).1,
+            top,
         })
     }
 
@@ -448,17 +466,37 @@ impl NationalRanking {
         true
     }
 
-    /// The national standings of the field, labelled `generation`.
+    /// The national standings of the field, labelled `generation`, ranked on `pool` (or the
+    /// calling thread's). `first` hears the first [`LEADERBOARD_TOP`] pairs of the combined list
+    /// as soon as they are known, before the rest of the field is ranked.
     fn rank(
         &mut self,
         options: &simpairs_scoring::Options,
         generation: i64,
+        pool: Option<&rayon::ThreadPool>,
+        first: impl FnOnce(Vec<PairStanding>),
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
-        let (scoring, ranked) =
-            simpairs_scoring::score_growing_ranked(&self.field, &mut self.counts, options)?;
-        tracing::debug!(elapsed = ?started.elapsed(), results = self.field.len(), "national field scored");
-        NationalStandings::new(&scoring, ranked, self.names.clone(), generation)
+        let (field, counts, names) = (&self.field, &mut self.counts, &self.names);
+        let summed = on_pool(pool, move || {
+            simpairs_scoring::score_growing_summed(field, counts, options)
+        })?;
+        let top = on_pool(pool, || summed.top(LEADERBOARD_TOP));
+        tracing::debug!(elapsed = ?started.elapsed(), "national leaderboard's first pairs ranked");
+        first(top.iter().map(|s| names.entry(s)).collect());
+        let (scoring, ranked) = on_pool(pool, move || summed.rank())?;
+        tracing::debug!(elapsed = ?started.elapsed(), results = field.len(), "national field scored");
+        on_pool(pool, || {
+            NationalStandings::new(&scoring, ranked, names.clone(), generation)
+        })
+    }
+}
+
+/// Runs `op` on `pool`'s threads, or on this one.
+fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, op: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(op),
+        None => op(),
     }
 }
 
@@ -537,13 +575,7 @@ impl NationalStandings {
 
     /// A pair's entry, as the national `StandingsComputed` would carry it.
     pub fn entry(&self, id: PairId) -> PairStanding {
-        let pair = self.names.pairs.get(id as usize);
-        crate::wire::standing_to_wire(
-            self.names.clubs.get(pair.club as usize),
-            self.names.sections.get(pair.section as usize),
-            pair,
-            &self.ranked.standing(id),
-        )
+        self.names.entry(&self.ranked.standing(id))
     }
 
     /// A pair's entry by its names.
@@ -586,6 +618,17 @@ struct FieldNames {
 }
 
 impl FieldNames {
+    /// A pair's entry, as the national `StandingsComputed` would carry it.
+    fn entry(&self, standing: &simpairs_scoring::Standing) -> PairStanding {
+        let pair = self.pairs.get(standing.pair as usize);
+        crate::wire::standing_to_wire(
+            self.clubs.get(pair.club as usize),
+            self.sections.get(pair.section as usize),
+            pair,
+            standing,
+        )
+    }
+
     /// Adds the names `field` has beyond those already here.
     fn catch_up(&mut self, field: &simpairs_scoring::Field) {
         for p in &field.pairs()[self.pairs.len().min(field.pairs().len())..] {
@@ -751,20 +794,16 @@ fn decode_all(
 }
 
 /// Ranks the national field on the projection's own threads (or the shared ones); `None`, with a
-/// warning, when it cannot be ranked.
+/// warning, when it cannot be ranked. `first` hears the leaderboard's first pairs ([`NationalRanking::rank`]).
 fn rank_on(
     pool: Option<&rayon::ThreadPool>,
     ranking: &mut NationalRanking,
     options: &simpairs_scoring::Options,
     generation: i64,
     event_id: &str,
+    first: impl FnOnce(Vec<PairStanding>),
 ) -> Option<NationalStandings> {
-    let mut rank = || ranking.rank(options, generation);
-    let ranked = match pool {
-        Some(pool) => pool.install(rank),
-        None => rank(),
-    };
-    match ranked {
+    match ranking.rank(options, generation, pool, first) {
         Ok(ranked) => Some(ranked),
         Err(e) => {
             tracing::warn!(event = event_id, "the national field cannot be ranked: {e}");
@@ -773,16 +812,39 @@ fn rank_on(
     }
 }
 
+/// Appends the leaderboard of national generation `generation` (its first pairs, `top`) to
+/// `stream` unless it was published already; returns whether it was appended.
+fn publish_first(
+    log: &dyn Log,
+    codec: &Codec,
+    shared: &RwLock<Projection>,
+    stream: &str,
+    generation: i64,
+    top: Vec<PairStanding>,
+) -> Result<bool> {
+    let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
+    let Some(leaderboard) = p.leaderboard_event(generation, top) else {
+        return Ok(false);
+    };
+    drop(p);
+    let event = Event::LeaderboardPublished(leaderboard);
+    let bytes = codec.encode(&event);
+    let key = event.partition_key();
+    log.append(stream, &[Produce::new(&key, &bytes, now_ms())])?;
+    Ok(true)
+}
+
 /// Runs the projection of an event until stopped: reads the board-scores and leaderboard streams from
 /// the start, keeps `shared` up to date, and (if `publish`) writes a `LeaderboardPublished` for each new
-/// national generation. `on_update` hears each new national generation.
+/// national generation as soon as its first pairs are ranked, before the rest of the field.
+/// `on_update` hears each generation published and each shown.
 pub fn run(
     log: Arc<dyn Log>,
     event_id: &str,
     shared: Arc<RwLock<Projection>>,
     stop: &AtomicBool,
     publish: bool,
-    mut on_update: impl FnMut(i64),
+    mut on_update: impl FnMut(Update),
 ) -> Result<()> {
     let codec = Codec::new()?;
     let mut positions: BTreeMap<(Stream, String, u32), u64> = BTreeMap::new();
@@ -829,35 +891,47 @@ pub fn run(
             )
         };
         tracing::debug!(events = count, elapsed = ?applying.elapsed(), generation, "projection applied");
+        let mut published: Result<()> = Ok(());
         // Not before the declaration is read: the clubs that changed stay noted until then.
         let ranked = match options {
             Some(options)
                 if ranking.catch_up(&shared.read().unwrap_or_else(|e| e.into_inner())) =>
             {
                 tracing::debug!(elapsed = ?applying.elapsed(), "national field brought up to date");
-                rank_on(pool.as_ref(), &mut ranking, &options, generation, event_id)
+                let first = |top| {
+                    if publish {
+                        let (log, stream) = (log.as_ref(), leaderboard.as_str());
+                        let done = publish_first(log, &codec, &shared, stream, generation, top);
+                        if let Ok(true) = done {
+                            on_update(Update::Published(generation));
+                        }
+                        published = done.map(drop);
+                    }
+                };
+                rank_on(
+                    pool.as_ref(),
+                    &mut ranking,
+                    &options,
+                    generation,
+                    event_id,
+                    first,
+                )
             }
             _ => None,
         };
-        let (publish_now, replaced) = {
+        let replaced = {
             let mut p = shared.write().unwrap_or_else(|e| e.into_inner());
             p.ranking = ranking;
-            let replaced = ranked.and_then(|standings| {
+            ranked.and_then(|standings| {
                 let replaced = p.show_national(standings);
                 tracing::debug!(elapsed = ?applying.elapsed(), generation, "national field ranked");
-                on_update(generation);
+                on_update(Update::Shown(generation));
                 replaced
-            });
-            (if publish { p.to_publish() } else { None }, replaced)
+            })
         };
         // The standings replaced (hundreds of thousands of entries) are freed with no lock held.
         drop(replaced);
-        if let Some(l) = publish_now {
-            let event = Event::LeaderboardPublished(l);
-            let bytes = codec.encode(&event);
-            let key = event.partition_key();
-            log.append(&leaderboard, &[Produce::new(&key, &bytes, now_ms())])?;
-        }
+        published?;
     }
     Ok(())
 }

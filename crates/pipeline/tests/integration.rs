@@ -8,6 +8,7 @@ mod follow;
 mod history;
 mod kafka_e2e;
 mod kafka_outage;
+mod leaderboard;
 mod one_judge;
 mod output_then_commit;
 mod real_files;

@@ -31,7 +31,7 @@ mod exact;
 mod float_pass;
 mod pair_cells;
 use float_pass::float_pass;
-use pair_cells::PairCells;
+pub(crate) use pair_cells::PairCells;
 
 /// Every bridge score is a multiple of 10 within +-8000 (7NTXX vulnerable down 13 is 7600).
 const GRID_LIMIT: i32 = 8000;

@@ -245,12 +245,21 @@ pub fn score_growing_ranked<'f>(
     counts: &mut BoardCounts,
     options: &Options,
 ) -> Result<(Scoring<'f>, standings::Ranked)> {
+    score_growing_summed(field, counts, options)?.rank()
+}
+
+/// [`score_growing_ranked`] in two steps: the field scored to each pair's sums, from which the first
+/// pairs of the combined list can be listed ([`standings::Summed::top`]) before the whole field
+/// is ranked ([`standings::Summed::rank`]). For a live leaderboard that shows the first pairs of a
+/// national field as soon as they are known.
+pub fn score_growing_summed<'f, 'c>(
+    field: &'f Field,
+    counts: &'c mut BoardCounts,
+    options: &Options,
+) -> Result<standings::Summed<'f, 'c>> {
     engine::check_options(options)?;
-    match engine::score(field, options, engine::Depth::Standings, Some(counts))? {
-        (scoring, Some(sums)) => standings::rank_lazily(scoring, sums, &mut Spare::default()),
-        // Scoring to this depth always gives the sums; were there none, there is nothing ranked.
-        (scoring, None) => Ok((scoring, standings::Ranked::default())),
-    }
+    let (scoring, sums) = engine::score(field, options, engine::Depth::Standings, Some(counts))?;
+    Ok(standings::Summed::new(scoring, sums))
 }
 
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with

@@ -11,12 +11,15 @@ use num_rational::BigRational;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::engine::{Scoring, Sums};
+use crate::engine::{PairCells, Scoring, Sums};
 use crate::field::PairId;
 use crate::ranks::RankOrder;
 pub use crate::ranks::Standing;
 use crate::value::hundredths;
 use crate::{Direction, Factoring, Method, Result};
+
+mod top;
+pub use top::Summed;
 
 /// Relative distance under which two floating-point sums may be the same exact value.
 const NEAR: f64 = 1e-9;
@@ -114,6 +117,15 @@ impl Totals {
         } else {
             self.total_f[p]
         }
+    }
+
+    /// Whole-number totals in rank order: the higher factored total first (total / boards, by
+    /// cross-multiplying), pairs with equal ones by id.
+    fn integral_cmp(&self, a: PairId, b: PairId) -> std::cmp::Ordering {
+        let (a, b) = (a as usize, b as usize);
+        let lhs = i128::from(self.total_int[a]) * i128::from(self.boards[b]);
+        let rhs = i128::from(self.total_int[b]) * i128::from(self.boards[a]);
+        rhs.cmp(&lhs).then(a.cmp(&b))
     }
 
     fn max_of(&self, p: usize) -> f64 {
@@ -248,12 +260,7 @@ impl Ranking {
             sorted_keys = Some(keys);
         } else if t.integral {
             let mut by_total: Vec<PairId> = (0..pairs as PairId).collect();
-            by_total.par_sort_unstable_by(|&a, &b| {
-                let (a, b) = (a as usize, b as usize);
-                let lhs = i128::from(total_int[a]) * i128::from(boards[b]);
-                let rhs = i128::from(total_int[b]) * i128::from(boards[a]);
-                rhs.cmp(&lhs).then(a.cmp(&b))
-            });
+            by_total.par_sort_unstable_by(|&a, &b| t.integral_cmp(a, b));
             order = by_total;
         } else {
             (order, key_at) = float_order(&key);
@@ -261,6 +268,28 @@ impl Ranking {
         Ranking {
             order,
             sorted_keys,
+            key,
+            key_at,
+            near_runs: Vec::new(),
+            exact_keys: FxHashMap::default(),
+        }
+    }
+
+    /// Orders `pairs` (some of a field's pairs) as [`Ranking::sort`] orders the whole field, before
+    /// their near runs are settled; `key` is every pair's floating-point key.
+    fn of_pairs(t: &Totals, key: Vec<f64>, mut order: Vec<PairId>) -> Ranking {
+        let mut key_at = Vec::new();
+        if t.integral {
+            order.sort_unstable_by(|&a, &b| t.integral_cmp(a, b));
+        } else {
+            order.sort_unstable_by(|&a, &b| {
+                key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b))
+            });
+            key_at = order.iter().map(|&p| key[p as usize]).collect();
+        }
+        Ranking {
+            order,
+            sorted_keys: None,
             key,
             key_at,
             near_runs: Vec::new(),
@@ -352,41 +381,43 @@ impl Ranking {
 
 /// Pairs whose floating-point total or percentage may round to the other side of a half.
 fn near_halves(scoring: &Scoring<'_>, t: &Totals) -> Vec<PairId> {
+    (0..t.boards.len() as PairId)
+        .into_par_iter()
+        .filter(|&p| near_half_of(scoring, t, p))
+        .collect()
+}
+
+/// Whether pair `p`'s floating-point total or percentage may round to the other side of a half.
+fn near_half_of(scoring: &Scoring<'_>, t: &Totals, p: PairId) -> bool {
     let (mp, divisor) = (t.mp, t.divisor);
+    let (p, played) = (p as usize, t.boards[p as usize]);
     // The largest value one board can give: a top of 2(N-1), or 24 IMPs.
     let per_board = if mp {
         f64::from(scoring.target.max(1)) * 2.0
     } else {
         24.0
     };
-    t.boards
-        .par_iter()
-        .enumerate()
-        .filter_map(|(p, &played)| {
-            let total = t.total_of(p);
-            let th = total * 100.0 / divisor as f64;
-            // Matchpoints are never negative, so their magnitudes add up to the total itself.
-            let magnitude = if mp {
-                total.abs()
-            } else {
-                f64::from(played) * per_board
-            };
-            let error = sum_error(played, magnitude);
-            let t_error = error * 100.0 / divisor as f64;
-            let m = t.max_of(p);
-            let (pct, pct_error) = if m > 0.0 {
-                let pct = total * 1e4 / m;
-                // Relative errors of the total and the sum of tops, plus the division's own rounding.
-                let relative = error / total.abs().max(f64::MIN_POSITIVE)
-                    + sum_error(played, m) / m
-                    + f64::EPSILON;
-                (pct, pct.abs() * relative)
-            } else {
-                (0.0, 0.0)
-            };
-            (near_half(th, t_error) || (mp && near_half(pct, pct_error))).then_some(p as PairId)
-        })
-        .collect()
+    let total = t.total_of(p);
+    let th = total * 100.0 / divisor as f64;
+    // Matchpoints are never negative, so their magnitudes add up to the total itself.
+    let magnitude = if mp {
+        total.abs()
+    } else {
+        f64::from(played) * per_board
+    };
+    let error = sum_error(played, magnitude);
+    let t_error = error * 100.0 / divisor as f64;
+    let m = t.max_of(p);
+    let (pct, pct_error) = if m > 0.0 {
+        let pct = total * 1e4 / m;
+        // Relative errors of the total and the sum of tops, plus the division's own rounding.
+        let relative =
+            error / total.abs().max(f64::MIN_POSITIVE) + sum_error(played, m) / m + f64::EPSILON;
+        (pct, pct.abs() * relative)
+    } else {
+        (0.0, 0.0)
+    };
+    near_half(th, t_error) || (mp && near_half(pct, pct_error))
 }
 
 /// Places in rank order: each pair's combined place, and its place in its own list with its ties
@@ -405,6 +436,32 @@ fn pack_place(place: u32, tied: bool, combined_tied: bool) -> u32 {
     place << 2 | u32::from(tied) | u32::from(combined_tied) << 1
 }
 
+/// Each pair's list in `order` (in the memory of `category_at`).
+fn categories_in_order(
+    field: &crate::Field,
+    order: &[PairId],
+    mut category_at: Vec<u8>,
+) -> Vec<u8> {
+    let pairs = field.pairs();
+    if order.len() < pairs.len() / 64 {
+        // A few of the field's pairs ([`Summed::top`]): looked up where they are.
+        let of = |&p: &PairId| category(pairs[p as usize].direction) as u8;
+        category_at.clear();
+        category_at.extend(order.iter().map(of));
+        return category_at;
+    }
+    // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
+    let category_of: Vec<u8> = pairs
+        .par_iter()
+        .map(|p| category(p.direction) as u8)
+        .collect();
+    order
+        .par_iter()
+        .map(|&p| category_of[p as usize])
+        .collect_into_vec(&mut category_at);
+    category_at
+}
+
 /// Walks tie groups in rank order, counting the pairs of each list placed before. Places go to
 /// small per-pair arrays first, so that the standings are then written in pair order.
 fn place_in_order(
@@ -416,17 +473,7 @@ fn place_in_order(
 ) -> Places {
     let order = &ranking.order;
     let same_at = |i: usize, j: usize| ranking.same_at(t, i, j);
-    // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
-    let category_of: Vec<u8> = field
-        .pairs()
-        .par_iter()
-        .map(|p| category(p.direction) as u8)
-        .collect();
-    let mut category_at = before.categories;
-    order
-        .par_iter()
-        .map(|&p| category_of[p as usize])
-        .collect_into_vec(&mut category_at);
+    let category_at = categories_in_order(field, order, before.categories);
     // Tie groups, walked in parts that each start a group, in parallel: a part starts with the
     // count of each list's pairs placed before it.
     let n = order.len();
@@ -608,13 +655,25 @@ pub(crate) fn rank<'f>(
 
 /// [`rank`], with the ranked pairs kept instead of the standings, each made when asked for.
 pub(crate) fn rank_lazily<'f>(
-    mut scoring: Scoring<'f>,
+    scoring: Scoring<'f>,
     sums: Sums<'_>,
+    spare: &mut crate::Spare,
+) -> Result<(Scoring<'f>, Ranked)> {
+    let cells = sums.cells;
+    let t = Totals::new(&scoring, sums);
+    rank_totals(scoring, t, cells, spare)
+}
+
+/// [`rank_lazily`] from the sums as ranking reads them.
+fn rank_totals<'f>(
+    mut scoring: Scoring<'f>,
+    t: Totals,
+    cells: Option<&PairCells>,
     spare: &mut crate::Spare,
 ) -> Result<(Scoring<'f>, Ranked)> {
     let started = std::time::Instant::now();
     let ranked;
-    (ranked, scoring.rank_order) = rank_pairs(&scoring, sums, spare)?;
+    (ranked, scoring.rank_order) = rank_pairs(&scoring, t, cells, spare)?;
     tracing::debug!(elapsed = ?started.elapsed(), "score: ranked");
     Ok((scoring, ranked))
 }
@@ -647,37 +706,49 @@ impl Ranked {
 
     /// The standing of pair `p` (below [`Ranked::len`]), as [`crate::score`] gives it.
     pub fn standing(&self, p: PairId) -> Standing {
-        let (t, placed, p) = (&self.t, self.placed[p as usize], p as usize);
-        // One rounding: the integer total divided by both scales at once.
-        let total = if t.integral {
-            t.total_int[p] as f64 / (t.unit * t.divisor) as f64
-        } else {
-            t.total_of(p) / t.divisor as f64
-        };
-        let exact = if self.doubtful[p / 64] >> (p % 64) & 1 != 0 {
-            self.exact.get(&(p as PairId))
+        let exact = if self.doubtful[p as usize / 64] >> (p % 64) & 1 != 0 {
+            self.exact.get(&p)
         } else {
             None
         };
-        let (total_hundredths, percent_hundredths) = hundredths_of(t, p, total, exact);
-        Standing {
-            pair: p as PairId,
-            boards: t.boards[p],
-            total,
-            max: t.max_of(p) / t.divisor as f64,
-            total_hundredths,
-            percent_hundredths,
-            rank: placed as u32 >> 2,
-            tied: placed & 1 != 0,
-            combined_rank: (placed >> 32) as u32,
-            combined_tied: placed & 2 != 0,
-        }
+        standing_of(&self.t, p, self.placed[p as usize], exact)
+    }
+}
+
+/// The standing of pair `p` from its sums, its places (as [`places_by_pair`] packs them) and, where
+/// its floating-point figures cannot be trusted, its exact total and sum of tops.
+fn standing_of(
+    t: &Totals,
+    p: PairId,
+    placed: u64,
+    exact: Option<&(BigRational, BigRational)>,
+) -> Standing {
+    let p = p as usize;
+    // One rounding: the integer total divided by both scales at once.
+    let total = if t.integral {
+        t.total_int[p] as f64 / (t.unit * t.divisor) as f64
+    } else {
+        t.total_of(p) / t.divisor as f64
+    };
+    let (total_hundredths, percent_hundredths) = hundredths_of(t, p, total, exact);
+    Standing {
+        pair: p as PairId,
+        boards: t.boards[p],
+        total,
+        max: t.max_of(p) / t.divisor as f64,
+        total_hundredths,
+        percent_hundredths,
+        rank: placed as u32 >> 2,
+        tied: placed & 1 != 0,
+        combined_rank: (placed >> 32) as u32,
+        combined_tied: placed & 2 != 0,
     }
 }
 
 fn rank_pairs(
     scoring: &Scoring<'_>,
-    sums: Sums<'_>,
+    mut t: Totals,
+    cells: Option<&PairCells>,
     spare: &mut crate::Spare,
 ) -> Result<(Ranked, RankOrder)> {
     let mut memory = std::mem::take(&mut spare.rank);
@@ -685,8 +756,6 @@ fn rank_pairs(
     let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "rank: {what}");
     let field = scoring.field;
     let pairs = field.pairs().len();
-    let cells = sums.cells;
-    let mut t = Totals::new(scoring, sums);
 
     let mut ranking = Ranking::sort(&t, pairs, &mut memory);
     lap("sorted");
@@ -774,6 +843,27 @@ pub struct Lists {
     pub ew: usize,
 }
 
+/// Orders entries in rank order so that pairs sharing a combined place are listed by list, then by
+/// name; `at` gives an entry's (combined place, list, pair). A national field has thousands of
+/// clubs and few pairs sharing a place, so names are compared as they are rather than all put in
+/// order; the groups are sorted in parallel (their names are read at random).
+fn order_shared_places<E: Send>(
+    field: &crate::Field,
+    entries: &mut [E],
+    at: impl Fn(&E) -> (u32, u8, PairId) + Sync,
+) {
+    entries
+        .par_chunk_by_mut(|a, b| at(a).0 == at(b).0)
+        .filter(|group| group.len() > 1)
+        .for_each(|group| {
+            group.sort_by(|a, b| {
+                let (a, b) = (at(a), at(b));
+                a.1.cmp(&b.1)
+                    .then_with(|| field.compare_pairs_by_name(a.2, b.2))
+            });
+        });
+}
+
 /// The combined-place order and [`display_order`], both from the rank order of the ranking: no sort but
 /// of the pairs that share a place. (Empty for a field scored for its boards only.)
 pub fn lists(scoring: &Scoring<'_>) -> Lists {
@@ -787,18 +877,7 @@ pub fn lists(scoring: &Scoring<'_>) -> Lists {
         .zip(order.pairs.par_iter())
         .map(|((&place, &c), &p)| (place, c, p))
         .collect();
-    // Pairs sharing a place: by list, then by name. A national field has thousands of clubs and
-    // few pairs sharing a place, so names are compared as they are rather than all put in order;
-    // the groups are sorted in parallel (their names are read at random).
-    combined
-        .par_chunk_by_mut(|a, b| a.0 == b.0)
-        .filter(|group| group.len() > 1)
-        .for_each(|group| {
-            group.sort_by(|a, b| {
-                a.1.cmp(&b.1)
-                    .then_with(|| field.compare_pairs_by_name(a.2, b.2))
-            });
-        });
+    order_shared_places(field, &mut combined, |&e| e);
     // A list's places follow the combined ones, and pairs sharing a place in a list share it in
     // the combined list: each list is the combined order's pairs of that list.
     let list = |c: u8| -> Vec<PairId> {

@@ -7,7 +7,7 @@ use crate::common;
 
 use simpairs_scoring::{
     BoardCounts, Field, Options, Outcome, Scoring, Spare, score_boards_growing, score_growing,
-    score_growing_ranked, score_reusing,
+    score_growing_ranked, score_growing_summed, score_reusing,
 };
 
 const BOARDS: u16 = 27;
@@ -280,11 +280,20 @@ fn assert_ranked_same(field: &Field, counts: &mut BoardCounts, options: &Options
     for (p, standing) in whole.standings().iter().enumerate() {
         assert_eq!(&ranked.standing(p as u32), standing, "{what}: pair {p}");
     }
+    let lists = simpairs_scoring::standings::lists(&whole);
     assert_eq!(
         simpairs_scoring::standings::lists(&scoring),
-        simpairs_scoring::standings::lists(&whole),
+        lists,
         "{what}: lists"
     );
+    // The first pairs, listed before the field is ranked.
+    let summed = score_growing_summed(field, counts, options).unwrap();
+    for k in [1, 20, lists.combined.len()] {
+        let expected: Vec<_> = (lists.combined.iter().take(k))
+            .map(|&p| whole.standings()[p as usize].clone())
+            .collect();
+        assert_eq!(summed.top(k), expected, "{what}: the first {k}");
+    }
 }
 
 #[test]

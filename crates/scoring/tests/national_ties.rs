@@ -227,3 +227,32 @@ fn the_figures_do_not_depend_on_the_number_of_threads() {
         }
     }
 }
+
+/// The first pairs of the combined list, ranked before the rest of the field
+/// (`Summed::top`), are those of the whole field's ranking with the same standings, wherever the
+/// cut falls: before, inside or just after a group of pairs sharing a place.
+#[test]
+fn the_first_pairs_are_those_of_the_whole_ranking() {
+    let field = national_field();
+    for options in common::factored_options() {
+        let whole = score(&field, &options).unwrap();
+        let combined = simpairs_scoring::standings::lists(&whole).combined;
+        let place = |i: usize| whole.standings()[combined[i] as usize].combined_rank;
+        // The first group of pairs sharing a place: the cut falls before, inside and after it.
+        let first = (1..combined.len()).find(|&i| place(i) == place(i - 1));
+        let first = first.expect("pairs share a place") - 1;
+        let end = (first..combined.len()).find(|&i| place(i) != place(first));
+        let end = end.unwrap_or(combined.len());
+        let around = [first, first + 1, first + 2, end, end + 1];
+        let mut counts = simpairs_scoring::BoardCounts::new();
+        let summed = simpairs_scoring::score_growing_summed(&field, &mut counts, &options).unwrap();
+        let ends = [257, 300, combined.len(), combined.len() + 1];
+        for k in (1..=40).chain(around).chain(ends) {
+            let expected: Vec<_> = (combined.iter().take(k))
+                .map(|&p| whole.standings()[p as usize].clone())
+                .collect();
+            let top = summed.top(k);
+            assert_eq!(top, expected, "{:?}: the first {k}", options.factoring);
+        }
+    }
+}

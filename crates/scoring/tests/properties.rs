@@ -203,6 +203,15 @@ proptest! {
                 prop_assert_eq!(st[a].rank as usize, better + 1);
             }
         }
+        // The first pairs of the combined list, ranked before the rest of the field, wherever the
+        // cut falls among pairs sharing a place.
+        let combined = simpairs_scoring::standings::lists(&scoring).combined;
+        let mut counts = simpairs_scoring::BoardCounts::new();
+        let summed = simpairs_scoring::score_growing_summed(&field, &mut counts, &options).unwrap();
+        for k in 1..=combined.len() + 1 {
+            let expected: Vec<_> = combined.iter().take(k).map(|&p| st[p as usize].clone()).collect();
+            prop_assert_eq!(summed.top(k), expected, "the first {}", k);
+        }
     }
 }
 

@@ -86,9 +86,11 @@ fn spawn_projection(
     let (site, stop, event) = (site.clone(), stop.clone(), event.to_string());
     std::thread::spawn(move || {
         let watched: Arc<dyn Log> = Arc::new(WatchedLog::new(log, site.health.clone(), &event));
-        let on_update = |g| {
-            on_generation(g);
-            let _ = wake.send(());
+        let on_update = |update| {
+            if let simpairs_pipeline::project::Update::Shown(g) = update {
+                on_generation(g);
+                let _ = wake.send(());
+            }
         };
         let projection = site.projection.clone();
         if let Err(e) =
