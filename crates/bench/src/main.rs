@@ -30,7 +30,8 @@ use simpairs_scoring::Options;
 struct Args {
     /// Data files to measure (traveller CSV as written by the peers' gen.py, e.g. data/M.csv data/L.csv).
     files: Vec<PathBuf>,
-    /// Also measure the pipeline on the embedded log: publish, ingest and seal-to-leaderboard latency.
+    /// Also measure the pipeline on the embedded log: publish, ingest, and the latency from seal to
+    /// leaderboard and to standings.
     #[arg(long)]
     pipeline: bool,
     /// Also measure the projection's national rescore in memory: the pipeline's field read into one,

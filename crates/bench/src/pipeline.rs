@@ -9,8 +9,10 @@
 //!   (the poll timeout that then tells it the log is drained is not counted);
 //! - latency: with that field in, the aggregator and the projection run live in this process while new
 //!   clubs of 30 tables publish one at a time; each is timed from its seal's append (records and seal
-//!   in one durable append) to the projection showing the generation that includes it, and also from
-//!   the start of its publish (the club reading, checking and signing its file). Medians are reported.
+//!   in one durable append) to the projection's append of the leaderboard that includes it (its
+//!   first 20 pairs), and to the projection showing that generation (every list and page), and also
+//!   from the start of its publish (the club reading, checking and signing its file). Medians are
+//!   reported.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};

@@ -468,13 +468,13 @@ impl NationalRanking {
 
     /// The national standings of the field, labelled `generation`, ranked on `pool` (or the
     /// calling thread's). `first` hears the first [`LEADERBOARD_TOP`] pairs of the combined list
-    /// as soon as they are known, before the rest of the field is ranked.
+    /// as soon as they are known, and runs while the rest of the field is ranked.
     fn rank(
         &mut self,
         options: &simpairs_scoring::Options,
         generation: i64,
         pool: Option<&rayon::ThreadPool>,
-        first: impl FnOnce(Vec<PairStanding>),
+        first: impl FnOnce(Vec<PairStanding>) + Send,
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let (field, counts, names) = (&self.field, &mut self.counts, &self.names);
@@ -483,8 +483,18 @@ impl NationalRanking {
         })?;
         let top = on_pool(pool, || summed.top(LEADERBOARD_TOP));
         tracing::debug!(elapsed = ?started.elapsed(), "national leaderboard's first pairs ranked");
-        first(top.iter().map(|s| names.entry(s)).collect());
-        let (scoring, ranked) = on_pool(pool, move || summed.rank())?;
+        let top = top.iter().map(|s| names.entry(s)).collect();
+        // Publishing waits on the disk or the broker (behind the aggregator's own appends), not
+        // on the processors: it has a thread of its own while the rest of the field is ranked, so
+        // that the ranking keeps every thread of its pool.
+        let (scoring, ranked) = std::thread::scope(|scope| {
+            let publishing = scope.spawn(move || first(top));
+            let ranked = on_pool(pool, move || summed.rank());
+            if let Err(panic) = publishing.join() {
+                std::panic::resume_unwind(panic);
+            }
+            ranked
+        })?;
         tracing::debug!(elapsed = ?started.elapsed(), results = field.len(), "national field scored");
         on_pool(pool, || {
             NationalStandings::new(&scoring, ranked, names.clone(), generation)
@@ -801,7 +811,7 @@ fn rank_on(
     options: &simpairs_scoring::Options,
     generation: i64,
     event_id: &str,
-    first: impl FnOnce(Vec<PairStanding>),
+    first: impl FnOnce(Vec<PairStanding>) + Send,
 ) -> Option<NationalStandings> {
     match ranking.rank(options, generation, pool, first) {
         Ok(ranked) => Some(ranked),
@@ -844,7 +854,7 @@ pub fn run(
     shared: Arc<RwLock<Projection>>,
     stop: &AtomicBool,
     publish: bool,
-    mut on_update: impl FnMut(Update),
+    mut on_update: impl FnMut(Update) + Send,
 ) -> Result<()> {
     let codec = Codec::new()?;
     let mut positions: BTreeMap<(Stream, String, u32), u64> = BTreeMap::new();
