@@ -10,7 +10,9 @@
 //! The ranked standings are kept compact ([`NationalStandings`]: the engine's ranked pairs and the
 //! pairs' names in chunks shared between rankings); a list's entries are built when a page or the
 //! API asks for them. Ranking runs on a thread pool of its own, so that an aggregator in the same
-//! process shares the cores with it but cannot hold up its work.
+//! process shares the cores with it but cannot hold up its work. The leaderboard's first pairs are
+//! ranked first and published while the rest of the field is ranked
+//! (`docs/decisions/leaderboard-first.md`).
 //!
 //! Views: the national leaderboard (combined, NS, EW), each club's own standings, a pair's scorecard
 //! with club and national matchpoints per board, a board's frequency table.
@@ -47,7 +49,7 @@ pub const LEADERBOARD_TOP: usize = 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Update {
     /// The generation's leaderboard (its first [`LEADERBOARD_TOP`] pairs) was appended to the
-    /// leaderboard stream, before the rest of the field was ranked.
+    /// leaderboard stream, ranked before the rest of the field.
     Published(i64),
     /// The generation's national standings are shown: every list and page.
     Shown(i64),
@@ -804,7 +806,8 @@ fn decode_all(
 }
 
 /// Ranks the national field on the projection's own threads (or the shared ones); `None`, with a
-/// warning, when it cannot be ranked. `first` hears the leaderboard's first pairs ([`NationalRanking::rank`]).
+/// warning, when it cannot be ranked. `first` hears the leaderboard's first pairs
+/// ([`NationalRanking::rank`]).
 fn rank_on(
     pool: Option<&rayon::ThreadPool>,
     ranking: &mut NationalRanking,
