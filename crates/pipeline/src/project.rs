@@ -480,10 +480,10 @@ impl NationalRanking {
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let (field, counts, names) = (&self.field, &mut self.counts, &self.names);
-        let summed = on_pool(pool, move || {
+        let summed = crate::background::install(pool, move || {
             simpairs_scoring::score_growing_summed(field, counts, options)
         })?;
-        let top = on_pool(pool, || summed.top(LEADERBOARD_TOP));
+        let top = crate::background::install(pool, || summed.top(LEADERBOARD_TOP));
         tracing::debug!(elapsed = ?started.elapsed(), "national leaderboard's first pairs ranked");
         let top = top.iter().map(|s| names.entry(s)).collect();
         // Publishing waits on the disk or the broker (behind the aggregator's own appends), not
@@ -491,24 +491,16 @@ impl NationalRanking {
         // that the ranking keeps every thread of its pool.
         let (scoring, ranked) = std::thread::scope(|scope| {
             let publishing = scope.spawn(move || first(top));
-            let ranked = on_pool(pool, move || summed.rank());
+            let ranked = crate::background::install(pool, move || summed.rank());
             if let Err(panic) = publishing.join() {
                 std::panic::resume_unwind(panic);
             }
             ranked
         })?;
         tracing::debug!(elapsed = ?started.elapsed(), results = field.len(), "national field scored");
-        on_pool(pool, || {
+        crate::background::install(pool, || {
             NationalStandings::new(&scoring, ranked, names.clone(), generation)
         })
-    }
-}
-
-/// Runs `op` on `pool`'s threads, or on this one.
-fn on_pool<R: Send>(pool: Option<&rayon::ThreadPool>, op: impl FnOnce() -> R + Send) -> R {
-    match pool {
-        Some(pool) => pool.install(op),
-        None => op(),
     }
 }
 
