@@ -58,7 +58,8 @@ pub fn measure(results_wanted: usize, new_clubs: usize) -> anyhow::Result<Nation
 }
 
 /// What the projection does for a new generation: the field scored with its kept counts, the
-/// leaderboard's first pairs ranked (the time since `started` then is returned), the whole field
+/// leaderboard's first pairs ranked (before pass two when the last ranking bounds them; the time
+/// since `started` then is returned), the whole field
 /// ranked (each pair's standing made when a page shows it) and its lists built; then the
 /// first page of standings made.
 fn rescore(
@@ -67,10 +68,11 @@ fn rescore(
     options: &Options,
     started: Instant,
 ) -> anyhow::Result<Duration> {
-    let summed = simpairs_scoring::score_growing_summed(field, counts, options)?;
-    std::hint::black_box(summed.top(simpairs_pipeline::project::LEADERBOARD_TOP));
+    let valued = simpairs_scoring::score_growing_valued(field, counts, options)?;
+    let (top, rest) = valued.top(simpairs_pipeline::project::LEADERBOARD_TOP)?;
+    std::hint::black_box(top);
     let first = started.elapsed();
-    let (scoring, ranked) = summed.rank()?;
+    let (scoring, ranked) = rest.rank()?;
     let lists = simpairs_scoring::standings::lists(&scoring);
     let page: Vec<_> = lists
         .combined

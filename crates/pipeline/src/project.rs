@@ -480,18 +480,19 @@ impl NationalRanking {
     ) -> Result<NationalStandings> {
         let started = std::time::Instant::now();
         let (field, counts, names) = (&self.field, &mut self.counts, &self.names);
-        let summed = crate::background::install(pool, move || {
-            simpairs_scoring::score_growing_summed(field, counts, options)
+        // The first pairs come before pass two when the last ranking bounds them, else after it.
+        let (top, rest) = crate::background::install(pool, move || {
+            simpairs_scoring::score_growing_valued(field, counts, options)?.top(LEADERBOARD_TOP)
         })?;
-        let top = crate::background::install(pool, || summed.top(LEADERBOARD_TOP));
-        tracing::debug!(elapsed = ?started.elapsed(), "national leaderboard's first pairs ranked");
+        let before_pass_two = rest.listed_before_pass_two();
+        tracing::debug!(elapsed = ?started.elapsed(), before_pass_two, "national leaderboard's first pairs ranked");
         let top = top.iter().map(|s| names.entry(s)).collect();
         // Publishing waits on the disk or the broker (behind the aggregator's own appends), not
         // on the processors: it has a thread of its own while the rest of the field is ranked, so
         // that the ranking keeps every thread of its pool.
         let (scoring, ranked) = std::thread::scope(|scope| {
             let publishing = scope.spawn(move || first(top));
-            let ranked = crate::background::install(pool, move || summed.rank());
+            let ranked = crate::background::install(pool, move || rest.rank());
             if let Err(panic) = publishing.join() {
                 std::panic::resume_unwind(panic);
             }

@@ -30,8 +30,10 @@ use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
 mod exact;
 mod float_pass;
 mod pair_cells;
+mod previous;
 use float_pass::float_pass;
-pub(crate) use pair_cells::PairCells;
+pub(crate) use pair_cells::{CellValues, PairCells};
+pub(crate) use previous::{Moved, Previous};
 
 /// Every bridge score is a multiple of 10 within +-8000 (7NTXX vulnerable down 13 is 7600).
 const GRID_LIMIT: i32 = 8000;
@@ -399,6 +401,8 @@ pub struct BoardCounts {
     /// The lineage of the field indexed, and each of its pairs' results, for pass two of a field
     /// with fractions ([`PairCells`]); made the first time such a pass needs it.
     cells: Option<(u64, PairCells)>,
+    /// The last ranking of the field indexed, while its pairs are indexed as they were then.
+    previous: Option<Previous>,
 }
 
 impl BoardCounts {
@@ -407,11 +411,13 @@ impl BoardCounts {
     }
 
     /// Each pair's results in `field`, brought up to date; `None` if the field cannot be indexed
-    /// so. Only for a field whose histograms on the bridge grid these counts just gave.
-    fn pair_cells(&mut self, field: &Field) -> Option<&PairCells> {
+    /// so; with the last ranking of the field, if its pairs are still indexed as they were then.
+    /// Only for a field whose histograms on the bridge grid these counts just gave.
+    fn pair_cells(&mut self, field: &Field) -> Option<(&PairCells, &mut Option<Previous>)> {
         let lineage = field.lineage.id();
         if !matches!(&self.cells, Some((l, _)) if *l == lineage) {
             self.cells = Some((lineage, PairCells::default()));
+            self.previous = None;
         }
         let started = std::time::Instant::now();
         let indexed = self.cells.as_mut().is_some_and(|(_, c)| c.catch_up(field));
@@ -419,7 +425,11 @@ impl BoardCounts {
         if !indexed {
             self.cells = None;
         }
-        self.cells.as_ref().map(|(_, cells)| cells)
+        let cells = self.cells.as_ref().map(|(_, cells)| cells);
+        if cells.is_none_or(|c| c.started_over) {
+            self.previous = None;
+        }
+        cells.map(|cells| (cells, &mut self.previous))
     }
 
     /// The histograms of every row of `field` on the bridge grid, with the boards indexed directly
@@ -584,6 +594,23 @@ pub(crate) enum Depth {
     Standings,
     /// Only every board's values: the pairs' standings are left empty.
     Boards,
+    /// Every board's values, and pass two unless it would read each pair's kept results
+    /// ([`PairCells`]): that is left to the caller ([`PassTwo::FromCells`]).
+    Valued,
+}
+
+/// Pass two as [`score`] leaves it.
+pub(crate) enum PassTwo<'c> {
+    /// Not asked for ([`Depth::Boards`]).
+    Skipped,
+    Done(Sums<'c>),
+    /// To be done from each pair's results ([`cells_pass`]), with the values it will read and the
+    /// last ranking of the field ([`Depth::Valued`]).
+    FromCells {
+        cells: &'c PairCells,
+        values: CellValues,
+        previous: &'c mut Option<Previous>,
+    },
 }
 
 /// Scores every result of `field` as one field; pass one takes the counts kept in `counts` (and
@@ -593,7 +620,7 @@ pub fn score<'f, 'c>(
     options: &Options,
     depth: Depth,
     counts: Option<&'c mut BoardCounts>,
-) -> Result<(Scoring<'f>, Option<Sums<'c>>)> {
+) -> Result<(Scoring<'f>, PassTwo<'c>)> {
     let started = std::time::Instant::now();
     let lap = |what: &str| tracing::debug!(elapsed = ?started.elapsed(), "score: {what}");
 
@@ -709,7 +736,7 @@ fn finish<'f, 'c, P: Positions>(
     depth: Depth,
     kept: Option<&'c mut BoardCounts>,
     lap: impl Fn(&str),
-) -> Result<(Scoring<'f>, Option<Sums<'c>>)> {
+) -> Result<(Scoring<'f>, PassTwo<'c>)> {
     let width = positions.len();
     let (board_numbers, results_per_board, plain_per_board) =
         played_boards(board_numbers, &mut board_index, histograms);
@@ -765,10 +792,23 @@ fn finish<'f, 'c, P: Positions>(
         rank_order: RankOrder::default(),
         target,
     };
-    if depth == Depth::Boards {
-        return Ok((scoring, None));
-    }
+    let two = pass_two(&scoring, p, depth, kept, &lap)?;
+    Ok((scoring, two))
+}
 
+/// Pass two of `scoring` as far as `depth` asks: none, or each pair's values ready to sum (from
+/// the pairs' results kept in `kept`), or each pair's sums.
+fn pass_two<'c, P: Positions>(
+    scoring: &Scoring<'_>,
+    p: &P,
+    depth: Depth,
+    kept: Option<&'c mut BoardCounts>,
+    lap: impl Fn(&str),
+) -> Result<PassTwo<'c>> {
+    if depth == Depth::Boards {
+        return Ok(PassTwo::Skipped);
+    }
+    let (field, options, width) = (scoring.field, &scoring.options, scoring.positions.len());
     // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
     // a top of 2(N-1) is a multiple of 1/5) go the exact integer way; others (Neuberg's factors,
     // ratio factoring's tops that differ by board) the floating-point way, made exact where it matters.
@@ -780,11 +820,56 @@ fn finish<'f, 'c, P: Positions>(
     let sums = match unit {
         Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
         None => match kept.and_then(|k| k.pair_cells(field)) {
-            Some(cells) => cells.sums(field, boards, board_index, width, ratio),
+            Some((cells, previous)) => {
+                let values = pair_cells::cell_values(field, boards, board_index, width);
+                if depth == Depth::Valued {
+                    lap("values by cell");
+                    return Ok(PassTwo::FromCells {
+                        cells,
+                        values,
+                        previous,
+                    });
+                }
+                cells.sums(field, boards, board_index, width, ratio, &values.by_cell)
+            }
             None => float_pass(field, boards, board_index, p, width, ratio),
         },
     };
     lap("pass two (values and totals)");
+    Ok(PassTwo::Done(each_board_once(field, sums)?))
+}
+
+/// Pass two of `scoring` from each pair's results ([`PassTwo::FromCells`]).
+pub(crate) fn cells_pass<'c>(
+    scoring: &Scoring<'_>,
+    cells: &'c PairCells,
+    values: &CellValues,
+) -> Result<Sums<'c>> {
+    let (boards, board_index) = (&scoring.boards, &scoring.board_index);
+    let (width, ratio) = (scoring.positions.len(), scoring.ratio());
+    let sums = cells.sums(
+        scoring.field,
+        boards,
+        board_index,
+        width,
+        ratio,
+        &values.by_cell,
+    );
+    each_board_once(scoring.field, sums)
+}
+
+/// [`cells_pass`] for the pairs `chosen` only: their sums as it gives them, the others' zero.
+pub(crate) fn cells_pass_of<'c>(
+    scoring: &Scoring<'_>,
+    cells: &'c PairCells,
+    values: &CellValues,
+    chosen: &[PairId],
+) -> Sums<'c> {
+    cells.sums_of(scoring, &values.by_cell, chosen)
+}
+
+/// `sums`, if no pair played a board twice: every row then counts once for each of its pairs.
+fn each_board_once<'c>(field: &Field, sums: Sums<'c>) -> Result<Sums<'c>> {
     let total_boards: u64 = sums.boards.iter().map(|&b| u64::from(b)).sum();
     if total_boards != 2 * field.len() as u64 {
         return Err(Error::Invalid(
@@ -792,8 +877,7 @@ fn finish<'f, 'c, P: Positions>(
                 .into(),
         ));
     }
-
-    Ok((scoring, Some(sums)))
+    Ok(sums)
 }
 
 /// Largest common denominator the integer pass scales values by.
@@ -990,6 +1074,12 @@ fn integer_pass<P: Positions>(
 }
 
 impl<'f> Scoring<'f> {
+    /// Whether matchpoints are factored by ratio (each pair's sum of tops kept in pass two).
+    fn ratio(&self) -> bool {
+        let o = &self.options;
+        o.method == Method::Matchpoints && o.factoring == Factoring::Ratio
+    }
+
     /// The field that was scored.
     pub fn field(&self) -> &'f Field {
         self.field

@@ -176,11 +176,15 @@ fn scored<'f>(
     spare: Option<&mut Spare>,
 ) -> Result<Scoring<'f>> {
     engine::check_options(options)?;
+    let mut own = Spare::default();
+    let spare = spare.unwrap_or(&mut own);
     match engine::score(field, options, depth, counts)? {
-        (scoring, Some(sums)) => {
-            standings::rank(scoring, sums, spare.unwrap_or(&mut Spare::default()))
+        (scoring, engine::PassTwo::Done(sums)) => standings::rank(scoring, sums, spare),
+        (scoring, engine::PassTwo::FromCells { cells, values, .. }) => {
+            let sums = engine::cells_pass(&scoring, cells, &values)?;
+            standings::rank(scoring, sums, spare)
         }
-        (scoring, None) => Ok(scoring),
+        (scoring, engine::PassTwo::Skipped) => Ok(scoring),
     }
 }
 
@@ -257,9 +261,21 @@ pub fn score_growing_summed<'f, 'c>(
     counts: &'c mut BoardCounts,
     options: &Options,
 ) -> Result<standings::Summed<'f, 'c>> {
+    score_growing_valued(field, counts, options)?.sum()
+}
+
+/// [`score_growing_summed`] a step earlier: the field scored to its boards' values, pass two still
+/// to come. Its first pairs are listed ([`standings::Valued::top`]) before pass two when the last
+/// ranking of the field (kept in `counts`) shows which pairs can be among them; for a live
+/// leaderboard, published before the national field is summed.
+pub fn score_growing_valued<'f, 'c>(
+    field: &'f Field,
+    counts: &'c mut BoardCounts,
+    options: &Options,
+) -> Result<standings::Valued<'f, 'c>> {
     engine::check_options(options)?;
-    let (scoring, sums) = engine::score(field, options, engine::Depth::Standings, Some(counts))?;
-    Ok(standings::Summed::new(scoring, sums))
+    let (scoring, two) = engine::score(field, options, engine::Depth::Valued, Some(counts))?;
+    Ok(standings::Valued::new(scoring, two))
 }
 
 /// Scores only the boards of `field`: each result's values and each board's frequency table, with

@@ -18,7 +18,9 @@ pub use crate::ranks::Standing;
 use crate::value::hundredths;
 use crate::{Direction, Factoring, Method, Result};
 
+mod early;
 mod top;
+pub use early::{Unranked, Valued};
 pub use top::Summed;
 
 /// Relative distance under which two floating-point sums may be the same exact value.

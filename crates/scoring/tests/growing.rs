@@ -7,7 +7,7 @@ use crate::common;
 
 use simpairs_scoring::{
     BoardCounts, Field, Options, Outcome, Scoring, Spare, score_boards_growing, score_growing,
-    score_growing_ranked, score_growing_summed, score_reusing,
+    score_growing_ranked, score_growing_summed, score_growing_valued, score_reusing,
 };
 
 const BOARDS: u16 = 27;
@@ -319,5 +319,195 @@ fn standings_made_when_asked_for_are_those_of_the_whole_field() {
                 );
             }
         }
+    }
+}
+
+/// The standings and ranked pairs of a field whose first `k` pairs were listed first
+/// (`Valued::top`) are those `score` gives; whether they were listed before pass two.
+fn listed_first_as_whole(
+    field: &Field,
+    counts: &mut BoardCounts,
+    options: &Options,
+    k: usize,
+    what: &str,
+) -> bool {
+    let whole = simpairs_scoring::score(field, options).unwrap();
+    let combined = simpairs_scoring::standings::lists(&whole).combined;
+    let expected: Vec<_> = (combined.iter().take(k))
+        .map(|&p| whole.standings()[p as usize].clone())
+        .collect();
+    let valued = score_growing_valued(field, counts, options).unwrap();
+    let (top, rest) = valued.top(k).unwrap();
+    let before = rest.listed_before_pass_two();
+    assert_eq!(
+        top, expected,
+        "{what}: the first {k} (before pass two: {before})"
+    );
+    let (_, ranked) = rest.rank().unwrap();
+    for (p, standing) in whole.standings().iter().enumerate() {
+        assert_eq!(&ranked.standing(p as u32), standing, "{what}: pair {p}");
+    }
+    before
+}
+
+/// A growing field's first pairs, listed before pass two from the last ranking (which pairs were
+/// near its cut, and how far every value has moved since), are those of the whole field's
+/// ranking, club after club; so after a club that moves the values far, and after a club whose
+/// results come in two parts (its pairs' results then lie on both sides of another club's, and
+/// the last ranking bounds nothing). Matchpoints must be listed before pass two after many clubs.
+#[test]
+fn the_first_pairs_listed_before_pass_two_are_those_of_the_whole_ranking() {
+    let mut all = common::factored_options().to_vec();
+    all.push(Options {
+        method: simpairs_scoring::Method::Butler,
+        ..Options::default()
+    });
+    for options in all {
+        let how = (options.method, options.factoring);
+        let mut field = Field::new();
+        let mut counts = BoardCounts::new();
+        let (mut scored, mut before) = (0, 0);
+        for n in 0..LARGE + 12 {
+            let last = BOARDS - (n % 4) as u16;
+            field.append(&club_on(&format!("C{n:03}"), n, 1..=last));
+            if field.len() < 1 << 14 {
+                continue;
+            }
+            let k = [1, 5, 20][n as usize % 3];
+            let what = format!("{how:?}, after club {n}");
+            scored += 1;
+            before += usize::from(listed_first_as_whole(
+                &field,
+                &mut counts,
+                &options,
+                k,
+                &what,
+            ));
+        }
+        // Butler's IMPs, and matchpoints when every board was played as often, are whole numbers
+        // of a small unit: those fields are summed whole, the integer way.
+        if options.method == simpairs_scoring::Method::Matchpoints {
+            assert!(
+                before * 3 > scored,
+                "{how:?}: listed before pass two after {before} clubs of {scored}"
+            );
+        }
+        // Every result of one club the same score, on one board only: that board's values move
+        // far.
+        field.append(&club_on("ODD", 7, 5..=5));
+        listed_first_as_whole(
+            &field,
+            &mut counts,
+            &options,
+            20,
+            &format!("{how:?}, odd club"),
+        );
+        field.append(&club_on("LATE", 1, 1..=10));
+        listed_first_as_whole(&field, &mut counts, &options, 20, &format!("{how:?}, late"));
+        field.append(&club_on("LATE", 1, 11..=BOARDS));
+        let what = format!("{how:?}, a club's boards in two parts");
+        let before = listed_first_as_whole(&field, &mut counts, &options, 20, &what);
+        assert!(!before, "{what}: listed before pass two");
+    }
+}
+
+/// The last ranking kept for one field bounds nothing for another: a field built anew from the
+/// same clubs in another order (its pairs numbered otherwise), or a clone grown apart.
+#[test]
+fn the_last_ranking_of_one_field_is_not_used_for_another() {
+    let options = Options::default();
+    let clubs = |order: &mut dyn Iterator<Item = u32>| {
+        Field::concat(
+            order
+                .map(|n| club_on(&format!("C{n:03}"), n, 1..=BOARDS - (n % 4) as u16))
+                .collect(),
+        )
+    };
+    let mut field = clubs(&mut (0..LARGE + 2));
+    let mut counts = BoardCounts::new();
+    // The first scoring of a field indexes its pairs' results; the second keeps its ranking.
+    listed_first_as_whole(&field, &mut counts, &options, 20, "the first field");
+    field.append(&club_on("C899", 899, 1..=BOARDS));
+    listed_first_as_whole(&field, &mut counts, &options, 20, "a club more");
+    let mut clone = field.clone();
+    field.append(&club_on("C900", 900, 1..=BOARDS));
+    let before = listed_first_as_whole(&field, &mut counts, &options, 20, "two clubs more");
+    assert!(before, "two clubs more: not listed before pass two");
+    // As many rows and pairs as the field last ranked: only its lineage tells them apart.
+    clone.append(&club_on("C901", 901, 1..=BOARDS));
+    let what = "a clone grown apart";
+    assert!(
+        !listed_first_as_whole(&clone, &mut counts, &options, 20, what),
+        "{what}"
+    );
+    let rebuilt = clubs(&mut (0..LARGE + 3).rev());
+    let what = "a field built anew";
+    assert!(
+        !listed_first_as_whole(&rebuilt, &mut counts, &options, 20, what),
+        "{what}"
+    );
+}
+
+/// A club of `tables` tables on three boards, half its scores the highest of a dozen (`high`) or
+/// the lowest, the rest any of them. A club of the highest moves every East-West value up by
+/// nearly twice as much as the North-South values of the highest score, and one of the lowest the
+/// other way: the pairs of one direction overtake those of the other at the top.
+fn leaning_club(n: u32, tables: u32, high: bool) -> Field {
+    const SCORES: [i32; 12] = [-200, -150, -100, -50, 50, 110, 140, 170, 420, 450, 480, 510];
+    let lean = if high { SCORES.len() - 1 } else { 0 };
+    let mut seed = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15) + 7;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let mut field = Field::new();
+    common::add_mitchell_club(&mut field, &format!("L{n:03}"), tables, 3, |t, board| {
+        // Some tables leave a board out, so that boards are played different numbers of times.
+        let b = usize::from(board);
+        (!(t + b * n as usize).is_multiple_of(b * 2 + 5)).then(|| {
+            let r = next();
+            Outcome::Played(
+                SCORES[if r % 2 == 0 {
+                    lean
+                } else {
+                    r / 2 % SCORES.len()
+                }],
+            )
+        })
+    });
+    field
+}
+
+/// Clubs that each move the values far, with pairs tied and crowded at the cut: the first pairs
+/// listed before pass two are still those of the whole ranking, wherever the cut falls.
+#[test]
+fn the_first_pairs_listed_before_pass_two_hold_when_each_club_moves_the_values_far() {
+    for options in common::factored_options() {
+        let mut field = Field::new();
+        let mut counts = BoardCounts::new();
+        let mut before = 0;
+        for n in 0..40 {
+            let tables = 200 + 37 * (n % 5);
+            field.append(&leaning_club(n, tables, n % 2 == 0));
+            if field.len() < 1 << 14 {
+                continue;
+            }
+            let k = [1, 2, 3, 7, 20, 40][n as usize % 6];
+            let what = format!("{:?}, after club {n}", options.factoring);
+            before += usize::from(listed_first_as_whole(
+                &field,
+                &mut counts,
+                &options,
+                k,
+                &what,
+            ));
+        }
+        assert!(
+            before > 0,
+            "{:?}: never listed before pass two",
+            options.factoring
+        );
     }
 }

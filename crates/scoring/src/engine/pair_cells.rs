@@ -9,7 +9,9 @@
 use rayon::prelude::*;
 
 use super::float_pass::RowValues;
-use super::{BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Sums, block_range};
+use super::{
+    BridgeGrid, DIRECT_BOARDS, GRID_LEN, Positions, ROW_BLOCK, Scoring, Sums, block_range,
+};
 use crate::board::BoardScore;
 use crate::field::{Field, PairId, SPECIAL_SCORE};
 
@@ -32,6 +34,9 @@ pub(crate) struct PairCells {
     cells: Vec<u32>,
     /// The lowest and highest pair of each [`ROW_BLOCK`] rows ([`Sums::pair_ranges`]).
     ranges: Vec<(PairId, PairId)>,
+    /// Whether the last [`PairCells::catch_up`] indexed every row again, so that pairs indexed
+    /// before may have more cells now.
+    pub(crate) started_over: bool,
 }
 
 impl PairCells {
@@ -46,14 +51,15 @@ impl PairCells {
         let pairs_before = self.starts.len().saturating_sub(1);
         let rows = self.rows..field.len();
         let old_pair = |&p: &PairId| (p as usize) < pairs_before;
-        if self.rows > field.len()
+        let start_over = self.rows > field.len()
             || field.pairs().len() < pairs_before
             || field.ns[rows.clone()].iter().any(old_pair)
-            || field.ew[rows.clone()].iter().any(old_pair)
-        {
+            || field.ew[rows.clone()].iter().any(old_pair);
+        if start_over {
             tracing::trace!(rows = self.rows, "pass two: pairs' results indexed again");
             *self = PairCells::default();
         }
+        self.started_over = start_over;
         self.index_new_pairs(field);
         self.ranges.truncate(self.rows / ROW_BLOCK);
         self.ranges.extend(
@@ -105,8 +111,13 @@ impl PairCells {
         }
     }
 
+    /// How many pairs are indexed.
+    pub(crate) fn pairs(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
     /// Pass two: each pair's total (its values added in row order), sum of tops (ratio factoring)
-    /// and boards played. `field` is the field indexed.
+    /// and boards played. `field` is the field indexed, `by_cell` its values ([`cell_values`]).
     pub(crate) fn sums(
         &self,
         field: &Field,
@@ -114,24 +125,19 @@ impl PairCells {
         board_index: &[u32],
         width: usize,
         ratio: bool,
+        by_cell: &[f64],
     ) -> Sums<'_> {
         let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
         let pairs = self.starts.len() - 1;
-        let by_cell = values_by_cell(&values, boards, field.max_board);
-        let total_f = self.totals(&values, &by_cell);
+        let total_f = self.totals(&values, by_cell);
         let played: Vec<u32> = (0..pairs)
             .into_par_iter()
             .map(|p| self.starts[p + 1] - self.starts[p])
             .collect();
         let tops_f = if ratio {
-            let top_of = |cell: u32| values.top(cell_value(&values, cell).1);
             (0..pairs)
                 .into_par_iter()
-                .map(|p| {
-                    self.of_pair(p)
-                        .iter()
-                        .fold(0f64, |sum, &cell| sum + top_of(cell))
-                })
+                .map(|p| self.tops_of(&values, p))
                 .collect()
         } else {
             Vec::new()
@@ -145,6 +151,49 @@ impl PairCells {
             pair_ranges: self.ranges.clone(),
             cells: Some(self),
         }
+    }
+
+    /// Pass two for the pairs `chosen` only, as [`PairCells::sums`] gives them (to the last bit);
+    /// the other pairs' sums are left zero.
+    pub(crate) fn sums_of(
+        &self,
+        scoring: &Scoring<'_>,
+        by_cell: &[f64],
+        chosen: &[PairId],
+    ) -> Sums<'_> {
+        let (boards, board_index) = (&scoring.boards, &scoring.board_index);
+        let width = scoring.positions.len();
+        let values = RowValues::new(scoring.field, boards, board_index, &BridgeGrid, width);
+        let ratio = scoring.ratio();
+        let pairs = self.pairs();
+        // Zeroed pages, touched only where a chosen pair is written.
+        let (mut total_f, mut played) = (vec![0f64; pairs], vec![0u32; pairs]);
+        let mut tops_f = if ratio { vec![0f64; pairs] } else { Vec::new() };
+        for &p in chosen {
+            let p = p as usize;
+            total_f[p] = (self.of_pair(p).iter())
+                .fold(0f64, |sum, &cell| sum + value_of(&values, by_cell, cell));
+            played[p] = self.starts[p + 1] - self.starts[p];
+            if ratio {
+                tops_f[p] = self.tops_of(&values, p);
+            }
+        }
+        Sums {
+            total_int: None,
+            unit: 1,
+            total_f,
+            tops_f,
+            boards: played,
+            pair_ranges: Vec::new(),
+            cells: Some(self),
+        }
+    }
+
+    /// The sum of the tops of pair `p`'s boards, in its cells' order.
+    fn tops_of(&self, values: &RowValues<'_, BridgeGrid>, p: usize) -> f64 {
+        (self.of_pair(p).iter()).fold(0f64, |sum, &cell| {
+            sum + values.top(cell_value(values, cell).1)
+        })
     }
 
     /// The cells of pair `p`.
@@ -173,10 +222,7 @@ impl PairCells {
                 for j in 0..longest {
                     for (sum, cells) in sums.iter_mut().zip(&cells) {
                         if let Some(&cell) = cells.get(j) {
-                            *sum += match by_cell.get(cell as usize) {
-                                Some(&value) if cell & SPECIAL == 0 => value,
-                                _ => cell_value(values, cell).0,
-                            };
+                            *sum += value_of(values, by_cell, cell);
                         }
                     }
                 }
@@ -184,6 +230,52 @@ impl PairCells {
             });
         totals
     }
+}
+
+/// The value of `cell` to its side: from `by_cell` for a plain cell, else looked up.
+#[inline(always)]
+fn value_of(values: &RowValues<'_, BridgeGrid>, by_cell: &[f64], cell: u32) -> f64 {
+    match by_cell.get(cell as usize) {
+        Some(&value) if cell & SPECIAL == 0 => value,
+        _ => cell_value(values, cell).0,
+    }
+}
+
+/// One scoring's values of a growing field, as pass two reads them ([`cell_values`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CellValues {
+    /// Each plain cell's value to its side, at the cell's own number.
+    pub(crate) by_cell: Vec<f64>,
+    /// The values of each special row of the field, in the field's order of them.
+    pub(crate) specials: Vec<[f64; 2]>,
+}
+
+/// The values of a scoring of `field` as pass two reads them: each plain cell's, and each special
+/// row's.
+pub(crate) fn cell_values(
+    field: &Field,
+    boards: &[BoardScore],
+    board_index: &[u32],
+    width: usize,
+) -> CellValues {
+    let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
+    CellValues {
+        by_cell: values_by_cell(&values, boards, field.max_board),
+        specials: (field.specials.iter())
+            .map(|&(row, _)| values.special(row))
+            .collect(),
+    }
+}
+
+/// The numbers of the plain cells whose scores were played on `boards`, both sides.
+pub(crate) fn played_cells(boards: &[BoardScore]) -> Vec<u32> {
+    let cell = |board: u16, score: i32| {
+        (u32::from(board) << POSITION_BITS | BridgeGrid.position(score) as u32) << 1
+    };
+    (boards.iter())
+        .flat_map(|b| b.plain.iter().map(|&(score, _)| cell(b.board, score)))
+        .flat_map(|at| [at, at | 1])
+        .collect()
 }
 
 /// Each plain cell's value to its side, at the cell's own number (board, position and side): one

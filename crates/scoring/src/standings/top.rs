@@ -13,7 +13,7 @@ use super::{
     rank_totals, standing_of,
 };
 use crate::Result;
-use crate::engine::{PairCells, Scoring, Sums};
+use crate::engine::{CellValues, PairCells, Previous, Scoring, Sums};
 use crate::field::PairId;
 use crate::ranks::RankOrder;
 
@@ -22,7 +22,7 @@ const CHUNK: usize = 1 << 14;
 
 /// Up to this many highest keys are kept in a sorted list while the keys are scanned; more are
 /// selected from a copy of the keys.
-const KEPT_IN_LIST: usize = 256;
+pub(super) const KEPT_IN_LIST: usize = 256;
 
 /// A field scored to each pair's sums (pass two) and not yet ranked
 /// ([`crate::score_growing_summed`]). Its first pairs can be listed ([`Summed::top`]) before the
@@ -32,23 +32,37 @@ pub struct Summed<'f, 'c> {
     /// The sums as ranking reads them, with each pair's results where pass two kept them (`None`
     /// for a field scored for its boards only).
     sums: Option<(Totals, Option<&'c PairCells>)>,
+    /// Where this ranking is kept for the next scoring of a growing field, with the values pass
+    /// two read ([`super::Valued::top`]).
+    keep: Option<(&'c mut Option<Previous>, CellValues)>,
 }
 
 impl<'f, 'c> Summed<'f, 'c> {
-    pub(crate) fn new(scoring: Scoring<'f>, sums: Option<Sums<'c>>) -> Summed<'f, 'c> {
+    pub(crate) fn new(
+        scoring: Scoring<'f>,
+        sums: Option<Sums<'c>>,
+        keep: Option<(&'c mut Option<Previous>, CellValues)>,
+    ) -> Summed<'f, 'c> {
         let sums = sums.map(|sums| {
             let cells = sums.cells;
             (Totals::new(&scoring, sums), cells)
         });
-        Summed { scoring, sums }
+        Summed {
+            scoring,
+            sums,
+            keep,
+        }
     }
 
     /// Ranks the whole field, as [`crate::score_growing_ranked`] does.
     pub fn rank(self) -> Result<(Scoring<'f>, Ranked)> {
-        match self.sums {
-            Some((t, cells)) => rank_totals(self.scoring, t, cells, &mut crate::Spare::default()),
-            None => Ok((self.scoring, Ranked::default())),
+        let Some((t, cells)) = self.sums else {
+            return Ok((self.scoring, Ranked::default()));
+        };
+        if let Some((previous, values)) = self.keep {
+            *previous = Some(ranking_kept(&self.scoring, &t, values));
         }
+        rank_totals(self.scoring, t, cells, &mut crate::Spare::default())
     }
 
     /// The standings of the first `k` pairs of the combined list ([`super::lists`]), in its order:
@@ -61,61 +75,91 @@ impl<'f, 'c> Summed<'f, 'c> {
         if k == 0 {
             return Vec::new();
         }
-        let scoring = &self.scoring;
-        let started = std::time::Instant::now();
-        let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "top: {what}");
-        let candidates = candidates(t, k);
-        // Only the candidates' keys are read: the rest of the vector stays untouched pages.
-        let mut key = vec![0.0; t.boards.len()];
-        for &p in &candidates {
-            key[p as usize] = key_of(t, p as usize);
-        }
-        lap("candidates found");
-        let mut ranking = Ranking::of_pairs(t, key, candidates);
-        ranking.find_near_runs(t);
-        let mut doubtful = ranking.near_pairs();
-        if !t.integral || t.ratio {
-            let halves = ranking.order.iter().copied();
-            doubtful.extend(halves.filter(|&p| near_half_of(scoring, t, p)));
-            doubtful.sort_unstable();
-            doubtful.dedup();
-        }
-        let exact = if doubtful.is_empty() {
-            FxHashMap::default()
-        } else {
-            scoring.exact_totals(&doubtful, &t.pair_ranges, *cells)
-        };
-        ranking.settle_near_runs(t, &exact);
-        let places = place_in_order(scoring.field, t, &ranking, Vec::new(), RankOrder::default());
-        // (combined place, list, pair, place in its list) in rank order.
-        let mut entries: Vec<(u32, u8, PairId, u32)> = (places.places.iter())
-            .zip(&places.category_at)
-            .zip(&ranking.order)
-            .zip(&places.placed_at)
-            .map(|(((&place, &list), &p), &at)| (place, list, p, at))
-            .collect();
-        order_shared_places(scoring.field, &mut entries, |&(place, list, p, _)| {
-            (place, list, p)
-        });
-        entries.truncate(k);
-        tracing::debug!(elapsed = ?started.elapsed(), pairs = places.places.len(), "top: first pairs ranked");
-        let placed = |place: u32, at: u32| u64::from(place) << 32 | u64::from(at);
-        (entries.iter())
-            .map(|&(place, _, p, at)| standing_of(t, p, placed(place, at), exact.get(&p)))
-            .collect()
+        first_pairs(&self.scoring, t, *cells, candidates(t, k, None), k)
     }
+}
+
+/// What the next scoring of a growing field keeps of this ranking (`t`, from `values`): each pair's
+/// key and the highest keys.
+fn ranking_kept(scoring: &Scoring<'_>, t: &Totals, values: CellValues) -> Previous {
+    let pairs = t.boards.len();
+    let keys: Vec<f64> = (0..pairs).into_par_iter().map(|p| key_of(t, p)).collect();
+    let highest = highest_keys(pairs, |p| keys[p], KEPT_IN_LIST);
+    let (field, options) = (scoring.field, scoring.options);
+    Previous::new(field, options, &scoring.boards, values, keys, highest)
+}
+
+/// The standings of the first `k` pairs of the combined list, ranked from the sums `t` of the
+/// pairs `candidates` ([`candidates`]): those of the whole field's ranking.
+pub(super) fn first_pairs(
+    scoring: &Scoring<'_>,
+    t: &Totals,
+    cells: Option<&PairCells>,
+    candidates: Vec<PairId>,
+    k: usize,
+) -> Vec<Standing> {
+    let started = std::time::Instant::now();
+    let lap = |what: &str| tracing::trace!(elapsed = ?started.elapsed(), "top: {what}");
+    // Only the candidates' keys are read: the rest of the vector stays untouched pages.
+    let mut key = vec![0.0; t.boards.len()];
+    for &p in &candidates {
+        key[p as usize] = key_of(t, p as usize);
+    }
+    lap("candidates found");
+    let mut ranking = Ranking::of_pairs(t, key, candidates);
+    ranking.find_near_runs(t);
+    let mut doubtful = ranking.near_pairs();
+    if !t.integral || t.ratio {
+        let halves = ranking.order.iter().copied();
+        doubtful.extend(halves.filter(|&p| near_half_of(scoring, t, p)));
+        doubtful.sort_unstable();
+        doubtful.dedup();
+    }
+    let exact = if doubtful.is_empty() {
+        FxHashMap::default()
+    } else {
+        scoring.exact_totals(&doubtful, &t.pair_ranges, cells)
+    };
+    ranking.settle_near_runs(t, &exact);
+    let places = place_in_order(scoring.field, t, &ranking, Vec::new(), RankOrder::default());
+    // (combined place, list, pair, place in its list) in rank order.
+    let mut entries: Vec<(u32, u8, PairId, u32)> = (places.places.iter())
+        .zip(&places.category_at)
+        .zip(&ranking.order)
+        .zip(&places.placed_at)
+        .map(|(((&place, &list), &p), &at)| (place, list, p, at))
+        .collect();
+    order_shared_places(scoring.field, &mut entries, |&(place, list, p, _)| {
+        (place, list, p)
+    });
+    entries.truncate(k);
+    tracing::debug!(elapsed = ?started.elapsed(), pairs = places.places.len(), "top: first pairs ranked");
+    let placed = |place: u32, at: u32| u64::from(place) << 32 | u64::from(at);
+    (entries.iter())
+        .map(|&(place, _, p, at)| standing_of(t, p, placed(place, at), exact.get(&p)))
+        .collect()
 }
 
 /// The pairs whose keys may reach the `k`-th highest: every pair whose exact key is at least that
 /// of the `k`-th pair in rank order. A floating-point key is within far less than [`NEAR`] of its
 /// exact value, so a margin of a few times that keeps every such pair, and every pair tied with
-/// one.
-fn candidates(t: &Totals, k: usize) -> Vec<PairId> {
+/// one ([`lowest_kept`]). Of every pair, or of `among` only when it holds every such pair (then
+/// only their sums in `t` are read).
+pub(super) fn candidates(t: &Totals, k: usize, among: Option<Vec<PairId>>) -> Vec<PairId> {
     let pairs = t.boards.len();
+    if let Some(among) = among {
+        let Some(kth) = kth_highest(among.len(), |i| key_of(t, among[i] as usize), k) else {
+            return among;
+        };
+        let lowest = lowest_kept(kth);
+        return (among.into_iter())
+            .filter(|&p| key_of(t, p as usize) >= lowest)
+            .collect();
+    }
     let Some(kth) = kth_highest(pairs, |p| key_of(t, p), k) else {
         return (0..pairs as PairId).collect();
     };
-    let lowest = kth - 4.0 * NEAR * kth.abs().max(1.0);
+    let lowest = lowest_kept(kth);
     (0..pairs)
         .into_par_iter()
         .with_min_len(CHUNK)
@@ -124,8 +168,14 @@ fn candidates(t: &Totals, k: usize) -> Vec<PairId> {
         .collect()
 }
 
+/// The lowest key kept as a candidate when the `k`-th highest is `kth` ([`candidates`]). It rises
+/// with `kth`.
+pub(super) fn lowest_kept(kth: f64) -> f64 {
+    kth - 4.0 * NEAR * kth.abs().max(1.0)
+}
+
 /// Pair `p`'s floating-point key, as [`Ranking::sort`] computes it: total / boards.
-fn key_of(t: &Totals, p: usize) -> f64 {
+pub(super) fn key_of(t: &Totals, p: usize) -> f64 {
     t.total_of(p) / f64::from(t.boards[p].max(1))
 }
 
@@ -140,11 +190,15 @@ fn kth_highest(pairs: usize, key: impl Fn(usize) -> f64 + Sync, k: usize) -> Opt
         let (_, kth, _) = copy.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
         return Some(*kth);
     }
+    highest_keys(pairs, key, k).last().copied()
+}
+
+/// The `k` highest keys of `pairs` pairs (all of them if there are no more), highest first.
+fn highest_keys(pairs: usize, key: impl Fn(usize) -> f64 + Sync, k: usize) -> Vec<f64> {
     let starts = (0..pairs).step_by(CHUNK).collect::<Vec<_>>();
-    let highest = (starts.into_par_iter())
+    (starts.into_par_iter())
         .map(|start| highest_of((start..pairs.min(start + CHUNK)).map(&key), k))
-        .reduce(Vec::new, |a, b| highest_of(a.into_iter().chain(b), k));
-    highest.last().copied()
+        .reduce(Vec::new, |a, b| highest_of(a.into_iter().chain(b), k))
 }
 
 /// The `k` highest of `keys`, highest first. Most keys of a large field are below the lowest kept
