@@ -15,8 +15,6 @@
 //! most the lowest key [`candidates`] keeps now (it rises with the `k`-th): not a candidate of the
 //! whole field either.
 
-use rayon::prelude::*;
-
 use super::top::{KEPT_IN_LIST, candidates, first_pairs, lowest_kept};
 use super::{Ranked, Standing, Summed, Totals};
 use crate::Result;
@@ -124,11 +122,10 @@ fn reachable(previous: &Previous, moved: Moved, kth: f64, pairs: usize) -> Optio
     let reach = moved.furthest + error;
     let threshold = lowest_kept(kth - reach) - reach;
     let old = previous.pairs;
-    let mut chosen: Vec<PairId> = (0..old)
-        .into_par_iter()
-        .with_min_len(1 << 14)
-        .filter(|&p| previous.keys[p] >= threshold)
-        .map(|p| p as PairId)
+    // One thread: a scan of 200,000 keys took 0.25 ms, on the pool 0.5-0.9 ms (its threads woken).
+    let mut chosen: Vec<PairId> = (previous.keys.iter().enumerate())
+        .filter(|&(_, &key)| key >= threshold)
+        .map(|(p, _)| p as PairId)
         .collect();
     if chosen.len() + (pairs - old) > pairs / 4 {
         return None;
