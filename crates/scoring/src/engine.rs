@@ -808,11 +808,10 @@ fn pass_two<'c, P: Positions>(
     if depth == Depth::Boards {
         return Ok(PassTwo::Skipped);
     }
-    let (field, options, width) = (scoring.field, &scoring.options, scoring.positions.len());
+    let (field, width, ratio) = (scoring.field, scoring.positions.len(), scoring.ratio());
     // Values that are whole numbers once scaled by a small common denominator (an artificial 60% of
     // a top of 2(N-1) is a multiple of 1/5) go the exact integer way; others (Neuberg's factors,
     // ratio factoring's tops that differ by board) the floating-point way, made exact where it matters.
-    let ratio = options.method == Method::Matchpoints && options.factoring == Factoring::Ratio;
     let (boards, board_index) = (&scoring.boards, &scoring.board_index);
     let unit = if ratio { None } else { common_unit(boards, p) };
     // Counts are kept only with the bridge grid's positions (`p`), which a pair's cells hold; the
@@ -821,7 +820,7 @@ fn pass_two<'c, P: Positions>(
         Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
         None => match kept.and_then(|k| k.pair_cells(field)) {
             Some((cells, previous)) => {
-                let values = pair_cells::cell_values(field, boards, board_index, width);
+                let values = pair_cells::cell_values(scoring);
                 if depth == Depth::Valued {
                     lap("values by cell");
                     return Ok(PassTwo::FromCells {
@@ -830,7 +829,7 @@ fn pass_two<'c, P: Positions>(
                         previous,
                     });
                 }
-                cells.sums(field, boards, board_index, width, ratio, &values.by_cell)
+                cells.sums(scoring, &values.by_cell)
             }
             None => float_pass(field, boards, board_index, p, width, ratio),
         },
@@ -845,27 +844,7 @@ pub(crate) fn cells_pass<'c>(
     cells: &'c PairCells,
     values: &CellValues,
 ) -> Result<Sums<'c>> {
-    let (boards, board_index) = (&scoring.boards, &scoring.board_index);
-    let (width, ratio) = (scoring.positions.len(), scoring.ratio());
-    let sums = cells.sums(
-        scoring.field,
-        boards,
-        board_index,
-        width,
-        ratio,
-        &values.by_cell,
-    );
-    each_board_once(scoring.field, sums)
-}
-
-/// [`cells_pass`] for the pairs `chosen` only: their sums as it gives them, the others' zero.
-pub(crate) fn cells_pass_of<'c>(
-    scoring: &Scoring<'_>,
-    cells: &'c PairCells,
-    values: &CellValues,
-    chosen: &[PairId],
-) -> Sums<'c> {
-    cells.sums_of(scoring, &values.by_cell, chosen)
+    each_board_once(scoring.field, cells.sums(scoring, &values.by_cell))
 }
 
 /// `sums`, if no pair played a board twice: every row then counts once for each of its pairs.

@@ -97,11 +97,11 @@ impl PairCells {
         }
         self.cells.resize(at as usize, 0);
         for row in rows {
-            let (board, score) = (u32::from(field.boards[row]), field.scores[row]);
+            let (board, score) = (field.boards[row], field.scores[row]);
             let cell = if score == SPECIAL_SCORE {
                 SPECIAL | (row as u32) << 1
             } else {
-                (board << POSITION_BITS | BridgeGrid.position(score) as u32) << 1
+                plain_cell(board, BridgeGrid.position(score))
             };
             for (side, pair) in [(0, field.ns[row]), (1, field.ew[row])] {
                 let slot = &mut next[pair as usize - first];
@@ -117,24 +117,16 @@ impl PairCells {
     }
 
     /// Pass two: each pair's total (its values added in row order), sum of tops (ratio factoring)
-    /// and boards played. `field` is the field indexed, `by_cell` its values ([`cell_values`]).
-    pub(crate) fn sums(
-        &self,
-        field: &Field,
-        boards: &[BoardScore],
-        board_index: &[u32],
-        width: usize,
-        ratio: bool,
-        by_cell: &[f64],
-    ) -> Sums<'_> {
-        let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
-        let pairs = self.starts.len() - 1;
+    /// and boards played. `scoring` is of the field indexed, `by_cell` its values ([`cell_values`]).
+    pub(crate) fn sums(&self, scoring: &Scoring<'_>, by_cell: &[f64]) -> Sums<'_> {
+        let values = row_values(scoring);
+        let pairs = self.pairs();
         let total_f = self.totals(&values, by_cell);
         let played: Vec<u32> = (0..pairs)
             .into_par_iter()
             .map(|p| self.starts[p + 1] - self.starts[p])
             .collect();
-        let tops_f = if ratio {
+        let tops_f = if scoring.ratio() {
             (0..pairs)
                 .into_par_iter()
                 .map(|p| self.tops_of(&values, p))
@@ -161,9 +153,7 @@ impl PairCells {
         by_cell: &[f64],
         chosen: &[PairId],
     ) -> Sums<'_> {
-        let (boards, board_index) = (&scoring.boards, &scoring.board_index);
-        let width = scoring.positions.len();
-        let values = RowValues::new(scoring.field, boards, board_index, &BridgeGrid, width);
+        let values = row_values(scoring);
         let ratio = scoring.ratio();
         let pairs = self.pairs();
         // Zeroed pages, touched only where a chosen pair is written.
@@ -250,17 +240,24 @@ pub(crate) struct CellValues {
     pub(crate) specials: Vec<[f64; 2]>,
 }
 
-/// The values of a scoring of `field` as pass two reads them: each plain cell's, and each special
-/// row's.
-pub(crate) fn cell_values(
-    field: &Field,
-    boards: &[BoardScore],
-    board_index: &[u32],
-    width: usize,
-) -> CellValues {
-    let values = RowValues::new(field, boards, board_index, &BridgeGrid, width);
+/// The values of `scoring` on the bridge grid, row by row.
+fn row_values<'s>(scoring: &'s Scoring<'_>) -> RowValues<'s, BridgeGrid> {
+    let (boards, board_index) = (&scoring.boards, &scoring.board_index);
+    let width = scoring.positions.len();
+    RowValues::new(scoring.field, boards, board_index, &BridgeGrid, width)
+}
+
+/// The number of the North-South cell of a plain score at `position` of `board`; its East-West
+/// cell is the next.
+fn plain_cell(board: u16, position: usize) -> u32 {
+    (u32::from(board) << POSITION_BITS | position as u32) << 1
+}
+
+/// The values of `scoring` as pass two reads them: each plain cell's, and each special row's.
+pub(crate) fn cell_values(scoring: &Scoring<'_>) -> CellValues {
+    let (field, values) = (scoring.field, row_values(scoring));
     CellValues {
-        by_cell: values_by_cell(&values, boards, field.max_board),
+        by_cell: values_by_cell(&values, &scoring.boards, field.max_board),
         specials: (field.specials.iter())
             .map(|&(row, _)| values.special(row))
             .collect(),
@@ -269,11 +266,10 @@ pub(crate) fn cell_values(
 
 /// The numbers of the plain cells whose scores were played on `boards`, both sides.
 pub(crate) fn played_cells(boards: &[BoardScore]) -> Vec<u32> {
-    let cell = |board: u16, score: i32| {
-        (u32::from(board) << POSITION_BITS | BridgeGrid.position(score) as u32) << 1
-    };
     (boards.iter())
-        .flat_map(|b| b.plain.iter().map(|&(score, _)| cell(b.board, score)))
+        .flat_map(|b| {
+            (b.plain.iter()).map(|&(score, _)| plain_cell(b.board, BridgeGrid.position(score)))
+        })
         .flat_map(|at| [at, at | 1])
         .collect()
 }
@@ -290,7 +286,7 @@ fn values_by_cell(
     for b in boards {
         for &(score, _) in &b.plain {
             let position = BridgeGrid.position(score);
-            let at = (usize::from(b.board) << POSITION_BITS | position) << 1;
+            let at = plain_cell(b.board, position) as usize;
             let [ns, ew] = values.at(b.board, position);
             by_cell[at] = ns;
             by_cell[at | 1] = ew;

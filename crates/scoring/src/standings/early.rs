@@ -18,7 +18,7 @@
 use super::top::{KEPT_IN_LIST, candidates, first_pairs, lowest_kept};
 use super::{Ranked, Standing, Summed, Totals};
 use crate::Result;
-use crate::engine::{Moved, PassTwo, Previous, Scoring, cells_pass, cells_pass_of};
+use crate::engine::{Moved, PassTwo, Previous, Scoring, cells_pass};
 use crate::field::PairId;
 
 /// A growing field scored to its boards' values, pass two still to come
@@ -91,7 +91,7 @@ impl<'f, 'c> Valued<'f, 'c> {
         let chosen = reachable(previous, moved, kth, cells.pairs());
         tracing::trace!(elapsed = ?started.elapsed(), furthest = moved.furthest, chosen = chosen.as_ref().map(Vec::len), "top: pairs in reach");
         let chosen = chosen?;
-        let t = Totals::new(scoring, cells_pass_of(scoring, cells, values, &chosen));
+        let t = Totals::new(scoring, cells.sums_of(scoring, &values.by_cell, &chosen));
         let candidates = candidates(&t, k, Some(chosen));
         Some(first_pairs(scoring, &t, Some(cells), candidates, k))
     }
