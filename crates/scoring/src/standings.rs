@@ -151,54 +151,96 @@ pub(crate) struct RankSpare {
     sorting: Vec<u64>,
     placed_at: Vec<u32>,
     placed: Vec<u64>,
+    /// Fields with fractions: each pair's floating-point key, and the keys in rank order.
+    key: Vec<f64>,
+    key_at: Vec<f64>,
     /// The rank order of the scoring before ([`crate::Spare::keep`]).
     pub(crate) order: RankOrder,
 }
 
-/// Bits of a pair id in the short sort keys of [`float_order`].
+/// The fewest bits of a pair id in the short sort keys of [`float_order`].
 const SHORT_KEY_PAIR_BITS: u32 = 20;
+
+/// The most bits of a pair id in the short sort keys: the key then keeps its top 42 bits, and keys
+/// that agree in them differ by less than 2^-30 of their size, still less than [`NEAR`].
+const SHORT_KEY_MAX_PAIR_BITS: u32 = 22;
 
 /// Pair ids by floating-point key, highest first, pairs with equal keys by id; and the keys in that
 /// order. (key, pair) is packed in one integer, the key's bits mapped so that ascending integer order
-/// is descending float order. Up to 2^20 pairs, one `u64` holds the key's top 44 bits and the pair:
-/// keys that agree in those bits differ by less than 2^-32 of their size, so they are near
-/// ([`NEAR`]) and [`Ranking::settle_near_runs`] orders them exactly. The pairs are packed in id
-/// order, so only the key's bits need sorting ([`crate::radix::sort_above`]): three or four passes
-/// over a national field's 200,000 keys instead of a comparison sort's many.
-fn float_order(key: &[f64]) -> (Vec<PairId>, Vec<f64>) {
-    if key.len() <= 1 << SHORT_KEY_PAIR_BITS {
-        let low = (1u64 << SHORT_KEY_PAIR_BITS) - 1;
-        let mut keyed: Vec<u64> = key
-            .par_iter()
-            .enumerate()
-            .map(|(p, &k)| (!ordered_bits(k) & !low) | p as u64)
-            .collect();
-        crate::radix::sort_above(&mut keyed, SHORT_KEY_PAIR_BITS);
-        unpacked(key, &keyed, |k| (k & low) as PairId)
-    } else {
+/// is descending float order. Up to 2^22 pairs, one `u64` holds the pair in its low `b` bits (20,
+/// or as many as the field's pairs need) and the key's top `64 - b` bits. The pairs are packed in
+/// id order, so only the key's bits need sorting ([`crate::radix::par_sort_above`]): three or four
+/// passes over a national field's 200,000 keys instead of a comparison sort's many. Keys that agree
+/// in those top bits, which the sort leaves by pair, are then put in their own order.
+///
+/// The order must be exact, not only exact up to near keys: [`Ranking::find_near_runs`] compares
+/// neighbours, and a key near one pair of a run but not its neighbour there would be left out of
+/// the run, then find itself beside the other once the run is settled (with 1.0, 1.0 + 2e-10 and
+/// 1.0 + 1.1e-9, the first two agreeing in their top bits).
+///
+/// The sort works in `memory`'s buffers, and the order and keys it gives are made in them.
+fn float_order(key: &[f64], memory: &mut RankSpare) -> (Vec<PairId>, Vec<f64>) {
+    let needed = usize::BITS - key.len().saturating_sub(1).leading_zeros();
+    let pair_bits = needed.max(SHORT_KEY_PAIR_BITS);
+    if pair_bits > SHORT_KEY_MAX_PAIR_BITS {
         let mut keyed: Vec<u128> = key
             .par_iter()
             .enumerate()
             .map(|(p, &k)| u128::from(!ordered_bits(k)) << 32 | p as u128)
             .collect();
         keyed.par_sort_unstable();
-        unpacked(key, &keyed, |k| k as PairId)
+        return unpacked(key, &keyed, |k| k as PairId, memory);
+    }
+    let mut keys = std::mem::take(&mut memory.keys);
+    float_order_short(key, pair_bits, &mut keys, &mut memory.sorting);
+    let low = (1u64 << pair_bits) - 1;
+    let order = unpacked(key, &keys, |k| (k & low) as PairId, memory);
+    memory.keys = keys;
+    order
+}
+
+/// Sorts the short keys of [`float_order`], with the pair in the low `pair_bits` bits of each, into
+/// `keys`; `sorting` is the sort's second buffer.
+fn float_order_short(key: &[f64], pair_bits: u32, keys: &mut Vec<u64>, sorting: &mut Vec<u64>) {
+    let low = (1u64 << pair_bits) - 1;
+    key.par_iter()
+        .enumerate()
+        .map(|(p, &k)| (!ordered_bits(k) & !low) | p as u64)
+        .collect_into_vec(keys);
+    crate::radix::par_sort_above(keys, pair_bits, sorting);
+    // A stable sort of each run that agrees in its top bits keeps equal keys by pair. Most runs
+    // are of one key: a national field's 200,000 are scanned on one thread, as they were sorted.
+    let same_top = |a: &u64, b: &u64| a & !low == b & !low;
+    let in_order = |same: &mut [u64]| {
+        if same.len() > 1 {
+            same.sort_by_key(|&k| !ordered_bits(key[(k & low) as usize]));
+        }
+    };
+    if keys.len() < crate::radix::PARALLEL_KEYS {
+        keys.chunk_by_mut(same_top).for_each(in_order);
+    } else {
+        keys.par_chunk_by_mut(same_top).for_each(in_order);
     }
 }
 
-/// The pairs of sorted packed keys, read back by `pair`, with their floating-point keys.
+/// The pairs of sorted packed keys, read back by `pair`, with their floating-point keys; made in
+/// the buffers of `memory`'s rank order and keys.
 fn unpacked<K: Copy + Send + Sync>(
     key: &[f64],
     keyed: &[K],
     pair: impl Fn(K) -> PairId + Sync + Send,
+    memory: &mut RankSpare,
 ) -> (Vec<PairId>, Vec<f64>) {
+    let mut order = std::mem::take(&mut memory.order.pairs);
+    let mut key_at = std::mem::take(&mut memory.key_at);
     keyed
         .par_iter()
         .map(|&k| {
             let p = pair(k);
             (p, key[p as usize])
         })
-        .unzip()
+        .unzip_into_vecs(&mut order, &mut key_at);
+    (order, key_at)
 }
 
 /// The pairs by factored total, highest first, and what tells two places apart.
@@ -219,17 +261,17 @@ struct Ranking {
 impl Ranking {
     /// Orders every pair by its factored total (floating point for fields with fractions).
     fn sort(t: &Totals, pairs: usize, memory: &mut RankSpare) -> Ranking {
-        let mut keys = std::mem::take(&mut memory.keys);
         let (total_int, boards) = (&t.total_int, &t.boards);
         // Fields with fractions are ordered by the factored total in floating point, computed once.
-        let key: Vec<f64> = if t.integral {
-            Vec::new()
+        let mut key = std::mem::take(&mut memory.key);
+        if t.integral {
+            key.clear();
         } else {
             (0..pairs)
                 .into_par_iter()
                 .map(|p| t.total_of(p) / f64::from(boards[p].max(1)))
-                .collect()
-        };
+                .collect_into_vec(&mut key);
+        }
         let order: Vec<PairId>;
         let mut sorted_keys: Option<Vec<u64>> = None;
         let mut key_at: Vec<f64> = Vec::new();
@@ -249,6 +291,7 @@ impl Ranking {
             // Every pair played the same boards: the key is the total itself. Sort (inverted total, pair)
             // as one integer, so that ties then sit side by side with no lookups. The keys are made
             // in pair order, so only the totals' bits are sorted.
+            let mut keys = std::mem::take(&mut memory.keys);
             (0..pairs)
                 .into_par_iter()
                 .map(|p| (((highest - total_int[p]) as u64) << 32) | p as u64)
@@ -265,7 +308,7 @@ impl Ranking {
             by_total.par_sort_unstable_by(|&a, &b| t.integral_cmp(a, b));
             order = by_total;
         } else {
-            (order, key_at) = float_order(&key);
+            (order, key_at) = float_order(&key, memory);
         }
         Ranking {
             order,
@@ -790,10 +833,12 @@ fn rank_pairs(
     let placed = places_by_pair(&ranking.order, &places, pairs, memory.placed);
     lap("placed");
     spare.rank = RankSpare {
-        keys: ranking.sorted_keys.take().unwrap_or_default(),
+        keys: (ranking.sorted_keys.take()).unwrap_or(memory.keys),
         sorting: memory.sorting,
         placed_at: std::mem::take(&mut places.placed_at),
         placed: Vec::new(),
+        key: std::mem::take(&mut ranking.key),
+        key_at: std::mem::take(&mut ranking.key_at),
         order: RankOrder::default(),
     };
     let ranked = Ranked {
@@ -907,37 +952,69 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Keys drawn so that many agree in their top bits: a few bases, nudged by a few ulps.
+    /// Keys drawn so that many agree in their top bits: a few bases, nudged by a few ulps or by
+    /// a few parts in 1.6 billion, which is not near ([`NEAR`]) at a distance of two or more.
     fn keys() -> impl Strategy<Value = Vec<f64>> {
         let base = prop::sample::select(vec![0.0, 1.0, -3.5, 1234.5678, 99_999.0, 1e-12]);
-        prop::collection::vec((base, -3i64..=3), 1..200).prop_map(|v| {
+        let nudge = prop_oneof![
+            (-3i64..=3).prop_map(|ulps| ulps as f64 * f64::EPSILON),
+            (-3i64..=3).prop_map(|parts| parts as f64 * 6e-10),
+        ];
+        prop::collection::vec((base, nudge), 1..200).prop_map(|v| {
             v.into_iter()
-                .map(|(b, ulps): (f64, i64)| b * (1.0 + ulps as f64 * f64::EPSILON))
+                .map(|(b, nudge): (f64, f64)| b * (1.0 + nudge))
                 .collect()
         })
     }
 
     proptest! {
-        /// The short keys give every pair once, in descending order of key, except that keys close
-        /// enough to be near may sit in either order (they are then settled exactly).
+        /// The short keys give every pair once, in descending order of key, pairs with equal keys
+        /// by id, with the fewest and with the most bits of a pair id.
         #[test]
-        fn float_order_is_descending_up_to_near_keys(key in keys()) {
-            let (order, key_at) = float_order(&key);
+        fn float_order_is_descending_and_equal_keys_by_pair(
+            key in keys(),
+            pair_bits in prop::sample::select(vec![SHORT_KEY_PAIR_BITS, SHORT_KEY_MAX_PAIR_BITS]),
+        ) {
+            let order = short_order(&key, pair_bits);
             let mut seen = order.clone();
             seen.sort_unstable();
             prop_assert_eq!(seen, (0..key.len() as PairId).collect::<Vec<_>>());
-            for (i, &p) in order.iter().enumerate() {
-                prop_assert_eq!(key_at[i].to_bits(), key[p as usize].to_bits());
+            for pairs in order.windows(2) {
+                let (a, b) = (key[pairs[0] as usize], key[pairs[1] as usize]);
+                prop_assert!(
+                    a.total_cmp(&b).then(pairs[1].cmp(&pairs[0])).is_gt(),
+                    "{a} (pair {}) placed before {b} (pair {})", pairs[0], pairs[1]
+                );
             }
-            for i in 0..order.len() {
-                for j in i + 1..order.len() {
-                    let (a, b) = (key_at[i], key_at[j]);
-                    prop_assert!(a >= b || near(a, b), "{a} placed before {b}");
-                    if a == b {
-                        prop_assert!(order[i] < order[j], "equal keys not by pair id");
-                    }
-                }
-            }
+        }
+    }
+
+    /// [`float_order_short`]'s pairs, and its keys in their order checked.
+    fn short_order(key: &[f64], pair_bits: u32) -> Vec<PairId> {
+        let (mut keys, mut sorting) = (Vec::new(), Vec::new());
+        float_order_short(key, pair_bits, &mut keys, &mut sorting);
+        let low = (1u64 << pair_bits) - 1;
+        let (order, key_at) = unpacked(
+            key,
+            &keys,
+            |k| (k & low) as PairId,
+            &mut RankSpare::default(),
+        );
+        for (&p, k) in order.iter().zip(key_at) {
+            assert_eq!(k.to_bits(), key[p as usize].to_bits());
+        }
+        order
+    }
+
+    /// Two keys that agree in their top bits and a third near the higher of them only: the third
+    /// must sit beside the higher, or it is left out of their near run and meets the higher once
+    /// the run is settled (with no exact key to compare).
+    #[test]
+    fn keys_agreeing_in_their_top_bits_are_put_in_order() {
+        let key = [1.0, 1.0 + 2e-10, 1.0 + 1.1e-9];
+        assert!(near(key[2], key[1]) && !near(key[2], key[0]));
+        for pair_bits in [SHORT_KEY_PAIR_BITS, SHORT_KEY_MAX_PAIR_BITS] {
+            assert_eq!(short_order(&key, pair_bits), [2, 1, 0]);
         }
     }
 }
