@@ -162,7 +162,8 @@ pub(crate) struct RankSpare {
 const SHORT_KEY_PAIR_BITS: u32 = 20;
 
 /// The most bits of a pair id in the short sort keys: the key then keeps its top 42 bits, and keys
-/// that agree in them differ by less than 2^-30 of their size, still less than [`NEAR`].
+/// that agree in them differ by less than 2^-30 of their size, so that the runs [`float_order`]
+/// puts in order after the sort are of keys near each other ([`NEAR`]) anyway: few, and short.
 const SHORT_KEY_MAX_PAIR_BITS: u32 = 22;
 
 /// Pair ids by floating-point key, highest first, pairs with equal keys by id; and the keys in that
