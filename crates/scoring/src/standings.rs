@@ -192,23 +192,22 @@ fn float_order(key: &[f64], memory: &mut RankSpare) -> (Vec<PairId>, Vec<f64>) {
         keyed.par_sort_unstable();
         return unpacked(key, &keyed, |k| k as PairId, memory);
     }
-    let mut keys = std::mem::take(&mut memory.keys);
-    float_order_short(key, pair_bits, &mut keys, &mut memory.sorting);
-    let low = (1u64 << pair_bits) - 1;
-    let order = unpacked(key, &keys, |k| (k & low) as PairId, memory);
-    memory.keys = keys;
-    order
+    float_order_short(key, pair_bits, memory)
 }
 
-/// Sorts the short keys of [`float_order`], with the pair in the low `pair_bits` bits of each, into
-/// `keys`; `sorting` is the sort's second buffer.
-fn float_order_short(key: &[f64], pair_bits: u32, keys: &mut Vec<u64>, sorting: &mut Vec<u64>) {
+/// [`float_order`] by short keys, with the pair in the low `pair_bits` bits of each.
+fn float_order_short(
+    key: &[f64],
+    pair_bits: u32,
+    memory: &mut RankSpare,
+) -> (Vec<PairId>, Vec<f64>) {
     let low = (1u64 << pair_bits) - 1;
+    let mut keys = std::mem::take(&mut memory.keys);
     key.par_iter()
         .enumerate()
         .map(|(p, &k)| (!ordered_bits(k) & !low) | p as u64)
-        .collect_into_vec(keys);
-    crate::radix::par_sort_above(keys, pair_bits, sorting);
+        .collect_into_vec(&mut keys);
+    crate::radix::par_sort_above(&mut keys, pair_bits, &mut memory.sorting);
     // A stable sort of each run that agrees in its top bits keeps equal keys by pair. Most runs
     // are of one key: a national field's 200,000 are scanned on one thread, as they were sorted.
     let same_top = |a: &u64, b: &u64| a & !low == b & !low;
@@ -222,6 +221,9 @@ fn float_order_short(key: &[f64], pair_bits: u32, keys: &mut Vec<u64>, sorting: 
     } else {
         keys.par_chunk_by_mut(same_top).for_each(in_order);
     }
+    let order = unpacked(key, &keys, |k| (k & low) as PairId, memory);
+    memory.keys = keys;
+    order
 }
 
 /// The pairs of sorted packed keys, read back by `pair`, with their floating-point keys; made in
@@ -834,7 +836,7 @@ fn rank_pairs(
     let placed = places_by_pair(&ranking.order, &places, pairs, memory.placed);
     lap("placed");
     spare.rank = RankSpare {
-        keys: (ranking.sorted_keys.take()).unwrap_or(memory.keys),
+        keys: ranking.sorted_keys.take().unwrap_or(memory.keys),
         sorting: memory.sorting,
         placed_at: std::mem::take(&mut places.placed_at),
         placed: Vec::new(),
@@ -992,15 +994,7 @@ mod tests {
 
     /// [`float_order_short`]'s pairs, and its keys in their order checked.
     fn short_order(key: &[f64], pair_bits: u32) -> Vec<PairId> {
-        let (mut keys, mut sorting) = (Vec::new(), Vec::new());
-        float_order_short(key, pair_bits, &mut keys, &mut sorting);
-        let low = (1u64 << pair_bits) - 1;
-        let (order, key_at) = unpacked(
-            key,
-            &keys,
-            |k| (k & low) as PairId,
-            &mut RankSpare::default(),
-        );
+        let (order, key_at) = float_order_short(key, pair_bits, &mut RankSpare::default());
         for (&p, k) in order.iter().zip(key_at) {
             assert_eq!(k.to_bits(), key[p as usize].to_bits());
         }
