@@ -39,45 +39,85 @@ pub(crate) fn append_sealed(
         return Ok(());
     }
     let partitions = log.partitions(stream)?;
-    // Hashed in parallel: a batch's output is as large as its input.
-    let record_hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
-        use rayon::prelude::*;
-        encoded
-            .par_iter()
-            .with_min_len(64)
-            .map(|(_, _, message)| {
-                let datum = message
-                    .get(simpairs_events::HEADER_LEN..)
-                    .unwrap_or_default();
-                simpairs_events::record_hash(simpairs_events::HASH_FUNCTION, datum)
-            })
-            .collect()
-    };
-    let mut placed: Vec<(u32, &[u8], &[u8])> = Vec::with_capacity(encoded.len());
-    let mut hashes: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-    for ((k, partition, message), hash) in encoded.iter().zip(&record_hashes) {
-        let partition = partition.unwrap_or_else(|| simpairs_log::partition_for_key(k, partitions));
-        hashes.entry(partition).or_default().extend_from_slice(hash);
-        placed.push((partition, k, message));
+    Sealed::new(codec, key, event_id, stream, partitions, encoded).append(log, stream, encoded)
+}
+
+/// The seals of a batch of records, made before the batch is appended: hashing and signing are
+/// the work of it, and the append only writes. Where the work runs on low-priority threads, the
+/// append can then run at the normal priority: it holds the partition's lock, which the
+/// projection's leaderboard waits for.
+pub(crate) struct Sealed {
+    at: i64,
+    /// Each record's partition, in the batch's order.
+    partitions: Vec<u32>,
+    /// Each seal's partition, message and key.
+    seals: Vec<(u32, Vec<u8>, Vec<u8>)>,
+}
+
+impl Sealed {
+    /// The seals of `encoded`, to be appended to `stream` of `partitions` partitions.
+    pub(crate) fn new(
+        codec: &Codec,
+        key: &PrivateKey,
+        event_id: &str,
+        stream: &str,
+        partitions: u32,
+        encoded: &[Encoded],
+    ) -> Sealed {
+        // Hashed in parallel: a batch's output is as large as its input.
+        let record_hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
+            use rayon::prelude::*;
+            encoded
+                .par_iter()
+                .with_min_len(64)
+                .map(|(_, _, message)| {
+                    let datum = message
+                        .get(simpairs_events::HEADER_LEN..)
+                        .unwrap_or_default();
+                    simpairs_events::record_hash(simpairs_events::HASH_FUNCTION, datum)
+                })
+                .collect()
+        };
+        let mut placed = Vec::with_capacity(encoded.len());
+        let mut hashes: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+        for ((k, partition, _), hash) in encoded.iter().zip(&record_hashes) {
+            let partition =
+                partition.unwrap_or_else(|| simpairs_log::partition_for_key(k, partitions));
+            hashes.entry(partition).or_default().extend_from_slice(hash);
+            placed.push(partition);
+        }
+        let at = now_ms();
+        // Each seal has a key of its own: on a compacted stream (Kafka's board scores) a key
+        // shared by the seals would keep only the latest one, and the records earlier seals
+        // vouched for would never be accepted again by a reader starting from the beginning.
+        let seals = seals(codec, key, event_id, stream, &hashes, at)
+            .into_iter()
+            .map(|(p, message)| (p, seal_key(event_id, &message), message))
+            .collect();
+        Sealed {
+            at,
+            partitions: placed,
+            seals,
+        }
     }
-    let at = now_ms();
-    let seals = seals(codec, key, event_id, stream, &hashes, at);
-    let mut records: Vec<Produce<'_>> = placed
-        .iter()
-        .map(|(p, k, v)| Produce::new(k, v, at).to_partition(*p))
-        .collect();
-    // Each seal has a key of its own: on a compacted stream (Kafka's board scores) a key shared by
-    // the seals would keep only the latest one, and the records earlier seals vouched for would
-    // never be accepted again by a reader starting from the beginning.
-    let seal_keys: Vec<Vec<u8>> = seals.iter().map(|(_, v)| seal_key(event_id, v)).collect();
-    records.extend(
-        seals
-            .iter()
-            .zip(&seal_keys)
-            .map(|((p, v), k)| Produce::new(k, v, at).to_partition(*p)),
-    );
-    log.append(stream, &records)?;
-    Ok(())
+
+    /// Appends `encoded` (the records sealed) and the seals after them, in one append.
+    pub(crate) fn append(&self, log: &dyn Log, stream: &str, encoded: &[Encoded]) -> Result<()> {
+        if encoded.is_empty() {
+            return Ok(());
+        }
+        let records = encoded.iter().zip(&self.partitions);
+        let mut records: Vec<Produce<'_>> = records
+            .map(|((k, _, v), &p)| Produce::new(k, v, self.at).to_partition(p))
+            .collect();
+        records.extend(
+            self.seals
+                .iter()
+                .map(|(p, k, v)| Produce::new(k, v, self.at).to_partition(*p)),
+        );
+        log.append(stream, &records)?;
+        Ok(())
+    }
 }
 
 /// `<event>/seal/<hash of the seal's message, in hex>`: unique to the seal (its signature covers

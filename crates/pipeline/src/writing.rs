@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_log::{Log, Position};
 
-use crate::output::Encoded;
+use crate::output::{Encoded, Sealed};
 use crate::{Error, Result, stream_name};
 
 /// What a writing thread needs: where to write, and the key that seals it.
@@ -121,16 +121,22 @@ impl Writer {
     }
 
     fn append_encoded(&self, codec: &Codec, stream: &str, encoded: &[Encoded]) -> Result<()> {
-        crate::background::install(self.pool.as_deref(), || {
-            crate::output::append_sealed(
-                self.log.as_ref(),
+        let partitions = self.log.partitions(stream)?;
+        let sealed = crate::background::install(self.pool.as_deref(), || {
+            Sealed::new(
                 codec,
                 &self.key,
                 &self.event_id,
                 stream,
+                partitions,
                 encoded,
             )
-        })
+        });
+        // Appended from this thread, at the normal priority: the append holds the partition's lock
+        // while the disk flushes, and the projection's leaderboard, appended to the same stream,
+        // waits for it. A low-priority thread would then wait for a core behind the ranking,
+        // with the lock held.
+        sealed.append(self.log.as_ref(), stream, encoded)
     }
 }
 

@@ -6,7 +6,7 @@ use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use tracing::{debug, warn};
+use tracing::{debug, trace, warn};
 
 use super::checkpoint::{self, Checkpoint, Mark};
 use super::integrity::{self, Expect};
@@ -197,9 +197,11 @@ fn append_batch(
         .write_all_at(buf, act.size)
         .map_err(Error::io("write to", &act.path))?;
     if options.fsync {
+        let syncing = std::time::Instant::now();
         act.file
             .sync_data()
             .map_err(Error::io("flush to disk", &act.path))?;
+        trace!(stream = %part.stream, bytes = buf.len(), elapsed = ?syncing.elapsed(), "batch flushed to disk");
     }
     let mark = Mark {
         next: first + count as u64,
