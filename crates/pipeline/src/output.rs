@@ -39,14 +39,16 @@ pub(crate) fn append_sealed(
         return Ok(());
     }
     let partitions = log.partitions(stream)?;
-    Sealed::new(codec, key, event_id, stream, partitions, encoded).append(log, stream, encoded)
+    Sealed::new(codec, key, event_id, stream, partitions, encoded).append(log)
 }
 
-/// The seals of a batch of records, made before the batch is appended: hashing and signing are
-/// the work of it, and the append only writes. Where the work runs on low-priority threads, the
-/// append can then run at the normal priority: it holds the partition's lock, which the
-/// projection's leaderboard waits for.
-pub(crate) struct Sealed {
+/// A batch of records with the seals that vouch for them, made before the batch is appended:
+/// hashing and signing are the work of it, and the append only writes. Where the work runs on
+/// low-priority threads, the append can then run at the normal priority: it holds the partition's
+/// lock, which the projection's leaderboard waits for.
+pub(crate) struct Sealed<'a> {
+    stream: &'a str,
+    encoded: &'a [Encoded],
     at: i64,
     /// Each record's partition, in the batch's order.
     partitions: Vec<u32>,
@@ -54,16 +56,16 @@ pub(crate) struct Sealed {
     seals: Vec<(u32, Vec<u8>, Vec<u8>)>,
 }
 
-impl Sealed {
-    /// The seals of `encoded`, to be appended to `stream` of `partitions` partitions.
+impl<'a> Sealed<'a> {
+    /// `encoded` sealed, to be appended to `stream` of `partitions` partitions.
     pub(crate) fn new(
         codec: &Codec,
         key: &PrivateKey,
         event_id: &str,
-        stream: &str,
+        stream: &'a str,
         partitions: u32,
-        encoded: &[Encoded],
-    ) -> Sealed {
+        encoded: &'a [Encoded],
+    ) -> Sealed<'a> {
         // Hashed in parallel: a batch's output is as large as its input.
         let record_hashes: Vec<[u8; simpairs_events::DIGEST_LEN]> = {
             use rayon::prelude::*;
@@ -95,18 +97,20 @@ impl Sealed {
             .map(|(p, message)| (p, seal_key(event_id, &message), message))
             .collect();
         Sealed {
+            stream,
+            encoded,
             at,
             partitions: placed,
             seals,
         }
     }
 
-    /// Appends `encoded` (the records sealed) and the seals after them, in one append.
-    pub(crate) fn append(&self, log: &dyn Log, stream: &str, encoded: &[Encoded]) -> Result<()> {
-        if encoded.is_empty() {
+    /// Appends the records and the seals after them, in one append.
+    pub(crate) fn append(&self, log: &dyn Log) -> Result<()> {
+        if self.encoded.is_empty() {
             return Ok(());
         }
-        let records = encoded.iter().zip(&self.partitions);
+        let records = self.encoded.iter().zip(&self.partitions);
         let mut records: Vec<Produce<'_>> = records
             .map(|((k, _, v), &p)| Produce::new(k, v, self.at).to_partition(p))
             .collect();
@@ -115,7 +119,7 @@ impl Sealed {
                 .iter()
                 .map(|(p, k, v)| Produce::new(k, v, self.at).to_partition(*p)),
         );
-        log.append(stream, &records)?;
+        log.append(self.stream, &records)?;
         Ok(())
     }
 }

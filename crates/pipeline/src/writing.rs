@@ -136,7 +136,7 @@ impl Writer {
         // while the disk flushes, and the projection's leaderboard, appended to the same stream,
         // waits for it. A low-priority thread would then wait for a core behind the ranking,
         // with the lock held.
-        sealed.append(self.log.as_ref(), stream, encoded)
+        sealed.append(self.log.as_ref())
     }
 }
 
