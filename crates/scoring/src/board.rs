@@ -237,12 +237,21 @@ fn to_target(v: Exact, n: i128, target: i128, missing: Missing, factoring: Facto
 /// numbers stay far inside 128 bits: results and targets are below 2^32.)
 fn neuberg(v: Exact, from: i128, to: i128) -> Exact {
     let (p, q) = (*v.numer(), *v.denom());
-    Exact::new((p + q) * to - from * q, q * from)
+    reduced((p + q) * to - from * q, q * from)
 }
 
 /// A value among `from` results brought to `to` in proportion: v x to / from, reduced once.
 fn in_ratio(v: Exact, from: i128, to: i128) -> Exact {
-    Exact::new(*v.numer() * to, *v.denom() * from)
+    reduced(*v.numer() * to, *v.denom() * from)
+}
+
+/// `n / d` in lowest terms, as [`Exact::new`] makes it, reduced in 64-bit arithmetic where the
+/// terms fit: a gcd of 128-bit terms was most of the time a national board's values took.
+fn reduced(n: i128, d: i128) -> Exact {
+    match (d != 0).then(|| value_from(n, d)).flatten() {
+        Some(v) => Exact::new_raw(i128::from(*v.numer()), i128::from(*v.denom())),
+        None => Exact::new(n, d),
+    }
 }
 
 /// The inverse of stage two: a value brought to `target` results, as it was among the board's `n`
@@ -338,12 +347,16 @@ fn exact(v: Value) -> Exact {
     Exact::new(i128::from(*v.numer()), i128::from(*v.denom()))
 }
 
+/// `x` as a [`Value`]. An `Exact` is in lowest terms already (`Ratio` reduces every result it
+/// makes, and this module makes none without reducing it), so only its size is checked: a second
+/// gcd for each of a national board's values was a tenth of the time its boards took to value.
 fn to_value(x: Exact, board: u16) -> Result<Value> {
-    value_from(*x.numer(), *x.denom()).ok_or_else(|| {
-        Error::Invalid(format!(
+    match (i64::try_from(*x.numer()), i64::try_from(*x.denom())) {
+        (Ok(numerator), Ok(denominator)) => Ok(Value::new_raw(numerator, denominator)),
+        _ => Err(Error::Invalid(format!(
             "board {board}: a value does not fit 64-bit arithmetic"
-        ))
-    })
+        ))),
+    }
 }
 
 /// A board's fouled-board groups (index 0: the board as dealt), each with its key and its
@@ -443,6 +456,23 @@ fn special_values(
     v: &Valued<'_>,
 ) -> Result<Vec<(u32, Value, Value)>> {
     let check = |x: Exact| -> Result<Value> { to_value(x, input.board) };
+    // A national board's adjusted scores repeat a few percentages (60, 50, 40) over hundreds of
+    // rows: each percentage is valued once.
+    let mut valued: Vec<(u8, Exact)> = Vec::new();
+    let mut artificial = |percent: u8| {
+        if let Some(&(_, x)) = valued.iter().find(|(p, _)| *p == percent) {
+            return x;
+        }
+        let x = match options.method {
+            Method::Matchpoints => v.mp.percent_of_top(i64::from(percent)),
+            Method::Butler | Method::CrossImps => Exact::new(
+                i128::from((i64::from(percent) - 50) * IMPS_PER_TEN_PERCENT),
+                10,
+            ),
+        };
+        valued.push((percent, x));
+        x
+    };
     let mut specials = Vec::with_capacity(input.specials.len());
     for &(row, special) in input.specials {
         let (ns, ew) = match special.outcome {
@@ -450,13 +480,6 @@ fn special_values(
                 ns_percent,
                 ew_percent,
             } => {
-                let artificial = |percent: u8| match options.method {
-                    Method::Matchpoints => v.mp.percent_of_top(i64::from(percent)),
-                    Method::Butler | Method::CrossImps => Exact::new(
-                        i128::from((i64::from(percent) - 50) * IMPS_PER_TEN_PERCENT),
-                        10,
-                    ),
-                };
                 match (options.method, special.imps) {
                     // A director's award in IMPs (`0/1.2`) stands as given in IMP scoring.
                     (Method::Butler | Method::CrossImps, Some((ns, ew))) => (exact(ns), exact(ew)),
