@@ -456,7 +456,7 @@ fn special_values(
     v: &Valued<'_>,
 ) -> Result<Vec<(u32, Value, Value)>> {
     let check = |x: Exact| -> Result<Value> { to_value(x, input.board) };
-    // A national board's adjusted scores repeat a few percentages (60, 50, 40) over hundreds of
+    // A national board's adjusted scores repeat a few percentages (60, 50, 40) over dozens of
     // rows: each percentage is valued once.
     let mut valued: Vec<(u8, Exact)> = Vec::new();
     let mut artificial = |percent: u8| {
