@@ -248,10 +248,12 @@ fn in_ratio(v: Exact, from: i128, to: i128) -> Exact {
 /// `n / d` in lowest terms, as [`Exact::new`] makes it, reduced in 64-bit arithmetic where the
 /// terms fit: a gcd of 128-bit terms was most of the time a national board's values took.
 fn reduced(n: i128, d: i128) -> Exact {
-    match (d != 0).then(|| value_from(n, d)).flatten() {
-        Some(v) => Exact::new_raw(i128::from(*v.numer()), i128::from(*v.denom())),
-        None => Exact::new(n, d),
+    if d != 0
+        && let Some(v) = value_from(n, d)
+    {
+        return Exact::new_raw(i128::from(*v.numer()), i128::from(*v.denom()));
     }
+    Exact::new(n, d)
 }
 
 /// The inverse of stage two: a value brought to `target` results, as it was among the board's `n`
@@ -458,9 +460,9 @@ fn special_values(
     let check = |x: Exact| -> Result<Value> { to_value(x, input.board) };
     // A national board's adjusted scores repeat a few percentages (60, 50, 40) over dozens of
     // rows: each percentage is valued once.
-    let mut valued: Vec<(u8, Exact)> = Vec::new();
+    let mut by_percent: Vec<(u8, Exact)> = Vec::new();
     let mut artificial = |percent: u8| {
-        if let Some(&(_, x)) = valued.iter().find(|(p, _)| *p == percent) {
+        if let Some(&(_, x)) = by_percent.iter().find(|(p, _)| *p == percent) {
             return x;
         }
         let x = match options.method {
@@ -470,7 +472,7 @@ fn special_values(
                 10,
             ),
         };
-        valued.push((percent, x));
+        by_percent.push((percent, x));
         x
     };
     let mut specials = Vec::with_capacity(input.specials.len());
