@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 
 use crate::board::{BoardInput, BoardScore, FieldContext, from_target, value_board};
 use crate::conventions::ShortLines;
-use crate::field::{Field, PairId, SPECIAL_SCORE, Special};
+use crate::field::{ColumnScore, Field, PairId, SPECIAL_SCORE, Special};
 use crate::ranks::{RankOrder, Standing};
 use crate::value::Value;
 use crate::{Error, Factoring, Method, Options, Outcome, Result, Scale};
@@ -265,7 +265,7 @@ impl Counts {
             let bi = board_index[b as usize] as usize;
             self.results[bi] += 1;
             if s != SPECIAL_SCORE {
-                self.hist[bi * width + p.position(s)] += 1;
+                self.hist[bi * width + p.position(s.into())] += 1;
             }
         }
     }
@@ -274,7 +274,13 @@ impl Counts {
     /// the same score, and an add to the cell the row before added to waits for that add: rows
     /// are taken two at a time, the second of each into its own counts, so that each add waits
     /// for the one two rows back at most (L.csv's 36,000,000 rows: 44-46 ms to 31-32).
-    fn add_grid_rows(&mut self, boards: &[u16], scores: &[i32], board_index: &[u32], width: usize) {
+    fn add_grid_rows(
+        &mut self,
+        boards: &[u16],
+        scores: &[ColumnScore],
+        board_index: &[u32],
+        width: usize,
+    ) {
         if boards.len() < SMALL_FIELD {
             self.add_grid_run(boards, scores, board_index, width);
             return;
@@ -291,7 +297,10 @@ impl Counts {
             // the rare pair counted the other way.
             self.results[b0] += 1;
             second.results[b1] += 1;
-            if let (Some(at0), Some(at1)) = (BridgeGrid::on_grid(s[0]), BridgeGrid::on_grid(s[1])) {
+            if let (Some(at0), Some(at1)) = (
+                BridgeGrid::on_grid(s[0].into()),
+                BridgeGrid::on_grid(s[1].into()),
+            ) {
                 self.hist[b0 * width + at0] += 1;
                 second.hist[b1 * width + at1] += 1;
             } else {
@@ -311,11 +320,17 @@ impl Counts {
 
     /// [`Counts::add_grid_rows`] one row after the other: each score's position and whether it is
     /// on the grid from one unsigned division (a special score, far below the grid, is off it too).
-    fn add_grid_run(&mut self, boards: &[u16], scores: &[i32], board_index: &[u32], width: usize) {
+    fn add_grid_run(
+        &mut self,
+        boards: &[u16],
+        scores: &[ColumnScore],
+        board_index: &[u32],
+        width: usize,
+    ) {
         for (&b, &s) in boards.iter().zip(scores) {
             let bi = board_index[b as usize] as usize;
             self.results[bi] += 1;
-            match BridgeGrid::on_grid(s) {
+            match BridgeGrid::on_grid(s.into()) {
                 Some(at) => self.hist[bi * width + at] += 1,
                 None if s == SPECIAL_SCORE => {}
                 None => {
@@ -491,7 +506,7 @@ fn histograms<P: Positions>(
             let bi = board_index[b as usize];
             results[bi as usize] += 1;
             if s != SPECIAL_SCORE {
-                played.push((bi, s));
+                played.push((bi, s.into()));
             }
         }
         played.sort_unstable();
@@ -509,7 +524,7 @@ fn histograms<P: Positions>(
             let bi = board_index[b as usize] as usize;
             results[bi] += 1;
             if s != SPECIAL_SCORE {
-                *counts[bi].entry(s).or_default() += 1;
+                *counts[bi].entry(s.into()).or_default() += 1;
             }
         }
         let plain = counts
@@ -546,6 +561,7 @@ fn distinct_scores(field: &Field) -> Vec<i32> {
         .iter()
         .copied()
         .filter(|&s| s != SPECIAL_SCORE)
+        .map(i32::from)
         .chain(special_scores(field))
         .collect();
     if distinct.len() < SMALL_FIELD {
@@ -564,6 +580,7 @@ fn general_positions(field: &Field) -> ScorePositions {
         .iter()
         .copied()
         .filter(|&s| s != SPECIAL_SCORE)
+        .map(i32::from)
         .chain(special_scores(field));
     let (mut min, mut max, mut step) = (i32::MAX, i32::MIN, 0i32);
     for s in scores {
@@ -1019,7 +1036,7 @@ fn integer_pass<P: Positions>(
                     let (n, e) = boards[board_index[b as usize] as usize].special_values(row);
                     [packed_value(n), packed_value(e)]
                 } else {
-                    table[base[b as usize] + p.position(s)]
+                    table[base[b as usize] + p.position(s.into())]
                 };
                 acc[n as usize] += nv;
                 acc[e as usize] += ev;
@@ -1274,7 +1291,7 @@ impl<'f> Scoring<'f> {
         if s == SPECIAL_SCORE {
             board.special_values(row as u32)
         } else {
-            let pos = self.positions.position(s);
+            let pos = self.positions.position(s.into());
             (board.ns[pos], board.ew[pos])
         }
     }

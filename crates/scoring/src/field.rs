@@ -126,8 +126,21 @@ pub(crate) struct Special {
     pub imps: Option<(Value, Value)>,
 }
 
+/// A plain score as a field's column holds it. Every bridge score fits in 16 bits (the largest,
+/// 7NTXX vulnerable down 13, is 7,600), and a column half as wide is half the memory that scoring
+/// reads, twice over, for every result; a score that does not fit is kept as a special.
+pub(crate) type ColumnScore = i16;
+
 /// Marks a row whose result lives in [`Field::specials`]; no real score is this low.
-pub(crate) const SPECIAL_SCORE: i32 = i32::MIN;
+pub(crate) const SPECIAL_SCORE: ColumnScore = ColumnScore::MIN;
+
+/// `score` as the column holds it, or `None` when it must be kept as a special.
+#[inline]
+fn column_score(score: i32) -> Option<ColumnScore> {
+    ColumnScore::try_from(score)
+        .ok()
+        .filter(|&s| s != SPECIAL_SCORE)
+}
 
 /// Interns names (clubs, sections) into dense ids.
 #[derive(Clone, Debug, Default)]
@@ -296,7 +309,7 @@ impl NumberTables {
 
 /// Every result of the field to be scored, with the pairs, clubs and sections they name.
 ///
-/// Rows are kept column-wise: board, NS pair, EW pair and score take 14 bytes per result; adjusted,
+/// Rows are kept column-wise: board, NS pair, EW pair and score take 12 bytes per result; adjusted,
 /// split, arrow-switched and fouled results keep their details in a side list.
 #[derive(Clone, Debug, Default)]
 pub struct Field {
@@ -317,7 +330,7 @@ pub struct Field {
     pub(crate) max_board: u16,
     pub(crate) ns: Vec<PairId>,
     pub(crate) ew: Vec<PairId>,
-    pub(crate) scores: Vec<i32>,
+    pub(crate) scores: Vec<ColumnScore>,
     /// (row, details), in row order.
     pub(crate) specials: Vec<(u32, Special)>,
     /// Which field this is, for [`crate::BoardCounts`]: rows are only ever appended, so two fields
@@ -537,11 +550,15 @@ impl Field {
         self.max_board = self.max_board.max(result.board);
         self.ns.push(result.ns);
         self.ew.push(result.ew);
-        match (result.outcome, result.arrow_switch, result.group) {
-            (Outcome::Played(score), false, None) if score != SPECIAL_SCORE => {
-                self.scores.push(score);
+        let plain = match result.outcome {
+            Outcome::Played(score) if !result.arrow_switch && result.group.is_none() => {
+                column_score(score)
             }
-            (outcome, arrow_switch, group) => {
+            _ => None,
+        };
+        match (plain, result.outcome, result.arrow_switch, result.group) {
+            (Some(score), ..) => self.scores.push(score),
+            (None, outcome, arrow_switch, group) => {
                 self.scores.push(SPECIAL_SCORE);
                 self.specials.push((
                     row,
@@ -586,12 +603,33 @@ impl Field {
     /// Adds a plain score (the hot path of readers: no checks beyond those of the caller).
     #[inline]
     pub fn push_played(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
-        debug_assert!(ns_score != SPECIAL_SCORE && board > 0);
+        debug_assert!(board > 0);
+        let Some(score) = column_score(ns_score) else {
+            return self.push_played_special(board, ns, ew, ns_score);
+        };
         self.boards.push(board);
         self.max_board = self.max_board.max(board);
         self.ns.push(ns);
         self.ew.push(ew);
-        self.scores.push(ns_score);
+        self.scores.push(score);
+    }
+
+    /// [`Field::push_played`] of a score too large for the column: kept as a special.
+    #[cold]
+    fn push_played_special(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
+        let row = self.boards.len() as u32;
+        self.boards.push(board);
+        self.max_board = self.max_board.max(board);
+        self.ns.push(ns);
+        self.ew.push(ew);
+        self.scores.push(SPECIAL_SCORE);
+        let special = Special {
+            outcome: Outcome::Played(ns_score),
+            arrow_switch: false,
+            group: None,
+            imps: None,
+        };
+        self.specials.push((row, special));
     }
 
     /// Appends every result of `other`, mapping its clubs, sections, groups and pairs onto this field's.
@@ -854,7 +892,7 @@ impl Field {
             let special = self.special(row as u32);
             (special.outcome, special.arrow_switch, special.group)
         } else {
-            (Outcome::Played(score), false, None)
+            (Outcome::Played(score.into()), false, None)
         };
         TableResult {
             board: self.boards[row],
@@ -1299,5 +1337,81 @@ mod tests {
             direction: ns,
         };
         assert_eq!(f.find_pair(&eight), None);
+    }
+
+    /// A field of `tables` tables on each of `boards` boards, the scores of each board taken in
+    /// turn from `scores`, every other one through [`Field::push`] rather than `push_played`.
+    fn field_scoring(scores: &[i32], boards: u16, tables: u32) -> Field {
+        let mut f = Field::new();
+        let ns: Vec<PairId> = (1..=tables)
+            .map(|t| pair(&mut f, "X", &t.to_string(), Some(Direction::NS)))
+            .collect();
+        let ew: Vec<PairId> = (1..=tables)
+            .map(|t| pair(&mut f, "X", &t.to_string(), Some(Direction::EW)))
+            .collect();
+        for board in 1..=boards {
+            for t in 0..tables as usize {
+                let score = scores[(t + usize::from(board)) % scores.len()];
+                let (ns, ew) = (ns[t], ew[(t + usize::from(board)) % ew.len()]);
+                if t % 2 == 0 {
+                    f.push_played(board, ns, ew, score);
+                } else {
+                    let outcome = Outcome::Played(score);
+                    let (arrow_switch, group) = (false, None);
+                    let result = TableResult {
+                        board,
+                        ns,
+                        ew,
+                        outcome,
+                        arrow_switch,
+                        group,
+                    };
+                    f.push(result).unwrap();
+                }
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn scores_too_wide_for_the_column_score_in_their_order() {
+        // Matchpoints depend only on the scores' order: scores that do not fit in 16 bits (kept as
+        // specials) score as scores in the same order that do. Both the way of a club's field and
+        // that of a large one.
+        let wide = [
+            40_000,
+            420,
+            -40_000,
+            i32::MIN,
+            420,
+            i32::MAX,
+            -32_768,
+            7_600,
+        ];
+        let narrow = [980, 420, -7_400, -7_600, 420, 2_980, -1_100, 880];
+        for (boards, tables) in [(2, 8), (40, 500)] {
+            let (a, b) = (
+                field_scoring(&wide, boards, tables),
+                field_scoring(&narrow, boards, tables),
+            );
+            for row in 0..a.len() {
+                let (board, table) = (row / tables as usize + 1, row % tables as usize);
+                let given = wide[(table + board) % wide.len()];
+                assert_eq!(
+                    a.result(row).outcome,
+                    Outcome::Played(given),
+                    "row {row} as given"
+                );
+            }
+            let options = crate::Options::default();
+            let (sa, sb) = (
+                crate::score(&a, &options).unwrap(),
+                crate::score(&b, &options).unwrap(),
+            );
+            for row in 0..a.len() {
+                assert_eq!(sa.result_values(row), sb.result_values(row), "row {row}");
+            }
+            assert_eq!(sa.standings(), sb.standings());
+        }
     }
 }

@@ -13,7 +13,7 @@ use super::{
     Positions, ROW_BLOCK, Sums, add_each, block_range, board_bases, parts, row_blocks, value_table,
 };
 use crate::board::BoardScore;
-use crate::field::{Field, PairId, SPECIAL_SCORE};
+use crate::field::{ColumnScore, Field, PairId, SPECIAL_SCORE};
 use crate::value::to_f64;
 
 /// Each row's (North-South value, East-West value) and the top of its board, in one scoring of a
@@ -51,13 +51,13 @@ impl<'a, P: Positions> RowValues<'a, P> {
     /// The values of a row of board `b` and score `s`; `special_at` is the index in the field's
     /// special rows of the next special row from this one on, moved past it if this is one.
     #[inline(always)]
-    fn of(&self, b: u16, s: i32, special_at: &mut usize) -> [f64; 2] {
+    fn of(&self, b: u16, s: ColumnScore, special_at: &mut usize) -> [f64; 2] {
         if s == SPECIAL_SCORE {
             let (row, _) = self.field.specials[*special_at];
             *special_at += 1;
             self.special(row)
         } else {
-            self.at(b, self.p.position(s))
+            self.at(b, self.p.position(s.into()))
         }
     }
 

@@ -101,7 +101,7 @@ impl PairCells {
             let cell = if score == SPECIAL_SCORE {
                 SPECIAL | (row as u32) << 1
             } else {
-                plain_cell(board, BridgeGrid.position(score))
+                plain_cell(board, BridgeGrid.position(score.into()))
             };
             for (side, pair) in [(0, field.ns[row]), (1, field.ew[row])] {
                 let slot = &mut next[pair as usize - first];
