@@ -526,7 +526,7 @@ impl Field {
 
     /// Adds one result. The pairs must be ids of this field.
     pub fn push(&mut self, result: TableResult) -> Result<()> {
-        let row = u32::try_from(self.boards.len())
+        u32::try_from(self.boards.len())
             .map_err(|_| Error::Invalid("more than 4,294,967,295 results in one field".into()))?;
         for id in [result.ns, result.ew] {
             if id as usize >= self.pairs.len() {
@@ -546,30 +546,31 @@ impl Field {
                 "an adjusted score is a percentage of 0 to 100, not {ns_percent}/{ew_percent}"
             )));
         }
-        self.boards.push(result.board);
-        self.max_board = self.max_board.max(result.board);
-        self.ns.push(result.ns);
-        self.ew.push(result.ew);
-        let plain = match result.outcome {
-            Outcome::Played(score) if !result.arrow_switch && result.group.is_none() => {
-                column_score(score)
-            }
+        let TableResult {
+            board,
+            ns,
+            ew,
+            outcome,
+            arrow_switch,
+            group,
+        } = result;
+        let plain = match outcome {
+            Outcome::Played(score) if !arrow_switch && group.is_none() => column_score(score),
             _ => None,
         };
-        match (plain, result.outcome, result.arrow_switch, result.group) {
-            (Some(score), ..) => self.scores.push(score),
-            (None, outcome, arrow_switch, group) => {
-                self.scores.push(SPECIAL_SCORE);
-                self.specials.push((
-                    row,
-                    Special {
-                        outcome,
-                        arrow_switch,
-                        group,
-                        imps: None,
-                    },
-                ));
-            }
+        match plain {
+            Some(score) => self.push_row(board, ns, ew, score),
+            None => self.push_special_row(
+                board,
+                ns,
+                ew,
+                Special {
+                    outcome,
+                    arrow_switch,
+                    group,
+                    imps: None,
+                },
+            ),
         }
         Ok(())
     }
@@ -606,9 +607,25 @@ impl Field {
     #[inline(always)]
     pub fn push_played(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
         debug_assert!(board > 0);
-        let Some(score) = column_score(ns_score) else {
-            return self.push_played_special(board, ns, ew, ns_score);
-        };
+        match column_score(ns_score) {
+            Some(score) => self.push_row(board, ns, ew, score),
+            None => self.push_special_row(
+                board,
+                ns,
+                ew,
+                Special {
+                    outcome: Outcome::Played(ns_score),
+                    arrow_switch: false,
+                    group: None,
+                    imps: None,
+                },
+            ),
+        }
+    }
+
+    /// Appends a row to the columns, its score in the column (`SPECIAL_SCORE` for a special).
+    #[inline(always)]
+    fn push_row(&mut self, board: u16, ns: PairId, ew: PairId, score: ColumnScore) {
         self.boards.push(board);
         self.max_board = self.max_board.max(board);
         self.ns.push(ns);
@@ -616,21 +633,12 @@ impl Field {
         self.scores.push(score);
     }
 
-    /// [`Field::push_played`] of a score too large for the column: kept as a special.
+    /// Appends a row whose result lives in the side list: adjusted, split, arrow-switched, fouled,
+    /// or a score too large for the column.
     #[cold]
-    fn push_played_special(&mut self, board: u16, ns: PairId, ew: PairId, ns_score: i32) {
+    fn push_special_row(&mut self, board: u16, ns: PairId, ew: PairId, special: Special) {
         let row = self.boards.len() as u32;
-        self.boards.push(board);
-        self.max_board = self.max_board.max(board);
-        self.ns.push(ns);
-        self.ew.push(ew);
-        self.scores.push(SPECIAL_SCORE);
-        let special = Special {
-            outcome: Outcome::Played(ns_score),
-            arrow_switch: false,
-            group: None,
-            imps: None,
-        };
+        self.push_row(board, ns, ew, SPECIAL_SCORE);
         self.specials.push((row, special));
     }
 
