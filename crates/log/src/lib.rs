@@ -29,6 +29,10 @@
 //!   written with a single write and become visible together or not at all; `append` returns
 //!   after one `fsync` per partition written (unless [`Options::fsync`] is off). Records in
 //!   *different* partitions of one call are not atomic as a group, as in Kafka.
+//!   [`Log::append_derived`] writes the same way without the `fsync`, for records their writer
+//!   derives again (a projection's leaderboard); it leaves the checkpoint where it was, so after
+//!   a machine crash such records missing from the end of a partition are a torn tail, not loss.
+//!   The next durable append to the partition, or its next segment, makes them durable.
 //! - **Many processes.** Any number of processes may open the same directory. Appends to a
 //!   partition are serialized by an advisory lock (`flock`) on the partition's `lock` file.
 //!   Readers never see a partial record or a partial batch; they take no lock, except a shared
@@ -303,6 +307,21 @@ pub trait Log: Send + Sync {
     /// offsets: readers see all of them or none. Batch records into one call: each call costs one
     /// `fsync` per partition it writes to.
     fn append(&self, stream: &str, records: &[Produce<'_>]) -> Result<Vec<(u32, u64)>>;
+
+    /// Appends records that their writer derives again from the rest of the log, such as a view
+    /// of it, without waiting for them to reach the disk: they are in the log and readable when
+    /// this returns, in order and atomically per partition as with [`Log::append`], and survive
+    /// the writer's crash, but a crash of the machine (or of the disk) may lose them, with any
+    /// records appended this way after them, until a later [`Log::append`] to the same partition
+    /// or a new segment makes them durable. Their writer must notice when they are missing and
+    /// write them again; no record that must be kept may depend on them, and no consumer group
+    /// may commit positions past them.
+    ///
+    /// The embedded log skips the append's `fsync`; by default (Kafka, whose brokers decide when
+    /// to write to disk and replicate for durability) it is [`Log::append`].
+    fn append_derived(&self, stream: &str, records: &[Produce<'_>]) -> Result<Vec<(u32, u64)>> {
+        self.append(stream, records)
+    }
 
     /// Reads up to `max` records of one partition, starting at offset `from`, without any
     /// consumer group. Returns fewer (or none) when the partition ends sooner; fails with

@@ -584,3 +584,72 @@ fn an_unreadable_positions_file_is_reported_by_check_without_stopping_other_role
     // Its own consumer cannot start.
     assert!(fresh(dir.path()).consumer("other", &["s"]).is_err());
 }
+
+/// Appends one batch of three records without a flush, from offset `first`.
+fn append_derived(log: &dyn Log, first: u64) {
+    let values: Vec<String> = (first..first + 3)
+        .map(|n| format!("value number {n:07}"))
+        .collect();
+    let records: Vec<_> = values
+        .iter()
+        .map(|v| Produce::new(b"k", v.as_bytes(), 0).to_partition(0))
+        .collect();
+    log.append_derived("s", &records).expect("append derived");
+}
+
+#[test]
+fn derived_batches_a_machine_crash_lost_are_a_torn_tail_not_loss() {
+    // A whole batch lost, or the disk holding part of it.
+    for lost in [3 * FRAME, 2 * FRAME + 30] {
+        let dir = tempfile::tempdir().unwrap();
+        let log = sixty_records(dir.path());
+        let last = last_segment(dir.path());
+        append_derived(&log, 60);
+        assert_eq!(last_segment(dir.path()), last, "the same segment");
+        assert_eq!(read_all(&log, "s", 0, 1000).len(), 63, "readable at once");
+        // The crash ends every process that read them; the next ones find them gone.
+        drop(log);
+        truncate_by(&last, lost);
+
+        let reader = fresh(dir.path());
+        assert_eq!(read_all(&reader, "s", 0, 7).len(), 60);
+        assert_eq!(reader.end_offset("s", 0).unwrap(), 60);
+        assert!(simpairs_log::check(dir.path()).unwrap().is_whole());
+        let next = fresh(dir.path())
+            .append("s", &[Produce::new(b"k", b"value number 0000060", 0)])
+            .unwrap();
+        assert_eq!(next, [(0, 60)], "offsets go on from the durable end");
+    }
+}
+
+#[test]
+fn a_durable_append_makes_the_derived_batches_before_it_durable() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = sixty_records(dir.path());
+    let last = last_segment(dir.path());
+    append_derived(&log, 60);
+    // Into a new segment, whose seal covers the derived batch: both are durable now.
+    assert_eq!(append_batches(&log, 63, &[3]), 66);
+    assert_ne!(last_segment(dir.path()), last, "a new segment");
+    assert_eq!(read_all(&fresh(dir.path()), "s", 0, 1000).len(), 66);
+
+    truncate_by(&last, 3 * FRAME);
+    let name = last.file_name().unwrap().to_str().unwrap().to_owned();
+    every_role_refuses(dir.path(), &["stream \"s\" partition 0", &name]);
+}
+
+#[test]
+fn a_durable_append_in_the_same_segment_moves_the_checkpoint_past_derived_batches() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_with_stream(dir.path(), "s", 1, 10_000);
+    assert_eq!(append_batches(&log, 0, &[3]), 3);
+    append_derived(&log, 3);
+    append_derived(&log, 6);
+    assert_eq!(append_batches(&log, 9, &[3]), 12);
+    assert_eq!(segment_files(dir.path(), "s", 0).len(), 1, "one segment");
+    let last = last_segment(dir.path());
+
+    truncate_by(&last, 6 * FRAME);
+    let name = last.file_name().unwrap().to_str().unwrap().to_owned();
+    every_role_refuses(dir.path(), &["stream \"s\" partition 0", &name, "12"]);
+}

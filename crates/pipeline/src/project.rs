@@ -848,7 +848,9 @@ fn publish_first(
     let bytes = codec.encode(&event);
     let key = event.partition_key();
     let appending = std::time::Instant::now();
-    log.append(stream, &[Produce::new(&key, &bytes, now_ms())])?;
+    // A view of the log, published again by the next projection to start if a machine's crash
+    // loses it, so it does not wait for the disk.
+    log.append_derived(stream, &[Produce::new(&key, &bytes, now_ms())])?;
     tracing::trace!(elapsed = ?appending.elapsed(), generation, "national leaderboard appended");
     Ok(true)
 }

@@ -6,9 +6,9 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use simpairs_events::types::LeaderboardPublished;
+use simpairs_events::types::{LeaderboardPublished, PairStanding};
 use simpairs_events::{Codec, Event, Stream};
-use simpairs_log::Log;
+use simpairs_log::{Log, Record};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::project::{LEADERBOARD_TOP, Projection, Update};
 
@@ -44,14 +44,14 @@ fn last_published(log: &dyn Log, event: &str) -> LeaderboardPublished {
     last.expect("a leaderboard was published")
 }
 
-#[test]
-fn each_published_leaderboard_is_the_first_pairs_of_the_standings_shown() {
-    let dir = tempfile::tempdir().unwrap();
-    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    let event = "leaderboard-first";
-    let clubs = declared_session(log.as_ref(), event, "Leaderboard first");
+/// A projection publishing leaderboards of `event` on a thread of its own until `stop`; with
+/// what it shows and the updates it makes.
+fn start_projection(
+    log: &Arc<dyn Log>,
+    event: &'static str,
+    stop: &Arc<AtomicBool>,
+) -> (Arc<RwLock<Projection>>, Receiver<Update>, Running) {
     let shared = Arc::new(RwLock::new(Projection::new(event)));
-    let stop = Arc::new(AtomicBool::new(false));
     let (sender, updates) = channel();
     let projection = {
         let (log, shared, stop) = (log.clone(), shared.clone(), stop.clone());
@@ -61,6 +61,19 @@ fn each_published_leaderboard_is_the_first_pairs_of_the_standings_shown() {
             })
         })
     };
+    (shared, updates, projection)
+}
+
+type Running = std::thread::JoinHandle<simpairs_pipeline::Result<()>>;
+
+#[test]
+fn each_published_leaderboard_is_the_first_pairs_of_the_standings_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let event = "leaderboard-first";
+    let clubs = declared_session(log.as_ref(), event, "Leaderboard first");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (shared, updates, projection) = start_projection(&log, event, &stop);
     let mut aggregator =
         Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
@@ -91,4 +104,99 @@ fn each_published_leaderboard_is_the_first_pairs_of_the_standings_shown() {
     assert!(cut_inside, "the field grew beyond the leaderboard's pairs");
     stop.store(true, Ordering::Relaxed);
     projection.join().unwrap().unwrap();
+}
+
+/// Cuts the last record of `stream`'s `partition` off its segment file, as a machine's crash
+/// may lose a record appended without a flush.
+fn lose_last_record(dir: &std::path::Path, stream: &str, partition: u32, record: &Record) {
+    let part = dir.join(stream).join(partition.to_string());
+    let mut segments: Vec<_> = std::fs::read_dir(&part)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+        .collect();
+    segments.sort();
+    let last = segments.pop().expect("a segment");
+    // Each record's frame: a 36-byte header, its key and its value.
+    let frame = (36 + record.key.len() + record.value.len()) as u64;
+    let file = std::fs::OpenOptions::new().write(true).open(&last).unwrap();
+    let len = file.metadata().unwrap().len();
+    file.set_len(len - frame).unwrap();
+}
+
+/// Runs a projection of `event` until it has published and shown generation `generation`;
+/// returns the first pairs it then showed.
+fn project_until(log: &Arc<dyn Log>, event: &'static str, generation: i64) -> Vec<PairStanding> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (shared, updates, projection) = start_projection(log, event, &stop);
+    assert_eq!(
+        updates_of(&updates, generation),
+        [Update::Published(generation), Update::Shown(generation)]
+    );
+    stop.store(true, Ordering::Relaxed);
+    projection.join().unwrap().unwrap();
+    let p = shared.read().unwrap();
+    p.leaderboard("combined", 0, LEADERBOARD_TOP).1
+}
+
+#[test]
+fn a_leaderboard_a_crash_lost_is_published_again_by_the_next_projection() {
+    let dir = tempfile::tempdir().unwrap();
+    let event = "leaderboard-lost";
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let clubs = declared_session(log.as_ref(), event, "Leaderboard lost");
+    let mut aggregator =
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
+    let until_idle = AggregateOptions {
+        until_idle: true,
+        ..AggregateOptions::default()
+    };
+    for (i, club) in CLUBS.iter().enumerate() {
+        publish_csv(log.as_ref(), event, club, &key_of(club), &clubs[i]);
+        aggregator
+            .run(&until_idle, &AtomicBool::new(false), |_| {})
+            .unwrap();
+        if i + 2 == CLUBS.len() {
+            project_until(&log, event, i as i64 + 1);
+        }
+    }
+    drop(aggregator);
+    // The last club's leaderboard is published after everything else was appended: nothing
+    // durable follows it.
+    let last = CLUBS.len() as i64;
+    let shown = project_until(&log, event, last);
+    let lost = last_published(log.as_ref(), event);
+    assert_eq!((lost.generation, &lost.top), (last, &shown));
+    let stream = simpairs_pipeline::stream_name(event, Stream::Leaderboard);
+    let (partition, record) = last_leaderboard_record(log.as_ref(), &stream, last);
+    assert_eq!(
+        record.offset + 1,
+        log.end_offset(&stream, partition).unwrap()
+    );
+
+    // The machine stops before the leaderboard, appended without a flush, reaches the disk.
+    drop(log);
+    lose_last_record(dir.path(), &stream, partition, &record);
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    assert_eq!(last_published(log.as_ref(), event).generation, last - 1);
+
+    let shown = project_until(&log, event, last);
+    let again = last_published(log.as_ref(), event);
+    assert_eq!((again.generation, &again.top), (last, &shown));
+    assert_eq!(again.top, lost.top, "the same leaderboard");
+}
+
+/// The partition and record of generation `generation`'s leaderboard in `stream`.
+fn last_leaderboard_record(log: &dyn Log, stream: &str, generation: i64) -> (u32, Record) {
+    let codec = Codec::new().unwrap();
+    for partition in 0..log.partitions(stream).unwrap() {
+        for record in log.read(stream, partition, 0, usize::MAX).unwrap() {
+            if let Event::LeaderboardPublished(l) = codec.decode(&record.value).unwrap()
+                && l.generation == generation
+            {
+                return (partition, record);
+            }
+        }
+    }
+    panic!("no leaderboard of generation {generation}")
 }

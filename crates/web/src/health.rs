@@ -101,6 +101,14 @@ impl Log for WatchedLog {
         self.inner.append(stream, records)
     }
 
+    fn append_derived(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        self.inner.append_derived(stream, records)
+    }
+
     fn read(
         &self,
         stream: &str,

@@ -25,7 +25,7 @@ pub use self::inspect::{
 };
 use self::reader::Reader;
 pub use self::repair::{PartitionRepair, RepairOptions, RepairReport, repair};
-use self::writer::Writer;
+use self::writer::{Flush, Writer};
 use crate::{
     Consumer, Error, Log, MAX_RECORD_BYTES, Produce, Record, Result, StreamConfig,
     partition_for_key,
@@ -278,6 +278,58 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+impl EmbeddedLog {
+    /// Appends `records`, each partition's as one batch, flushed to disk before returning or not.
+    fn append_as(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+        flush: Flush,
+    ) -> Result<Vec<(u32, u64)>> {
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
+        let stream = self.inner.stream(stream)?;
+        let partitions = stream.config.partitions;
+        let mut batches: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (i, record) in records.iter().enumerate() {
+            let size = record.key.len() + record.value.len();
+            if size > MAX_RECORD_BYTES {
+                return Err(Error::RecordTooLarge {
+                    stream: stream.name.clone(),
+                    size,
+                    max: MAX_RECORD_BYTES,
+                });
+            }
+            let partition = record
+                .partition
+                .unwrap_or_else(|| partition_for_key(record.key, partitions));
+            stream.part(partition)?;
+            batches.entry(partition).or_default().push(i);
+        }
+        let mut placed = vec![(0, 0); records.len()];
+        let result = batches.iter().try_for_each(|(&partition, indices)| {
+            if indices.len() > u32::MAX as usize {
+                return Err(Error::InvalidArgument(format!(
+                    "cannot append more than {} records to one partition in one call",
+                    u32::MAX
+                )));
+            }
+            let part = stream.part(partition)?;
+            let batch: Vec<&Produce<'_>> = indices.iter().map(|&i| &records[i]).collect();
+            let first =
+                lock(&part.writer).append(&part.info, &self.inner.options, &batch, flush)?;
+            for (k, &i) in indices.iter().enumerate() {
+                placed[i] = (partition, first + k as u64);
+            }
+            Ok(())
+        });
+        // Partitions written before a failure hold their records: wake their readers anyway.
+        self.inner.wakeup.notify();
+        result.map(|()| placed)
+    }
+}
+
 impl Log for EmbeddedLog {
     #[instrument(skip(self, config), fields(dir = %self.inner.dir.display(), partitions = config.partitions))]
     fn create_stream(&self, name: &str, config: &StreamConfig) -> Result<()> {
@@ -347,46 +399,11 @@ impl Log for EmbeddedLog {
     }
 
     fn append(&self, stream: &str, records: &[Produce<'_>]) -> Result<Vec<(u32, u64)>> {
-        if records.is_empty() {
-            return Ok(Vec::new());
-        }
-        let stream = self.inner.stream(stream)?;
-        let partitions = stream.config.partitions;
-        let mut batches: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-        for (i, record) in records.iter().enumerate() {
-            let size = record.key.len() + record.value.len();
-            if size > MAX_RECORD_BYTES {
-                return Err(Error::RecordTooLarge {
-                    stream: stream.name.clone(),
-                    size,
-                    max: MAX_RECORD_BYTES,
-                });
-            }
-            let partition = record
-                .partition
-                .unwrap_or_else(|| partition_for_key(record.key, partitions));
-            stream.part(partition)?;
-            batches.entry(partition).or_default().push(i);
-        }
-        let mut placed = vec![(0, 0); records.len()];
-        let result = batches.iter().try_for_each(|(&partition, indices)| {
-            if indices.len() > u32::MAX as usize {
-                return Err(Error::InvalidArgument(format!(
-                    "cannot append more than {} records to one partition in one call",
-                    u32::MAX
-                )));
-            }
-            let part = stream.part(partition)?;
-            let batch: Vec<&Produce<'_>> = indices.iter().map(|&i| &records[i]).collect();
-            let first = lock(&part.writer).append(&part.info, &self.inner.options, &batch)?;
-            for (k, &i) in indices.iter().enumerate() {
-                placed[i] = (partition, first + k as u64);
-            }
-            Ok(())
-        });
-        // Partitions written before a failure hold their records: wake their readers anyway.
-        self.inner.wakeup.notify();
-        result.map(|()| placed)
+        self.append_as(stream, records, Flush::Now)
+    }
+
+    fn append_derived(&self, stream: &str, records: &[Produce<'_>]) -> Result<Vec<(u32, u64)>> {
+        self.append_as(stream, records, Flush::Later)
     }
 
     fn read(&self, stream: &str, partition: u32, from: u64, max: usize) -> Result<Vec<Record>> {

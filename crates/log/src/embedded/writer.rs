@@ -43,6 +43,17 @@ pub(super) struct Writer {
     scan_buf: Vec<u8>,
 }
 
+/// Whether an append waits until its batch is on disk ([`crate::Log::append`]) or not
+/// ([`crate::Log::append_derived`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flush {
+    Now,
+    /// Not flushed, and not in the checkpoint: a machine crash may lose the batch, and the
+    /// partition's end is then cut back as a torn tail, not reported as a loss. The next flushed
+    /// append to the partition, or its next segment, makes it durable.
+    Later,
+}
+
 /// The last segment of the partition.
 struct Active {
     base: u64,
@@ -63,6 +74,7 @@ impl Writer {
         part: &PartInfo,
         options: &Options,
         records: &[&Produce<'_>],
+        flush: Flush,
     ) -> Result<u64> {
         let lock = match &mut self.lock {
             Some(file) => file,
@@ -70,7 +82,7 @@ impl Writer {
         };
         let lock_path = part.lock_path();
         lock.lock().map_err(Error::io("lock", &lock_path))?;
-        let result = self.append_locked(part, options, records);
+        let result = self.append_locked(part, options, records, flush);
         let unlocked = self
             .lock
             .as_ref()
@@ -93,6 +105,7 @@ impl Writer {
         part: &PartInfo,
         options: &Options,
         records: &[&Produce<'_>],
+        flush: Flush,
     ) -> Result<u64> {
         let cp_path = checkpoint::path(&part.dir);
         // Taken out, and put back only if everything works: after any failure the next append
@@ -119,7 +132,25 @@ impl Writer {
             }
             None => recover(part, options, &mut self.scan_buf, cp)?,
         };
-        let (first, mark) = append_batch(&mut act, part, options, &mut self.buf, records)?;
+        let (first, mark) = append_batch(&mut act, part, options, &mut self.buf, records, flush)?;
+        self.written = match flush {
+            Flush::Now => Some(self.move_checkpoint(part, options, cp, mark)?),
+            // A checkpoint never claims more than is durable.
+            Flush::Later => cp,
+        };
+        self.active = Some(act);
+        Ok(first)
+    }
+
+    /// Writes the checkpoint after a durable batch; returns it.
+    fn move_checkpoint(
+        &mut self,
+        part: &PartInfo,
+        options: &Options,
+        cp: Option<Checkpoint>,
+        mark: Mark,
+    ) -> Result<Checkpoint> {
+        let cp_path = checkpoint::path(&part.dir);
         let next = cp.unwrap_or_default().after(mark);
         match &self.checkpoint {
             Some(file) => checkpoint::write(file, &cp_path, &next)?,
@@ -128,9 +159,7 @@ impl Writer {
                 self.checkpoint = checkpoint::open(&cp_path)?;
             }
         }
-        self.written = Some(next);
-        self.active = Some(act);
-        Ok(first)
+        Ok(next)
     }
 
     /// The partition's newest checkpoint, opening its file on first use; `None` for a partition
@@ -174,6 +203,7 @@ fn append_batch(
     options: &Options,
     buf: &mut Vec<u8>,
     records: &[&Produce<'_>],
+    flush: Flush,
 ) -> Result<(u64, Mark)> {
     let first = act.next_offset;
     let count = records.len();
@@ -196,7 +226,7 @@ fn append_batch(
     act.file
         .write_all_at(buf, act.size)
         .map_err(Error::io("write to", &act.path))?;
-    if options.fsync {
+    if options.fsync && flush == Flush::Now {
         let syncing = std::time::Instant::now();
         act.file
             .sync_data()
@@ -222,6 +252,13 @@ fn roll(act: &mut Active, part: &PartInfo, options: &Options) -> Result<()> {
         end: act.size,
         next: act.next_offset,
     };
+    if options.fsync {
+        // Batches appended without a flush (by this process or another) are made durable
+        // before the seal says the segment holds them.
+        act.file
+            .sync_data()
+            .map_err(Error::io("flush to disk", &act.path))?;
+    }
     seals::append(&part.dir, act.base, seal, options.fsync)?;
     let base = act.next_offset;
     let path = part.dir.join(segment_name(base));
