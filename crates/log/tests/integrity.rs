@@ -614,7 +614,14 @@ fn derived_batches_a_machine_crash_lost_are_a_torn_tail_not_loss() {
         let reader = fresh(dir.path());
         assert_eq!(read_all(&reader, "s", 0, 7).len(), 60);
         assert_eq!(reader.end_offset("s", 0).unwrap(), 60);
-        assert!(simpairs_log::check(dir.path()).unwrap().is_whole());
+        let report = simpairs_log::check(dir.path()).unwrap();
+        assert!(report.is_whole());
+        let torn = usize::from(lost % FRAME != 0);
+        assert_eq!(
+            report.torn_tails().count(),
+            torn,
+            "part of a batch is a torn end"
+        );
         let next = fresh(dir.path())
             .append("s", &[Produce::new(b"k", b"value number 0000060", 0)])
             .unwrap();
