@@ -22,19 +22,26 @@ const FRAME: u64 = 36 + 1 + 20;
 fn append_batches(log: &dyn Log, first: u64, sizes: &[usize]) -> u64 {
     let mut n = first;
     for &size in sizes {
-        let values: Vec<String> = (0..size)
-            .map(|_| {
-                n += 1;
-                format!("value number {:07}", n - 1)
-            })
-            .collect();
-        let records: Vec<_> = values
-            .iter()
-            .map(|v| Produce::new(b"k", v.as_bytes(), 0).to_partition(0))
-            .collect();
-        log.append("s", &records).expect("append");
+        append_batch(log, n, size, false);
+        n += size as u64;
     }
     n
+}
+
+/// Appends one batch of `size` such records from offset `first`, without a flush if `derived`.
+fn append_batch(log: &dyn Log, first: u64, size: usize, derived: bool) {
+    let values: Vec<String> = (first..first + size as u64)
+        .map(|n| format!("value number {n:07}"))
+        .collect();
+    let records: Vec<_> = values
+        .iter()
+        .map(|v| Produce::new(b"k", v.as_bytes(), 0).to_partition(0))
+        .collect();
+    if derived {
+        log.append_derived("s", &records).expect("append derived");
+    } else {
+        log.append("s", &records).expect("append");
+    }
 }
 
 /// A log with 20 batches of 3 records (offsets 0..60) in one partition, over several segments.
@@ -585,18 +592,6 @@ fn an_unreadable_positions_file_is_reported_by_check_without_stopping_other_role
     assert!(fresh(dir.path()).consumer("other", &["s"]).is_err());
 }
 
-/// Appends one batch of three records without a flush, from offset `first`.
-fn append_derived(log: &dyn Log, first: u64) {
-    let values: Vec<String> = (first..first + 3)
-        .map(|n| format!("value number {n:07}"))
-        .collect();
-    let records: Vec<_> = values
-        .iter()
-        .map(|v| Produce::new(b"k", v.as_bytes(), 0).to_partition(0))
-        .collect();
-    log.append_derived("s", &records).expect("append derived");
-}
-
 #[test]
 fn derived_batches_a_machine_crash_lost_are_a_torn_tail_not_loss() {
     // A whole batch lost, or the disk holding part of it.
@@ -604,7 +599,7 @@ fn derived_batches_a_machine_crash_lost_are_a_torn_tail_not_loss() {
         let dir = tempfile::tempdir().unwrap();
         let log = sixty_records(dir.path());
         let last = last_segment(dir.path());
-        append_derived(&log, 60);
+        append_batch(&log, 60, 3, true);
         assert_eq!(last_segment(dir.path()), last, "the same segment");
         assert_eq!(read_all(&log, "s", 0, 1000).len(), 63, "readable at once");
         // The crash ends every process that read them; the next ones find them gone.
@@ -634,7 +629,7 @@ fn a_durable_append_makes_the_derived_batches_before_it_durable() {
     let dir = tempfile::tempdir().unwrap();
     let log = sixty_records(dir.path());
     let last = last_segment(dir.path());
-    append_derived(&log, 60);
+    append_batch(&log, 60, 3, true);
     // Into a new segment, whose seal covers the derived batch: both are durable now.
     assert_eq!(append_batches(&log, 63, &[3]), 66);
     assert_ne!(last_segment(dir.path()), last, "a new segment");
@@ -650,8 +645,8 @@ fn a_durable_append_in_the_same_segment_moves_the_checkpoint_past_derived_batche
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "s", 1, 10_000);
     assert_eq!(append_batches(&log, 0, &[3]), 3);
-    append_derived(&log, 3);
-    append_derived(&log, 6);
+    append_batch(&log, 3, 3, true);
+    append_batch(&log, 6, 3, true);
     assert_eq!(append_batches(&log, 9, &[3]), 12);
     assert_eq!(segment_files(dir.path(), "s", 0).len(), 1, "one segment");
     let last = last_segment(dir.path());

@@ -28,20 +28,26 @@ fn updates_of(updates: &Receiver<Update>, generation: i64) -> Vec<Update> {
     seen
 }
 
-/// The last leaderboard in the event's leaderboard stream.
-fn last_published(log: &dyn Log, event: &str) -> LeaderboardPublished {
+/// Every leaderboard in the event's leaderboard stream, with its partition and record.
+fn leaderboards(log: &dyn Log, event: &str) -> Vec<(u32, Record, LeaderboardPublished)> {
     let codec = Codec::new().unwrap();
     let stream = simpairs_pipeline::stream_name(event, Stream::Leaderboard);
-    let mut last = None;
+    let mut found = Vec::new();
     for partition in 0..log.partitions(&stream).unwrap() {
         for record in log.read(&stream, partition, 0, usize::MAX).unwrap() {
             if let Event::LeaderboardPublished(l) = codec.decode(&record.value).unwrap() {
-                last = last.filter(|k: &LeaderboardPublished| k.generation > l.generation);
-                last = last.or(Some(l));
+                found.push((partition, record, l));
             }
         }
     }
-    last.expect("a leaderboard was published")
+    found
+}
+
+/// The last leaderboard in the event's leaderboard stream.
+fn last_published(log: &dyn Log, event: &str) -> LeaderboardPublished {
+    let all = leaderboards(log, event).into_iter().map(|(_, _, l)| l);
+    all.max_by_key(|l| l.generation)
+        .expect("a leaderboard was published")
 }
 
 /// A projection publishing leaderboards of `event` on a thread of its own until `stop`; with
@@ -168,7 +174,10 @@ fn a_leaderboard_a_crash_lost_is_published_again_by_the_next_projection() {
     let lost = last_published(log.as_ref(), event);
     assert_eq!((lost.generation, &lost.top), (last, &shown));
     let stream = simpairs_pipeline::stream_name(event, Stream::Leaderboard);
-    let (partition, record) = last_leaderboard_record(log.as_ref(), &stream, last);
+    let (partition, record, _) = leaderboards(log.as_ref(), event)
+        .into_iter()
+        .find(|(_, _, l)| l.generation == last)
+        .expect("the last club's leaderboard");
     assert_eq!(
         record.offset + 1,
         log.end_offset(&stream, partition).unwrap()
@@ -184,19 +193,4 @@ fn a_leaderboard_a_crash_lost_is_published_again_by_the_next_projection() {
     let again = last_published(log.as_ref(), event);
     assert_eq!((again.generation, &again.top), (last, &shown));
     assert_eq!(again.top, lost.top, "the same leaderboard");
-}
-
-/// The partition and record of generation `generation`'s leaderboard in `stream`.
-fn last_leaderboard_record(log: &dyn Log, stream: &str, generation: i64) -> (u32, Record) {
-    let codec = Codec::new().unwrap();
-    for partition in 0..log.partitions(stream).unwrap() {
-        for record in log.read(stream, partition, 0, usize::MAX).unwrap() {
-            if let Event::LeaderboardPublished(l) = codec.decode(&record.value).unwrap()
-                && l.generation == generation
-            {
-                return (partition, record);
-            }
-        }
-    }
-    panic!("no leaderboard of generation {generation}")
 }

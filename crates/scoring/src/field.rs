@@ -1366,17 +1366,15 @@ mod tests {
                 if t % 2 == 0 {
                     f.push_played(board, ns, ew, score);
                 } else {
-                    let outcome = Outcome::Played(score);
-                    let (arrow_switch, group) = (false, None);
-                    let result = TableResult {
+                    f.push(TableResult {
                         board,
                         ns,
                         ew,
-                        outcome,
-                        arrow_switch,
-                        group,
-                    };
-                    f.push(result).unwrap();
+                        outcome: Outcome::Played(score),
+                        arrow_switch: false,
+                        group: None,
+                    })
+                    .unwrap();
                 }
             }
         }

@@ -134,7 +134,7 @@ impl Writer {
         };
         let (first, mark) = append_batch(&mut act, part, options, &mut self.buf, records, flush)?;
         self.written = match flush {
-            Flush::Now => Some(self.move_checkpoint(part, options, cp, mark)?),
+            Flush::Now => Some(self.move_checkpoint(part, options, &cp_path, cp, mark)?),
             // A checkpoint never claims more than is durable.
             Flush::Later => cp,
         };
@@ -147,16 +147,16 @@ impl Writer {
         &mut self,
         part: &PartInfo,
         options: &Options,
+        cp_path: &Path,
         cp: Option<Checkpoint>,
         mark: Mark,
     ) -> Result<Checkpoint> {
-        let cp_path = checkpoint::path(&part.dir);
         let next = cp.unwrap_or_default().after(mark);
         match &self.checkpoint {
-            Some(file) => checkpoint::write(file, &cp_path, &next)?,
+            Some(file) => checkpoint::write(file, cp_path, &next)?,
             None => {
                 checkpoint::create(&part.dir, &next, options.fsync)?;
-                self.checkpoint = checkpoint::open(&cp_path)?;
+                self.checkpoint = checkpoint::open(cp_path)?;
             }
         }
         Ok(next)
