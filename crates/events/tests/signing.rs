@@ -112,6 +112,39 @@ fn digest_depends_on_order_and_boundaries() {
     }
 }
 
+/// The digest gathers the datums into runs of 64 KiB before hashing them: whatever the datums'
+/// sizes against those runs (many small ones crossing a run's end, one that fills a run exactly
+/// with its length, one longer than a run, empty ones), it is the hash of all their prefixed
+/// bytes in one piece.
+#[test]
+fn digest_is_the_hash_of_the_prefixed_bytes_in_one_piece_whatever_the_datums_sizes() {
+    const RUN: usize = 64 * 1024;
+    let shapes: [Vec<usize>; 6] = [
+        vec![300; 500],
+        vec![RUN - 4, 300, RUN - 4],
+        vec![RUN - 3, 0, 1],
+        vec![10, RUN, 10, 2 * RUN + 5, 0],
+        vec![RUN - 10, 3, 3, 3, 3],
+        vec![0; 7],
+    ];
+    for sizes in shapes {
+        let datums: Vec<Vec<u8>> = sizes
+            .iter()
+            .enumerate()
+            .map(|(k, &n)| (0..n).map(|i| (i * 31 + k * 7) as u8).collect())
+            .collect();
+        let mut whole = Vec::new();
+        for d in &datums {
+            whole.extend_from_slice(&(d.len() as u32).to_le_bytes());
+            whole.extend_from_slice(d);
+        }
+        for f in [SHA256, BLAKE3] {
+            let digest = submission_digest(f, datums.iter().map(Vec::as_slice));
+            assert_eq!(digest, record_hash(f, &whole), "{f:?}, sizes {sizes:?}");
+        }
+    }
+}
+
 fn seal(count: i64, digest: [u8; 32], warnings: Vec<SealWarning>) -> SubmissionSealed {
     SubmissionSealed {
         event_id: common::EVENT_ID.into(),
