@@ -86,7 +86,7 @@ fn write_json_of<W: Write + Send>(
     // The names' JSON and the order the results print in do not depend on each other, and each
     // leaves a thread idle for part of its time (on a national field, 50 and 80 ms).
     let (names, (by_board, printed)) = rayon::join(
-        || crate::result_json::Names::of(field, &pair_labels(field)),
+        || crate::result_json::Names::of(field),
         || {
             let by_board = field.rows_by_board();
             let printed = print_order(field, &by_board);
@@ -323,15 +323,6 @@ fn pair_ranks(field: &simpairs_scoring::Field) -> Vec<u32> {
         ranks[id as usize] = rank;
     }
     ranks
-}
-
-/// Each pair's label as printed, by pair id.
-fn pair_labels(field: &simpairs_scoring::Field) -> Vec<String> {
-    field
-        .pairs()
-        .par_iter()
-        .map(|p| p.label.to_string())
-        .collect()
 }
 
 /// Some results of one board as JSON, each preceded by a comma but the very first.

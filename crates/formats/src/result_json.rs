@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 use simpairs_scoring::field::{ClubId, SectionId};
-use simpairs_scoring::{Field, PairId};
+use simpairs_scoring::{Field, PairId, PairLabel};
 
 /// The field's names as JSON, escaped once: each pair's label, and the start of a result whose NS
 /// pair it is (`{"club":…,"section":…,"ns_pair":…`).
@@ -27,51 +27,65 @@ pub(crate) struct Names {
     sections: Vec<Box<str>>,
 }
 
-/// Texts end to end, by index.
+/// Texts end to end, by index, in runs of [`TEXTS_RUN`] written each on one thread: a national
+/// field's two million labels and heads are written straight into the runs' buffers, not made
+/// one string at a time and copied together.
 struct Texts {
+    runs: Vec<TextRun>,
+}
+
+/// The texts of [`TEXTS_RUN`] indices (the last run: those left).
+struct TextRun {
     bytes: Vec<u8>,
     /// Where each text ends in `bytes` (its start is where the one before ends).
     ends: Vec<usize>,
 }
 
+/// Texts in a run of [`Texts`]: a power of two, so that a text's run is a shift away.
+const TEXTS_RUN: usize = 1 << 14;
+
 impl Texts {
-    fn of(texts: impl IntoIterator<Item = String>) -> Texts {
-        let mut out = Texts {
-            bytes: Vec::new(),
-            ends: Vec::new(),
-        };
-        for text in texts {
-            out.bytes.extend_from_slice(text.as_bytes());
-            out.ends.push(out.bytes.len());
-        }
-        out
+    /// The text `write` writes for each of `items`, by index, written on every thread.
+    fn written<T: Sync>(items: &[T], write: impl Fn(&mut Vec<u8>, &T) + Sync) -> Texts {
+        let runs = items
+            .par_chunks(TEXTS_RUN)
+            .map(|run| {
+                let mut texts = TextRun {
+                    bytes: Vec::with_capacity(run.len() * 16),
+                    ends: Vec::with_capacity(run.len()),
+                };
+                for item in run {
+                    write(&mut texts.bytes, item);
+                    texts.ends.push(texts.bytes.len());
+                }
+                texts
+            })
+            .collect();
+        Texts { runs }
     }
 
     fn get(&self, at: usize) -> &[u8] {
-        let start = at.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.bytes[start..self.ends[at]]
+        let run = &self.runs[at / TEXTS_RUN];
+        let at = at % TEXTS_RUN;
+        let start = at.checked_sub(1).map_or(0, |before| run.ends[before]);
+        &run.bytes[start..run.ends[at]]
     }
 }
 
 impl Names {
-    /// The names of `field`, whose pairs' labels as printed are `labels` (by pair id).
-    pub(crate) fn of(field: &Field, labels: &[String]) -> Names {
+    /// The names of `field`.
+    pub(crate) fn of(field: &Field) -> Names {
         let clubs: Vec<Box<str>> = field.clubs().map(json_string).collect();
         let sections: Vec<Box<str>> = field.sections().map(json_string).collect();
-        let pairs: Vec<String> = labels.par_iter().map(|l| json_string(l).into()).collect();
-        let heads: Vec<String> = field
-            .pairs()
-            .par_iter()
-            .zip(&pairs)
-            .map(|(p, label)| {
-                head(
-                    &clubs[p.club as usize],
-                    &sections[p.section as usize],
-                    label,
-                )
-            })
-            .collect();
-        let (pairs, heads) = rayon::join(|| Texts::of(pairs), || Texts::of(heads));
+        let (pairs, heads) = rayon::join(
+            || Texts::written(field.pairs(), |out, p| push_label(out, &p.label)),
+            || {
+                Texts::written(field.pairs(), |out, p| {
+                    push_head(out, &clubs[p.club as usize], &sections[p.section as usize]);
+                    push_label(out, &p.label);
+                })
+            },
+        );
         Names {
             pairs,
             heads,
@@ -96,9 +110,26 @@ impl Names {
     }
 }
 
-/// The start of a result: its NS pair's club, section and label, each a JSON string.
-fn head(club: &str, section: &str, ns_pair: &str) -> String {
-    format!("{{\"club\":{club},\"section\":{section},\"ns_pair\":{ns_pair}")
+/// Appends the start of a result up to its NS pair's label: its club and section (each a JSON
+/// string), then the label's key.
+fn push_head(out: &mut Vec<u8>, club: &str, section: &str) {
+    out.extend_from_slice(b"{\"club\":");
+    out.extend_from_slice(club.as_bytes());
+    out.extend_from_slice(b",\"section\":");
+    out.extend_from_slice(section.as_bytes());
+    out.extend_from_slice(b",\"ns_pair\":");
+}
+
+/// Appends a pair's label as printed, as a JSON string (a number's digits need no escaping).
+fn push_label(out: &mut Vec<u8>, label: &PairLabel) {
+    match label {
+        PairLabel::Number(n) => {
+            out.push(b'"');
+            out.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes());
+            out.push(b'"');
+        }
+        PairLabel::Text(text) => out.extend_from_slice(json_string(text).as_bytes()),
+    }
 }
 
 /// `text` as a JSON string, as serde_json writes it.
@@ -184,7 +215,9 @@ pub(crate) mod tests {
     use proptest::prelude::*;
     use serde::Serialize;
 
-    use super::{Tail, head, json_string, write_tail};
+    use simpairs_scoring::PairLabel;
+
+    use super::{Tail, json_string, push_head, push_label, write_tail};
 
     /// The fields as serde printed them before [`write`].
     #[derive(Serialize)]
@@ -234,6 +267,21 @@ pub(crate) mod tests {
     }
 
     proptest! {
+        /// A label is written as serde_json writes the text it prints as, numbers without
+        /// making the text first.
+        #[test]
+        fn labels_are_written_as_serde_json_writes_their_text(
+            number in any::<u32>(),
+            text in text(),
+        ) {
+            for label in [PairLabel::Number(number), PairLabel::Text(text.clone().into())] {
+                let mut written = Vec::new();
+                push_label(&mut written, &label);
+                let by_serde = serde_json::to_vec(&label.to_string()).unwrap();
+                prop_assert_eq!(written, by_serde);
+            }
+        }
+
         #[test]
         fn writes_what_serde_json_writes(
             names in proptest::collection::vec(text(), 4),
@@ -247,7 +295,9 @@ pub(crate) mod tests {
         ) {
             let escaped: Vec<Box<str>> = names.iter().map(|n| json_string(n)).collect();
             // As `write_pairs` writes them, from the names of `Names::of`.
-            let mut written = head(&escaped[0], &escaped[1], &escaped[2]).into_bytes();
+            let mut written = Vec::new();
+            push_head(&mut written, &escaped[0], &escaped[1]);
+            written.extend_from_slice(escaped[2].as_bytes());
             written.extend_from_slice(b",\"ew_pair\":");
             written.extend_from_slice(escaped[3].as_bytes());
             write_tail(&mut written, &Tail {
