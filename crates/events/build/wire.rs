@@ -79,7 +79,7 @@ fn skip(ty: &Ty, what: &str) -> String {
         Ty::Long => format!("d.long({what}).map(drop)"),
         Ty::Double => format!("d.double({what}).map(drop)"),
         Ty::Bytes => format!("d.bytes({what}).map(drop)"),
-        Ty::Str(_) => format!("d.str({what}).map(drop)"),
+        Ty::Str(_) => format!("d.checked_str({what})"),
         Ty::Named(name) => format!("<crate::types::{name} as Wire>::skip(d, {what})"),
         Ty::Optional(inner) => format!("d.optional({what}, |d| {}).map(drop)", skip(inner, what)),
         Ty::Array(inner) => format!("d.each({what}, |d| {})", skip(inner, what)),
