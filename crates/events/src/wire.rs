@@ -127,13 +127,13 @@ impl<'a> Datum<'a> {
         Err(self.stop(what, format_args!("a number runs over 10 bytes")))
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn int(&mut self, what: &str) -> Result<i32, Stop> {
         let long = self.long(what)?;
         i32::try_from(long).map_err(|_| self.stop(what, format_args!("{long} does not fit an int")))
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bytes(&mut self, what: &str) -> Result<&'a [u8], Stop> {
         let len = self.long(what)?;
         match usize::try_from(len) {
@@ -152,7 +152,7 @@ impl<'a> Datum<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn str(&mut self, what: &str) -> Result<&'a str, Stop> {
         let bytes = self.bytes(what)?;
         std::str::from_utf8(bytes).map_err(|e| self.stop(what, format_args!("not UTF-8 ({e})")))
@@ -173,7 +173,7 @@ impl<'a> Datum<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn boolean(&mut self, what: &str) -> Result<bool, Stop> {
         match self.byte(what)? {
             0 => Ok(false),
@@ -204,7 +204,7 @@ impl<'a> Datum<'a> {
     }
 
     /// A `["null", T]` union: `None` for branch 0, `read` for branch 1.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn optional<T>(
         &mut self,
         what: &str,
