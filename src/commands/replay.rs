@@ -34,8 +34,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let index = args.index.dir(&args.log);
-    let moment =
-        simpairs_pipeline::history::replay_at(log.as_ref(), &event, index.as_deref(), args.as_of)?;
+    let started = std::time::Instant::now();
+    // The field is built while an index built afresh is written.
+    let (moment, imported) = simpairs_pipeline::history::replay_at_then(
+        log.as_ref(),
+        &event,
+        index.as_deref(),
+        args.as_of,
+        |moment| moment.imported(args.club.as_deref()),
+    )?;
+    tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "moment read, field built");
     let declared_options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     // The flags override what the event declared, conventions included.
     let options = args.scoring.options_with(
@@ -43,9 +51,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         declared_options.factoring,
         declared_options.conventions,
     );
-    let started = std::time::Instant::now();
-    let imported = moment.imported(args.club.as_deref())?;
-    tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "field built");
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "field scored");
     let stdout = super::report_output()?;

@@ -84,7 +84,7 @@ fn write_json_of<W: Write + Send>(
     )?;
     let field = scoring.field();
     // The names' JSON and the order the results print in do not depend on each other, and each
-    // leaves a thread idle for part of its time (on a national field, 50 and 80 ms).
+    // leaves a thread idle for part of its time.
     let (names, (by_board, printed)) = rayon::join(
         || crate::result_json::Names::of(field),
         || {

@@ -148,40 +148,58 @@ pub fn index_path(dir: &Path, event: &str) -> PathBuf {
 impl Index {
     /// Replays the event's whole log and writes its index to `dir` (replacing any older one).
     pub fn build(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
+        let (index, unwritten) = Index::built(log, event, dir)?;
+        unwritten.write()?;
+        Ok(index)
+    }
+
+    /// [`Index::build`] but for writing its file: the index answers from what the build holds.
+    fn built(log: &dyn Log, event: &str, dir: &Path) -> Result<(Index, store::Unwritten)> {
         let started = std::time::Instant::now();
         let built = build::build(log, event)?;
         tracing::debug!(elapsed = ?started.elapsed(), "replay index: the log read through the judge");
-        let index = store::write(&index_path(dir, event), built, None)?;
+        let (index, unwritten) = store::prepare(&index_path(dir, event), built, None)?;
         tracing::info!(
             event,
             generations = index.meta.generations.len(),
             elapsed = ?started.elapsed(),
             "replay index built"
         );
-        Ok(index)
+        Ok((index, unwritten))
     }
 
     /// The index of the whole log as it is now, in `dir`: the one there when it covers the
     /// whole log, read on through the records appended since it was built when it can be
     /// ([`Coverage::Grown`]), else built again.
     pub fn up_to_date(log: &dyn Log, event: &str, dir: &Path) -> Result<Index> {
-        Index::brought_up(log, event, dir, opened(log, event, dir)?)
+        let opened = opened(log, event, dir)?;
+        Ok(Index::brought_up(log, event, dir, opened, Write::Now)?.0)
     }
 
-    /// [`Index::up_to_date`], from the index opened in `dir` and how the log stands against it.
+    /// [`Index::up_to_date`], from the index opened in `dir` and how the log stands against it;
+    /// with [`Write::Later`], an index built afresh comes with its file still to write.
     fn brought_up(
         log: &dyn Log,
         event: &str,
         dir: &Path,
         opened: Option<(Index, Coverage)>,
-    ) -> Result<Index> {
-        match opened {
-            Some((index, Coverage::Whole)) => Ok(index),
-            Some((index, Coverage::Grown)) => match index.extended(log, dir)? {
-                Some(index) => Ok(index),
-                None => Index::build(log, event, dir),
-            },
-            Some((_, Coverage::Other)) | None => Index::build(log, event, dir),
+        write: Write,
+    ) -> Result<(Index, Option<store::Unwritten>)> {
+        let read_on = match opened {
+            Some((index, Coverage::Whole)) => Some(index),
+            Some((index, Coverage::Grown)) => index.extended(log, dir)?,
+            Some((_, Coverage::Other)) | None => None,
+        };
+        if let Some(index) = read_on {
+            return Ok((index, None));
+        }
+        let (index, unwritten) = Index::built(log, event, dir)?;
+        match write {
+            Write::Later => Ok((index, Some(unwritten))),
+            Write::Now => {
+                unwritten.write()?;
+                Ok((index, None))
+            }
         }
     }
 
@@ -317,7 +335,7 @@ pub fn replay_each<const N: usize>(
     as_ofs: [Option<AsOf>; N],
 ) -> Result<[Result<Moment>; N]> {
     let index = match dir {
-        Some(dir) => index_answering(log, event, dir, &as_ofs)?,
+        Some(dir) => index_answering(log, event, dir, &as_ofs, Write::Now)?.map(|(index, _)| index),
         None => None,
     };
     let index = match index {
@@ -333,14 +351,66 @@ pub fn replay_each<const N: usize>(
     }))
 }
 
-/// The index in `dir` if it answers every moment of `as_ofs`, else brought up to date; `None`
-/// when it cannot be (a directory that cannot be written, a full disk): a replay answers then.
+/// [`replay_at`], and `then` made from the moment. When the index is built afresh, its file is
+/// written on a thread of its own while `then` is made (the moment is read from what the build
+/// holds, not from the file): the first replay of a national event does not wait for 100 MB to be
+/// written. A file that cannot be written is reported, and the answer stands.
+pub fn replay_at_then<T>(
+    log: &dyn Log,
+    event: &str,
+    dir: Option<&Path>,
+    as_of: Option<AsOf>,
+    then: impl FnOnce(&Moment) -> Result<T>,
+) -> Result<(Moment, T)> {
+    let answering = match dir {
+        Some(dir) => index_answering(log, event, dir, &[as_of], Write::Later)?,
+        None => None,
+    };
+    let Some((index, unwritten)) = answering else {
+        let moment = Moment::replayed(log, event, as_of)?;
+        let made = then(&moment)?;
+        return Ok((moment, made));
+    };
+    std::thread::scope(|scope| {
+        let writing = unwritten.map(|unwritten| scope.spawn(move || unwritten.write()));
+        let answered = index
+            .moment(log, as_of)
+            .and_then(|moment| match moment {
+                Some(moment) => Ok(moment),
+                None => Moment::replayed(log, event, as_of),
+            })
+            .and_then(|moment| then(&moment).map(|made| (moment, made)));
+        let written = writing.map(|writing| {
+            writing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        if let Some(Err(e)) = written {
+            tracing::warn!("the replay index was not written ({e}); the replay is answered");
+        }
+        answered
+    })
+}
+
+/// When an index built afresh is written ([`Index::brought_up`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Write {
+    /// Before the index is given.
+    Now,
+    /// By the caller, with the file given beside the index.
+    Later,
+}
+
+/// The index in `dir` if it answers every moment of `as_ofs`, else brought up to date (with its
+/// file to write, when built afresh and `write` is [`Write::Later`]); `None` when it cannot be (a
+/// directory that cannot be written, a full disk): a replay answers then.
 fn index_answering(
     log: &dyn Log,
     event: &str,
     dir: &Path,
     as_ofs: &[Option<AsOf>],
-) -> Result<Option<Index>> {
+    write: Write,
+) -> Result<Option<(Index, Option<store::Unwritten>)>> {
     let opened = opened(log, event, dir)?;
     if let Some((index, coverage)) = &opened {
         let mut all = true;
@@ -348,11 +418,11 @@ fn index_answering(
             all = all && answers(index, *coverage, log, as_of)?;
         }
         if all {
-            return Ok(opened.map(|(index, _)| index));
+            return Ok(opened.map(|(index, _)| (index, None)));
         }
     }
-    match Index::brought_up(log, event, dir, opened) {
-        Ok(index) => Ok(Some(index)),
+    match Index::brought_up(log, event, dir, opened, write) {
+        Ok(brought_up) => Ok(Some(brought_up)),
         Err(e @ (Error::Index { .. } | Error::Io { .. })) => {
             tracing::warn!("replaying without the index: {e}");
             Ok(None)

@@ -16,7 +16,7 @@ use simpairs_events::Stream;
 use simpairs_events::types::{Factoring, Scoring};
 use simpairs_log::{Log, Produce, StreamConfig};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
-use simpairs_pipeline::history::{Index, Moment, replay_at};
+use simpairs_pipeline::history::{Coverage, Index, Moment, index_path, replay_at, replay_at_then};
 use simpairs_pipeline::replay::AsOf;
 use simpairs_pipeline::stream_name;
 
@@ -243,6 +243,47 @@ fn a_moment_of_an_index_just_built_is_the_moment_of_its_file() {
             );
         }
     }
+}
+
+/// The first replay writes the index it built while the field is made from what the build holds:
+/// afterwards the file is there, covers the log and gives the same moment; where the file cannot
+/// be put in place (a directory has its name), the replay is answered all the same, and no
+/// temporary file is left.
+#[test]
+fn an_index_written_while_the_field_is_made_is_there_afterwards_or_the_answer_stands() {
+    let (_dir, log) = event_log(1);
+    let replayed = Moment::replayed(log.as_ref(), EVENT, None).unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let (moment, imported) =
+        replay_at_then(log.as_ref(), EVENT, Some(index_dir.path()), None, |m| {
+            m.imported(None)
+        })
+        .unwrap();
+    assert!(moment.from_index());
+    assert_same(&replayed, &moment, "written while the field is made");
+    assert_eq!(report(&imported), report(&replayed.imported(None).unwrap()));
+    let opened = Index::open(index_dir.path(), EVENT)
+        .unwrap()
+        .expect("the index file");
+    assert_eq!(opened.coverage(log.as_ref()).unwrap(), Coverage::Whole);
+    let again = replay_at(log.as_ref(), EVENT, Some(index_dir.path()), None).unwrap();
+    assert_same(&moment, &again, "the file written");
+
+    let blocked = tempfile::tempdir().unwrap();
+    std::fs::create_dir(index_path(blocked.path(), EVENT)).unwrap();
+    let (moment, _) =
+        replay_at_then(log.as_ref(), EVENT, Some(blocked.path()), None, |_| Ok(())).unwrap();
+    assert!(moment.from_index());
+    assert_same(&replayed, &moment, "the file not written");
+    let left: Vec<_> = std::fs::read_dir(blocked.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left.len(),
+        1,
+        "only the directory in the index's way: {left:?}"
+    );
 }
 
 /// Every record's timestamp, and the millisecond before it.

@@ -8,7 +8,7 @@
 
 use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -90,18 +90,36 @@ pub(super) fn applied_kept(index: &Index) -> Result<(Vec<Arc<SubmissionApplied>>
 /// Writes a built index to `path` and returns it open; `kept` is the applied section of the index
 /// it was read on from.
 pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Index> {
+    let (index, unwritten) = prepare(path, built, kept)?;
+    unwritten.write()?;
+    Ok(index)
+}
+
+/// A built index's file, not written yet ([`prepare`]).
+pub(super) struct Unwritten {
+    path: PathBuf,
+    meta_bytes: Vec<u8>,
+    records: Vec<u8>,
+    kept: Vec<u8>,
+    messages: Arc<[Vec<u8>]>,
+}
+
+/// A built index, open as it reads once its file is written, and that file to write
+/// ([`Unwritten::write`]); `kept` is the applied section of the index it was read on from. An
+/// index built afresh answers from its messages in memory before its file is written.
+pub(super) fn prepare(path: &Path, built: Built, kept: Option<Kept>) -> Result<(Index, Unwritten)> {
     let (kept, kept_count) = match kept {
         Some(kept) => (kept.bytes, kept.count),
         None => (Vec::new(), 0),
     };
-    let messages = built.applied;
+    let messages: Arc<[Vec<u8>]> = Arc::from(built.applied);
     let mut generations = built.generations;
     debug_assert_eq!(generations.len(), kept_count + messages.len());
     let crcs: Vec<u32> = messages.par_iter().map(|m| crc32fast::hash(m)).collect();
     let mut at = kept.len() as u64;
     for ((g, message), crc) in generations[kept_count..]
         .iter_mut()
-        .zip(&messages)
+        .zip(messages.iter())
         .zip(crcs)
     {
         g.bytes = (at, at + message.len() as u64);
@@ -121,42 +139,63 @@ pub(super) fn write(path: &Path, built: Built, kept: Option<Kept>) -> Result<Ind
     };
     let meta_bytes = serde_json::to_vec(&meta).map_err(|e| io(path, "cannot write", e))?;
     let records = encode_records(&built.records);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io(path, "cannot create its directory", e))?;
-    }
-    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
-    let written = (|| -> std::io::Result<u64> {
-        // Messages of a few kilobytes each, gathered into writes of a megabyte: one write each
-        // cost the kernel more than the bytes.
-        let mut out =
-            std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&temporary)?);
-        out.write_all(MAGIC)?;
-        out.write_all(&FORMAT.to_le_bytes())?;
-        out.write_all(&(meta_bytes.len() as u64).to_le_bytes())?;
-        out.write_all(&meta_bytes)?;
-        out.write_all(&(records.len() as u64).to_le_bytes())?;
-        out.write_all(&records)?;
-        out.write_all(&kept)?;
-        for m in &messages {
-            out.write_all(m)?;
-        }
-        out.flush()?;
-        Ok((MAGIC.len() + 4 + 8 + meta_bytes.len() + 8 + records.len()) as u64)
-    })();
-    let applied_at = written.map_err(|e| io(path, "cannot write", e))?;
-    std::fs::rename(&temporary, path).map_err(|e| io(path, "cannot put in place", e))?;
-    Ok(Index {
+    let index = Index {
         path: path.to_path_buf(),
         meta,
         records: built.records,
-        applied_at,
+        applied_at: (MAGIC.len() + 4 + 8 + meta_bytes.len() + 8 + records.len()) as u64,
         // An index read on reads its older messages from the file it was just written to.
-        built: (kept_count == 0).then(|| Arc::from(messages)),
+        built: (kept_count == 0).then(|| messages.clone()),
         fields: Arc::new(built.fields),
         players: Arc::new(built.players),
         decoded: None,
         file: None,
-    })
+    };
+    let unwritten = Unwritten {
+        path: path.to_path_buf(),
+        meta_bytes,
+        records,
+        kept,
+        messages,
+    };
+    Ok((index, unwritten))
+}
+
+impl Unwritten {
+    /// Writes the file beside its name, then renames it over it (a temporary file that could not
+    /// be put in place is removed).
+    pub(super) fn write(self) -> Result<()> {
+        let path = self.path.as_path();
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io(path, "cannot create its directory", e))?;
+        }
+        let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+        if let Err(e) = self.write_to(&temporary) {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(io(path, "cannot write", e));
+        }
+        std::fs::rename(&temporary, path).map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            io(path, "cannot put in place", e)
+        })
+    }
+
+    fn write_to(&self, temporary: &Path) -> std::io::Result<()> {
+        // Messages of a few kilobytes each, gathered into writes of a megabyte: one write each
+        // cost the kernel more than the bytes.
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(temporary)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&FORMAT.to_le_bytes())?;
+        out.write_all(&(self.meta_bytes.len() as u64).to_le_bytes())?;
+        out.write_all(&self.meta_bytes)?;
+        out.write_all(&(self.records.len() as u64).to_le_bytes())?;
+        out.write_all(&self.records)?;
+        out.write_all(&self.kept)?;
+        for m in self.messages.iter() {
+            out.write_all(m)?;
+        }
+        out.flush()
+    }
 }
 
 /// Reads the index at `path`; `None` if there is none for `event` that this program reads.
