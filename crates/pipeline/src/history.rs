@@ -386,7 +386,10 @@ pub fn replay_at_then<T>(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
         if let Some(Err(e)) = written {
-            tracing::warn!("the replay index was not written ({e}); the replay is answered");
+            tracing::warn!(
+                "the replay index could not be written ({e}): this replay's answer is whole, and \
+                 the next replay builds the index again"
+            );
         }
         answered
     })
