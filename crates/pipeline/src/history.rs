@@ -193,12 +193,11 @@ impl Index {
         if let Some(index) = read_on {
             return Ok((index, None));
         }
-        let (index, unwritten) = Index::built(log, event, dir)?;
         match write {
-            Write::Later => Ok((index, Some(unwritten))),
-            Write::Now => {
-                unwritten.write()?;
-                Ok((index, None))
+            Write::Now => Ok((Index::build(log, event, dir)?, None)),
+            Write::Later => {
+                let (index, unwritten) = Index::built(log, event, dir)?;
+                Ok((index, Some(unwritten)))
             }
         }
     }
@@ -343,12 +342,17 @@ pub fn replay_each<const N: usize>(
         index => index,
     };
     Ok(as_ofs.map(|as_of| match &index {
-        Some(index) => match index.moment(log, as_of)? {
-            Some(moment) => Ok(moment),
-            None => Moment::replayed(log, event, as_of),
-        },
+        Some(index) => moment_of(index, log, event, as_of),
         None => Moment::replayed(log, event, as_of),
     }))
+}
+
+/// The moment from `index`, or replayed when the index leaves it to the replay.
+fn moment_of(index: &Index, log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Moment> {
+    match index.moment(log, as_of)? {
+        Some(moment) => Ok(moment),
+        None => Moment::replayed(log, event, as_of),
+    }
 }
 
 /// [`replay_at`], and `then` made from the moment. When the index is built afresh, its file is
@@ -373,12 +377,7 @@ pub fn replay_at_then<T>(
     };
     std::thread::scope(|scope| {
         let writing = unwritten.map(|unwritten| scope.spawn(move || unwritten.write()));
-        let answered = index
-            .moment(log, as_of)
-            .and_then(|moment| match moment {
-                Some(moment) => Ok(moment),
-                None => Moment::replayed(log, event, as_of),
-            })
+        let answered = moment_of(&index, log, event, as_of)
             .and_then(|moment| then(&moment).map(|made| (moment, made)));
         let written = writing.map(|writing| {
             writing
