@@ -24,7 +24,9 @@
 //!    not built again;
 //! 3. the applied submissions written (the projection ranks from them), then, on threads of the
 //!    lowest priority, the national boards and each new club's own field scored and their
-//!    `BoardScored` and `StandingsComputed` written; the position committed.
+//!    `BoardScored` and `StandingsComputed` written ([`crate::derive`]); the position committed.
+//!    This step runs while the next batch goes through steps 1 and 2, and ends before that
+//!    batch's step 3 begins.
 //!
 //! Nothing is lost and nothing counts twice: the consumer position is committed only after the output
 //! of the records before it is durable. On start the aggregator rebuilds its state by reading the
@@ -45,18 +47,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use compact_str::ToCompactString;
-use simpairs_events::types::{
-    BoardScored, DeadLettered, ResultKey, SpecialValue, StandingsComputed, TableEntry,
-};
+use simpairs_events::types::DeadLettered;
 use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_log::{Log, Position};
-use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
+use simpairs_scoring::Field;
 
 use crate::announce::Announcement;
+use crate::derive::{Derivation, Touched, club_fields};
 use crate::state::{Batch, Effect, EventState};
-use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
-use crate::written::Written;
 use crate::{Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
@@ -114,14 +112,10 @@ pub struct Aggregator {
     log: Arc<dyn Log>,
     codec: Codec,
     event_id: String,
-    options: Options,
     state: EventState,
-    national: Field,
-    /// The national boards' score counts, kept as clubs are appended to `national`.
-    national_counts: BoardCounts,
-    national_clubs: BTreeSet<String>,
-    /// A hash of the table last written for each scope and board, to write only what changed.
-    written: Written,
+    /// The national field and what was written of it: away on the writing thread while a
+    /// batch's output is derived there ([`crate::derive`]), and `None` meanwhile.
+    derivation: Option<Derivation>,
     /// Threads of the lowest priority for deriving the board scores and clubs' standings (see
     /// [`crate::background`]): once a club's applied submission is written, the projection ranks
     /// the national field from it, and everything else can wait for the leaderboard. The shared
@@ -153,17 +147,14 @@ impl Aggregator {
         state.set_roster(roster);
         let declarations = stream_name(event_id, Stream::Declarations);
         let declarations_end = log.end_offset(&declarations, 0)?;
+        let derive_pool = crate::background::pool("aggregator").map(Arc::new);
         Ok(Aggregator {
             log,
             codec,
             event_id: event_id.to_string(),
-            options,
             state,
-            national: Field::new(),
-            national_counts: BoardCounts::new(),
-            national_clubs: BTreeSet::new(),
-            written: Written::default(),
-            derive_pool: crate::background::pool("aggregator").map(Arc::new),
+            derivation: Some(Derivation::new(event_id, options, derive_pool.clone())),
+            derive_pool,
             key,
             declarations_end,
         })
@@ -221,7 +212,7 @@ impl Aggregator {
             let mut records = consumer.poll(options.batch, timeout)?;
             if records.is_empty() {
                 match writing.take() {
-                    Some(w) => settle(consumer.as_mut(), w, &mut on_batch)?,
+                    Some(w) => self.settle(consumer.as_mut(), w, &mut on_batch)?,
                     None if options.until_idle => break,
                     None => {}
                 }
@@ -248,16 +239,45 @@ impl Aggregator {
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
             // The batch before is written out before this one's output begins.
             if let Some(w) = writing.take() {
-                settle(consumer.as_mut(), w, &mut on_batch)?;
+                self.settle(consumer.as_mut(), w, &mut on_batch)?;
             }
             let positions = next_positions(&records);
             drop(records);
             writing = Some(self.write_output(applied, dead, fields, positions, started)?);
         }
         if let Some(w) = writing.take() {
-            settle(consumer.as_mut(), w, &mut on_batch)?;
+            self.settle(consumer.as_mut(), w, &mut on_batch)?;
         }
         Ok(())
+    }
+
+    /// Waits until a batch's output is durable, commits its input positions and takes back the
+    /// derivation its writing thread held.
+    fn settle(
+        &mut self,
+        consumer: &mut dyn simpairs_log::Consumer,
+        (writing, mut report): InFlight,
+        on_batch: &mut impl FnMut(&BatchReport),
+    ) -> Result<()> {
+        let (positions, elapsed, derivation) = writing.wait()?;
+        report.results = derivation.results();
+        self.derivation = Some(derivation);
+        report.elapsed = elapsed;
+        // A commit that fails is tried again on its own: deriving the batch again would append
+        // its output twice.
+        commit_with_retries(consumer, &positions)?;
+        tracing::debug!(elapsed = ?report.elapsed, "output appended");
+        if report.submissions_applied > 0 || report.dead_letters > 0 {
+            on_batch(&report);
+        }
+        Ok(())
+    }
+
+    /// The derivation, at hand between batches; missing only after a batch's writing failed.
+    fn derivation(&mut self) -> Result<Derivation> {
+        self.derivation
+            .take()
+            .ok_or(crate::Error::Stopped("an earlier batch's output"))
     }
 
     /// Rebuilds the state from the log up to the committed position: the output of those records
@@ -271,10 +291,10 @@ impl Aggregator {
         let mut rebuilt = false;
         for partition in 0..partitions {
             let committed = consumer.committed(results, partition)?.unwrap_or(0);
-            let mut national = National {
-                field: &mut self.national,
-                clubs: &mut self.national_clubs,
-            };
+            let derivation = self
+                .derivation
+                .as_mut()
+                .ok_or(crate::Error::Stopped("an earlier batch's output"))?;
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
             crate::state::read_in_batches(
@@ -285,7 +305,7 @@ impl Aggregator {
                 &mut self.state,
                 Batch::announcing(&self.codec),
                 |_| true,
-                |state, _, finished| national.fold_in(state, finished),
+                |state, _, finished| derivation.fold_in(state, finished),
             )?;
             rebuilt |= committed > 0;
         }
@@ -325,68 +345,9 @@ impl Aggregator {
         (applied, dead)
     }
 
-    /// [`National::fold`] of the clubs given.
-    fn rebuild_fields(
-        &mut self,
-        clubs: &[String],
-        built: HashMap<String, Field>,
-    ) -> Vec<(String, Field)> {
-        let mut national = National {
-            field: &mut self.national,
-            clubs: &mut self.national_clubs,
-        };
-        national.fold(&self.state, clubs, built)
-    }
-
-    /// Rebuilds the touched clubs' fields and the national field, and derives the board scores
-    /// that changed and the touched clubs' standings.
-    fn derive(
-        &mut self,
-        touched: &[String],
-        fields: HashMap<String, Field>,
-        generation: i64,
-        started: Instant,
-    ) -> Result<(Vec<Event>, Vec<Event>)> {
-        let (mut scores, mut standings) = (Vec::new(), Vec::new());
-        let club_fields = self.rebuild_fields(touched, fields);
-        tracing::debug!(elapsed = ?started.elapsed(), clubs = touched.len(), "fields rebuilt");
-        // Nationally only the boards: pair totals and places are the projection's work.
-        // The counts of the clubs already in are kept: only the new club's rows are counted.
-        let national = simpairs_scoring::score_boards_growing(
-            &self.national,
-            &mut self.national_counts,
-            &self.options,
-        )?;
-        tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national boards scored");
-        let boards = board_events(&self.event_id, &national, "", generation);
-        tracing::debug!(elapsed = ?started.elapsed(), "national board events built");
-        self.written.keep_changed("", boards, &mut scores);
-        // Each touched club's own field (clubs in parallel: each is small).
-        let per_club: Vec<(String, Vec<Event>, StandingsComputed)> = {
-            use rayon::prelude::*;
-            let (event_id, options) = (&self.event_id, &self.options);
-            club_fields
-                .par_iter()
-                .map(|(club, field)| -> Result<_> {
-                    let scoring = simpairs_scoring::score(field, options)?;
-                    Ok((
-                        club.clone(),
-                        board_events(event_id, &scoring, club, generation),
-                        standings_event(event_id, &scoring, club, generation)?,
-                    ))
-                })
-                .collect::<Result<_>>()?
-        };
-        for (club, boards, club_standings) in per_club {
-            self.written.keep_changed(&club, boards, &mut scores);
-            standings.push(Event::StandingsComputed(club_standings));
-        }
-        Ok((scores, standings))
-    }
-
-    /// Derives a batch's output and starts writing it ([`crate::writing`]): the applied
-    /// submissions first, on a thread of their own while the board scores and standings are
-    /// derived, then the rest.
+    /// Starts writing a batch's output ([`crate::writing`]): its applied submissions at once, on
+    /// a thread of their own, and on another the board scores and standings derived from them
+    /// ([`crate::derive`]) while the next batch is read and judged, then the rest.
     fn write_output(
         &mut self,
         applied: Vec<Announcement>,
@@ -396,11 +357,12 @@ impl Aggregator {
         started: Instant,
     ) -> Result<InFlight> {
         let generation = self.state.applied_count();
-        let mut report = BatchReport {
+        let report = BatchReport {
             generation,
             submissions_applied: applied.len(),
             dead_letters: dead.len(),
             seal_offsets: applied.iter().map(|a| a.seal_offset).collect(),
+            clubs: self.state.clubs().len(),
             ..BatchReport::default()
         };
         let writer = crate::writing::Writer {
@@ -409,35 +371,41 @@ impl Aggregator {
             event_id: self.event_id.clone(),
             pool: self.derive_pool.clone(),
         };
-        let mut derived = crate::writing::Derived::default();
-        let mut applied_writing = crate::writing::AppliedWriting::default();
-        if !applied.is_empty() {
-            let touched: Vec<String> = applied
-                .iter()
-                .map(|a| a.club_id.clone())
-                .collect::<BTreeSet<_>>()
-                .into_iter()
-                .collect();
-            // The applied submissions go out first: the projection ranks the national field from
-            // them, and need not wait for the board scores.
-            applied_writing = writer.applied(self.applied_records(applied)?);
-            // Everything after the applied submissions can wait for the leaderboard: derived on
-            // the lower-priority threads.
-            let pool = self.derive_pool.clone();
-            (derived.scores, derived.standings) =
-                crate::background::install(pool.as_deref(), || {
-                    self.derive(&touched, fields, generation, started)
-                })?;
-            tracing::debug!(elapsed = ?started.elapsed(), "club output derived");
-            report.clubs = self.state.clubs().len();
-            report.results = self.national.len();
-        }
+        let touched: BTreeSet<String> = applied.iter().map(|a| a.club_id.clone()).collect();
+        // The applied submissions go out first: the projection ranks the national field from
+        // them, and need not wait for the board scores.
+        let applied_writing = if applied.is_empty() {
+            crate::writing::AppliedWriting::default()
+        } else {
+            writer.applied(self.applied_records(applied)?)
+        };
+        // The clubs' fields are made now: one rebuilt after a correction reads the state, which
+        // the next batch changes.
+        let touched = Touched {
+            fields: club_fields(&self.state, &Vec::from_iter(touched), fields),
+            generation,
+            started,
+        };
         for d in &dead {
             tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
         }
-        derived.dead = dead.into_iter().map(Event::DeadLettered).collect();
+        let dead = dead.into_iter().map(Event::DeadLettered).collect();
+        let mut derivation = self.derivation()?;
+        let derive = move || {
+            let (scores, standings) = if touched.fields.is_empty() {
+                Default::default()
+            } else {
+                derivation.derive(touched)?
+            };
+            let derived = crate::writing::Derived {
+                scores,
+                standings,
+                dead,
+            };
+            Ok((derived, derivation))
+        };
         Ok((
-            writer.rest(applied_writing, derived, positions, started),
+            writer.rest(applied_writing, derive, positions, started),
             report,
         ))
     }
@@ -466,87 +434,10 @@ impl Aggregator {
     }
 }
 
-/// The aggregator's national field and the clubs in it, borrowed apart from its state.
-struct National<'a> {
-    field: &'a mut Field,
-    clubs: &'a mut BTreeSet<String>,
-}
-
-impl National<'_> {
-    /// Brings the national field up to date with the clubs given: a club's first results are
-    /// appended; a club sending a correction has its rows taken out and its field appended again.
-    /// Returns each club's own field, built in parallel from its results in force (clubs are
-    /// independent) unless `built` has it (the checks of the club's only submission built it).
-    /// Clubs' fields are not kept: a national event's would hold every result a second time.
-    fn fold(
-        &mut self,
-        state: &EventState,
-        clubs: &[String],
-        mut built: HashMap<String, Field>,
-    ) -> Vec<(String, Field)> {
-        use rayon::prelude::*;
-        let given: Vec<(String, Option<Field>)> = clubs
-            .iter()
-            .map(|club| (club.clone(), built.remove(club)))
-            .collect();
-        let fields: Vec<(String, Field)> = given
-            .into_par_iter()
-            .map(|(club, field)| {
-                let field = field.unwrap_or_else(|| match state.club(&club) {
-                    Some(results) => crate::field::club_field(&club, results),
-                    None => Field::new(),
-                });
-                (club, field)
-            })
-            .collect();
-        let again: Vec<&str> = clubs
-            .iter()
-            .filter(|c| self.clubs.contains(*c))
-            .map(String::as_str)
-            .collect();
-        self.field.remove_club_rows(&again);
-        for (club, field) in &fields {
-            self.field.append(field);
-            self.clubs.insert(club.clone());
-        }
-        fields
-    }
-
-    /// Folds what a batch read again from the log applied into the national field: the fields
-    /// the checks built are appended as they are, without reading any result back. (Its
-    /// announcements were written when the batch was first read.)
-    fn fold_in(&mut self, state: &EventState, finished: crate::state::Finished) {
-        let clubs: BTreeSet<String> = finished
-            .announced
-            .into_iter()
-            .map(|(_, a)| a.club_id)
-            .collect();
-        let clubs: Vec<String> = clubs.into_iter().collect();
-        drop(self.fold(state, &clubs, finished.fields));
-    }
-}
-
 /// A batch whose output is being written, and its report once it is durable.
-type InFlight = (crate::writing::Writing, BatchReport);
+type InFlight = (crate::writing::Writing<Derivation>, BatchReport);
 
 /// Waits for a batch's output to be durable, then commits its input positions and reports it.
-fn settle(
-    consumer: &mut dyn simpairs_log::Consumer,
-    (writing, mut report): InFlight,
-    on_batch: &mut impl FnMut(&BatchReport),
-) -> Result<()> {
-    let (positions, elapsed) = writing.wait()?;
-    report.elapsed = elapsed;
-    // A commit that fails is tried again on its own: deriving the batch again would append its
-    // output twice.
-    commit_with_retries(consumer, &positions)?;
-    tracing::debug!(elapsed = ?report.elapsed, "output appended");
-    if report.submissions_applied > 0 || report.dead_letters > 0 {
-        on_batch(&report);
-    }
-    Ok(())
-}
-
 /// Commits positions, trying again a few times (with growing pauses) before giving up; an error
 /// that trying again cannot cure (access refused, a damaged log) is given up on at once.
 fn commit_with_retries(
@@ -589,94 +480,4 @@ fn next_positions(records: &[simpairs_log::Record]) -> Vec<Position> {
             next_offset,
         })
         .collect()
-}
-
-/// The `BoardScored` events of a scored field.
-pub(crate) fn board_events(
-    event_id: &str,
-    scoring: &Scoring<'_>,
-    scope: &str,
-    generation: i64,
-) -> Vec<Event> {
-    let field = scoring.field();
-    scoring
-        .boards()
-        .iter()
-        .map(|board| {
-            let table = scoring
-                .board_table(board)
-                .into_iter()
-                .map(|line| TableEntry {
-                    ns_score: line.ns_score,
-                    count: line.count as i32,
-                    ns_value: value_to_wire(line.ns_value),
-                    ew_value: value_to_wire(line.ew_value),
-                })
-                .collect();
-            let specials = scoring
-                .board_specials(board)
-                .map(|(row, ns, ew)| {
-                    let r = field.result(row);
-                    let (p_ns, p_ew) =
-                        (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
-                    SpecialValue {
-                        club_id: field.club_name(p_ns.club).to_string(),
-                        key: ResultKey {
-                            section: field.section_name(p_ns.section).into(),
-                            board: i32::from(board.board),
-                            ns_pair: p_ns.label.to_compact_string(),
-                            ew_pair: p_ew.label.to_compact_string(),
-                        },
-                        ns_value: value_to_wire(ns),
-                        ew_value: value_to_wire(ew),
-                    }
-                })
-                .collect();
-            Event::BoardScored(BoardScored {
-                event_id: event_id.to_string(),
-                scope: scope.to_string(),
-                board: i32::from(board.board),
-                generation,
-                results_count: board.results as i32,
-                target: scoring.target() as i32,
-                top: value_to_wire(scoring.top(board)),
-                datum: board.datum,
-                table,
-                specials,
-            })
-        })
-        .collect()
-}
-
-/// The `StandingsComputed` event of a scored field: every pair, in display order.
-pub(crate) fn standings_event(
-    event_id: &str,
-    scoring: &Scoring<'_>,
-    scope: &str,
-    generation: i64,
-) -> Result<StandingsComputed> {
-    let field = scoring.field();
-    // A national field has hundreds of thousands of pairs: their entries are built in parallel.
-    use rayon::prelude::*;
-    let standings = simpairs_scoring::standings::display_order(scoring)
-        .into_par_iter()
-        .map(|id| {
-            let pair = &field.pairs()[id as usize];
-            standing_to_wire(
-                field.club_name(pair.club),
-                field.section_name(pair.section),
-                pair,
-                &scoring.standings()[id as usize],
-            )
-        })
-        .collect();
-    let (scoring, factoring) = options_to_wire(scoring.options())?;
-    Ok(StandingsComputed {
-        event_id: event_id.to_string(),
-        scope: scope.to_string(),
-        generation,
-        scoring,
-        factoring,
-        standings,
-    })
 }

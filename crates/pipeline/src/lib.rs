@@ -28,6 +28,7 @@ pub mod announce;
 pub mod background;
 pub mod deals;
 pub mod declare;
+mod derive;
 pub mod error;
 pub mod field;
 pub mod history;

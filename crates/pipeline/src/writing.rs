@@ -1,13 +1,15 @@
-//! A batch's output written on threads of their own while the aggregator reads, stages and judges
-//! the next batch: its applied submissions first, then its board scores, clubs' standings and dead
-//! letters, each stream's records with the seals that vouch for them
+//! A batch's output derived and written on threads of their own while the aggregator reads, stages
+//! and judges the next batch: its applied submissions first, then its board scores and clubs'
+//! standings, derived meanwhile ([`crate::derive`]), and its dead letters, each stream's records with the seals that vouch for them
 //! ([`crate::output::append_sealed`]). The batch's input position is committed only once all of
 //! its output is durable ([`Writing::wait`]), and the next batch's output is written only after
 //! that, so the streams hold the batches in order.
 //!
 //! Writing (encoding, hashing every record for its seal, the append and its sync) was a third of
 //! a batch's time on one core while the other was idle; on its own threads it overlaps the next
-//! batch's reading and judging.
+//! batch's reading and judging. Deriving (the national boards and the clubs' own fields scored)
+//! was another third, done before the next batch was read; it now overlaps it too, at the lowest
+//! priority, so that it takes the cores only when the judging leaves them idle.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -28,9 +30,10 @@ pub(crate) struct Writer {
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// A batch's output being written, and the input positions to commit once it is durable.
-pub(crate) struct Writing {
-    thread: JoinHandle<Result<()>>,
+/// A batch's output being derived and written, and the input positions to commit once it is
+/// durable; `T` is what the deriving kept, given back when it is.
+pub(crate) struct Writing<T> {
+    thread: JoinHandle<Result<T>>,
     positions: Vec<Position>,
     /// When the batch's work began.
     started: std::time::Instant,
@@ -71,17 +74,19 @@ impl Writer {
         })))
     }
 
-    /// Writes the rest of a batch once its applied submissions are written; `positions` are
-    /// committed when [`Writing::wait`] finds all of it durable.
-    pub(crate) fn rest(
+    /// Derives the rest of a batch with `derive` and writes it once its applied submissions are
+    /// written; `positions` are committed when [`Writing::wait`] finds all of it durable, which
+    /// also gives back what `derive` kept.
+    pub(crate) fn rest<T: Send + 'static>(
         &self,
         applied: AppliedWriting,
-        derived: Derived,
+        derive: impl FnOnce() -> Result<(Derived, T)> + Send + 'static,
         positions: Vec<Position>,
         started: std::time::Instant,
-    ) -> Writing {
+    ) -> Writing<T> {
         let writer = self.clone();
         let thread = std::thread::spawn(move || {
+            let (derived, kept) = derive()?;
             if let Some(applied) = applied.0 {
                 applied
                     .join()
@@ -95,7 +100,8 @@ impl Writer {
             } = derived;
             writer.append(&codec, Stream::BoardScores, scores)?;
             writer.append(&codec, Stream::Leaderboard, standings)?;
-            writer.append(&codec, Stream::DeadLetter, dead)
+            writer.append(&codec, Stream::DeadLetter, dead)?;
+            Ok(kept)
         });
         Writing {
             thread,
@@ -140,13 +146,14 @@ impl Writer {
     }
 }
 
-impl Writing {
+impl<T> Writing<T> {
     /// Waits until the batch's output is durable: then its input positions may be committed.
-    /// Returns them, and the time since the batch's work began.
-    pub(crate) fn wait(self) -> Result<(Vec<Position>, std::time::Duration)> {
-        self.thread
+    /// Returns them, the time since the batch's work began, and what the deriving kept.
+    pub(crate) fn wait(self) -> Result<(Vec<Position>, std::time::Duration, T)> {
+        let kept = self
+            .thread
             .join()
             .map_err(|_| Error::Stopped("writing the aggregator's output"))??;
-        Ok((self.positions, self.started.elapsed()))
+        Ok((self.positions, self.started.elapsed(), kept))
     }
 }

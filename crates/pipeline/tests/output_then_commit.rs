@@ -67,3 +67,52 @@ fn each_clubs_upload_is_committed_and_reported_without_waiting_for_the_next() {
     assert_eq!(again.state().applied_count(), common::CLUBS.len() as i64);
     assert_eq!(board_scores_end(log.as_ref()), written);
 }
+
+/// Each batch's board scores are derived while the next batch is read and judged, but written
+/// before that batch's applied submissions: the board-scores stream holds the batches in order.
+#[test]
+fn a_batchs_board_scores_are_in_the_stream_before_the_next_batchs_applied_submissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let csvs = common::declared_session(log.as_ref(), EVENT, "clubs in one go");
+    for (club, csv) in common::CLUBS.iter().zip(&csvs) {
+        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), csv);
+    }
+    // One record a batch: each club's seal ends a batch of its own, and the next club's records
+    // are read while its board scores are derived.
+    let options = AggregateOptions {
+        batch: 1,
+        ..options(true)
+    };
+    let mut generations = Vec::new();
+    let mut aggregator =
+        Aggregator::open(log.clone(), EVENT, simpairs_sim::aggregator_key()).unwrap();
+    aggregator
+        .run(&options, &AtomicBool::new(false), |r| {
+            generations.push(r.generation)
+        })
+        .unwrap();
+    assert_eq!(generations, [1, 2, 3]);
+
+    let stream = simpairs_pipeline::stream_name(EVENT, Stream::BoardScores);
+    let codec = simpairs_events::Codec::new().unwrap();
+    let (mut applied, mut scored) = (0, Vec::new());
+    for record in log.read(&stream, 0, 0, usize::MAX).unwrap() {
+        match codec.decode(&record.value).unwrap() {
+            simpairs_events::Event::SubmissionApplied(_) => applied += 1,
+            // Written after the applied submissions of its generation, before the next one's.
+            simpairs_events::Event::BoardScored(b) => {
+                assert_eq!(b.generation, applied, "offset {}", record.offset);
+                scored.push(b.generation);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(applied, 3);
+    for generation in 1..=3 {
+        assert!(
+            scored.contains(&generation),
+            "generation {generation}: {scored:?}"
+        );
+    }
+}
