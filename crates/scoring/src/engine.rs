@@ -1114,7 +1114,6 @@ impl<'f> Scoring<'f> {
     /// A board's frequency table: each North-South score of a plain result, how many tables had it, and
     /// its values to NS and EW (presentation scale). Special results are in [`Scoring::board_specials`].
     pub fn board_table(&self, board: &BoardScore) -> Vec<TableLine> {
-        let d = Value::from_integer(self.scale_divisor());
         board
             .plain
             .iter()
@@ -1123,8 +1122,8 @@ impl<'f> Scoring<'f> {
                 TableLine {
                     ns_score: score,
                     count,
-                    ns_value: board.ns[p] / d,
-                    ew_value: board.ew[p] / d,
+                    ns_value: self.presented(board.ns[p]),
+                    ew_value: self.presented(board.ew[p]),
                 }
             })
             .collect()
@@ -1136,11 +1135,10 @@ impl<'f> Scoring<'f> {
         &'s self,
         board: &'s BoardScore,
     ) -> impl Iterator<Item = (usize, Value, Value)> + 's {
-        let d = Value::from_integer(self.scale_divisor());
         board
             .specials
             .iter()
-            .map(move |&(row, ns, ew)| (row as usize, ns / d, ew / d))
+            .map(move |&(row, ns, ew)| (row as usize, self.presented(ns), self.presented(ew)))
     }
 
     /// The most times any board was played (Neuberg's N).
@@ -1156,16 +1154,25 @@ impl<'f> Scoring<'f> {
         }
     }
 
+    /// A value of the internal double scale on the presentation scale. Only matchpoints on the
+    /// single scale are divided: a division of `Ratio` reduces its result with a gcd even by one,
+    /// and every board's table of every club's field is presented this way.
+    fn presented(&self, v: Value) -> Value {
+        match self.scale_divisor() {
+            1 => v,
+            d => v / Value::from_integer(d),
+        }
+    }
+
     /// Values of the result in `row` to its NS pair and to its EW pair, exactly, on the presentation scale.
     pub fn result_values(&self, row: usize) -> (Value, Value) {
         let (ns, ew) = self.raw_values(row);
-        let d = Value::from_integer(self.scale_divisor());
-        (ns / d, ew / d)
+        (self.presented(ns), self.presented(ew))
     }
 
     /// The top of a board on the presentation scale.
     pub fn top(&self, board: &BoardScore) -> Value {
-        board.top / Value::from_integer(self.scale_divisor())
+        self.presented(board.top)
     }
 
     /// This scoring printed under other conventions: for choices that change only how figures are
@@ -1217,8 +1224,7 @@ impl<'f> Scoring<'f> {
                 ),
             };
         }
-        let d = Value::from_integer(self.scale_divisor());
-        let (ns, ew) = (ns / d, ew / d);
+        let (ns, ew) = (self.presented(ns), self.presented(ew));
         // `lines` is how matchpoints are printed; IMPs are printed as they are (Compscore prints
         // its cross-IMPs to 0.01 and its matchpoints to 0.1: cobalt cross_imp_howell.xml).
         match self.options.method {
@@ -1237,7 +1243,7 @@ impl<'f> Scoring<'f> {
             return self.top(board);
         }
         let own = Value::from_integer(2 * (i64::from(board.results) - 1));
-        own / Value::from_integer(self.scale_divisor())
+        self.presented(own)
     }
 
     /// Each pair's total as the conventions print it, in hundredths (indexed by pair id): exact,

@@ -408,6 +408,29 @@ fn seed_003_single_scale_and_butler() {
     let ew: Vec<Value> = got.iter().map(|r| r.1).collect();
     assert_eq!(ns, [v(1.5), v(0.0), v(3.0), v(1.5), v(4.0)]);
     assert_eq!(ew, [v(2.5), v(4.0), v(1.0), v(2.5), v(0.0)]);
+    // The board's frequency table and its top show the same single-scale figures (each score
+    // once, in score order: -100, 620 twice, 630, 1100); on the double scale, twice them.
+    for (options, unit) in [(single, v(1.0)), (Options::default(), v(2.0))] {
+        let scoring = score(&field, &options).unwrap();
+        let board = &scoring.boards()[0];
+        let table: Vec<(i32, u32, Value, Value)> = scoring
+            .board_table(board)
+            .iter()
+            .map(|l| (l.ns_score, l.count, l.ns_value, l.ew_value))
+            .collect();
+        let expected = [
+            (-100, 1, v(0.0), v(4.0)),
+            (620, 2, v(1.5), v(2.5)),
+            (630, 1, v(3.0), v(1.0)),
+            (1100, 1, v(4.0), v(0.0)),
+        ];
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|&(s, c, ns, ew)| (s, c, ns * unit, ew * unit))
+            .collect();
+        assert_eq!(table, expected);
+        assert_eq!(scoring.top(board), v(4.0) * unit);
+    }
     let butler = Options {
         method: Method::Butler,
         ..Options::default()
