@@ -524,6 +524,60 @@ pub(crate) fn value_board(
     positions: &dyn Fn(i32) -> usize,
     table_len: usize,
 ) -> Result<BoardScore> {
+    if input.specials.is_empty() && options.method == Method::Matchpoints {
+        plain_matchpoints(input, ctx, options, positions, table_len)
+    } else {
+        value_board_by_groups(input, ctx, options, positions, table_len)
+    }
+}
+
+/// [`value_board_by_groups`] of a board of plain results only, in matchpoints (every board of most
+/// clubs' fields): its one group's values straight from its counts, without the groups and
+/// direction fields gathered first, a dozen small allocations a board. Every club's own field is
+/// scored when it applies, three dozen boards of a dozen results each.
+fn plain_matchpoints(
+    input: BoardInput<'_>,
+    ctx: FieldContext,
+    options: &Options,
+    positions: &dyn Fn(i32) -> usize,
+    table_len: usize,
+) -> Result<BoardScore> {
+    let board = input.board;
+    let size: u32 = input.plain.iter().map(|e| e.1).sum();
+    // One group at most: no group's results are valued as a small group's.
+    let mp = MatchpointScale::new(input.results, ctx, false, options);
+    let zero = Value::from_integer(0);
+    let (mut ns, mut ew) = (vec![zero; table_len], vec![zero; table_len]);
+    let mut below = 0u64;
+    for &(score, count) in &input.plain {
+        let count = u64::from(count);
+        let above = u64::from(size) - below - count;
+        let at = positions(score);
+        ns[at] = to_value(mp.value(below, count, size), board)?;
+        ew[at] = to_value(mp.value(above, count, size), board)?;
+        below += count;
+    }
+    Ok(BoardScore {
+        board,
+        results: input.results,
+        top: to_value(mp.top, board)?,
+        datum: None,
+        ns,
+        ew,
+        specials: Vec::new(),
+        plain: input.plain,
+    })
+}
+
+/// Values one board by its groups (the board as dealt, and each fouled board's), whatever its
+/// results and scoring method.
+fn value_board_by_groups(
+    input: BoardInput<'_>,
+    ctx: FieldContext,
+    options: &Options,
+    positions: &dyn Fn(i32) -> usize,
+    table_len: usize,
+) -> Result<BoardScore> {
     let board = input.board;
     let (keys, groups) = groups_of(&input, options);
     let populated = groups.iter().filter(|g| g.ns.size > 0).count();
@@ -606,4 +660,49 @@ fn merge_counts(field: &mut DirectionField, plain: &[(i32, u32)]) {
     }
     field.size += plain.iter().map(|e| e.1).sum::<u32>();
     field.entries = merged;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// A board of plain results valued in matchpoints straight from its counts is valued as
+        /// its groups value it, to the last fraction: whatever the counts, a board played fewer
+        /// times than the target, Neuberg's or ratio factoring, and the conventions for it.
+        #[test]
+        fn plain_boards_are_valued_as_their_groups_value_them(
+            counts in proptest::collection::btree_map(-50i32..50, 1u32..6, 1..12),
+            short in 0u32..4,
+            ratio in proptest::bool::ANY,
+            tie in proptest::bool::ANY,
+        ) {
+            let plain: Vec<(i32, u32)> = counts.into_iter().map(|(s, c)| (s * 10, c)).collect();
+            let results: u32 = plain.iter().map(|e| e.1).sum();
+            let mut options = Options::default();
+            if ratio {
+                options.factoring = crate::Factoring::Ratio;
+            }
+            if tie {
+                options.conventions.missing = crate::conventions::Missing::Tie;
+            }
+            let ctx = FieldContext { target: results + short };
+            let positions = |s: i32| ((s + 500) / 10) as usize;
+            let input = |plain: &Vec<(i32, u32)>| BoardInput {
+                board: 7,
+                results,
+                plain: plain.clone(),
+                specials: &[],
+            };
+            let fast = plain_matchpoints(input(&plain), ctx, &options, &positions, 101).unwrap();
+            let general = value_board_by_groups(input(&plain), ctx, &options, &positions, 101).unwrap();
+            proptest::prop_assert_eq!(&fast.ns, &general.ns);
+            proptest::prop_assert_eq!(&fast.ew, &general.ew);
+            proptest::prop_assert_eq!(fast.top, general.top);
+            proptest::prop_assert_eq!(fast.datum, general.datum);
+            proptest::prop_assert_eq!(fast.results, general.results);
+            proptest::prop_assert_eq!(&fast.plain, &general.plain);
+            proptest::prop_assert!(fast.specials.is_empty() && general.specials.is_empty());
+        }
+    }
 }
