@@ -273,13 +273,6 @@ impl Aggregator {
         Ok(())
     }
 
-    /// The derivation, at hand between batches; missing only after a batch's writing failed.
-    fn derivation(&mut self) -> Result<Derivation> {
-        self.derivation
-            .take()
-            .ok_or(crate::Error::Stopped("an earlier batch's output"))
-    }
-
     /// Rebuilds the state from the log up to the committed position: the output of those records
     /// is already durable.
     fn rebuild_from_log(
@@ -291,10 +284,7 @@ impl Aggregator {
         let mut rebuilt = false;
         for partition in 0..partitions {
             let committed = consumer.committed(results, partition)?.unwrap_or(0);
-            let derivation = self
-                .derivation
-                .as_mut()
-                .ok_or(crate::Error::Stopped("an earlier batch's output"))?;
+            let derivation = self.derivation.as_mut().ok_or_else(derivation_lost)?;
             // In batches: the submissions each completes are checked together, in parallel. Their
             // effects were written before the position was committed.
             crate::state::read_in_batches(
@@ -390,7 +380,7 @@ impl Aggregator {
             tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
         }
         let dead = dead.into_iter().map(Event::DeadLettered).collect();
-        let mut derivation = self.derivation()?;
+        let mut derivation = self.derivation.take().ok_or_else(derivation_lost)?;
         let derive = move || {
             let (scores, standings) = if touched.fields.is_empty() {
                 Default::default()
@@ -438,6 +428,12 @@ impl Aggregator {
 type InFlight = (crate::writing::Writing<Derivation>, BatchReport);
 
 /// Waits for a batch's output to be durable, then commits its input positions and reports it.
+/// Why an aggregator cannot go on: a batch's writing failed, and the derivation it held was lost
+/// with it (the national field is rebuilt from the log when the aggregator starts again).
+fn derivation_lost() -> crate::Error {
+    crate::Error::Stopped("an earlier batch's output")
+}
+
 /// Commits positions, trying again a few times (with growing pauses) before giving up; an error
 /// that trying again cannot cure (access refused, a damaged log) is given up on at once.
 fn commit_with_retries(

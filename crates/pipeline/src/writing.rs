@@ -1,9 +1,9 @@
 //! A batch's output derived and written on threads of their own while the aggregator reads, stages
 //! and judges the next batch: its applied submissions first, then its board scores and clubs'
-//! standings, derived meanwhile ([`crate::derive`]), and its dead letters, each stream's records with the seals that vouch for them
-//! ([`crate::output::append_sealed`]). The batch's input position is committed only once all of
-//! its output is durable ([`Writing::wait`]), and the next batch's output is written only after
-//! that, so the streams hold the batches in order.
+//! standings, derived meanwhile ([`crate::derive`]), and its dead letters, each stream's records
+//! with the seals that vouch for them ([`crate::output::append_sealed`]). The batch's input
+//! position is committed only once all of its output is durable ([`Writing::wait`]), and the next
+//! batch's output is written only after that, so the streams hold the batches in order.
 //!
 //! Writing (encoding, hashing every record for its seal, the append and its sync) was a third of
 //! a batch's time on one core while the other was idle; on its own threads it overlaps the next

@@ -694,8 +694,9 @@ mod tests {
                 plain: plain.clone(),
                 specials: &[],
             };
-            let fast = plain_matchpoints(input(&plain), ctx, &options, &positions, 101).unwrap();
-            let general = value_board_by_groups(input(&plain), ctx, &options, &positions, 101).unwrap();
+            let fast = plain_matchpoints(input(&plain), ctx, &options, &positions, 101);
+            let general = value_board_by_groups(input(&plain), ctx, &options, &positions, 101);
+            let (fast, general) = (fast.unwrap(), general.unwrap());
             proptest::prop_assert_eq!(&fast.ns, &general.ns);
             proptest::prop_assert_eq!(&fast.ew, &general.ew);
             proptest::prop_assert_eq!(fast.top, general.top);
