@@ -372,7 +372,7 @@ impl Aggregator {
         // The clubs' fields are made now: one rebuilt after a correction reads the state, which
         // the next batch changes.
         let touched = Touched {
-            fields: club_fields(&self.state, &Vec::from_iter(touched), fields),
+            fields: club_fields(&self.state, touched, fields),
             generation,
             started,
         };

@@ -78,8 +78,7 @@ impl Derivation {
             .into_iter()
             .map(|(_, a)| a.club_id)
             .collect();
-        let clubs: Vec<String> = clubs.into_iter().collect();
-        let fields = club_fields(state, &clubs, finished.fields);
+        let fields = club_fields(state, clubs, finished.fields);
         self.fold(&fields);
     }
 
@@ -157,18 +156,22 @@ impl Derivation {
     }
 }
 
-/// Each of `clubs` with its own field, built in parallel from its results in force (clubs are
-/// independent) unless `built` has it (the checks of the club's only submission built it).
-/// Clubs' fields are not kept: a national event's would hold every result a second time.
+/// Each of `clubs` (in their order) with its own field, built in parallel from its results in
+/// force (clubs are independent) unless `built` has it (the checks of the club's only submission
+/// built it). Clubs' fields are not kept: a national event's would hold every result a second
+/// time.
 pub(crate) fn club_fields(
     state: &EventState,
-    clubs: &[String],
+    clubs: impl IntoIterator<Item = String>,
     mut built: HashMap<String, Field>,
 ) -> Vec<(String, Field)> {
     use rayon::prelude::*;
     let given: Vec<(String, Option<Field>)> = clubs
-        .iter()
-        .map(|club| (club.clone(), built.remove(club)))
+        .into_iter()
+        .map(|club| {
+            let field = built.remove(&club);
+            (club, field)
+        })
         .collect();
     given
         .into_par_iter()
