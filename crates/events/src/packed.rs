@@ -1,4 +1,4 @@
-//! An applied submission kept in its Avro encoding, compressed: about 7 bytes a result instead of
+//! An applied submission kept in its Avro encoding, compressed: about 11 bytes a result instead of
 //! the 216 of a decoded [`AppliedResult`](crate::types::AppliedResult) and its texts. The aggregator holds
 //! every result in force of a national event (millions) and reads a club's again only when the
 //! club sends a correction; it keeps them packed.
@@ -9,26 +9,28 @@ use crate::types::SubmissionApplied;
 use crate::wire::{Out, ReadError, Wire, generated_fingerprint, read_datum};
 
 /// A `SubmissionApplied`'s datum, as the generated codec of the current schema writes it,
-/// compressed with zstd: a club's results repeat their section, pairs and empty fields, and
-/// come down to about a quarter (about 7 bytes a result).
+/// compressed as an LZ4 block: a club's results repeat their section, pairs and empty fields, and
+/// come down to about 11 bytes a result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackedApplied {
     bytes: Box<[u8]>,
-    /// The datum's length, or `None` when it is kept as it is (compressing it failed).
+    /// The datum's length, or `None` when it is kept as it is.
     datum_len: Option<u32>,
 }
 
-/// zstd's level. On the 3.6 M-result bench field, 93 MB of datums came to 25.8 MB at level 1,
-/// 28.4 MB at -1, 38.6 MB at -5 and 24.7 MB at 3, in much the same time.
-const LEVEL: i32 = 1;
-
-/// Packs submissions, reusing one compression context (making one costs more than packing a
-/// club's submission): one a thread.
-pub struct Packer(Option<zstd::bulk::Compressor<'static>>);
+/// Packs submissions: compressed, or kept as they are ([`Packer::plain`]).
+///
+/// LZ4 rather than zstd: the aggregator packs every submission it applies, and on the 3.6 M-result
+/// bench field zstd at level 1 took 281 ms of CPU for 93 MB of datums (25.8 MB packed) where LZ4
+/// takes 163 ms (40.1 MB), and it unpacks a correction's submission in a third of the time
+/// (docs/benchmarks.md, 2026-12-04). The 14 MB more are 4 bytes a result.
+pub struct Packer {
+    compress: bool,
+}
 
 impl Default for Packer {
     fn default() -> Self {
-        Packer(zstd::bulk::Compressor::new(LEVEL).ok())
+        Packer { compress: true }
     }
 }
 
@@ -37,7 +39,7 @@ impl Packer {
     /// result): for submissions held only while a log is read once, where compressing them would
     /// cost more time than the memory it saves is worth.
     pub fn plain() -> Packer {
-        Packer(None)
+        Packer { compress: false }
     }
 
     /// Packs `applied`.
@@ -57,11 +59,9 @@ impl Packer {
     }
 
     fn compressed(&mut self, datum: &[u8]) -> PackedApplied {
-        let datum_len = u32::try_from(datum.len()).ok();
-        let compressed = self.0.as_mut().map(|c| c.compress(datum));
-        match (datum_len, compressed) {
-            (Some(len), Some(Ok(bytes))) => PackedApplied {
-                bytes: bytes.into_boxed_slice(),
+        match u32::try_from(datum.len()) {
+            Ok(len) if self.compress => PackedApplied {
+                bytes: lz4_flex::block::compress(datum).into_boxed_slice(),
                 datum_len: Some(len),
             },
             _ => PackedApplied {
@@ -83,7 +83,7 @@ impl PackedApplied {
         let datum = match self.datum_len {
             None => std::borrow::Cow::Borrowed(&self.bytes[..]),
             Some(len) => std::borrow::Cow::Owned(
-                zstd::bulk::decompress(&self.bytes, len as usize)
+                lz4_flex::block::decompress(&self.bytes, len as usize)
                     .map_err(|e| format!("cannot decompress the submission: {e}"))?,
             ),
         };

@@ -81,7 +81,7 @@ pub fn replay(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Repl
     replay_with(log, event_id, as_of, false)
 }
 
-/// [`replay`], the results in force kept packed, as the aggregator keeps them (about 7 bytes a
+/// [`replay`], the results in force kept packed, as the aggregator keeps them (about 11 bytes a
 /// result instead of 216): for a caller that needs the state's deals, pairs or counts, and few
 /// results if any (reading a club's results decodes its submissions and keeps them so).
 pub fn replay_packed(log: &dyn Log, event_id: &str, as_of: Option<AsOf>) -> Result<Replay> {

@@ -9,7 +9,7 @@
 //! with a copy of each result was most of the cost of applying a submission: five strings copied
 //! and a map node per result.) The aggregator, which holds a national event's results for as long
 //! as it runs, keeps each submission packed from the moment it applies
-//! ([`ClubResults::apply_packed`]): about 7 bytes a result instead of 216, read back only when the
+//! ([`ClubResults::apply_packed`]): about 11 bytes a result instead of 216, read back only when the
 //! club sends a correction. Its results come listed in table order, so a club's first submission
 //! needs no rows at all.
 
