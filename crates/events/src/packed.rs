@@ -114,6 +114,37 @@ mod tests {
     }
 
     #[test]
+    fn a_clubs_submission_is_held_in_a_fraction_of_its_datum() {
+        // A club's results repeat their section, pairs and empty fields: 12 tables playing 24
+        // boards, as the sample's first result varies them.
+        let mut applied = crate::test_samples::submission_applied();
+        let first = applied.results[0].clone();
+        applied.results = (0..12 * 24)
+            .map(|i| crate::types::AppliedResult {
+                board: 1 + i % 24,
+                ns_pair: (1 + i / 24).to_string().into(),
+                ew_pair: (13 + i / 24).to_string().into(),
+                ns_score: Some([420, 450, 50, -100][i as usize % 4]),
+                ..first.clone()
+            })
+            .collect();
+        let mut datum = Vec::new();
+        applied.write(&mut Out(&mut datum));
+        let packed = PackedApplied::pack(&applied);
+        assert!(
+            packed.bytes.len() * 2 < datum.len(),
+            "{} bytes packed from {}",
+            packed.bytes.len(),
+            datum.len()
+        );
+        assert_eq!(packed.unpack(), Ok(applied.clone()));
+        // A plain packer keeps the datum as it is.
+        let plain = Packer::plain().pack(&applied);
+        assert_eq!((&plain.bytes[..], plain.datum_len), (&datum[..], None));
+        assert_eq!(plain.unpack(), Ok(applied));
+    }
+
+    #[test]
     fn only_a_current_submission_applied_message_is_taken() {
         let codec = Codec::new().unwrap();
         let other = crate::test_samples::samples()
