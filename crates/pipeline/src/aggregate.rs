@@ -25,8 +25,9 @@
 //! 3. the applied submissions written (the projection ranks from them), then, on threads of the
 //!    lowest priority, the national boards and each new club's own field scored and their
 //!    `BoardScored` and `StandingsComputed` written ([`crate::derive`]); the position committed.
-//!    This step runs while the next batch goes through steps 1 and 2, and ends before that
-//!    batch's step 3 begins.
+//!    This step runs on a writing thread of its own, a batch at a time and in order
+//!    ([`crate::writing::Output`]), while the next batches go through steps 1 and 2: batches
+//!    judged may wait for the thread while the ones after them are read and judged.
 //!
 //! Nothing is lost and nothing counts twice: the consumer position is committed only after the output
 //! of the records before it is durable. On start the aggregator rebuilds its state by reading the
@@ -55,6 +56,7 @@ use simpairs_scoring::Field;
 use crate::announce::Announcement;
 use crate::derive::{Derivation, Touched, club_fields};
 use crate::state::{Batch, Effect, EventState};
+use crate::writing::{Durable, Job, Output, Writer};
 use crate::{Result, now_ms, stream_name};
 
 /// The prefix of the aggregators' reading groups (`simpairs-aggregator.<event>.<instance>`).
@@ -113,8 +115,8 @@ pub struct Aggregator {
     codec: Codec,
     event_id: String,
     state: EventState,
-    /// The national field and what was written of it: away on the writing thread while a
-    /// batch's output is derived there ([`crate::derive`]), and `None` meanwhile.
+    /// The national field and what was written of it: away on the writing thread while the
+    /// aggregator runs ([`crate::writing::Output`]), and `None` if a batch's writing failed.
     derivation: Option<Derivation>,
     /// Threads of the lowest priority for deriving the board scores and clubs' standings (see
     /// [`crate::background`]): once a club's applied submission is written, the projection ranks
@@ -199,22 +201,46 @@ impl Aggregator {
         if let Some(ready) = &options.ready {
             ready.store(true, Ordering::Relaxed);
         }
-        // The previous batch's output, still being written while this one is read and judged.
-        let mut writing: Option<InFlight> = None;
+        let derivation = self.derivation.take().ok_or_else(derivation_lost)?;
+        let mut output = Output::start(self.writer(), derivation);
+        let ran = self.run_batches(options, stop, consumer.as_mut(), &mut output, &mut on_batch);
+        // Whatever stopped the batches, the output handed over is written before returning.
+        let (rest, derivation) = output.finish();
+        self.derivation = derivation;
+        ran?;
+        for durable in rest {
+            self.settle(consumer.as_mut(), durable?, &mut on_batch)?;
+        }
+        Ok(())
+    }
+
+    /// Reads, stages and judges batches, handing each one's output to `output`, and settles
+    /// each batch whose output is durable.
+    fn run_batches(
+        &mut self,
+        options: &AggregateOptions,
+        stop: &AtomicBool,
+        consumer: &mut dyn simpairs_log::Consumer,
+        output: &mut Output<BatchReport>,
+        on_batch: &mut impl FnMut(&BatchReport),
+    ) -> Result<()> {
         while !stop.load(Ordering::Relaxed) {
+            while let Some(durable) = output.durable_now()? {
+                self.settle(consumer, durable, on_batch)?;
+            }
             let polling = Instant::now();
-            // While a batch's output is being written, only what is already there is read: with
-            // nothing new, that batch is finished (its position committed) before waiting.
-            let timeout = match writing {
-                Some(_) => Duration::ZERO,
-                None => options.poll_timeout,
+            // While batches' output is being written, only what is already there is read: with
+            // nothing new, the next of them is settled (its position committed) before waiting.
+            let timeout = match output.in_flight() {
+                0 => options.poll_timeout,
+                _ => Duration::ZERO,
             };
             let mut records = consumer.poll(options.batch, timeout)?;
             if records.is_empty() {
-                match writing.take() {
-                    Some(w) => self.settle(consumer.as_mut(), w, &mut on_batch)?,
-                    None if options.until_idle => break,
-                    None => {}
+                match output.in_flight() {
+                    0 if options.until_idle => break,
+                    0 => {}
+                    _ => self.settle(consumer, output.next_durable()?, on_batch)?,
                 }
                 continue;
             }
@@ -235,33 +261,29 @@ impl Aggregator {
             let finished = self.state.finish(batch);
             let announced = finished.announced.into_iter().map(|(_, a)| a).collect();
             let (applied, dead) = self.sort_effects(announced, finished.effects, &records);
-            let fields = finished.fields;
             tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            // The batch before is written out before this one's output begins.
-            if let Some(w) = writing.take() {
-                self.settle(consumer.as_mut(), w, &mut on_batch)?;
-            }
             let positions = next_positions(&records);
             drop(records);
-            writing = Some(self.write_output(applied, dead, fields, positions, started)?);
-        }
-        if let Some(w) = writing.take() {
-            self.settle(consumer.as_mut(), w, &mut on_batch)?;
+            let job = self.output_of(applied, dead, finished.fields, positions, started)?;
+            output.hand(job)?;
         }
         Ok(())
     }
 
-    /// Waits until a batch's output is durable, commits its input positions and takes back the
-    /// derivation its writing thread held.
+    /// Commits the input positions of a batch whose output is durable and reports it.
     fn settle(
         &mut self,
         consumer: &mut dyn simpairs_log::Consumer,
-        (writing, mut report): InFlight,
+        durable: Durable<BatchReport>,
         on_batch: &mut impl FnMut(&BatchReport),
     ) -> Result<()> {
-        let (positions, elapsed, derivation) = writing.wait()?;
-        report.results = derivation.results();
-        self.derivation = Some(derivation);
+        let Durable {
+            positions,
+            elapsed,
+            results,
+            tag: mut report,
+        } = durable;
+        report.results = results;
         report.elapsed = elapsed;
         // A commit that fails is tried again on its own: deriving the batch again would append
         // its output twice.
@@ -271,6 +293,15 @@ impl Aggregator {
             on_batch(&report);
         }
         Ok(())
+    }
+
+    fn writer(&self) -> Writer {
+        Writer {
+            log: self.log.clone(),
+            key: self.key.clone(),
+            event_id: self.event_id.clone(),
+            pool: self.derive_pool.clone(),
+        }
     }
 
     /// Rebuilds the state from the log up to the committed position: the output of those records
@@ -335,17 +366,17 @@ impl Aggregator {
         (applied, dead)
     }
 
-    /// Starts writing a batch's output ([`crate::writing`]): its applied submissions at once, on
-    /// a thread of their own, and on another the board scores and standings derived from them
-    /// ([`crate::derive`]) while the next batch is read and judged, then the rest.
-    fn write_output(
+    /// A batch's output for the writing thread ([`crate::writing`]): its applied submissions, the
+    /// fields of the clubs they touched (board scores and standings are derived from them there,
+    /// while the next batch is read and judged) and its dead letters.
+    fn output_of(
         &mut self,
         applied: Vec<Announcement>,
         dead: Vec<DeadLettered>,
         fields: HashMap<String, Field>,
         positions: Vec<Position>,
         started: Instant,
-    ) -> Result<InFlight> {
+    ) -> Result<Job<BatchReport>> {
         let generation = self.state.applied_count();
         let report = BatchReport {
             generation,
@@ -355,20 +386,7 @@ impl Aggregator {
             clubs: self.state.clubs().len(),
             ..BatchReport::default()
         };
-        let writer = crate::writing::Writer {
-            log: self.log.clone(),
-            key: self.key.clone(),
-            event_id: self.event_id.clone(),
-            pool: self.derive_pool.clone(),
-        };
         let touched: BTreeSet<String> = applied.iter().map(|a| a.club_id.clone()).collect();
-        // The applied submissions go out first: the projection ranks the national field from
-        // them, and need not wait for the board scores.
-        let applied_writing = if applied.is_empty() {
-            crate::writing::AppliedWriting::default()
-        } else {
-            writer.applied(self.applied_records(applied)?)
-        };
         // The clubs' fields are made now: one rebuilt after a correction reads the state, which
         // the next batch changes.
         let touched = Touched {
@@ -379,25 +397,13 @@ impl Aggregator {
         for d in &dead {
             tracing::warn!(event = %self.event_id, offset = d.source_offset, "set aside: {}", d.reason);
         }
-        let dead = dead.into_iter().map(Event::DeadLettered).collect();
-        let mut derivation = self.derivation.take().ok_or_else(derivation_lost)?;
-        let derive = move || {
-            let (scores, standings) = if touched.fields.is_empty() {
-                Default::default()
-            } else {
-                derivation.derive(touched)?
-            };
-            let derived = crate::writing::Derived {
-                scores,
-                standings,
-                dead,
-            };
-            Ok((derived, derivation))
-        };
-        Ok((
-            writer.rest(applied_writing, derive, positions, started),
-            report,
-        ))
+        Ok(Job {
+            applied: self.applied_records(applied)?,
+            touched,
+            dead: dead.into_iter().map(Event::DeadLettered).collect(),
+            positions,
+            tag: report,
+        })
     }
 
     /// Applied submissions as records of the board-scores stream: (key, partition, message). Each
@@ -424,10 +430,6 @@ impl Aggregator {
     }
 }
 
-/// A batch whose output is being written, and its report once it is durable.
-type InFlight = (crate::writing::Writing<Derivation>, BatchReport);
-
-/// Waits for a batch's output to be durable, then commits its input positions and reports it.
 /// Why an aggregator cannot go on: a batch's writing failed, and the derivation it held was lost
 /// with it (the national field is rebuilt from the log when the aggregator starts again).
 fn derivation_lost() -> crate::Error {

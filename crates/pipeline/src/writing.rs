@@ -1,22 +1,29 @@
 //! A batch's output derived and written on threads of their own while the aggregator reads, stages
-//! and judges the next batch: its applied submissions first, then its board scores and clubs'
-//! standings, derived meanwhile ([`crate::derive`]), and its dead letters, each stream's records
-//! with the seals that vouch for them ([`crate::output::append_sealed`]). The batch's input
-//! position is committed only once all of its output is durable ([`Writing::wait`]), and the next
-//! batch's output is written only after that, so the streams hold the batches in order.
+//! and judges the batches after it ([`Output`]): its applied submissions first, then its board
+//! scores and clubs' standings, derived meanwhile ([`crate::derive`]), and its dead letters, each
+//! stream's records with the seals that vouch for them ([`crate::output::append_sealed`]). A batch's
+//! input position is committed only once all of its output is durable, and the batches are
+//! written one at a time, in order, so the streams hold them in order.
 //!
 //! Writing (encoding, hashing every record for its seal, the append and its sync) was a third of
 //! a batch's time on one core while the other was idle; on its own threads it overlaps the next
 //! batch's reading and judging. Deriving (the national boards and the clubs' own fields scored)
 //! was another third, done before the next batch was read; it now overlaps it too, at the lowest
 //! priority, so that it takes the cores only when the judging leaves them idle.
+//!
+//! Two batches may wait for the writing thread while the aggregator judges the next. When the
+//! aggregator waited for each batch's output to be durable before handing over the next, it spent
+//! a fifth of its time waiting (docs/benchmarks.md, 2026-12-04).
 
 use std::sync::Arc;
+use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_log::{Log, Position};
 
+use crate::derive::{Derivation, Touched};
 use crate::output::{Encoded, Sealed};
 use crate::{Error, Result, stream_name};
 
@@ -30,38 +37,181 @@ pub(crate) struct Writer {
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// A batch's output being derived and written, and the input positions to commit once it is
-/// durable; `T` is what the deriving kept, given back when it is.
-pub(crate) struct Writing<T> {
-    thread: JoinHandle<Result<T>>,
-    positions: Vec<Position>,
-    /// When the batch's work began.
-    started: std::time::Instant,
-}
-
-/// A thread writing a batch's applied submissions (already encoded); none when it has none.
-#[derive(Default)]
-pub(crate) struct AppliedWriting(Option<JoinHandle<Result<()>>>);
-
-/// What a batch derived, to write after its applied submissions.
-#[derive(Default)]
-pub(crate) struct Derived {
-    pub(crate) scores: Vec<Event>,
-    pub(crate) standings: Vec<Event>,
+/// A batch's output, handed to the writing thread: its applied submissions (already encoded),
+/// the clubs whose fields it changed, its dead letters, and the input positions to commit once
+/// all of it is durable. `tag` is given back then.
+pub(crate) struct Job<R> {
+    pub(crate) applied: Vec<Encoded>,
+    pub(crate) touched: Touched,
     pub(crate) dead: Vec<Event>,
+    pub(crate) positions: Vec<Position>,
+    pub(crate) tag: R,
 }
+
+/// A batch whose output is durable: its input positions may be committed.
+pub(crate) struct Durable<R> {
+    pub(crate) positions: Vec<Position>,
+    /// From the start of the batch's work until its output was durable.
+    pub(crate) elapsed: Duration,
+    /// Results in the national field with the batch's.
+    pub(crate) results: usize,
+    pub(crate) tag: R,
+}
+
+/// The thread that derives and writes the batches handed to it, one at a time and in order.
+/// [`WAITING`] batches wait for it at most: handing over another waits until the thread takes one.
+pub(crate) struct Output<R> {
+    jobs: Option<mpsc::SyncSender<Job<R>>>,
+    durable: mpsc::Receiver<Result<Durable<R>>>,
+    thread: JoinHandle<Option<Derivation>>,
+    /// Batches handed over and not yet reported durable.
+    in_flight: usize,
+}
+
+impl<R: Send + 'static> Output<R> {
+    /// Starts the writing thread, which keeps `derivation` (the national field) until
+    /// [`Output::finish`].
+    pub(crate) fn start(writer: Writer, derivation: Derivation) -> Output<R> {
+        let (jobs, to_do) = mpsc::sync_channel(WAITING);
+        let (tell, durable) = mpsc::channel();
+        let thread = std::thread::spawn(move || writer.work(derivation, to_do, tell));
+        Output {
+            jobs: Some(jobs),
+            durable,
+            thread,
+            in_flight: 0,
+        }
+    }
+
+    /// Batches handed over whose output is not yet durable.
+    pub(crate) fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
+    /// Hands a batch's output over, waiting while [`WAITING`] batches wait for the thread.
+    pub(crate) fn hand(&mut self, job: Job<R>) -> Result<()> {
+        let sent = self.jobs.as_ref().map(|jobs| jobs.send(job));
+        match sent {
+            Some(Ok(())) => {
+                self.in_flight += 1;
+                Ok(())
+            }
+            _ => Err(self.failure()),
+        }
+    }
+
+    /// Why the thread stopped taking batches: the error it reported after the batches it wrote
+    /// (whose positions are then not committed: their output is derived again on the next start).
+    fn failure(&mut self) -> Error {
+        self.jobs = None;
+        self.durable
+            .try_iter()
+            .find_map(Result::err)
+            .unwrap_or(Error::Stopped(WRITING))
+    }
+
+    /// The next batch whose output is durable, if one is by now.
+    pub(crate) fn durable_now(&mut self) -> Result<Option<Durable<R>>> {
+        match self.durable.try_recv() {
+            Ok(durable) => self.received(durable).map(Some),
+            Err(mpsc::TryRecvError::Empty) => Ok(None),
+            Err(mpsc::TryRecvError::Disconnected) => Err(self.failure()),
+        }
+    }
+
+    /// The next batch whose output is durable, waiting for it; there must be one in flight.
+    pub(crate) fn next_durable(&mut self) -> Result<Durable<R>> {
+        match self.durable.recv() {
+            Ok(durable) => self.received(durable),
+            Err(mpsc::RecvError) => Err(self.failure()),
+        }
+    }
+
+    fn received(&mut self, durable: Result<Durable<R>>) -> Result<Durable<R>> {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        durable
+    }
+
+    /// Hands over nothing more and waits for the batches handed over: each durable one (or the
+    /// error that stopped the thread), in order, and the derivation, unless an error lost it.
+    pub(crate) fn finish(self) -> (Vec<Result<Durable<R>>>, Option<Derivation>) {
+        let Output {
+            jobs,
+            durable,
+            thread,
+            ..
+        } = self;
+        drop(jobs);
+        let derivation = thread.join().ok().flatten();
+        (durable.try_iter().collect(), derivation)
+    }
+}
+
+/// How many batches may wait for the writing thread, each with its applied submissions encoded and
+/// its clubs' fields (about 7 MB a batch of the bench's national field). With one, ingest ran about
+/// 6% slower; with four, 2% quicker, within the noise, holding 4 bytes a result more
+/// (docs/benchmarks.md, 2026-12-04).
+const WAITING: usize = 2;
+
+/// What [`Error::Stopped`] names when the writing thread stopped.
+const WRITING: &str = "writing the aggregator's output";
 
 impl Writer {
-    /// Starts writing a batch's applied submissions to the board-scores stream (the projection
-    /// ranks the national field from them, so they go first, while the rest is derived).
-    pub(crate) fn applied(&self, encoded: Vec<Encoded>) -> AppliedWriting {
+    /// The writing thread: each batch handed over derived and written, and reported. Stops at
+    /// the first error, which loses the derivation (the aggregator rebuilds it from the log).
+    fn work<R>(
+        self,
+        mut derivation: Derivation,
+        to_do: mpsc::Receiver<Job<R>>,
+        tell: mpsc::Sender<Result<Durable<R>>>,
+    ) -> Option<Derivation> {
+        for job in to_do {
+            let written = self.write(&mut derivation, job);
+            let failed = written.is_err();
+            if tell.send(written).is_err() || failed {
+                return None;
+            }
+        }
+        Some(derivation)
+    }
+
+    /// Writes a batch's applied submissions (the projection ranks the national field from them,
+    /// so they go first) while the rest is derived, then the rest.
+    fn write<R>(&self, derivation: &mut Derivation, job: Job<R>) -> Result<Durable<R>> {
+        let started = job.touched.started;
+        let applied = self.applied(job.applied);
+        let (scores, standings) = if job.touched.fields.is_empty() {
+            Default::default()
+        } else {
+            derivation.derive(job.touched)?
+        };
+        if let Some(applied) = applied {
+            applied
+                .join()
+                .map_err(|_| Error::Stopped("writing the applied submissions"))??;
+        }
+        let codec = Codec::new()?;
+        self.append(&codec, Stream::BoardScores, scores)?;
+        self.append(&codec, Stream::Leaderboard, standings)?;
+        self.append(&codec, Stream::DeadLetter, job.dead)?;
+        Ok(Durable {
+            positions: job.positions,
+            elapsed: started.elapsed(),
+            results: derivation.results(),
+            tag: job.tag,
+        })
+    }
+
+    /// Starts writing a batch's applied submissions to the board-scores stream on a thread of
+    /// their own; none when it has none.
+    fn applied(&self, encoded: Vec<Encoded>) -> Option<JoinHandle<Result<()>>> {
         if encoded.is_empty() {
-            return AppliedWriting(None);
+            return None;
         }
         let writer = self.clone();
         // At the normal priority, not on the low-priority threads: the leaderboard waits for
         // these.
-        AppliedWriting(Some(std::thread::spawn(move || {
+        Some(std::thread::spawn(move || {
             let codec = Codec::new()?;
             crate::output::append_sealed(
                 writer.log.as_ref(),
@@ -71,43 +221,7 @@ impl Writer {
                 &stream_name(&writer.event_id, Stream::BoardScores),
                 &encoded,
             )
-        })))
-    }
-
-    /// Derives the rest of a batch with `derive` and writes it once its applied submissions are
-    /// written; `positions` are committed when [`Writing::wait`] finds all of it durable, which
-    /// also gives back what `derive` kept.
-    pub(crate) fn rest<T: Send + 'static>(
-        &self,
-        applied: AppliedWriting,
-        derive: impl FnOnce() -> Result<(Derived, T)> + Send + 'static,
-        positions: Vec<Position>,
-        started: std::time::Instant,
-    ) -> Writing<T> {
-        let writer = self.clone();
-        let thread = std::thread::spawn(move || {
-            let (derived, kept) = derive()?;
-            if let Some(applied) = applied.0 {
-                applied
-                    .join()
-                    .map_err(|_| Error::Stopped("writing the applied submissions"))??;
-            }
-            let codec = Codec::new()?;
-            let Derived {
-                scores,
-                standings,
-                dead,
-            } = derived;
-            writer.append(&codec, Stream::BoardScores, scores)?;
-            writer.append(&codec, Stream::Leaderboard, standings)?;
-            writer.append(&codec, Stream::DeadLetter, dead)?;
-            Ok(kept)
-        });
-        Writing {
-            thread,
-            positions,
-            started,
-        }
+        }))
     }
 
     fn append(&self, codec: &Codec, stream: Stream, events: Vec<Event>) -> Result<()> {
@@ -143,17 +257,5 @@ impl Writer {
         // waits for it. A low-priority thread would then wait for a core behind the ranking,
         // with the lock held.
         sealed.append(self.log.as_ref())
-    }
-}
-
-impl<T> Writing<T> {
-    /// Waits until the batch's output is durable: then its input positions may be committed.
-    /// Returns them, the time since the batch's work began, and what the deriving kept.
-    pub(crate) fn wait(self) -> Result<(Vec<Position>, std::time::Duration, T)> {
-        let kept = self
-            .thread
-            .join()
-            .map_err(|_| Error::Stopped("writing the aggregator's output"))??;
-        Ok((self.positions, self.started.elapsed(), kept))
     }
 }

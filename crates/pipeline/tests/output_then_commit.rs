@@ -1,6 +1,7 @@
 //! A live aggregator writes a batch's output while it reads the next one, but never leaves a batch
 //! uncommitted waiting for more input: a lone club's upload is written, committed and reported
-//! with nothing after it, and an aggregator restarted then finds nothing left to do.
+//! with nothing after it, and an aggregator restarted then finds nothing left to do. Output that
+//! cannot be written stops the aggregator with the log's own error, and nothing of it is committed.
 
 use crate::common;
 
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use simpairs_events::Stream;
-use simpairs_log::Log;
+use simpairs_log::{Consumer, Log, Produce, Record, StreamConfig};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, BatchReport};
 
 const EVENT: &str = "lone-club";
@@ -115,4 +116,114 @@ fn a_batchs_board_scores_are_in_the_stream_before_the_next_batchs_applied_submis
             "generation {generation}: {scored:?}"
         );
     }
+}
+
+/// A log whose appends to one stream fail as on a full disk.
+struct FullDisk {
+    inner: Arc<dyn Log>,
+    stream: String,
+}
+
+impl FullDisk {
+    fn refuse(&self, stream: &str) -> simpairs_log::Result<()> {
+        if stream != self.stream {
+            return Ok(());
+        }
+        Err(simpairs_log::Error::Io {
+            action: "write to the segment file",
+            path: stream.into(),
+            source: std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device"),
+        })
+    }
+}
+
+impl Log for FullDisk {
+    fn create_stream(&self, name: &str, config: &StreamConfig) -> simpairs_log::Result<()> {
+        self.inner.create_stream(name, config)
+    }
+    fn partitions(&self, stream: &str) -> simpairs_log::Result<u32> {
+        self.inner.partitions(stream)
+    }
+    fn append(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        self.refuse(stream)?;
+        self.inner.append(stream, records)
+    }
+    fn append_derived(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        self.refuse(stream)?;
+        self.inner.append_derived(stream, records)
+    }
+    fn read(
+        &self,
+        stream: &str,
+        partition: u32,
+        from: u64,
+        max: usize,
+    ) -> simpairs_log::Result<Vec<Record>> {
+        self.inner.read(stream, partition, from, max)
+    }
+    fn end_offset(&self, stream: &str, partition: u32) -> simpairs_log::Result<u64> {
+        self.inner.end_offset(stream, partition)
+    }
+    fn consumer(&self, group: &str, streams: &[&str]) -> simpairs_log::Result<Box<dyn Consumer>> {
+        self.inner.consumer(group, streams)
+    }
+}
+
+#[test]
+fn output_that_cannot_be_written_stops_the_aggregator_with_the_logs_error_and_is_written_on_restart()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let csvs = common::declared_session(log.as_ref(), EVENT, "a full disk");
+    for (club, csv) in common::CLUBS.iter().zip(&csvs) {
+        common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), csv);
+    }
+    let leaderboard = simpairs_pipeline::stream_name(EVENT, Stream::Leaderboard);
+    let full: Arc<dyn Log> = Arc::new(FullDisk {
+        inner: log.clone(),
+        stream: leaderboard.clone(),
+    });
+    // A batch a club: the clubs after the first are read and judged while its output fails.
+    let options = AggregateOptions {
+        batch: 1,
+        ..options(true)
+    };
+    let mut aggregator = Aggregator::open(full, EVENT, simpairs_sim::aggregator_key()).unwrap();
+    let mut reported = 0;
+    let error = aggregator
+        .run(&options, &AtomicBool::new(false), |_| reported += 1)
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("no space left on device"),
+        "{error}"
+    );
+    assert_eq!(reported, 0, "a batch whose output failed was reported");
+    assert_eq!(log.end_offset(&leaderboard, 0).unwrap(), 0);
+
+    // Nothing was committed: started again with room on the disk, the aggregator writes every
+    // club's output.
+    let mut generations = Vec::new();
+    let mut again = Aggregator::open(log.clone(), EVENT, simpairs_sim::aggregator_key()).unwrap();
+    again
+        .run(&options, &AtomicBool::new(false), |r| {
+            generations.push(r.generation)
+        })
+        .unwrap();
+    assert_eq!(generations, [1, 2, 3]);
+    let codec = simpairs_events::Codec::new().unwrap();
+    let mut standings = std::collections::BTreeSet::new();
+    for record in log.read(&leaderboard, 0, 0, usize::MAX).unwrap() {
+        if let simpairs_events::Event::StandingsComputed(s) = codec.decode(&record.value).unwrap() {
+            standings.insert(s.scope);
+        }
+    }
+    assert_eq!(standings.len(), common::CLUBS.len(), "{standings:?}");
 }
