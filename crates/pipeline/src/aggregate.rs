@@ -105,7 +105,8 @@ pub struct BatchReport {
     pub results: usize,
     /// Offsets (results stream) of the seals applied in this batch.
     pub seal_offsets: Vec<i64>,
-    /// Time spent rescoring and writing output.
+    /// From the batch's records read until its output was durable: its judging, its wait for
+    /// the writing thread, and its rescoring and writing.
     pub elapsed: Duration,
 }
 
