@@ -11,9 +11,9 @@
 //! was another third, done before the next batch was read; it now overlaps it too, at the lowest
 //! priority, so that it takes the cores only when the judging leaves them idle.
 //!
-//! Two batches may wait for the writing thread while the aggregator judges the next. When the
-//! aggregator waited for each batch's output to be durable before handing over the next, it spent
-//! a fifth of its time waiting (docs/benchmarks.md, 2026-12-04).
+//! Two batches may wait for the writing thread, so that the aggregator judges on while a batch's
+//! output is derived or waits for the disk: handing over each batch only once the one before was
+//! durable kept it waiting a fifth of its time (docs/benchmarks.md, 2026-12-04).
 
 use std::sync::Arc;
 use std::sync::mpsc;
