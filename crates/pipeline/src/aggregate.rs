@@ -113,7 +113,8 @@ pub struct BatchReport {
 /// An event's aggregator.
 pub struct Aggregator {
     log: Arc<dyn Log>,
-    codec: Codec,
+    /// Shared with the writing thread ([`crate::writing::Writer`]).
+    codec: Arc<Codec>,
     event_id: String,
     state: EventState,
     /// The national field and what was written of it: away on the writing thread while the
@@ -153,7 +154,7 @@ impl Aggregator {
         let derive_pool = crate::background::pool("aggregator").map(Arc::new);
         Ok(Aggregator {
             log,
-            codec,
+            codec: Arc::new(codec),
             event_id: event_id.to_string(),
             state,
             derivation: Some(Derivation::new(event_id, options, derive_pool.clone())),
@@ -299,6 +300,7 @@ impl Aggregator {
     fn writer(&self) -> Writer {
         Writer {
             log: self.log.clone(),
+            codec: self.codec.clone(),
             key: self.key.clone(),
             event_id: self.event_id.clone(),
             pool: self.derive_pool.clone(),

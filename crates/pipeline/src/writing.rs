@@ -27,10 +27,11 @@ use crate::derive::{Derivation, Touched};
 use crate::output::{Encoded, Sealed};
 use crate::{Error, Result, stream_name};
 
-/// What a writing thread needs: where to write, and the key that seals it.
+/// What a writing thread needs: where to write, how to encode, and the key that seals it.
 #[derive(Clone)]
 pub(crate) struct Writer {
     pub(crate) log: Arc<dyn Log>,
+    pub(crate) codec: Arc<Codec>,
     pub(crate) key: PrivateKey,
     pub(crate) event_id: String,
     /// The low-priority threads the records are encoded on ([`crate::background`]).
@@ -190,10 +191,9 @@ impl Writer {
                 .join()
                 .map_err(|_| Error::Stopped("writing the applied submissions"))??;
         }
-        let codec = Codec::new()?;
-        self.append(&codec, Stream::BoardScores, scores)?;
-        self.append(&codec, Stream::Leaderboard, standings)?;
-        self.append(&codec, Stream::DeadLetter, job.dead)?;
+        self.append(Stream::BoardScores, scores)?;
+        self.append(Stream::Leaderboard, standings)?;
+        self.append(Stream::DeadLetter, job.dead)?;
         Ok(Durable {
             positions: job.positions,
             elapsed: started.elapsed(),
@@ -212,10 +212,9 @@ impl Writer {
         // At the normal priority, not on the low-priority threads: the leaderboard waits for
         // these.
         Some(std::thread::spawn(move || {
-            let codec = Codec::new()?;
             crate::output::append_sealed(
                 writer.log.as_ref(),
-                &codec,
+                &writer.codec,
                 &writer.key,
                 &writer.event_id,
                 &stream_name(&writer.event_id, Stream::BoardScores),
@@ -224,7 +223,7 @@ impl Writer {
         }))
     }
 
-    fn append(&self, codec: &Codec, stream: Stream, events: Vec<Event>) -> Result<()> {
+    fn append(&self, stream: Stream, events: Vec<Event>) -> Result<()> {
         if events.is_empty() {
             return Ok(());
         }
@@ -233,18 +232,18 @@ impl Writer {
             use rayon::prelude::*;
             events
                 .par_iter()
-                .map(|e| (e.partition_key(), None, codec.encode(e)))
+                .map(|e| (e.partition_key(), None, self.codec.encode(e)))
                 .collect()
         });
         drop(events);
-        self.append_encoded(codec, &stream_name(&self.event_id, stream), &encoded)
+        self.append_encoded(&stream_name(&self.event_id, stream), &encoded)
     }
 
-    fn append_encoded(&self, codec: &Codec, stream: &str, encoded: &[Encoded]) -> Result<()> {
+    fn append_encoded(&self, stream: &str, encoded: &[Encoded]) -> Result<()> {
         let partitions = self.log.partitions(stream)?;
         let sealed = crate::background::install(self.pool.as_deref(), || {
             Sealed::new(
-                codec,
+                &self.codec,
                 &self.key,
                 &self.event_id,
                 stream,
