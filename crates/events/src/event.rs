@@ -101,7 +101,7 @@ pub(crate) fn join_key(parts: &[Key<'_>]) -> Vec<u8> {
         }
         match part {
             Key::Str(s) => key.extend_from_slice(s.as_bytes()),
-            Key::Num(n) => key.extend_from_slice(n.to_string().as_bytes()),
+            Key::Num(n) => key.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
         }
     }
     key

@@ -295,3 +295,111 @@ proptest! {
         prop_assert_eq!(resumed.saved(), whole.saved());
     }
 }
+
+/// Feeds encoded records one by one, returning the reasons of the records set aside and how many
+/// submissions applied.
+fn feed(state: &mut EventState, codec: &Codec, events: &[Event]) -> (Vec<String>, usize) {
+    let (mut reasons, mut applied) = (Vec::new(), 0);
+    for (offset, e) in events.iter().enumerate() {
+        for effect in state.handle(codec, &codec.encode(e), offset as i64) {
+            match effect {
+                Effect::DeadLetter { reason } => reasons.push(reason),
+                Effect::Applied(_) => applied += 1,
+                _ => {}
+            }
+        }
+    }
+    (reasons, applied)
+}
+
+/// Club A's session sealed, with `extra` records of the club's fed before the seal: a batch sent
+/// on its own alongside the sealed ones (a damaged or repeated upload).
+fn session_with(codec: &Codec, extra: Event) -> Vec<Event> {
+    let mut events = sealed(codec, "A", &key_of("A"), club_session("A", 9));
+    let seal = events.pop().expect("a seal");
+    let Event::SubmissionSealed(s) = &seal else {
+        panic!("the last record is the seal")
+    };
+    let mut extra = extra;
+    if let Event::ResultsRecorded(b) = &mut extra {
+        b.submission_id = s.submission_id.clone();
+    }
+    events.push(extra);
+    events.push(seal);
+    events
+}
+
+/// A batch of club A's at `first`, with `lines` results.
+fn batch_at(first: i32, lines: Vec<ResultLine>) -> Event {
+    let mut batch = board("A", 1, lines);
+    if let Event::ResultsRecorded(b) = &mut batch {
+        b.first_sequence = first;
+    }
+    batch
+}
+
+#[test]
+fn a_batch_sent_twice_changes_nothing_and_the_submission_applies() {
+    let codec = Codec::new().unwrap();
+    let events = sealed(&codec, "A", &key_of("A"), club_session("A", 9));
+    let again = events[1].clone();
+    let (reasons, applied) = feed(&mut fresh_state(), &codec, &session_with(&codec, again));
+    assert_eq!((reasons, applied), (Vec::<String>::new(), 1));
+}
+
+#[test]
+fn a_batch_with_other_lines_at_a_sequence_already_held_is_set_aside_and_the_submission_applies() {
+    let codec = Codec::new().unwrap();
+    let other = batch_at(3, vec![line("9", "9", "1C", 7)]);
+    let (reasons, applied) = feed(&mut fresh_state(), &codec, &session_with(&codec, other));
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("club A sent two different records with sequence 3"),
+        "{reasons:?}"
+    );
+    assert_eq!(applied, 1);
+}
+
+#[test]
+fn a_batch_overlapping_another_s_sequences_is_set_aside_and_the_submission_applies() {
+    let codec = Codec::new().unwrap();
+    // The session's batches hold sequences 0-2, 3-5 and 6-8; the middle one comes last, after a
+    // batch of sequences 4-6 that starts in its gap and runs into the third.
+    let events = sealed(&codec, "A", &key_of("A"), club_session("A", 9));
+    let Event::SubmissionSealed(seal) = &events[3] else {
+        panic!("the session's seal follows its three batches")
+    };
+    let mut overlapping = batch_at(4, vec![line("1", "1", "3NT", 9); 3]);
+    if let Event::ResultsRecorded(b) = &mut overlapping {
+        b.submission_id = seal.submission_id.clone();
+    }
+    let order = [
+        events[0].clone(),
+        events[2].clone(),
+        overlapping,
+        events[1].clone(),
+        events[3].clone(),
+    ];
+    let (reasons, applied) = feed(&mut fresh_state(), &codec, &order);
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("club A's batch in submission")
+            && reasons[0].contains("repeats sequence 6"),
+        "{reasons:?}"
+    );
+    assert_eq!(applied, 1);
+}
+
+#[test]
+fn a_batch_past_the_event_s_limits_is_set_aside_as_it_comes() {
+    let codec = Codec::new().unwrap();
+    // The default limits allow 20,000 results and 10,000 pairs: 30,000 sequences.
+    let huge = batch_at(9, vec![line("1", "1", "3NT", 9); 30_000]);
+    let (reasons, _) = feed(&mut fresh_state(), &codec, &session_with(&codec, huge));
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("holds more records than the event allows")),
+        "{reasons:?}"
+    );
+}
