@@ -18,7 +18,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use simpairs_events::types::{AppliedResult, EventDeclared, SubmissionApplied, SubmissionSealed};
+use simpairs_events::types::{
+    AppliedResult, EventDeclared, SubmissionApplied, SubmissionSealed, Text,
+};
 use simpairs_events::{Codec, Event, Packer, ResultsHeader, Skimmed};
 use simpairs_scoring::Field;
 
@@ -27,6 +29,10 @@ use crate::judge::{Accepted, Context, LineWarning, Rejection};
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
+
+/// A submission's club and id. Held inline (ids are short): a key is made for each of a national
+/// event's hundreds of thousands of records, and as two `String`s it was two allocations each.
+pub(crate) type SubmissionKey = (Text, Text);
 
 mod resume;
 mod staging;
@@ -48,12 +54,12 @@ pub enum Effect {
 pub struct EventState {
     /// The event as declared and amended: clubs, keys, boards, limits, hand records.
     roster: Option<Arc<Roster>>,
-    pending: HashMap<(String, String), Pending>,
+    pending: HashMap<SubmissionKey, Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
     queues: HashMap<String, std::collections::VecDeque<String>>,
     /// The submissions applied, by (club, submission): looked up for every record (a fast hash:
     /// only verified submissions are ever put in).
-    applied: rustc_hash::FxHashSet<(String, String)>,
+    applied: rustc_hash::FxHashSet<SubmissionKey>,
     /// The results in force, by club and table.
     results: BTreeMap<String, ClubResults>,
     result_count: usize,
@@ -71,10 +77,10 @@ pub struct EventState {
     partition: u32,
     /// Every sealed submission judged, and what became of it (since the state was taken up
     /// again, for one that was: [`EventState::resume`]).
-    judged: HashMap<(String, String), Judged>,
+    judged: HashMap<SubmissionKey, Judged>,
     /// Submissions whose signed content was set aside for good before the state was taken up
     /// again.
-    set_aside_before: rustc_hash::FxHashSet<(String, String)>,
+    set_aside_before: rustc_hash::FxHashSet<SubmissionKey>,
 }
 
 /// A sealed submission whose records are all in, waiting to be checked by [`EventState::finish`].
@@ -310,8 +316,8 @@ impl EventState {
             .iter()
             .map(|((club, submission), p)| {
                 (
-                    club.clone(),
-                    submission.clone(),
+                    club.to_string(),
+                    submission.to_string(),
                     p.sequences as usize,
                     p.seal.is_some(),
                 )
@@ -517,7 +523,7 @@ impl EventState {
         announced: Option<Announced>,
     ) -> Applied {
         let club = seal.club_id.clone();
-        let key = (club.clone(), seal.submission_id.clone());
+        let key: SubmissionKey = (club.as_str().into(), seal.submission_id.as_str().into());
         let first = !self.results.contains_key(&club) && accepted.applied.withdrawn.is_empty();
         let verdict = Verdict::Applied {
             warnings: accepted.warnings,
@@ -550,7 +556,10 @@ impl EventState {
     /// altered or missing on the way can be published again and apply.
     fn set_aside(&mut self, seal: &SubmissionSealed, offset: i64, rejection: Rejection) -> Effect {
         let reason = rejection.to_string();
-        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        let key: SubmissionKey = (
+            seal.club_id.as_str().into(),
+            seal.submission_id.as_str().into(),
+        );
         self.pending.remove(&key);
         if rejection.may_arrive_again() {
             self.judged.remove(&key);
@@ -562,7 +571,10 @@ impl EventState {
 
     /// Notes what the judge decided about a seal.
     fn note(&mut self, seal: &SubmissionSealed, offset: i64, verdict: Verdict) {
-        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        let key: SubmissionKey = (
+            seal.club_id.as_str().into(),
+            seal.submission_id.as_str().into(),
+        );
         self.judged.insert(
             key,
             Judged {
@@ -578,7 +590,7 @@ impl EventState {
 
     /// Whether a submission was judged for good (applied, or its signed content refused): its
     /// records and seal, arriving again, change nothing.
-    fn settled(&self, key: &(String, String)) -> bool {
+    fn settled(&self, key: &SubmissionKey) -> bool {
         self.applied.contains(key)
             || self
                 .judged
@@ -588,7 +600,7 @@ impl EventState {
     }
 
     /// Every sealed submission judged so far: (club, submission) and what became of it.
-    pub(crate) fn judged(&self) -> impl Iterator<Item = (&(String, String), &Judged)> + '_ {
+    pub(crate) fn judged(&self) -> impl Iterator<Item = (&SubmissionKey, &Judged)> + '_ {
         self.judged.iter()
     }
 
@@ -633,7 +645,7 @@ impl EventState {
             },
         };
         let (club, submission, sequence) = part.names();
-        let key = (club.to_string(), submission.to_string());
+        let key: SubmissionKey = (club.into(), submission.into());
         if self.settled(&key) {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
@@ -667,7 +679,7 @@ impl EventState {
                 batch.event_id, declared.event_id
             ))];
         }
-        let key = (batch.club_id.to_string(), batch.submission_id.to_string());
+        let key: SubmissionKey = (batch.club_id.clone(), batch.submission_id.clone());
         if self.settled(&key) {
             return Vec::new();
         }
@@ -691,7 +703,7 @@ impl EventState {
     /// [`not_joining`] against the submission's records so far.
     fn not_joining(
         &self,
-        key: &(String, String),
+        key: &SubmissionKey,
         first: i32,
         len: i32,
         message: &[u8],
@@ -703,13 +715,12 @@ impl EventState {
     }
 
     /// Adds a record to its submission's, at its first sequence; a sealed submission waiting for it
-    /// may now complete. The key moves into the map: a national event has hundreds of thousands of
-    /// records, and a copy of the key for each was 7% of the aggregator's allocations.
+    /// may now complete.
     fn join(
         &mut self,
         batch: &mut Batch<'_>,
         index: usize,
-        key: (String, String),
+        key: SubmissionKey,
         first: i32,
         message: Vec<u8>,
         part: Part,
@@ -729,7 +740,10 @@ impl EventState {
         seal: SubmissionSealed,
         offset: i64,
     ) -> Vec<Effect> {
-        let key = (seal.club_id.clone(), seal.submission_id.clone());
+        let key: SubmissionKey = (
+            seal.club_id.as_str().into(),
+            seal.submission_id.as_str().into(),
+        );
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
         let Some(roster) = &self.roster else {
@@ -761,9 +775,9 @@ impl EventState {
         if pending.seal.is_none() {
             pending.seal = Some((seal, offset));
         }
-        let queue = self.queues.entry(key.0.clone()).or_default();
-        if !queue.contains(&key.1) {
-            queue.push_back(key.1.clone());
+        let queue = self.queues.entry(key.0.to_string()).or_default();
+        if !queue.iter().any(|s| *s == key.1) {
+            queue.push_back(key.1.to_string());
         }
         self.drain(batch, index, &key.0);
         Vec::new()
@@ -775,7 +789,7 @@ impl EventState {
     /// of the submission it corrects.
     fn drain(&mut self, batch: &mut Batch<'_>, index: usize, club: &str) {
         while let Some(submission) = self.queues.get(club).and_then(|q| q.front()).cloned() {
-            let key = (club.to_string(), submission);
+            let key: SubmissionKey = (club.into(), submission.into());
             let ready = self.pending.get(&key).is_some_and(|p| {
                 p.seal
                     .as_ref()
@@ -809,12 +823,12 @@ impl EventState {
     /// kept packed.
     fn apply(
         &mut self,
-        key: (String, String),
+        key: SubmissionKey,
         offset: i64,
         mut applied: SubmissionApplied,
         announced: Option<Announced>,
     ) -> Applied {
-        let club = key.0.clone();
+        let club = key.0.to_string();
         applied.seal_offset = offset;
         self.enter(key, &applied.pairs);
         let club_results = self.results.entry(club.clone()).or_default();
@@ -836,7 +850,7 @@ impl EventState {
     }
 
     /// Notes a submission as applied and (re)enters its pairs.
-    fn enter(&mut self, key: (String, String), pairs: &[simpairs_events::types::AppliedPair]) {
+    fn enter(&mut self, key: SubmissionKey, pairs: &[simpairs_events::types::AppliedPair]) {
         let club = &key.0;
         for p in pairs {
             self.pairs.insert(
@@ -932,7 +946,7 @@ fn dead(reason: String) -> Effect {
 /// submission past the event's limits.
 fn not_joining(
     pending: &Pending,
-    key: &(String, String),
+    key: &SubmissionKey,
     first: i32,
     len: i32,
     message: &[u8],
@@ -965,7 +979,7 @@ fn not_joining(
 }
 
 /// A record that would take its submission past the event's limits, set aside as it comes.
-fn over_limit(key: &(String, String), exceeded: crate::limits::Exceeded) -> Effect {
+fn over_limit(key: &SubmissionKey, exceeded: crate::limits::Exceeded) -> Effect {
     dead(format!(
         "club {}'s submission {} holds more records than the event allows ({exceeded}); this record is set aside",
         key.0, key.1

@@ -92,8 +92,8 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
                 }
             };
             SubmissionView {
-                club: club.clone(),
-                submission: submission.clone(),
+                club: club.to_string(),
+                submission: submission.to_string(),
                 offset: judged.offset,
                 sealed_at_ms: judged.sealed_at_ms,
                 source: judged.source.clone(),

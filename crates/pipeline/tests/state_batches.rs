@@ -305,7 +305,6 @@ fn feed(state: &mut EventState, codec: &Codec, events: &[Event]) -> (Vec<String>
             match effect {
                 Effect::DeadLetter { reason } => reasons.push(reason),
                 Effect::Applied(_) => applied += 1,
-                _ => {}
             }
         }
     }

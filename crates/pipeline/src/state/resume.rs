@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use simpairs_events::Codec;
 use simpairs_events::types::{SubmissionApplied, SubmissionSealed};
 
-use super::{EventState, Verdict};
+use super::{EventState, SubmissionKey, Verdict};
 use crate::pending::{Part, Pending};
 
 /// What [`EventState::saved`] keeps of a state, to take it up again ([`EventState::resume`]).
@@ -91,8 +91,8 @@ impl EventState {
             .pending
             .iter()
             .map(|((club, submission), p)| SavedPending {
-                club: club.clone(),
-                submission: submission.clone(),
+                club: club.to_string(),
+                submission: submission.to_string(),
                 records: p
                     .records
                     .iter()
@@ -113,8 +113,9 @@ impl EventState {
             .judged
             .iter()
             .filter(|(_, j)| matches!(j.verdict, Verdict::SetAside(_)))
-            .map(|(key, _)| key.clone())
-            .chain(self.set_aside_before.iter().cloned())
+            .map(|(key, _)| key)
+            .chain(&self.set_aside_before)
+            .map(|(club, submission)| (club.to_string(), submission.to_string()))
             .collect();
         set_aside.sort();
         Saved {
@@ -152,7 +153,10 @@ impl EventState {
             .collect::<Result<Vec<_>, _>>()?;
         for submission in applied {
             let club = submission.club_id.to_string();
-            let key = (club.clone(), submission.submission_id.to_string());
+            let key = (
+                club.as_str().into(),
+                submission.submission_id.as_str().into(),
+            );
             self.enter(key, &submission.pairs);
             self.results
                 .entry(club.clone())
@@ -166,7 +170,11 @@ impl EventState {
             .into_iter()
             .map(|(club, queue)| (club, queue.into()))
             .collect();
-        self.set_aside_before = saved.set_aside.into_iter().collect();
+        self.set_aside_before = saved
+            .set_aside
+            .into_iter()
+            .map(|(club, submission)| (club.into(), submission.into()))
+            .collect();
         self.deals = Arc::new(saved.deals);
         Ok(())
     }
@@ -174,7 +182,7 @@ impl EventState {
 
 impl SavedPending {
     /// The submission's records read back, each checked to be a record of it.
-    fn restore(self, codec: &Codec) -> Result<((String, String), Pending), ResumeError> {
+    fn restore(self, codec: &Codec) -> Result<(SubmissionKey, Pending), ResumeError> {
         let mut pending = Pending::default();
         for (first, Message(message)) in self.records {
             let part = codec
@@ -192,6 +200,6 @@ impl SavedPending {
             pending.insert(first, message, part);
         }
         pending.seal = self.seal;
-        Ok(((self.club, self.submission), pending))
+        Ok(((self.club.into(), self.submission.into()), pending))
     }
 }
