@@ -22,6 +22,17 @@ pub(crate) const PARALLEL_KEYS: usize = 1 << 19;
 /// `low` (the pair ids the ranking packs there, in pair order). A stable sort by the bits from `low`
 /// up keeps keys that agree there in the order of their low bits, which is then every key's order.
 pub(crate) fn sort_above(keys: &mut Vec<u64>, low: u32) {
+    if keys.len() < 1 << DIGIT_BITS {
+        // A club's few dozen pairs: zeroing a pass's counters would cost more than the keys. The
+        // keys being distinct, their one ascending order is the stable sort's by the bits above.
+        keys.sort_unstable();
+        return;
+    }
+    radix_sort_above(keys, low);
+}
+
+/// [`sort_above`] by passes of [`DIGIT_BITS`] bits, whatever the number of keys.
+fn radix_sort_above(keys: &mut Vec<u64>, low: u32) {
     let mut spare = vec![0; keys.len()];
     if passes(keys, &mut spare, low, u64::BITS, DIGIT_BITS) {
         std::mem::swap(keys, &mut spare);
@@ -256,6 +267,9 @@ mod tests {
         fn sorts_as_a_comparison_sort_does(keys in packed(20)) {
             let mut expected = keys.clone();
             expected.sort_unstable();
+            let mut by_passes = keys.clone();
+            radix_sort_above(&mut by_passes, 20);
+            prop_assert_eq!(&by_passes, &expected);
             let mut sorted = keys;
             sort_above(&mut sorted, 20);
             prop_assert_eq!(sorted, expected);
@@ -265,12 +279,14 @@ mod tests {
     #[test]
     fn keys_sharing_every_sorted_bit_keep_the_order_of_their_low_bits() {
         let key = |high: u64, position: u64| (high << 20) | position;
-        let mut keys: Vec<u64> = (0..5).map(|i| key(7 << 20, i)).collect();
-        let expected = keys.clone();
-        sort_above(&mut keys, 20);
-        assert_eq!(keys, expected);
-        let mut keys = vec![key(3, 0), key(1, 1), key(3, 2), key(1, 3)];
-        sort_above(&mut keys, 20);
-        assert_eq!(keys, [key(1, 1), key(1, 3), key(3, 0), key(3, 2)]);
+        for sort in [sort_above, radix_sort_above] {
+            let mut keys: Vec<u64> = (0..5).map(|i| key(7 << 20, i)).collect();
+            let expected = keys.clone();
+            sort(&mut keys, 20);
+            assert_eq!(keys, expected);
+            let mut keys = vec![key(3, 0), key(1, 1), key(3, 2), key(1, 3)];
+            sort(&mut keys, 20);
+            assert_eq!(keys, [key(1, 1), key(1, 3), key(3, 0), key(3, 2)]);
+        }
     }
 }
