@@ -523,7 +523,7 @@ impl EventState {
         announced: Option<Announced>,
     ) -> Applied {
         let club = seal.club_id.clone();
-        let key: SubmissionKey = (club.as_str().into(), seal.submission_id.as_str().into());
+        let key = sealed_key(seal);
         let first = !self.results.contains_key(&club) && accepted.applied.withdrawn.is_empty();
         let verdict = Verdict::Applied {
             warnings: accepted.warnings,
@@ -556,10 +556,7 @@ impl EventState {
     /// altered or missing on the way can be published again and apply.
     fn set_aside(&mut self, seal: &SubmissionSealed, offset: i64, rejection: Rejection) -> Effect {
         let reason = rejection.to_string();
-        let key: SubmissionKey = (
-            seal.club_id.as_str().into(),
-            seal.submission_id.as_str().into(),
-        );
+        let key = sealed_key(seal);
         self.pending.remove(&key);
         if rejection.may_arrive_again() {
             self.judged.remove(&key);
@@ -571,10 +568,7 @@ impl EventState {
 
     /// Notes what the judge decided about a seal.
     fn note(&mut self, seal: &SubmissionSealed, offset: i64, verdict: Verdict) {
-        let key: SubmissionKey = (
-            seal.club_id.as_str().into(),
-            seal.submission_id.as_str().into(),
-        );
+        let key = sealed_key(seal);
         self.judged.insert(
             key,
             Judged {
@@ -650,8 +644,7 @@ impl EventState {
             // A redelivered record of a submission already applied changes nothing.
             return Vec::new();
         }
-        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
-        if let Some(instead) = self.not_joining(&key, sequence, 1, &message, limits) {
+        if let Some(instead) = self.not_joining(&key, sequence, 1, &message) {
             return instead;
         }
         self.join(batch, index, key, sequence, message, part);
@@ -689,10 +682,9 @@ impl EventState {
                 "club {club} sent an empty batch of results in submission {submission}"
             ))];
         }
-        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
         let first = batch.first_sequence;
         let len = i32::try_from(batch.lines).unwrap_or(i32::MAX);
-        if let Some(instead) = self.not_joining(&key, first, len, &message, limits) {
+        if let Some(instead) = self.not_joining(&key, first, len, &message) {
             return instead;
         }
         // The batch is kept whole at its first sequence.
@@ -700,18 +692,45 @@ impl EventState {
         Vec::new()
     }
 
-    /// [`not_joining`] against the submission's records so far.
+    /// What becomes of a record standing for `len` sequences from `first` (a batch of results, or
+    /// one record) instead of joining its submission's records so far, if it does not join them:
+    /// nothing for an exact copy of a record already held (a redelivery); set aside if it repeats a
+    /// sequence with other content, overlaps the sequences of another batch, or takes the
+    /// submission past the event's limits.
     fn not_joining(
         &self,
         key: &SubmissionKey,
         first: i32,
         len: i32,
         message: &[u8],
-        limits: crate::limits::Limits,
     ) -> Option<Vec<Effect>> {
         let none_yet = Pending::default();
-        let before = self.pending.get(key).unwrap_or(&none_yet);
-        not_joining(before, key, first, len, message, limits)
+        let pending = self.pending.get(key).unwrap_or(&none_yet);
+        let limits = self.roster.as_ref().map(|r| r.limits).unwrap_or_default();
+        let (club, submission) = (&key.0, &key.1);
+        match pending.covering(first) {
+            Some((at, bytes)) if at == first && bytes == datum(message) => return Some(Vec::new()),
+            Some(_) => {
+                return Some(vec![dead(format!(
+                    "club {club} sent two different records with sequence {first} in submission {submission}; the second is set aside"
+                ))]);
+            }
+            None => {}
+        }
+        let sequences = first..first.saturating_add(len);
+        if pending.overlaps(sequences.clone()) {
+            let clash = sequences
+                .into_iter()
+                .find(|&s| pending.covering(s).is_some())
+                .unwrap_or(first);
+            return Some(vec![dead(format!(
+                "club {club}'s batch in submission {submission} repeats sequence {clash}; it is set aside"
+            ))]);
+        }
+        limits
+            .check_count(pending.sequences + i64::from(len))
+            .err()
+            .map(|exceeded| vec![over_limit(key, exceeded)])
     }
 
     /// Adds a record to its submission's, at its first sequence; a sealed submission waiting for it
@@ -740,10 +759,7 @@ impl EventState {
         seal: SubmissionSealed,
         offset: i64,
     ) -> Vec<Effect> {
-        let key: SubmissionKey = (
-            seal.club_id.as_str().into(),
-            seal.submission_id.as_str().into(),
-        );
+        let key = sealed_key(&seal);
         // Who sealed it is checked first: a forged seal is reported even when it copies a submission
         // that already applied.
         let Some(roster) = &self.roster else {
@@ -935,47 +951,16 @@ pub(crate) fn check_signer(
     Ok(())
 }
 
-fn dead(reason: String) -> Effect {
-    Effect::DeadLetter { reason }
+/// The key of the submission a seal closes.
+fn sealed_key(seal: &SubmissionSealed) -> SubmissionKey {
+    (
+        seal.club_id.as_str().into(),
+        seal.submission_id.as_str().into(),
+    )
 }
 
-/// What becomes of a record standing for `len` sequences from `first` (a batch of results, or
-/// one record) instead of joining its submission's records so far (`pending`), if it does not
-/// join them: nothing for an exact copy of a record already held (a redelivery); set aside if it
-/// repeats a sequence with other content, overlaps the sequences of another batch, or takes the
-/// submission past the event's limits.
-fn not_joining(
-    pending: &Pending,
-    key: &SubmissionKey,
-    first: i32,
-    len: i32,
-    message: &[u8],
-    limits: crate::limits::Limits,
-) -> Option<Vec<Effect>> {
-    let (club, submission) = (&key.0, &key.1);
-    match pending.covering(first) {
-        Some((at, bytes)) if at == first && bytes == datum(message) => return Some(Vec::new()),
-        Some(_) => {
-            return Some(vec![dead(format!(
-                "club {club} sent two different records with sequence {first} in submission {submission}; the second is set aside"
-            ))]);
-        }
-        None => {}
-    }
-    let sequences = first..first.saturating_add(len);
-    if pending.overlaps(sequences.clone()) {
-        let clash = sequences
-            .into_iter()
-            .find(|&s| pending.covering(s).is_some())
-            .unwrap_or(first);
-        return Some(vec![dead(format!(
-            "club {club}'s batch in submission {submission} repeats sequence {clash}; it is set aside"
-        ))]);
-    }
-    limits
-        .check_count(pending.sequences + i64::from(len))
-        .err()
-        .map(|exceeded| vec![over_limit(key, exceeded)])
+fn dead(reason: String) -> Effect {
+    Effect::DeadLetter { reason }
 }
 
 /// A record that would take its submission past the event's limits, set aside as it comes.
