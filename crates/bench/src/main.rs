@@ -15,14 +15,14 @@
 
 mod national;
 mod pipeline;
+mod rounds;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Parser;
-use simpairs_scoring::Options;
 
 /// Measures scoring speed on a seeded national-sized field and prints a table.
 #[derive(clap::Parser, Debug)]
@@ -51,7 +51,8 @@ struct Args {
     /// New clubs (30 tables) timed from seal to leaderboard.
     #[arg(long, default_value_t = 20)]
     latency_clubs: usize,
-    /// Runs per measurement; the median is reported.
+    /// Runs per measurement (for the data files: rounds, each the rescore, `simpairs score` and one
+    /// run of each peer); the median is reported, with the range.
     #[arg(long, default_value_t = 5, env = "SIMPAIRS_BENCH_RUNS")]
     runs: usize,
     /// Directory of the peers (`peers/duckdb_mp.py` ...) to run beside simpairs.
@@ -110,12 +111,6 @@ fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-struct Row {
-    what: String,
-    ours: Duration,
-    peers: Vec<(String, Option<Duration>)>,
-}
-
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -153,23 +148,24 @@ fn run(args: Args) -> anyhow::Result<()> {
         Some(simpairs_program(&args)?)
     };
     let machine = machine_description();
-    println!("simpairs bench on {machine}; medians of {} runs", args.runs);
-    let mut rows: Vec<Row> = Vec::new();
+    println!(
+        "simpairs bench on {machine}; {} rounds, each the in-memory rescore, `simpairs score` and \
+         one run of each peer; medians, the rounds' range in brackets, ratios taken round by round",
+        args.runs
+    );
+    let mut rows: Vec<rounds::Row> = Vec::new();
     let mut memory: Vec<Memory> = Vec::new();
     for file in &args.files {
         let name = file.file_name().map_or_else(
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let (row, peak) = in_memory(&args, file, &name)?;
-        rows.push(row);
-        memory.extend(peak);
-        if let Some(simpairs) = &simpairs {
-            rows.push(whole_process(&args, simpairs, file, &name)?);
-        }
+        let measured = rounds::measure_file(&args, simpairs.as_deref(), file, &name)?;
+        rows.extend(measured.rows);
+        memory.extend(measured.memory);
     }
     if !rows.is_empty() {
-        print_table(&rows);
+        rounds::print_table(&rows);
     }
     for (name, per_result, results) in memory {
         println!(
@@ -210,51 +206,6 @@ fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The in-memory rescore of one file: read once, scored `runs` times; beside the peers' compute
-/// phase; and the peak memory while scoring, where the system tells it.
-fn in_memory(args: &Args, file: &Path, name: &str) -> anyhow::Result<(Row, Option<Memory>)> {
-    // Reading is not timed: one plain read will do.
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let read = simpairs_formats::csv::read(&file.display().to_string(), &bytes)?;
-    drop(bytes);
-    // Only the field is scored; the reader's line numbers (kept for its messages) are let go.
-    let field = read.field;
-    drop(read.lines);
-    let results = field.len();
-    let options = Options::default();
-    let mut times = Vec::with_capacity(args.runs);
-    let peak_before = reset_peak_rss().then(peak_rss).flatten();
-    // A rescore reuses the memory of the one before, as a service scoring the field again would.
-    let mut spare = simpairs_scoring::Spare::new();
-    for _ in 0..args.runs {
-        let started = Instant::now();
-        let scoring = simpairs_scoring::score_reusing(&field, &options, &mut spare)?;
-        let elapsed = started.elapsed();
-        std::hint::black_box(scoring.standings().len());
-        spare.keep(scoring);
-        times.push(elapsed);
-    }
-    let memory = match (peak_before, peak_rss()) {
-        (Some(_), Some(peak)) => Some((name.to_string(), peak as f64 / results as f64, results)),
-        _ => None,
-    };
-    drop(field);
-    let ours = median(times);
-    let mut peers = Vec::new();
-    if let Some(dir) = &args.peers {
-        for peer in &args.peer_list {
-            let t = peer_runs(args, dir, peer, file, "compute_s")?;
-            peers.push((peer.clone(), t.map(|(compute, _)| compute)));
-        }
-    }
-    let row = Row {
-        what: format!("rescore in memory, {name} ({results} results)"),
-        ours,
-        peers,
-    };
-    Ok((row, memory))
-}
-
 /// The `simpairs` program to time: `--simpairs`, else the one beside this program.
 fn simpairs_program(args: &Args) -> anyhow::Result<PathBuf> {
     let program = match &args.simpairs {
@@ -269,36 +220,6 @@ fn simpairs_program(args: &Args) -> anyhow::Result<PathBuf> {
         );
     }
     Ok(program)
-}
-
-/// The whole process `simpairs score <file>`, timed `runs` times, beside the peers' whole runs.
-fn whole_process(args: &Args, simpairs: &Path, file: &Path, name: &str) -> anyhow::Result<Row> {
-    let mut times = Vec::with_capacity(args.runs);
-    for _ in 0..args.runs {
-        let started = Instant::now();
-        let status = Command::new(simpairs)
-            .arg("score")
-            .arg(file)
-            .stdout(Stdio::null())
-            .status()?;
-        if !status.success() {
-            bail!("simpairs score {} failed", file.display());
-        }
-        times.push(started.elapsed());
-    }
-    let ours = median(times);
-    let mut peers = Vec::new();
-    if let Some(dir) = &args.peers {
-        for peer in &args.peer_list {
-            let t = peer_runs(args, dir, peer, file, "compute_s")?;
-            peers.push((peer.clone(), t.map(|(_, whole)| whole)));
-        }
-    }
-    Ok(Row {
-        what: format!("whole process `score {name}`"),
-        ours,
-        peers,
-    })
 }
 
 /// The pipeline's figures as a table.
@@ -355,87 +276,6 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
                 l.len()
             );
         }
-    }
-}
-
-/// Runs a peer `runs` times; returns the medians of its reported phase and of its whole process.
-fn peer_runs(
-    args: &Args,
-    dir: &Path,
-    peer: &str,
-    file: &Path,
-    phase: &str,
-) -> anyhow::Result<Option<(Duration, Duration)>> {
-    let script = dir.join("peers").join(format!("{peer}_mp.py"));
-    if !script.exists() {
-        bail!("no peer script {}", script.display());
-    }
-    let out =
-        std::env::temp_dir().join(format!("simpairs-bench-{peer}-{}.csv", std::process::id()));
-    let mut phases = Vec::new();
-    let mut wholes = Vec::new();
-    for _ in 0..args.runs {
-        let started = Instant::now();
-        let output = Command::new(&args.python)
-            .arg(&script)
-            .arg("--input")
-            .arg(file)
-            .arg("--out")
-            .arg(&out)
-            .arg("--variant")
-            .arg("count")
-            .stderr(Stdio::inherit())
-            .output()
-            .with_context(|| format!("cannot run {}", args.python.display()))?;
-        let whole = started.elapsed();
-        if !output.status.success() {
-            eprintln!("peer {peer} failed on {}; skipped", file.display());
-            return Ok(None);
-        }
-        let text = String::from_utf8_lossy(&output.stdout);
-        let report: serde_json::Value = text
-            .lines()
-            .rev()
-            .find_map(|l| serde_json::from_str(l).ok())
-            .context("the peer printed no JSON line")?;
-        let seconds = report[phase]
-            .as_f64()
-            .context("the peer's JSON has no phase time")?;
-        phases.push(Duration::from_secs_f64(seconds));
-        wholes.push(whole);
-    }
-    let _ = std::fs::remove_file(&out);
-    Ok(Some((median(phases), median(wholes))))
-}
-
-fn print_table(rows: &[Row]) {
-    let peer_names: Vec<String> = rows
-        .first()
-        .map(|r| r.peers.iter().map(|p| p.0.clone()).collect())
-        .unwrap_or_default();
-    print!("\n| measurement | simpairs |");
-    for p in &peer_names {
-        print!(" {p} | {p} / simpairs |");
-    }
-    println!();
-    print!("|---|---|");
-    for _ in &peer_names {
-        print!("---|---|");
-    }
-    println!();
-    for row in rows {
-        print!("| {} | {} |", row.what, secs(row.ours));
-        for (_, t) in &row.peers {
-            match t {
-                Some(t) => print!(
-                    " {} | {:.1}x |",
-                    secs(*t),
-                    t.as_secs_f64() / row.ours.as_secs_f64()
-                ),
-                None => print!(" - | - |"),
-            }
-        }
-        println!();
     }
 }
 

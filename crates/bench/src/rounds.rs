@@ -1,0 +1,291 @@
+//! The scoring figures beside the peers, measured in rounds: in each round the in-memory rescore
+//! (timed after one untimed, as a peer's compute follows its load), `simpairs score` as a whole
+//! process, then one run of each peer (which reports its compute phase and is timed whole). Each ratio is taken within a round, so that the machine's drift over the
+//! minutes a file's runs take moves both sides of it alike; the table gives the medians, and the
+//! range of the rounds in brackets.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use simpairs_scoring::Options;
+
+use crate::{Args, Memory, peak_rss, reset_peak_rss, secs};
+
+/// One measurement's times, one a round.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Times(pub Vec<Duration>);
+
+impl Times {
+    pub fn median(&self) -> Duration {
+        crate::median(self.0.clone())
+    }
+
+    /// `0.133 s (0.131-0.236)`: the median, and the range over the rounds.
+    fn cell(&self) -> String {
+        let min = self.0.iter().min().copied().unwrap_or_default();
+        let max = self.0.iter().max().copied().unwrap_or_default();
+        format!(
+            "{} ({:.3}-{:.3})",
+            secs(self.median()),
+            min.as_secs_f64(),
+            max.as_secs_f64()
+        )
+    }
+}
+
+/// `3.0x (2.7-3.3)`: how many times `peer` took as long as `ours`, round by round; the median and
+/// the range.
+fn ratio_cell(ours: &Times, peer: &Times) -> String {
+    let mut ratios: Vec<f64> = ours
+        .0
+        .iter()
+        .zip(&peer.0)
+        .map(|(o, p)| p.as_secs_f64() / o.as_secs_f64())
+        .collect();
+    if ratios.is_empty() {
+        return "-".into();
+    }
+    ratios.sort_by(f64::total_cmp);
+    let (min, max) = (ratios[0], ratios[ratios.len() - 1]);
+    format!("{:.1}x ({min:.1}-{max:.1})", ratios[ratios.len() / 2])
+}
+
+/// A row of the table: our times, and each peer's (`None` when it failed).
+pub struct Row {
+    pub what: String,
+    pub ours: Times,
+    pub peers: Vec<(String, Option<Times>)>,
+}
+
+/// What a file's rounds measured.
+pub struct Measured {
+    pub rows: Vec<Row>,
+    pub memory: Option<Memory>,
+}
+
+/// A peer's figures for one file, a round at a time: its compute phase and its whole process.
+#[derive(Default)]
+struct PeerTimes {
+    failed: bool,
+    compute: Times,
+    whole: Times,
+}
+
+/// Measures one file in `args.runs` rounds; `simpairs` is the program timed whole (none with
+/// `--in-memory-only`).
+pub fn measure_file(
+    args: &Args,
+    simpairs: Option<&Path>,
+    file: &Path,
+    name: &str,
+) -> anyhow::Result<Measured> {
+    let field = field_of(file)?;
+    let results = field.len();
+    let options = Options::default();
+    let peak_before = reset_peak_rss().then(peak_rss).flatten();
+    // A rescore reuses the memory of the one before, as a service scoring the field again would.
+    let mut spare = simpairs_scoring::Spare::new();
+    let (mut rescore, mut whole) = (Times::default(), Times::default());
+    let mut peers: Vec<(String, PeerTimes)> = match args.peers {
+        Some(_) => args
+            .peer_list
+            .iter()
+            .map(|p| (p.clone(), PeerTimes::default()))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut rescored = || -> anyhow::Result<Duration> {
+        let started = Instant::now();
+        let scoring = simpairs_scoring::score_reusing(&field, &options, &mut spare)?;
+        let elapsed = started.elapsed();
+        std::hint::black_box(scoring.standings().len());
+        spare.keep(scoring);
+        Ok(elapsed)
+    };
+    for _ in 0..args.runs {
+        // The field is read into the cache by an untimed rescore first, as a peer's compute phase
+        // follows its load: the processes of the round before have filled the cache since.
+        rescored()?;
+        rescore.0.push(rescored()?);
+        if let Some(simpairs) = simpairs {
+            whole.0.push(score_whole(simpairs, file)?);
+        }
+        for (peer, times) in &mut peers {
+            peer_round(args, peer, file, times)?;
+        }
+    }
+    // The peak while scoring: the peers and `simpairs score` are processes of their own.
+    let memory = match (peak_before, peak_rss()) {
+        (Some(_), Some(peak)) => Some((name.to_string(), peak as f64 / results as f64, results)),
+        _ => None,
+    };
+    let mut rows = vec![Row {
+        what: format!("rescore in memory, {name} ({results} results)"),
+        ours: rescore,
+        peers: peer_column(&peers, |t| &t.compute),
+    }];
+    if simpairs.is_some() {
+        rows.push(Row {
+            what: format!("whole process `score {name}`"),
+            ours: whole,
+            peers: peer_column(&peers, |t| &t.whole),
+        });
+    }
+    Ok(Measured { rows, memory })
+}
+
+/// The field of a data file, read as `simpairs score` reads it (untimed).
+fn field_of(file: &Path) -> anyhow::Result<simpairs_scoring::Field> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let read = simpairs_formats::csv::read(&file.display().to_string(), &bytes)?;
+    // Only the field is scored; the reader's line numbers (kept for its messages) are let go.
+    Ok(read.field)
+}
+
+/// Each peer's times of one kind, `None` for a peer that failed.
+fn peer_column(
+    peers: &[(String, PeerTimes)],
+    kind: impl Fn(&PeerTimes) -> &Times,
+) -> Vec<(String, Option<Times>)> {
+    peers
+        .iter()
+        .map(|(peer, t)| (peer.clone(), (!t.failed).then(|| kind(t).clone())))
+        .collect()
+}
+
+/// `simpairs score <file>`, timed whole.
+fn score_whole(simpairs: &Path, file: &Path) -> anyhow::Result<Duration> {
+    let started = Instant::now();
+    let status = Command::new(simpairs)
+        .arg("score")
+        .arg(file)
+        .stdout(Stdio::null())
+        .status()?;
+    if !status.success() {
+        bail!("simpairs score {} failed", file.display());
+    }
+    Ok(started.elapsed())
+}
+
+/// One run of a peer: its compute phase (as it reports it) and its whole process, noted in
+/// `times`; a peer that fails is reported and not run again.
+fn peer_round(args: &Args, peer: &str, file: &Path, times: &mut PeerTimes) -> anyhow::Result<()> {
+    if times.failed {
+        return Ok(());
+    }
+    let Some(dir) = &args.peers else {
+        return Ok(());
+    };
+    let script = dir.join("peers").join(format!("{peer}_mp.py"));
+    if !script.exists() {
+        bail!("no peer script {}", script.display());
+    }
+    let out =
+        std::env::temp_dir().join(format!("simpairs-bench-{peer}-{}.csv", std::process::id()));
+    let started = Instant::now();
+    let output = Command::new(&args.python)
+        .arg(&script)
+        .arg("--input")
+        .arg(file)
+        .arg("--out")
+        .arg(&out)
+        .arg("--variant")
+        .arg("count")
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("cannot run {}", args.python.display()))?;
+    let whole = started.elapsed();
+    let _ = std::fs::remove_file(&out);
+    if !output.status.success() {
+        eprintln!("peer {peer} failed on {}; skipped", file.display());
+        times.failed = true;
+        return Ok(());
+    }
+    let compute = compute_phase(&String::from_utf8_lossy(&output.stdout))?;
+    times.compute.0.push(compute);
+    times.whole.0.push(whole);
+    Ok(())
+}
+
+/// The compute phase a peer reports: `compute_s` of the last JSON line it printed.
+fn compute_phase(stdout: &str) -> anyhow::Result<Duration> {
+    let report: serde_json::Value = stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .context("the peer printed no JSON line")?;
+    let seconds = report["compute_s"]
+        .as_f64()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .context("the peer's JSON has no compute_s of seconds")?;
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// The table of every file's rows.
+pub fn print_table(rows: &[Row]) {
+    let peer_names: Vec<String> = rows
+        .first()
+        .map(|r| r.peers.iter().map(|p| p.0.clone()).collect())
+        .unwrap_or_default();
+    print!("\n| measurement | simpairs |");
+    for p in &peer_names {
+        print!(" {p} | {p} / simpairs |");
+    }
+    println!();
+    print!("|---|---|");
+    for _ in &peer_names {
+        print!("---|---|");
+    }
+    println!();
+    for row in rows {
+        print!("| {} | {} |", row.what, row.ours.cell());
+        for (_, t) in &row.peers {
+            match t {
+                Some(t) => print!(" {} | {} |", t.cell(), ratio_cell(&row.ours, t)),
+                None => print!(" - | - |"),
+            }
+        }
+        println!();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn times(ms: &[u64]) -> Times {
+        Times(ms.iter().map(|&m| Duration::from_millis(m)).collect())
+    }
+
+    #[test]
+    fn a_cell_gives_the_median_and_the_range() {
+        assert_eq!(times(&[236, 131, 133]).cell(), "0.133 s (0.131-0.236)");
+    }
+
+    #[test]
+    fn ratios_are_taken_round_by_round() {
+        // Round by round 3x, 2x and 4x: a drift that slows both sides of a round leaves its
+        // ratio alone, where the ratio of the medians would be 300/100.
+        let ours = times(&[100, 200, 100]);
+        let peer = times(&[300, 400, 400]);
+        assert_eq!(ratio_cell(&ours, &peer), "3.0x (2.0-4.0)");
+    }
+
+    #[test]
+    fn a_peer_s_compute_phase_is_its_last_json_line() {
+        let stdout = "loading\n{\"compute_s\": 9.0}\n{\"rows\": 3, \"compute_s\": 1.25}\n";
+        assert_eq!(compute_phase(stdout).unwrap(), Duration::from_millis(1250));
+    }
+
+    #[test]
+    fn a_peer_without_a_compute_phase_is_an_error_that_says_so() {
+        let e = compute_phase("{\"rows\": 3}\n").unwrap_err();
+        assert!(e.to_string().contains("compute_s"), "{e}");
+        let e = compute_phase("no json here\n").unwrap_err();
+        assert!(e.to_string().contains("no JSON line"), "{e}");
+        let e = compute_phase("{\"compute_s\": -1}\n").unwrap_err();
+        assert!(e.to_string().contains("compute_s"), "{e}");
+    }
+}
