@@ -148,11 +148,16 @@ fn run(args: Args) -> anyhow::Result<()> {
         Some(simpairs_program(&args)?)
     };
     let machine = machine_description();
-    println!(
-        "simpairs bench on {machine}; {} rounds, each the in-memory rescore, `simpairs score` and \
-         one run of each peer; medians, the rounds' range in brackets, ratios taken round by round",
-        args.runs
-    );
+    if args.files.is_empty() {
+        println!("simpairs bench on {machine}");
+    } else {
+        println!(
+            "simpairs bench on {machine}; {} rounds, each the in-memory rescore, `simpairs score` \
+             and one run of each peer; medians, the rounds' range in brackets, ratios taken round \
+             by round",
+            args.runs
+        );
+    }
     let mut rows: Vec<rounds::Row> = Vec::new();
     let mut memory: Vec<Memory> = Vec::new();
     for file in &args.files {
