@@ -1,10 +1,11 @@
 //! The scoring figures beside the peers, measured in rounds: in each round the in-memory rescore
 //! (timed after one untimed, as a peer's compute follows its load), `simpairs score` as a whole
-//! process, then one run of each peer (which reports its compute phase and is timed whole). Each ratio is taken within a round, so that the machine's drift over the
-//! minutes a file's runs take moves both sides of it alike; the table gives the medians, and the
-//! range of the rounds in brackets.
+//! process, then one run of each peer (which reports its compute phase and is timed whole). Each
+//! ratio is taken within a round, so that the machine's drift over the minutes a file's runs take
+//! moves both sides of it alike; the table gives the medians, and the range of the rounds in
+//! brackets.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -66,11 +67,36 @@ pub struct Measured {
 }
 
 /// A peer's figures for one file, a round at a time: its compute phase and its whole process.
-#[derive(Default)]
 struct PeerTimes {
+    name: String,
+    /// Its script, found before anything is measured.
+    script: PathBuf,
     failed: bool,
     compute: Times,
     whole: Times,
+}
+
+impl PeerTimes {
+    /// The peers `--peer-list` names, each with its script in `--peers`; none without `--peers`.
+    fn listed(args: &Args) -> anyhow::Result<Vec<PeerTimes>> {
+        let Some(dir) = &args.peers else {
+            return Ok(Vec::new());
+        };
+        let peer = |name: &String| {
+            let script = dir.join("peers").join(format!("{name}_mp.py"));
+            if !script.exists() {
+                bail!("no peer script {}", script.display());
+            }
+            Ok(PeerTimes {
+                name: name.clone(),
+                script,
+                failed: false,
+                compute: Times::default(),
+                whole: Times::default(),
+            })
+        };
+        args.peer_list.iter().map(peer).collect()
+    }
 }
 
 /// Measures one file in `args.runs` rounds; `simpairs` is the program timed whole (none with
@@ -81,6 +107,7 @@ pub fn measure_file(
     file: &Path,
     name: &str,
 ) -> anyhow::Result<Measured> {
+    let mut peers = PeerTimes::listed(args)?;
     let field = field_of(file)?;
     let results = field.len();
     let options = Options::default();
@@ -88,14 +115,6 @@ pub fn measure_file(
     // A rescore reuses the memory of the one before, as a service scoring the field again would.
     let mut spare = simpairs_scoring::Spare::new();
     let (mut rescore, mut whole) = (Times::default(), Times::default());
-    let mut peers: Vec<(String, PeerTimes)> = match args.peers {
-        Some(_) => args
-            .peer_list
-            .iter()
-            .map(|p| (p.clone(), PeerTimes::default()))
-            .collect(),
-        None => Vec::new(),
-    };
     let mut rescored = || -> anyhow::Result<Duration> {
         let started = Instant::now();
         let scoring = simpairs_scoring::score_reusing(&field, &options, &mut spare)?;
@@ -112,8 +131,8 @@ pub fn measure_file(
         if let Some(simpairs) = simpairs {
             whole.0.push(score_whole(simpairs, file)?);
         }
-        for (peer, times) in &mut peers {
-            peer_round(args, peer, file, times)?;
+        for peer in &mut peers {
+            peer_round(args, file, peer)?;
         }
     }
     // The peak while scoring: the peers and `simpairs score` are processes of their own.
@@ -146,12 +165,12 @@ fn field_of(file: &Path) -> anyhow::Result<simpairs_scoring::Field> {
 
 /// Each peer's times of one kind, `None` for a peer that failed.
 fn peer_column(
-    peers: &[(String, PeerTimes)],
+    peers: &[PeerTimes],
     kind: impl Fn(&PeerTimes) -> &Times,
 ) -> Vec<(String, Option<Times>)> {
     peers
         .iter()
-        .map(|(peer, t)| (peer.clone(), (!t.failed).then(|| kind(t).clone())))
+        .map(|t| (t.name.clone(), (!t.failed).then(|| kind(t).clone())))
         .collect()
 }
 
@@ -170,23 +189,17 @@ fn score_whole(simpairs: &Path, file: &Path) -> anyhow::Result<Duration> {
 }
 
 /// One run of a peer: its compute phase (as it reports it) and its whole process, noted in
-/// `times`; a peer that fails is reported and not run again.
-fn peer_round(args: &Args, peer: &str, file: &Path, times: &mut PeerTimes) -> anyhow::Result<()> {
-    if times.failed {
+/// `peer`; a peer that fails is reported and not run again.
+fn peer_round(args: &Args, file: &Path, peer: &mut PeerTimes) -> anyhow::Result<()> {
+    if peer.failed {
         return Ok(());
     }
-    let Some(dir) = &args.peers else {
-        return Ok(());
-    };
-    let script = dir.join("peers").join(format!("{peer}_mp.py"));
-    if !script.exists() {
-        bail!("no peer script {}", script.display());
-    }
+    let name = &peer.name;
     let out =
-        std::env::temp_dir().join(format!("simpairs-bench-{peer}-{}.csv", std::process::id()));
+        std::env::temp_dir().join(format!("simpairs-bench-{name}-{}.csv", std::process::id()));
     let started = Instant::now();
     let output = Command::new(&args.python)
-        .arg(&script)
+        .arg(&peer.script)
         .arg("--input")
         .arg(file)
         .arg("--out")
@@ -199,13 +212,13 @@ fn peer_round(args: &Args, peer: &str, file: &Path, times: &mut PeerTimes) -> an
     let whole = started.elapsed();
     let _ = std::fs::remove_file(&out);
     if !output.status.success() {
-        eprintln!("peer {peer} failed on {}; skipped", file.display());
-        times.failed = true;
+        eprintln!("peer {name} failed on {}; skipped", file.display());
+        peer.failed = true;
         return Ok(());
     }
     let compute = compute_phase(&String::from_utf8_lossy(&output.stdout))?;
-    times.compute.0.push(compute);
-    times.whole.0.push(whole);
+    peer.compute.0.push(compute);
+    peer.whole.0.push(whole);
     Ok(())
 }
 
