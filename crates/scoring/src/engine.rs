@@ -498,24 +498,7 @@ fn histograms<P: Positions>(
 ) -> Option<Histograms> {
     let width = positions.len();
     if field.len() < SMALL_FIELD {
-        // A club's field: its plain results sorted by board and score, then counted in runs (a
-        // board has a dozen results: sorting beats a hash map per board).
-        let mut results = vec![0u32; nboards];
-        let mut played: Vec<(u32, i32)> = Vec::with_capacity(field.len());
-        for (&b, &s) in field.boards.iter().zip(&field.scores) {
-            let bi = board_index[b as usize];
-            results[bi as usize] += 1;
-            if s != SPECIAL_SCORE {
-                played.push((bi, s.into()));
-            }
-        }
-        played.sort_unstable();
-        let mut plain: Vec<Vec<(i32, u32)>> = vec![Vec::new(); nboards];
-        for run in played.chunk_by(|a, b| a == b) {
-            let (bi, s) = run[0];
-            plain[bi as usize].push((s, run.len() as u32));
-        }
-        return Some(Histograms { results, plain });
+        return Some(small_histograms(field, board_index, nboards));
     }
     if nboards * width > MAX_HISTOGRAM_CELLS {
         let mut results = vec![0u32; nboards];
@@ -541,6 +524,48 @@ fn histograms<P: Positions>(
     counts.fits.then(|| counts.histograms(positions))
 }
 
+/// [`histograms`] of a club's field: its plain scores placed board by board (a counting sort on
+/// the board), each board's dozen sorted on its own and counted in runs. Sorting the whole field
+/// by board and score cost a third more comparisons on every board, and a board's list grew by
+/// doubling.
+fn small_histograms(field: &Field, board_index: &[u32], nboards: usize) -> Histograms {
+    let mut results = vec![0u32; nboards];
+    // Where each board's plain scores start in `scores`: counted, then summed.
+    let mut starts = vec![0usize; nboards + 1];
+    for (&b, &s) in field.boards.iter().zip(&field.scores) {
+        let bi = board_index[b as usize] as usize;
+        results[bi] += 1;
+        starts[bi + 1] += usize::from(s != SPECIAL_SCORE);
+    }
+    for bi in 0..nboards {
+        starts[bi + 1] += starts[bi];
+    }
+    let mut scores = vec![0i32; starts[nboards]];
+    let mut next = starts.clone();
+    for (&b, &s) in field.boards.iter().zip(&field.scores) {
+        if s != SPECIAL_SCORE {
+            let at = &mut next[board_index[b as usize] as usize];
+            scores[*at] = s.into();
+            *at += 1;
+        }
+    }
+    let plain = starts
+        .windows(2)
+        .map(|w| {
+            let board = &mut scores[w[0]..w[1]];
+            board.sort_unstable();
+            let mut counted = Vec::with_capacity(board.len());
+            counted.extend(
+                board
+                    .chunk_by(|a, b| a == b)
+                    .map(|run| (run[0], run.len() as u32)),
+            );
+            counted
+        })
+        .collect();
+    Histograms { results, plain }
+}
+
 /// The comparable scores of special results (split scores give two).
 fn special_scores(field: &Field) -> impl Iterator<Item = i32> + '_ {
     field
@@ -556,6 +581,11 @@ fn special_scores(field: &Field) -> impl Iterator<Item = i32> + '_ {
 
 /// The distinct scores of the field, plain and special, ascending.
 fn distinct_scores(field: &Field) -> Vec<i32> {
+    if field.len() < SMALL_FIELD
+        && let Some(distinct) = distinct_on_grid(field)
+    {
+        return distinct;
+    }
     let mut distinct: Vec<i32> = field
         .scores
         .iter()
@@ -571,6 +601,28 @@ fn distinct_scores(field: &Field) -> Vec<i32> {
     }
     distinct.dedup();
     distinct
+}
+
+/// [`distinct_scores`] of a club's field whose scores are all on the bridge grid (`None` as soon
+/// as one is not): each marked in a bitmap of the grid's 1,601 positions, then read off in order.
+/// Sorting a club's few hundred scores cost more than the rest of its pass one.
+fn distinct_on_grid(field: &Field) -> Option<Vec<i32>> {
+    let mut seen = [0u64; GRID_LEN.div_ceil(64)];
+    let scores = field.scores.iter().copied().filter(|&s| s != SPECIAL_SCORE);
+    for score in scores.map(i32::from).chain(special_scores(field)) {
+        let at = BridgeGrid::on_grid(score)?;
+        seen[at / 64] |= 1 << (at % 64);
+    }
+    let mut distinct = Vec::with_capacity(seen.iter().map(|w| w.count_ones() as usize).sum());
+    for (word, &bits) in seen.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let at = word * 64 + bits.trailing_zeros() as usize;
+            distinct.push(at as i32 * GRID_STEP - GRID_LIMIT);
+            bits &= bits - 1;
+        }
+    }
+    Some(distinct)
 }
 
 /// Positions for a field whose scores are not all on the bridge grid.
@@ -897,9 +949,22 @@ fn common_unit<P: Positions>(boards: &[BoardScore], p: &P) -> Option<i64> {
         })
     };
     let mut unit: i64 = 1;
+    // The largest numerator of each denominator: the largest value in units is then known in one
+    // pass, whatever the unit turns out to be.
+    let mut whole_largest = 0u64;
+    let mut largest_by_den: Vec<(i64, u64)> = Vec::new();
     for v in values() {
-        // Most values are whole: only a denominator that does not divide the unit yet costs an lcm.
-        let den = *v.denom();
+        let (den, numer) = (*v.denom(), v.numer().unsigned_abs());
+        // Most values are whole: no division for them.
+        if den == 1 {
+            whole_largest = whole_largest.max(numer);
+            continue;
+        }
+        match largest_by_den.iter_mut().find(|(d, _)| *d == den) {
+            Some((_, n)) => *n = (*n).max(numer),
+            None => largest_by_den.push((den, numer)),
+        }
+        // Only a denominator that does not divide the unit yet costs an lcm.
         if unit % den != 0 {
             unit = num_integer::Integer::lcm(&unit, &den);
             if unit > MAX_UNIT {
@@ -907,10 +972,10 @@ fn common_unit<P: Positions>(boards: &[BoardScore], p: &P) -> Option<i64> {
             }
         }
     }
-    let largest = values()
-        .map(|v| u128::from(v.numer().unsigned_abs()) * (unit / *v.denom()) as u128)
-        .max()
-        .unwrap_or(0);
+    let largest = largest_by_den
+        .iter()
+        .map(|&(den, numer)| u128::from(numer) * (unit / den) as u128)
+        .fold(u128::from(whole_largest) * unit as u128, u128::max);
     (largest <= i32::MAX as u128 && largest * (boards.len() as u128) < 1 << (62 - COUNT_BITS))
         .then_some(unit)
 }
@@ -1396,6 +1461,126 @@ mod tests {
             assert!(
                 !paired.fits && !single.fits,
                 "score off the grid at row {at}"
+            );
+        }
+    }
+
+    /// A club's field of the given boards and outcomes, pairs in a Mitchell of six tables.
+    fn club_field(rows: &[(u16, Outcome)]) -> Field {
+        let mut field = field_of(0, &[], None);
+        for (row, &(board, outcome)) in rows.iter().enumerate() {
+            let (ns, ew) = (
+                row as PairId % 6,
+                6 + (row as PairId + PairId::from(board)) % 6,
+            );
+            let result = TableResult {
+                board,
+                ns,
+                ew,
+                outcome,
+                arrow_switch: false,
+                group: None,
+            };
+            field.push(result).unwrap();
+        }
+        field
+    }
+
+    /// Every comparable score of the field, sorted and deduplicated: what the bitmap must give.
+    fn sorted_distinct(field: &Field) -> Vec<i32> {
+        let plain = field.scores.iter().filter(|&&s| s != SPECIAL_SCORE);
+        let mut all: Vec<i32> = plain
+            .map(|&s| i32::from(s))
+            .chain(special_scores(field))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    #[test]
+    fn a_club_s_distinct_scores_on_the_grid_are_its_scores_sorted() {
+        let played = Outcome::Played;
+        let rows = [
+            (3, played(8000)),
+            (1, played(-8000)),
+            (1, played(420)),
+            (2, played(0)),
+            (1, played(420)),
+            (2, played(-50)),
+            (3, Outcome::Split { ns: 630, ew: 600 }),
+            (
+                2,
+                Outcome::Adjusted {
+                    ns_percent: 60,
+                    ew_percent: 40,
+                },
+            ),
+            (7, played(-7990)),
+        ];
+        let field = club_field(&rows);
+        let distinct = distinct_on_grid(&field).expect("every score is on the grid");
+        assert_eq!(distinct, sorted_distinct(&field));
+        assert_eq!(distinct, [-8000, -7990, -600, -50, 0, 420, 630, 8000]);
+        assert_eq!(distinct_scores(&field), distinct);
+    }
+
+    #[test]
+    fn a_club_s_score_off_the_grid_leaves_its_distinct_scores_to_the_sort() {
+        for off in [425, 8010, -8010] {
+            let field = club_field(&[(1, Outcome::Played(420)), (2, Outcome::Played(off))]);
+            assert_eq!(distinct_on_grid(&field), None, "{off} is off the grid");
+            assert_eq!(distinct_scores(&field), sorted_distinct(&field));
+        }
+        let split = Outcome::Split { ns: 420, ew: 405 };
+        assert_eq!(distinct_on_grid(&club_field(&[(1, split)])), None);
+    }
+
+    #[test]
+    fn a_club_s_histograms_count_each_board_s_scores_in_order() {
+        let rows: Vec<(u16, Outcome)> = (0..200u32)
+            .map(|r| {
+                let board = (r * 7 % 5 + 1) as u16;
+                match r % 11 {
+                    0 => (
+                        board,
+                        Outcome::Adjusted {
+                            ns_percent: 50,
+                            ew_percent: 50,
+                        },
+                    ),
+                    k => (
+                        board,
+                        Outcome::Played(((r * 31 % 9) as i32 - 4) * 10 * k as i32),
+                    ),
+                }
+            })
+            .collect();
+        let field = club_field(&rows);
+        let (numbers, index) = board_map(&field);
+        let counted = small_histograms(&field, &index, numbers.len());
+        for (bi, &board) in numbers.iter().enumerate() {
+            let on_board = rows.iter().filter(|(b, _)| *b == board);
+            let mut scores: Vec<i32> = on_board
+                .clone()
+                .filter_map(|(_, o)| match o {
+                    Outcome::Played(s) => Some(*s),
+                    _ => None,
+                })
+                .collect();
+            scores.sort_unstable();
+            let mut expected: Vec<(i32, u32)> = Vec::new();
+            for s in scores {
+                match expected.last_mut() {
+                    Some((last, n)) if *last == s => *n += 1,
+                    _ => expected.push((s, 1)),
+                }
+            }
+            assert_eq!(counted.plain[bi], expected, "board {board}");
+            assert_eq!(
+                counted.results[bi] as usize,
+                on_board.count(),
+                "board {board}"
             );
         }
     }
