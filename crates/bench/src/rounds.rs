@@ -19,17 +19,16 @@ use crate::{Args, Memory, peak_rss, reset_peak_rss, secs};
 pub struct Times(pub Vec<Duration>);
 
 impl Times {
-    pub fn median(&self) -> Duration {
-        crate::median(self.0.clone())
-    }
-
     /// `0.133 s (0.131-0.236)`: the median, and the range over the rounds.
     fn cell(&self) -> String {
-        let min = self.0.iter().min().copied().unwrap_or_default();
-        let max = self.0.iter().max().copied().unwrap_or_default();
+        let mut sorted = self.0.clone();
+        sorted.sort();
+        let (Some(min), Some(max)) = (sorted.first(), sorted.last()) else {
+            return "-".into();
+        };
         format!(
             "{} ({:.3}-{:.3})",
-            secs(self.median()),
+            secs(sorted[sorted.len() / 2]),
             min.as_secs_f64(),
             max.as_secs_f64()
         )

@@ -1386,6 +1386,30 @@ mod tests {
     /// A field of `rows` rows in runs of six a board, most of a run on one score (as a club's
     /// traveller is), with an artificial score at each row of `specials` and `off_grid` at its row.
     fn field_of(rows: usize, specials: &[usize], off_grid: Option<usize>) -> Field {
+        let rows: Vec<(u16, Outcome)> = (0..rows)
+            .map(|row| {
+                let board = (row / 6 % 36 + 1) as u16;
+                let score = if row % 6 < 4 {
+                    420
+                } else {
+                    -50 * (row % 3) as i32
+                };
+                let outcome = match off_grid {
+                    Some(at) if at == row => Outcome::Played(425),
+                    _ if specials.contains(&row) => Outcome::Adjusted {
+                        ns_percent: 60,
+                        ew_percent: 40,
+                    },
+                    _ => Outcome::Played(score),
+                };
+                (board, outcome)
+            })
+            .collect();
+        club_field(&rows)
+    }
+
+    /// A club's field of the given boards and outcomes, pairs in a Mitchell of six tables.
+    fn club_field(rows: &[(u16, Outcome)]) -> Field {
         let mut field = Field::new();
         let (club, section) = (field.club("C"), field.section("A"));
         let pairs: Vec<PairId> = (0..12)
@@ -1398,32 +1422,17 @@ mod tests {
                 })
             })
             .collect();
-        for row in 0..rows {
-            let board = (row / 6 % 36 + 1) as u16;
-            let score = if row % 6 < 4 {
-                420
-            } else {
-                -50 * (row % 3) as i32
-            };
-            let outcome = match off_grid {
-                Some(at) if at == row => Outcome::Played(425),
-                _ if specials.contains(&row) => Outcome::Adjusted {
-                    ns_percent: 60,
-                    ew_percent: 40,
-                },
-                _ => Outcome::Played(score),
-            };
+        for (row, &(board, outcome)) in rows.iter().enumerate() {
             let (ns, ew) = (pairs[row % 6], pairs[6 + (row + board as usize) % 6]);
-            field
-                .push(TableResult {
-                    board,
-                    ns,
-                    ew,
-                    outcome,
-                    arrow_switch: false,
-                    group: None,
-                })
-                .unwrap();
+            let result = TableResult {
+                board,
+                ns,
+                ew,
+                outcome,
+                arrow_switch: false,
+                group: None,
+            };
+            field.push(result).unwrap();
         }
         field
     }
@@ -1461,27 +1470,6 @@ mod tests {
                 "score off the grid at row {at}"
             );
         }
-    }
-
-    /// A club's field of the given boards and outcomes, pairs in a Mitchell of six tables.
-    fn club_field(rows: &[(u16, Outcome)]) -> Field {
-        let mut field = field_of(0, &[], None);
-        for (row, &(board, outcome)) in rows.iter().enumerate() {
-            let (ns, ew) = (
-                row as PairId % 6,
-                6 + (row as PairId + PairId::from(board)) % 6,
-            );
-            let result = TableResult {
-                board,
-                ns,
-                ew,
-                outcome,
-                arrow_switch: false,
-                group: None,
-            };
-            field.push(result).unwrap();
-        }
-        field
     }
 
     /// Every comparable score of the field, sorted and deduplicated: what the bitmap must give.
