@@ -26,11 +26,18 @@ pub struct PackedApplied {
 /// (docs/benchmarks.md, 2026-12-04). The 14 MB more are 4 bytes a result.
 pub struct Packer {
     compress: bool,
+    /// Where a datum is compressed before its bytes are copied out at their size: reused, so
+    /// that a submission costs one allocation of its packed size, not a zeroed buffer of the
+    /// largest size LZ4 may write, shrunk afterwards.
+    buffer: Vec<u8>,
 }
 
 impl Default for Packer {
     fn default() -> Self {
-        Packer { compress: true }
+        Packer {
+            compress: true,
+            buffer: Vec::new(),
+        }
     }
 }
 
@@ -39,7 +46,10 @@ impl Packer {
     /// result): for submissions held only while a log is read once, where compressing them would
     /// cost more time than the memory it saves is worth.
     pub fn plain() -> Packer {
-        Packer { compress: false }
+        Packer {
+            compress: false,
+            buffer: Vec::new(),
+        }
     }
 
     /// Packs `applied`.
@@ -59,16 +69,27 @@ impl Packer {
     }
 
     fn compressed(&mut self, datum: &[u8]) -> PackedApplied {
-        match u32::try_from(datum.len()) {
-            Ok(len) if self.compress => PackedApplied {
-                bytes: lz4_flex::block::compress(datum).into_boxed_slice(),
+        let len = u32::try_from(datum.len()).ok().filter(|_| self.compress);
+        match len.and_then(|len| Some((self.compress_into_buffer(datum)?, len))) {
+            Some((written, len)) => PackedApplied {
+                bytes: self.buffer[..written].into(),
                 datum_len: Some(len),
             },
-            _ => PackedApplied {
+            None => PackedApplied {
                 bytes: datum.into(),
                 datum_len: None,
             },
         }
+    }
+
+    /// Compresses `datum` into the buffer, grown to the most LZ4 may write; how many bytes it
+    /// wrote. `None` if LZ4 found the buffer short (it is not), and the datum is kept as it is.
+    fn compress_into_buffer(&mut self, datum: &[u8]) -> Option<usize> {
+        let most = lz4_flex::block::get_maximum_output_size(datum.len());
+        if self.buffer.len() < most {
+            self.buffer.resize(most, 0);
+        }
+        lz4_flex::block::compress_into(datum, &mut self.buffer).ok()
     }
 }
 
@@ -142,6 +163,20 @@ mod tests {
         let plain = Packer::plain().pack(&applied);
         assert_eq!((&plain.bytes[..], plain.datum_len), (&datum[..], None));
         assert_eq!(plain.unpack(), Ok(applied));
+    }
+
+    #[test]
+    fn a_packer_used_again_packs_as_a_new_one() {
+        // A large submission first leaves the reused buffer longer than a small one needs.
+        let small = crate::test_samples::submission_applied();
+        let mut large = small.clone();
+        large.results = (0..40).flat_map(|_| small.results.clone()).collect();
+        let mut packer = Packer::default();
+        for applied in [&large, &small, &large] {
+            let packed = packer.pack(applied);
+            assert_eq!(packed, PackedApplied::pack(applied));
+            assert_eq!(packed.unpack().as_ref(), Ok(applied));
+        }
     }
 
     #[test]

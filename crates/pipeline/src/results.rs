@@ -312,12 +312,19 @@ pub(crate) fn table_order(results: &[AppliedResult]) -> Vec<u32> {
     /// (big-endian, padded with zeros: a shorter text sorts first, as a prefix does).
     fn packed(text: &str) -> Option<u64> {
         let bytes = text.as_bytes();
-        if bytes.len() > 8 || bytes.contains(&0) {
+        if bytes.len() > 8 {
             return None;
         }
-        let mut padded = [0u8; 8];
-        padded[..bytes.len()].copy_from_slice(bytes);
-        Some(u64::from_be_bytes(padded))
+        // Byte by byte rather than copied into a padded array: a copy of a length only known
+        // at run time is a call to `memcpy`, three for each result.
+        let mut number = 0u64;
+        for (&byte, shift) in bytes.iter().zip((0..8).rev()) {
+            if byte == 0 {
+                return None;
+            }
+            number |= u64::from(byte) << (8 * shift);
+        }
+        Some(number)
     }
     // Clubs' sections and pair numbers are short: their tables sort as numbers, without a string
     // comparison each time (a club's batches come board by board, but "10" sorts before "2").
