@@ -166,8 +166,9 @@ impl Limits {
     /// The board with the most results, if it has too many.
     fn check_tables(&self, results: &[AppliedResult]) -> Option<Exceeded> {
         let mut per_board: rustc_hash::FxHashMap<i32, u64> = Default::default();
-        for r in results {
-            *per_board.entry(r.board).or_default() += 1;
+        // A club's results come board by board: a run of one board is counted in one look-up.
+        for run in results.chunk_by(|a, b| a.board == b.board) {
+            *per_board.entry(run[0].board).or_default() += run.len() as u64;
         }
         let (board, count) = per_board
             .into_iter()
@@ -201,32 +202,53 @@ impl Limits {
 
     /// The first kind of text field with a value over the limit.
     fn check_fields(&self, results: &[AppliedResult], pairs: &[AppliedPair]) -> Option<Exceeded> {
-        let optional = |t: &Option<simpairs_events::types::Text>| t.as_deref().map_or(0, str::len);
-        let longest = |len: &dyn Fn(&AppliedResult) -> usize| results.iter().map(len).max();
-        let fields: [(&'static str, Option<usize>); 6] = [
-            ("section", longest(&|r| r.section.len())),
-            (
-                "pair number",
-                longest(&|r| r.ns_pair.len().max(r.ew_pair.len())),
-            ),
-            ("contract", longest(&|r| optional(&r.contract))),
-            ("declarer", longest(&|r| optional(&r.declarer))),
-            ("fouled-board group", longest(&|r| optional(&r.group))),
+        let longest = Longest::of(results);
+        let fields: [(&'static str, usize); 6] = [
+            ("section", longest.section),
+            ("pair number", longest.pair),
+            ("contract", longest.contract),
+            ("declarer", longest.declarer),
+            ("fouled-board group", longest.group),
             (
                 "pair's section or number",
                 pairs
                     .iter()
                     .map(|p| p.section.len().max(p.pair.len()))
-                    .max(),
+                    .max()
+                    .unwrap_or(0),
             ),
         ];
         fields.into_iter().find_map(|(what, bytes)| {
-            let bytes = bytes?;
             (bytes > self.field_bytes as usize).then_some(Exceeded::Field {
                 what,
                 bytes,
                 limit: self.field_bytes,
             })
+        })
+    }
+}
+
+/// The longest of each text field of a submission's results, in bytes (0 when it has none).
+#[derive(Default)]
+struct Longest {
+    section: usize,
+    /// Either pair's number.
+    pair: usize,
+    contract: usize,
+    declarer: usize,
+    group: usize,
+}
+
+impl Longest {
+    /// Found in one pass over `results` (a national event has millions).
+    fn of(results: &[AppliedResult]) -> Longest {
+        let optional = |t: &Option<simpairs_events::types::Text>| t.as_deref().map_or(0, str::len);
+        results.iter().fold(Longest::default(), |l, r| Longest {
+            section: l.section.max(r.section.len()),
+            pair: l.pair.max(r.ns_pair.len()).max(r.ew_pair.len()),
+            contract: l.contract.max(optional(&r.contract)),
+            declarer: l.declarer.max(optional(&r.declarer)),
+            group: l.group.max(optional(&r.group)),
         })
     }
 }
@@ -237,5 +259,112 @@ fn shorten(text: &str) -> String {
     match text.char_indices().nth(SHOWN) {
         Some((at, _)) => format!("{}...", &text[..at]),
         None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_result::table;
+
+    fn small() -> Limits {
+        Limits {
+            tables_per_board: 2,
+            field_bytes: 4,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_board_s_results_are_counted_wherever_they_are_in_the_submission() {
+        // Board 7's three tables are not next to each other: each run of it counts.
+        let results: Vec<AppliedResult> = [7, 3, 7, 3, 7]
+            .iter()
+            .zip(1..)
+            .map(|(&board, ns)| table(board, &ns.to_string(), "9"))
+            .collect();
+        assert_eq!(
+            small().check_applied(&results, &[]),
+            vec![Exceeded::Tables {
+                board: 7,
+                count: 3,
+                limit: 2
+            }]
+        );
+        assert_eq!(small().check_applied(&results[..4], &[]), vec![]);
+    }
+
+    #[test]
+    fn of_boards_over_the_limit_the_one_with_most_results_is_named_then_the_lowest() {
+        let on = |boards: &[i32]| -> Vec<AppliedResult> {
+            boards
+                .iter()
+                .zip(1..)
+                .map(|(&board, ns)| table(board, &ns.to_string(), "9"))
+                .collect()
+        };
+        let tables = |results: &[AppliedResult]| match small().check_tables(results) {
+            Some(Exceeded::Tables { board, count, .. }) => Some((board, count)),
+            _ => None,
+        };
+        assert_eq!(tables(&on(&[5, 5, 5, 2, 2, 2, 2])), Some((2, 4)));
+        assert_eq!(tables(&on(&[5, 5, 5, 2, 2, 2])), Some((2, 3)));
+        assert_eq!(tables(&on(&[5, 5, 2, 2])), None);
+        assert_eq!(tables(&[]), None);
+    }
+
+    #[test]
+    fn each_text_of_a_result_over_the_limit_is_named() {
+        let long = || Some("12345".into());
+        let cases: [(&str, AppliedResult); 6] = [
+            (
+                "section",
+                AppliedResult {
+                    section: "North".into(),
+                    ..table(1, "1", "2")
+                },
+            ),
+            ("pair number", table(1, "1", "10002")),
+            ("pair number", table(1, "10001", "2")),
+            (
+                "contract",
+                AppliedResult {
+                    contract: long(),
+                    ..table(1, "1", "2")
+                },
+            ),
+            (
+                "declarer",
+                AppliedResult {
+                    declarer: long(),
+                    ..table(1, "1", "2")
+                },
+            ),
+            (
+                "fouled-board group",
+                AppliedResult {
+                    group: long(),
+                    ..table(1, "1", "2")
+                },
+            ),
+        ];
+        for (what, result) in cases {
+            // The long text is in the second result: every result is looked at.
+            let results = [table(2, "3", "4"), result];
+            assert_eq!(
+                small().check_applied(&results, &[]),
+                vec![Exceeded::Field {
+                    what,
+                    bytes: 5,
+                    limit: 4
+                }],
+                "{what}"
+            );
+        }
+        let fits = AppliedResult {
+            contract: Some("4NTX".into()),
+            ..table(1, "1", "2")
+        };
+        assert_eq!(small().check_applied(&[fits], &[]), vec![]);
     }
 }
