@@ -70,16 +70,17 @@ impl Packer {
 
     fn compressed(&mut self, datum: &[u8]) -> PackedApplied {
         let len = u32::try_from(datum.len()).ok().filter(|_| self.compress);
-        match len.and_then(|len| Some((self.compress_into_buffer(datum)?, len))) {
-            Some((written, len)) => PackedApplied {
+        let compressed = len.and_then(|len| {
+            let written = self.compress_into_buffer(datum)?;
+            Some(PackedApplied {
                 bytes: self.buffer[..written].into(),
                 datum_len: Some(len),
-            },
-            None => PackedApplied {
-                bytes: datum.into(),
-                datum_len: None,
-            },
-        }
+            })
+        });
+        compressed.unwrap_or_else(|| PackedApplied {
+            bytes: datum.into(),
+            datum_len: None,
+        })
     }
 
     /// Compresses `datum` into the buffer, grown to the most LZ4 may write; how many bytes it
