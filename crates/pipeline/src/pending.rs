@@ -6,18 +6,20 @@ use simpairs_events::types::{
 };
 use simpairs_events::{Event, EventType, ResultsHeader, Skimmed};
 
-/// One record of a submission awaiting its seal.
+/// One record of a submission awaiting its seal. Nearly every record of a submission is a batch
+/// of lines; the other kinds are boxed, so that a submission's list of records, grown as they
+/// arrive, moves a batch's header and not the size of a whole result each time it grows.
 #[derive(Debug, Clone)]
 pub(crate) enum Part {
-    Result(ResultRecorded),
+    Result(Box<ResultRecorded>),
     /// A batch of one board's results, the consecutive sequences from its first: its header. Its
     /// lines are read from the message when the submission is checked
     /// ([`simpairs_events::Codec::applied_lines`]).
     Lines(ResultsHeader),
-    Withdrawal(ResultWithdrawn),
-    Pair(PairEntered),
+    Withdrawal(Box<ResultWithdrawn>),
+    Pair(Box<PairEntered>),
     /// A board's hand record as the club's file has it.
-    Deal(DealRecorded),
+    Deal(Box<DealRecorded>),
 }
 
 impl Part {
@@ -34,10 +36,10 @@ impl Part {
     pub(crate) fn of_event(event: Event) -> Result<Part, EventType> {
         Ok(match event {
             Event::ResultsRecorded(r) => Part::Lines(ResultsHeader::of(&r)),
-            Event::ResultRecorded(r) => Part::Result(r),
-            Event::ResultWithdrawn(w) => Part::Withdrawal(w),
-            Event::PairEntered(p) => Part::Pair(p),
-            Event::DealRecorded(d) => Part::Deal(d),
+            Event::ResultRecorded(r) => Part::Result(Box::new(r)),
+            Event::ResultWithdrawn(w) => Part::Withdrawal(Box::new(w)),
+            Event::PairEntered(p) => Part::Pair(Box::new(p)),
+            Event::DealRecorded(d) => Part::Deal(Box::new(d)),
             other => return Err(other.event_type()),
         })
     }
@@ -122,5 +124,21 @@ impl Pending {
             .iter()
             .flat_map(|(first, _, part)| *first..first.saturating_add(part.sequences()))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_waiting_is_the_size_of_a_batch_header() {
+        // A word for the variant at most: the larger kinds of record are boxed.
+        let header = std::mem::size_of::<ResultsHeader>();
+        assert!(
+            std::mem::size_of::<Part>() <= header + 8,
+            "Part is {} bytes, a batch's header {header}",
+            std::mem::size_of::<Part>()
+        );
     }
 }
