@@ -297,5 +297,52 @@ fn machine_description() -> String {
         })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{cpu}, {cores} cores")
+    match last_level_cache() {
+        Some(cache) => format!("{cpu}, {cores} cores, {cache}"),
+        None => format!("{cpu}, {cores} cores"),
+    }
+}
+
+/// The size of the first core's last-level cache, as Linux describes it ("L3 480 MB"): machines
+/// that name the same processor differ in it by a factor of ten or more, and a national field's
+/// working set either fits in it or goes out to memory.
+fn last_level_cache() -> Option<String> {
+    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let read = |index: &std::path::Path, name: &str| {
+        std::fs::read_to_string(index.join(name))
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    let (level, size) = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| {
+            let index = entry.ok()?.path();
+            (read(&index, "type")? != "Instruction").then_some(())?;
+            let level: u32 = read(&index, "level")?.parse().ok()?;
+            Some((level, read(&index, "size")?))
+        })
+        .max_by_key(|(level, _)| *level)?;
+    Some(format!("L{level} {}", cache_size(&size)))
+}
+
+/// A cache size as sysfs writes it ("491520K") in megabytes when it is a whole number of them.
+fn cache_size(size: &str) -> String {
+    match size.strip_suffix('K').and_then(|k| k.parse::<u64>().ok()) {
+        Some(k) if k % 1024 == 0 => format!("{} MB", k / 1024),
+        Some(k) => format!("{k} KB"),
+        None => size.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cache_size;
+
+    #[test]
+    fn cache_sizes_read_as_sysfs_writes_them() {
+        assert_eq!(cache_size("491520K"), "480 MB");
+        assert_eq!(cache_size("32768K"), "32 MB");
+        assert_eq!(cache_size("1280K"), "1280 KB");
+        assert_eq!(cache_size("2M"), "2M");
+    }
 }
