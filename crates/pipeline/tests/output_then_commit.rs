@@ -118,15 +118,25 @@ fn a_batchs_board_scores_are_in_the_stream_before_the_next_batchs_applied_submis
     }
 }
 
-/// A log whose appends to one stream fail as on a full disk.
+/// A log whose appends to one stream fail as on a full disk: all of them, or only those that
+/// hold an event of type `holding`.
 struct FullDisk {
     inner: Arc<dyn Log>,
     stream: String,
+    holding: Option<simpairs_events::EventType>,
 }
 
 impl FullDisk {
-    fn refuse(&self, stream: &str) -> simpairs_log::Result<()> {
-        if stream != self.stream {
+    fn refuse(&self, stream: &str, records: &[Produce<'_>]) -> simpairs_log::Result<()> {
+        let codec = simpairs_events::Codec::new().unwrap();
+        let holds = |wanted| {
+            records.iter().any(|r| {
+                codec
+                    .decode(r.value)
+                    .is_ok_and(|e| e.event_type() == wanted)
+            })
+        };
+        if stream != self.stream || self.holding.is_some_and(|wanted| !holds(wanted)) {
             return Ok(());
         }
         Err(simpairs_log::Error::Io {
@@ -149,7 +159,7 @@ impl Log for FullDisk {
         stream: &str,
         records: &[Produce<'_>],
     ) -> simpairs_log::Result<Vec<(u32, u64)>> {
-        self.refuse(stream)?;
+        self.refuse(stream, records)?;
         self.inner.append(stream, records)
     }
     fn append_derived(
@@ -157,7 +167,7 @@ impl Log for FullDisk {
         stream: &str,
         records: &[Produce<'_>],
     ) -> simpairs_log::Result<Vec<(u32, u64)>> {
-        self.refuse(stream)?;
+        self.refuse(stream, records)?;
         self.inner.append_derived(stream, records)
     }
     fn read(
@@ -180,6 +190,22 @@ impl Log for FullDisk {
 #[test]
 fn output_that_cannot_be_written_stops_the_aggregator_with_the_logs_error_and_is_written_on_restart()
  {
+    let leaderboard = simpairs_pipeline::stream_name(EVENT, Stream::Leaderboard);
+    stopped_then_written_on_restart(leaderboard, None);
+}
+
+/// A batch's board scores are appended while its standings are (to a stream of their own): their
+/// failure stops the aggregator all the same, with nothing of the batch committed.
+#[test]
+fn board_scores_that_cannot_be_written_stop_the_aggregator_and_are_written_on_restart() {
+    let board_scores = simpairs_pipeline::stream_name(EVENT, Stream::BoardScores);
+    stopped_then_written_on_restart(board_scores, Some(simpairs_events::EventType::BoardScored));
+}
+
+/// The aggregator run on a log that refuses `stream`'s appends (those holding `holding`): it stops
+/// with the log's error, reports no batch, and started again with room on the disk it applies
+/// every club and writes every club's output.
+fn stopped_then_written_on_restart(stream: String, holding: Option<simpairs_events::EventType>) {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     let csvs = common::declared_session(log.as_ref(), EVENT, "a full disk");
@@ -189,7 +215,8 @@ fn output_that_cannot_be_written_stops_the_aggregator_with_the_logs_error_and_is
     let leaderboard = simpairs_pipeline::stream_name(EVENT, Stream::Leaderboard);
     let full: Arc<dyn Log> = Arc::new(FullDisk {
         inner: log.clone(),
-        stream: leaderboard.clone(),
+        stream,
+        holding,
     });
     // A batch a club: the clubs after the first are read and judged while its output fails.
     let options = AggregateOptions {
