@@ -317,7 +317,9 @@ fn last_level_cache() -> Option<String> {
         .ok()?
         .filter_map(|entry| {
             let index = entry.ok()?.path();
-            (read(&index, "type")? != "Instruction").then_some(())?;
+            if read(&index, "type")? == "Instruction" {
+                return None;
+            }
             let level: u32 = read(&index, "level")?.parse().ok()?;
             Some((level, read(&index, "size")?))
         })

@@ -193,15 +193,15 @@ impl Writer {
         }
         // The streams are files of their own: the board scores are made durable while the
         // standings and dead letters are, each stream's syncs waiting for its own disk writes only.
-        let scores = std::thread::scope(|scope| {
-            let scores = scope.spawn(|| self.append(Stream::BoardScores, scores));
+        let scores_written = std::thread::scope(|scope| {
+            let written = scope.spawn(|| self.append(Stream::BoardScores, scores));
             self.append(Stream::Leaderboard, standings)?;
             self.append(Stream::DeadLetter, job.dead)?;
-            scores
+            written
                 .join()
                 .map_err(|_| Error::Stopped("writing the board scores"))
         })?;
-        scores?;
+        scores_written?;
         Ok(Durable {
             positions: job.positions,
             elapsed: started.elapsed(),
