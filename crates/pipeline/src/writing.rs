@@ -1,7 +1,8 @@
 //! A batch's output derived and written on threads of their own while the aggregator reads, stages
 //! and judges the batches after it ([`Output`]): its applied submissions first, then its board
-//! scores and clubs' standings, derived meanwhile ([`crate::derive`]), and its dead letters, each
-//! stream's records with the seals that vouch for them ([`crate::output::append_sealed`]). A batch's
+//! scores, derived meanwhile ([`crate::derive`]), beside its clubs' standings and its dead letters
+//! (other streams, synced at the same time), each stream's records with the seals that vouch for
+//! them ([`crate::output::append_sealed`]). A batch's
 //! input position is committed only once all of its output is durable, and the batches are
 //! written one at a time, in order, so the streams hold them in order.
 //!
