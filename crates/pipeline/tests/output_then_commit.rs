@@ -128,15 +128,7 @@ struct FullDisk {
 
 impl FullDisk {
     fn refuse(&self, stream: &str, records: &[Produce<'_>]) -> simpairs_log::Result<()> {
-        let codec = simpairs_events::Codec::new().unwrap();
-        let holds = |wanted| {
-            records.iter().any(|r| {
-                codec
-                    .decode(r.value)
-                    .is_ok_and(|e| e.event_type() == wanted)
-            })
-        };
-        if stream != self.stream || self.holding.is_some_and(|wanted| !holds(wanted)) {
+        if stream != self.stream || !self.holding.is_none_or(|wanted| holds(records, wanted)) {
             return Ok(());
         }
         Err(simpairs_log::Error::Io {
@@ -145,6 +137,16 @@ impl FullDisk {
             source: std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device"),
         })
     }
+}
+
+/// Whether any of `records` is an event of type `wanted`.
+fn holds(records: &[Produce<'_>], wanted: simpairs_events::EventType) -> bool {
+    let codec = simpairs_events::Codec::new().unwrap();
+    records.iter().any(|r| {
+        codec
+            .decode(r.value)
+            .is_ok_and(|e| e.event_type() == wanted)
+    })
 }
 
 impl Log for FullDisk {
