@@ -272,8 +272,10 @@ impl Counts {
 
     /// [`Counts::add_rows`] on the bridge grid. A board's results follow one another, often with
     /// the same score, and an add to the cell the row before added to waits for that add: rows
-    /// are taken two at a time, the second of each into its own counts, so that each add waits
-    /// for the one two rows back at most (L.csv's 36,000,000 rows: 44-46 ms to 31-32).
+    /// are taken two at a time, the second of each into its own histogram, so that each add waits
+    /// for the one two rows back at most (L.csv's 36,000,000 rows: 44-46 ms to 31-32). For the
+    /// same reason no row adds to its board's count of results, which every row of the board
+    /// would wait for: a board's plain results are its histogram's sum, taken once at the end.
     fn add_grid_rows(
         &mut self,
         boards: &[u16],
@@ -285,28 +287,20 @@ impl Counts {
             self.add_grid_run(boards, scores, board_index, width);
             return;
         }
-        let mut second = Counts::zero(self.results.len(), width);
+        let nboards = self.results.len();
+        let (mut first, mut second) = (Counts::zero(nboards, width), Counts::zero(nboards, width));
         let (board_pairs, boards_left) = boards.as_chunks::<2>();
         let (score_pairs, scores_left) = scores.as_chunks::<2>();
         for (b, s) in board_pairs.iter().zip(score_pairs) {
-            let (b0, b1) = (
-                board_index[b[0] as usize] as usize,
-                board_index[b[1] as usize] as usize,
-            );
-            // Counted before the scores are looked at, as the measured loop did; undone below for
-            // the rare pair counted the other way.
-            self.results[b0] += 1;
-            second.results[b1] += 1;
             if let (Some(at0), Some(at1)) = (
                 BridgeGrid::on_grid(s[0].into()),
                 BridgeGrid::on_grid(s[1].into()),
             ) {
-                self.hist[b0 * width + at0] += 1;
-                second.hist[b1 * width + at1] += 1;
+                let (b0, b1) = (board_index[b[0] as usize], board_index[b[1] as usize]);
+                first.hist[b0 as usize * width + at0] += 1;
+                second.hist[b1 as usize * width + at1] += 1;
             } else {
-                // Undone, then counted one at a time (specials, or a score off the grid).
-                self.results[b0] -= 1;
-                second.results[b1] -= 1;
+                // Specials, or a score off the grid: counted one at a time, results and all.
                 self.add_grid_run(b, s, board_index, width);
                 if !self.fits {
                     return;
@@ -314,8 +308,21 @@ impl Counts {
             }
         }
         self.add_grid_run(boards_left, scores_left, board_index, width);
-        add_each(&mut self.results, &second.results);
-        add_each(&mut self.hist, &second.hist);
+        self.add_histograms(&first, width);
+        self.add_histograms(&second, width);
+    }
+
+    /// Adds the histograms of `other`, whose results were not counted, with each board's plain
+    /// results as its results.
+    fn add_histograms(&mut self, other: &Counts, width: usize) {
+        let boards = self
+            .hist
+            .chunks_exact_mut(width)
+            .zip(other.hist.chunks_exact(width));
+        for (results, (mine, theirs)) in self.results.iter_mut().zip(boards) {
+            *results += theirs.iter().sum::<u32>();
+            add_each(mine, theirs);
+        }
     }
 
     /// [`Counts::add_grid_rows`] one row after the other: each score's position and whether it is

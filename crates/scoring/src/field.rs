@@ -318,6 +318,9 @@ pub struct Field {
     groups: Vec<(ClubId, Box<str>)>,
     group_index: FxHashMap<(ClubId, Box<str>), GroupId>,
     pairs: Vec<Pair>,
+    /// Each pair's direction, by id, beside `pairs`: ranking a national field reads the list of
+    /// each of its millions of pairs, a byte each here rather than a whole [`Pair`] each.
+    directions: Vec<Option<Direction>>,
     /// Pair lookup by packed key (club, section, direction, label code); see [`Field::pair_key`].
     /// Pairs numbered below [`DENSE_NUMBERS`] are in `numbered` instead.
     pair_index: FxHashMap<u128, PairId>,
@@ -439,6 +442,7 @@ impl Field {
             return id;
         }
         let id = self.pairs.len() as PairId;
+        self.directions.push(pair.direction);
         self.pairs.push(pair);
         self.pair_index.insert(key, id);
         id
@@ -494,6 +498,7 @@ impl Field {
         number: u32,
         direction: Option<Direction>,
     ) -> PairId {
+        self.directions.push(direction);
         self.pairs.push(Pair {
             club,
             section,
@@ -829,6 +834,11 @@ impl Field {
         &self.pairs
     }
 
+    /// Each pair's direction, by id: the same as the [`Field::pairs`]' own.
+    pub(crate) fn pair_directions(&self) -> &[Option<Direction>] {
+        &self.directions
+    }
+
     pub fn club_name(&self, club: ClubId) -> &str {
         &self.clubs.names[club as usize]
     }
@@ -1106,6 +1116,36 @@ mod tests {
             label: PairLabel::new(n),
             direction: d,
         })
+    }
+
+    /// Whether `field`'s column of directions is its pairs' own, pair by pair.
+    fn directions_agree(field: &Field) -> bool {
+        let own: Vec<Option<Direction>> = field.pairs().iter().map(|p| p.direction).collect();
+        field.pair_directions() == own.as_slice()
+    }
+
+    #[test]
+    fn the_column_of_directions_follows_the_pairs_however_they_are_added() {
+        let part = |club: &str| {
+            let mut f = Field::new();
+            let (c, s) = (f.club(club), f.section("A"));
+            for (n, d) in [
+                (1, Some(Direction::NS)),
+                (2, Some(Direction::EW)),
+                (3, None),
+            ] {
+                f.pair_numbered(c, s, n, d);
+            }
+            pair(&mut f, club, "7X", Some(Direction::EW));
+            pair(&mut f, club, "8Y", None);
+            f
+        };
+        let first = part("North");
+        assert!(directions_agree(&first));
+        // Joined: the first part's pairs taken whole, the others' added one by one.
+        let joined = Field::concat(vec![part("North"), part("South"), part("North")]);
+        assert_eq!(joined.pairs().len(), 10);
+        assert!(directions_agree(&joined));
     }
 
     #[test]

@@ -490,23 +490,15 @@ fn categories_in_order(
     order: &[PairId],
     mut category_at: Vec<u8>,
 ) -> Vec<u8> {
-    let pairs = field.pairs();
-    if order.len() < pairs.len() / 64 {
-        // A few of the field's pairs ([`Summed::top`]): looked up where they are.
-        let of = |&p: &PairId| category(pairs[p as usize].direction) as u8;
+    let directions = field.pair_directions();
+    let of = |&p: &PairId| category(directions[p as usize]) as u8;
+    if order.len() < crate::zeroed::PARALLEL_MIN {
+        // A club's few dozen pairs, or the few of a large field's [`Summed::top`].
         category_at.clear();
         category_at.extend(order.iter().map(of));
-        return category_at;
+    } else {
+        order.par_iter().map(of).collect_into_vec(&mut category_at);
     }
-    // Each pair's list, by pair id (read in order), then by place (read at random, but one byte a pair).
-    let category_of: Vec<u8> = pairs
-        .par_iter()
-        .map(|p| category(p.direction) as u8)
-        .collect();
-    order
-        .par_iter()
-        .map(|&p| category_of[p as usize])
-        .collect_into_vec(&mut category_at);
     category_at
 }
 
@@ -617,15 +609,20 @@ fn places_by_pair(order: &[PairId], p: &Places, pairs: usize, mut placed: Vec<u6
         .par_chunks_mut(share)
         .enumerate()
         .for_each(|(k, mine)| {
-            let first = k * share;
+            let (first, last) = (k * share, mine.len() - 1);
+            // Half the order's pairs are another thread's, in no order: a branch on whether the
+            // pair is this thread's was mispredicted half the time. Every other thread's pair is
+            // written to the last slot instead, whose own pair's places are then written again.
+            let mut lasts = 0;
             for ((&pair, &combined), &at) in order.iter().zip(&p.places).zip(&p.placed_at) {
-                if let Some(slot) = (pair as usize)
-                    .checked_sub(first)
-                    .and_then(|at| mine.get_mut(at))
-                {
-                    *slot = u64::from(combined) << 32 | u64::from(at);
+                let here = (pair as usize).wrapping_sub(first);
+                let places = u64::from(combined) << 32 | u64::from(at);
+                mine[here.min(last)] = places;
+                if here == last {
+                    lasts = places;
                 }
             }
+            mine[last] = lasts;
         });
     placed
 }

@@ -189,6 +189,7 @@ fn take_first_names(out: &mut Field, first: &mut Field) {
     out.groups = std::mem::take(&mut first.groups);
     out.group_index = std::mem::take(&mut first.group_index);
     out.pairs = std::mem::take(&mut first.pairs);
+    out.directions = std::mem::take(&mut first.directions);
     out.pair_index = std::mem::take(&mut first.pair_index);
     out.numbered = std::mem::take(&mut first.numbered);
     out.labels = std::mem::take(&mut first.labels);
