@@ -81,6 +81,21 @@ impl Positions for BridgeGrid {
     }
 }
 
+/// [`GRID_POSITIONS`]' mark of a score off the bridge grid (or a special score).
+const OFF_GRID: u16 = u16::MAX;
+
+/// Every column score's position on the bridge grid, by the score's bits: one lookup a row in
+/// pass one instead of the grid's arithmetic.
+static GRID_POSITIONS: std::sync::LazyLock<Box<[u16; 1 << 16]>> = std::sync::LazyLock::new(|| {
+    let mut positions = Box::new([OFF_GRID; 1 << 16]);
+    for (bits, at) in positions.iter_mut().enumerate() {
+        if let Some(on) = BridgeGrid::on_grid((bits as u16 as ColumnScore).into()) {
+            *at = on as u16;
+        }
+    }
+    positions
+});
+
 /// Maps a North-South score to its position in the boards' value tables.
 #[derive(Clone, Debug)]
 pub(crate) enum ScorePositions {
@@ -291,14 +306,25 @@ impl Counts {
         let (mut first, mut second) = (Counts::zero(nboards, width), Counts::zero(nboards, width));
         let (board_pairs, boards_left) = boards.as_chunks::<2>();
         let (score_pairs, scores_left) = scores.as_chunks::<2>();
+        // A large field's boards are mostly indexed by their own numbers: no lookup then.
+        let identity = board_index
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b as usize == i);
+        let grid = &*GRID_POSITIONS;
         for (b, s) in board_pairs.iter().zip(score_pairs) {
-            if let (Some(at0), Some(at1)) = (
-                BridgeGrid::on_grid(s[0].into()),
-                BridgeGrid::on_grid(s[1].into()),
-            ) {
-                let (b0, b1) = (board_index[b[0] as usize], board_index[b[1] as usize]);
-                first.hist[b0 as usize * width + at0] += 1;
-                second.hist[b1 as usize * width + at1] += 1;
+            let (at0, at1) = (grid[s[0] as u16 as usize], grid[s[1] as u16 as usize]);
+            if at0 != OFF_GRID && at1 != OFF_GRID {
+                let (b0, b1) = if identity {
+                    (b[0] as usize, b[1] as usize)
+                } else {
+                    (
+                        board_index[b[0] as usize] as usize,
+                        board_index[b[1] as usize] as usize,
+                    )
+                };
+                first.hist[b0 * width + at0 as usize] += 1;
+                second.hist[b1 * width + at1 as usize] += 1;
             } else {
                 // Specials, or a score off the grid: counted one at a time, results and all.
                 self.add_grid_run(b, s, board_index, width);
@@ -1447,11 +1473,16 @@ mod tests {
     /// The counts of every row of `field` on the grid: two rows at a time, and one at a time.
     fn counted_both_ways(field: &Field) -> (Counts, Counts) {
         let board_index: Vec<u32> = (0..DIRECT_BOARDS as u32).collect();
+        counted_both_ways_by(field, &board_index)
+    }
+
+    /// [`counted_both_ways`] with the boards at `board_index`.
+    fn counted_both_ways_by(field: &Field, board_index: &[u32]) -> (Counts, Counts) {
         let (boards, scores) = (&field.boards[..], &field.scores[..]);
-        let mut paired = Counts::zero(DIRECT_BOARDS, GRID_LEN);
-        paired.add_grid_rows(boards, scores, &board_index, GRID_LEN);
-        let mut single = Counts::zero(DIRECT_BOARDS, GRID_LEN);
-        single.add_grid_run(boards, scores, &board_index, GRID_LEN);
+        let mut paired = Counts::zero(board_index.len(), GRID_LEN);
+        paired.add_grid_rows(boards, scores, board_index, GRID_LEN);
+        let mut single = Counts::zero(board_index.len(), GRID_LEN);
+        single.add_grid_run(boards, scores, board_index, GRID_LEN);
         (paired, single)
     }
 
@@ -1465,6 +1496,20 @@ mod tests {
         assert_eq!(paired.results, single.results);
         assert_eq!(paired.hist, single.hist);
         assert_eq!(paired.results.iter().sum::<u32>() as usize, rows);
+    }
+
+    #[test]
+    fn boards_counted_at_an_index_of_their_own_count_as_one_at_a_time() {
+        // Board b at index 40 - b: not the boards' own numbers, which the pairs' loop skips.
+        let board_index: Vec<u32> = (0..=40).rev().collect();
+        let rows = 2 * SMALL_FIELD + 1;
+        let field = field_of(rows, &[3, 4, 999], None);
+        let (paired, single) = counted_both_ways_by(&field, &board_index);
+        assert!(paired.fits && single.fits);
+        assert_eq!(paired.results, single.results);
+        assert_eq!(paired.hist, single.hist);
+        // Board 1's six rows in each run of 216 are at index 39.
+        assert_eq!(paired.results[39] as usize, rows.div_ceil(216) * 6);
     }
 
     #[test]
