@@ -555,39 +555,73 @@ fn place_in_order(
         }
     }
     work.into_par_iter()
-        .for_each(|(part, mut placed_before, places, placed_at)| {
-            let offset = part.start;
-            let mut i = part.start;
-            while i < part.end {
-                let mut j = i + 1;
-                while j < part.end && same_at(i, j) {
-                    j += 1;
-                }
-                let mut in_group = [0u32; 3];
-                for &c in &category_at[i..j] {
-                    in_group[c as usize] += 1;
-                }
-                let combined_tied = j - i > 1;
-                places[i - offset..j - offset].fill(i as u32 + 1);
-                for (k, &c) in (i..j).zip(&category_at[i..j]) {
-                    let c = c as usize;
-                    let (r, tied) = if c == 2 {
-                        (i as u32 + 1, combined_tied)
-                    } else {
-                        (placed_before[c] + 1, in_group[c] > 1)
-                    };
-                    placed_at[k - offset] = pack_place(r, tied, combined_tied);
-                }
-                for c in 0..3 {
-                    placed_before[c] += in_group[c];
-                }
-                i = j;
-            }
+        .for_each(|(part, placed_before, places, placed_at)| {
+            place_part(
+                part,
+                placed_before,
+                places,
+                placed_at,
+                &category_at,
+                same_at,
+            );
         });
     Places {
         places,
         placed_at,
         category_at,
+    }
+}
+
+/// Places the pairs of `part` of the rank order (whole tie groups), given how many pairs of each
+/// list were placed before it: each pair's combined place into `places`, and its place in its
+/// list into `placed_at` ([`pack_place`]), both counted from the part's start.
+fn place_part(
+    part: std::ops::Range<usize>,
+    mut placed_before: [u32; 3],
+    places: &mut [u32],
+    placed_at: &mut [u32],
+    category_at: &[u8],
+    same_at: impl Fn(usize, usize) -> bool,
+) {
+    let offset = part.start;
+    let mut i = part.start;
+    while i < part.end {
+        let mut j = i + 1;
+        while j < part.end && same_at(i, j) {
+            j += 1;
+        }
+        if j == i + 1 {
+            // Most pairs share their total with no other: nothing to count in a group.
+            let c = usize::from(category_at[i]);
+            let place = if c == 2 {
+                i as u32 + 1
+            } else {
+                placed_before[c] + 1
+            };
+            places[i - offset] = i as u32 + 1;
+            placed_at[i - offset] = pack_place(place, false, false);
+            placed_before[c] += 1;
+            i = j;
+            continue;
+        }
+        let mut in_group = [0u32; 3];
+        for &c in &category_at[i..j] {
+            in_group[c as usize] += 1;
+        }
+        places[i - offset..j - offset].fill(i as u32 + 1);
+        for (k, &c) in (i..j).zip(&category_at[i..j]) {
+            let c = c as usize;
+            let (place, tied) = if c == 2 {
+                (i as u32 + 1, true)
+            } else {
+                (placed_before[c] + 1, in_group[c] > 1)
+            };
+            placed_at[k - offset] = pack_place(place, tied, true);
+        }
+        for c in 0..3 {
+            placed_before[c] += in_group[c];
+        }
+        i = j;
     }
 }
 

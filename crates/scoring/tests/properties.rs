@@ -249,6 +249,78 @@ proptest! {
     }
 }
 
+/// A Howell field of `pairs` pairs (even), none of them sitting one way: on each board every pair
+/// plays once, board `b`'s tables taking the scores of `boards[b]` in turn.
+fn howell(pairs: u32, boards: &[Vec<i32>]) -> simpairs_scoring::Field {
+    use simpairs_scoring::{Outcome, Pair, PairLabel, TableResult};
+    let mut field = simpairs_scoring::Field::new();
+    let (club, section) = (field.club("H"), field.section("A"));
+    let ids: Vec<_> = (1..=pairs)
+        .map(|n| {
+            field.pair(Pair {
+                club,
+                section,
+                label: PairLabel::Number(n),
+                direction: None,
+            })
+        })
+        .collect();
+    for (b, scores) in boards.iter().enumerate() {
+        for t in 0..pairs / 2 {
+            let at = |k: u32| ids[((2 * t + k + b as u32) % pairs) as usize];
+            let outcome = Outcome::Played(scores[t as usize % scores.len()]);
+            let result = TableResult {
+                board: b as u16 + 1,
+                ns: at(0),
+                ew: at(1),
+                outcome,
+                arrow_switch: false,
+                group: None,
+            };
+            field.push(result).unwrap();
+        }
+    }
+    field
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A pair's place is one more than the pairs of its list (every pair, for a Howell pair) with
+    /// a higher factored total, and its combined place the same among all pairs; a pair is tied
+    /// exactly when another pair of its list shares its place, and tied in the combined list
+    /// exactly when another pair shares its combined place.
+    #[test]
+    fn places_and_ties_follow_the_exact_totals(
+        boards in prop::collection::vec(board_scores(6), 1..4),
+        pairs in (1u32..=7).prop_map(|n| 2 * n),
+        howell_field in any::<bool>(),
+    ) {
+        let field = if howell_field { howell(pairs, &boards) } else { field_of(&boards) };
+        let scoring = score(&field, &Options::default()).unwrap();
+        let st = scoring.standings();
+        let mut totals = vec![Value::from_integer(0); st.len()];
+        for row in 0..field.len() {
+            let (r, (ns, ew)) = (field.result(row), scoring.result_values(row));
+            totals[r.ns as usize] += ns;
+            totals[r.ew as usize] += ew;
+        }
+        let factored: Vec<Value> = totals.iter().zip(st).map(|(t, s)| t / Value::from_integer(i64::from(s.boards))).collect();
+        let list = |p: usize| field.pairs()[p].direction;
+        let others = |a: usize| (0..st.len()).filter(move |&b| b != a);
+        for (a, s) in st.iter().enumerate() {
+            let of_list = |b: &usize| list(a).is_none() || list(*b) == list(a);
+            let above = others(a).filter(|b| factored[*b] > factored[a]);
+            prop_assert_eq!(s.combined_rank as usize, above.clone().count() + 1, "combined place of pair {}", a);
+            prop_assert_eq!(s.rank as usize, above.filter(of_list).count() + 1, "place of pair {}", a);
+            let tied = others(a).filter(of_list).any(|b| st[b].rank == s.rank);
+            prop_assert_eq!(s.tied, tied, "pair {} tied", a);
+            let combined_tied = others(a).any(|b| st[b].combined_rank == s.combined_rank);
+            prop_assert_eq!(s.combined_tied, combined_tied, "pair {} tied in the combined list", a);
+        }
+    }
+}
+
 fn pa_is(field: &simpairs_scoring::Field, id: usize, d: Direction) -> bool {
     field.pairs()[id].direction == Some(d)
 }
