@@ -644,9 +644,10 @@ fn places_by_pair(order: &[PairId], p: &Places, pairs: usize, mut placed: Vec<u6
         .enumerate()
         .for_each(|(k, mine)| {
             let (first, last) = (k * share, mine.len() - 1);
-            // Half the order's pairs are another thread's, in no order: a branch on whether the
-            // pair is this thread's was mispredicted half the time. Every other thread's pair is
-            // written to the last slot instead, whose own pair's places are then written again.
+            // Half the order's pairs are another thread's, in no order, so that a branch on
+            // whether the pair is this thread's goes wrong half the time: every other thread's
+            // pair is written to the last slot instead, whose own pair's places are then written
+            // again (2,000,000 pairs: 7.4-7.8 ms against 8.3-8.8).
             let mut lasts = 0;
             for ((&pair, &combined), &at) in order.iter().zip(&p.places).zip(&p.placed_at) {
                 let here = (pair as usize).wrapping_sub(first);
