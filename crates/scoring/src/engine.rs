@@ -274,7 +274,7 @@ impl Counts {
         let width = self.hist.len() / self.results.len().max(1);
         let (boards, scores) = (&field.boards[rows.clone()], &field.scores[rows]);
         if grid {
-            self.add_grid_rows(boards, scores, board_index, width);
+            self.add_grid_rows(boards, scores, board_index, width, field.max_board);
             return;
         }
         for (&b, &s) in boards.iter().zip(scores) {
@@ -298,20 +298,26 @@ impl Counts {
         scores: &[ColumnScore],
         board_index: &[u32],
         width: usize,
+        max_board: u16,
     ) {
         if boards.len() < SMALL_FIELD {
             self.add_grid_run(boards, scores, board_index, width);
             return;
         }
-        let nboards = self.results.len();
-        let (mut first, mut second) = (Counts::zero(nboards, width), Counts::zero(nboards, width));
         let (board_pairs, boards_left) = boards.as_chunks::<2>();
         let (score_pairs, scores_left) = scores.as_chunks::<2>();
-        // A large field's boards are mostly indexed by their own numbers: no lookup then.
+        // A large field's boards are mostly indexed by their own numbers: no lookup then, and
+        // the two histograms need no board above the field's highest.
         let identity = board_index
             .iter()
             .enumerate()
             .all(|(i, &b)| b as usize == i);
+        let nboards = if identity {
+            self.results.len().min(usize::from(max_board) + 1)
+        } else {
+            self.results.len()
+        };
+        let (mut first, mut second) = (Counts::zero(nboards, width), Counts::zero(nboards, width));
         let grid = &*GRID_POSITIONS;
         for (b, s) in board_pairs.iter().zip(score_pairs) {
             let (at0, at1) = (grid[s[0] as u16 as usize], grid[s[1] as u16 as usize]);
@@ -339,8 +345,8 @@ impl Counts {
         self.add_histograms(&second, width);
     }
 
-    /// Adds the histograms of `other`, whose results were not counted, with each board's plain
-    /// results as its results.
+    /// Adds the histograms of `other` (of this one's first boards, or all), whose results were not
+    /// counted, with each board's plain results as its results.
     fn add_histograms(&mut self, other: &Counts, width: usize) {
         let boards = self
             .hist
@@ -1481,7 +1487,7 @@ mod tests {
     fn counted_both_ways_by(field: &Field, board_index: &[u32]) -> (Counts, Counts) {
         let (boards, scores) = (&field.boards[..], &field.scores[..]);
         let mut paired = Counts::zero(board_index.len(), GRID_LEN);
-        paired.add_grid_rows(boards, scores, board_index, GRID_LEN);
+        paired.add_grid_rows(boards, scores, board_index, GRID_LEN, field.max_board);
         let mut single = Counts::zero(board_index.len(), GRID_LEN);
         single.add_grid_run(boards, scores, board_index, GRID_LEN);
         (paired, single)
