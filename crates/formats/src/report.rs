@@ -129,9 +129,10 @@ const RENDER_CHUNK: usize = 16_384;
 
 /// Pieces of JSON (a board's opening or closing, or a chunk of results or pairs) rendered at once,
 /// up to about 8 MB: work for every thread while the pieces before are written. Three batches are
-/// held (written, rendered, given back); at 32 MB a batch, a processor with a 32 MB last-level
-/// cache missed it on 42.6 M reads and writes in the first `replay --json` of a national field,
-/// at 8 MB on 33.8 M (cachegrind, docs/benchmarks.md 2026-12-05).
+/// held (written, rendered, given back), and a processor whose last-level cache is 32 MB keeps
+/// them at this size: in the first `replay --json` of a national field, such a cache (simulated by
+/// cachegrind) missed 42.6 M times with batches of 32 MB and 33.8 M times with these (see
+/// docs/benchmarks.md, 2026-12-05).
 const PIECES_AT_ONCE: usize = 4;
 
 /// A piece of the boards' JSON.
