@@ -317,7 +317,9 @@ impl Counts {
         } else {
             self.results.len()
         };
-        let (mut first, mut second) = (Counts::zero(nboards, width), Counts::zero(nboards, width));
+        // Histograms only: a board's results are their sums.
+        let mut first: Vec<u32> = crate::zeroed::written(nboards * width);
+        let mut second = first.clone();
         let grid = &*GRID_POSITIONS;
         for (b, s) in board_pairs.iter().zip(score_pairs) {
             let (at0, at1) = (grid[s[0] as u16 as usize], grid[s[1] as u16 as usize]);
@@ -330,8 +332,8 @@ impl Counts {
                         board_index[b[1] as usize] as usize,
                     )
                 };
-                first.hist[b0 * width + at0 as usize] += 1;
-                second.hist[b1 * width + at1 as usize] += 1;
+                first[b0 * width + at0 as usize] += 1;
+                second[b1 * width + at1 as usize] += 1;
             } else {
                 // Specials, or a score off the grid: counted one at a time, results and all.
                 self.add_grid_run(b, s, board_index, width);
@@ -345,13 +347,13 @@ impl Counts {
         self.add_histograms(&second, width);
     }
 
-    /// Adds the histograms of `other` (of this one's first boards, or all), whose results were not
+    /// Adds `hist`, histograms of this one's first boards (or all) whose results were not
     /// counted, with each board's plain results as its results.
-    fn add_histograms(&mut self, other: &Counts, width: usize) {
+    fn add_histograms(&mut self, hist: &[u32], width: usize) {
         let boards = self
             .hist
             .chunks_exact_mut(width)
-            .zip(other.hist.chunks_exact(width));
+            .zip(hist.chunks_exact(width));
         for (results, (mine, theirs)) in self.results.iter_mut().zip(boards) {
             *results += theirs.iter().sum::<u32>();
             add_each(mine, theirs);
