@@ -124,8 +124,13 @@ impl Derivation {
         tracing::debug!(elapsed = ?started.elapsed(), results = self.national.len(), "national boards scored");
         let boards = board_events(&self.event_id, &national, "", generation);
         tracing::debug!(elapsed = ?started.elapsed(), "national board events built");
+        let clubs = self.clubs_scored(&fields, generation)?;
+        // Room for every board event at once: grown a push at a time, the events of a batch of
+        // clubs (hundreds of kilobytes) were copied into a buffer twice as large again and again.
+        scores.reserve(boards.len() + clubs.iter().map(|c| c.1.len()).sum::<usize>());
+        standings.reserve(clubs.len());
         self.written.keep_changed("", boards, &mut scores);
-        for (club, boards, club_standings) in self.clubs_scored(&fields, generation)? {
+        for (club, boards, club_standings) in clubs {
             self.written.keep_changed(&club, boards, &mut scores);
             standings.push(Event::StandingsComputed(club_standings));
         }
@@ -197,8 +202,7 @@ pub(crate) fn board_events(
         .iter()
         .map(|board| {
             let table = scoring
-                .board_table(board)
-                .into_iter()
+                .board_table_lines(board)
                 .map(|line| TableEntry {
                     ns_score: line.ns_score,
                     count: line.count as i32,

@@ -203,7 +203,8 @@ fn board_map(field: &Field) -> (Vec<u16>, Vec<u32>) {
                 },
             )
     };
-    let mut board_numbers = Vec::new();
+    let count = present.iter().map(|bits| bits.count_ones() as usize).sum();
+    let mut board_numbers = Vec::with_capacity(count);
     let highest = present
         .iter()
         .enumerate()
@@ -819,9 +820,12 @@ fn played_boards(
     histograms: Histograms,
 ) -> (Vec<u16>, Vec<u32>, Vec<Vec<(i32, u32)>>) {
     let Histograms { results, plain } = histograms;
-    let mut kept_numbers = Vec::new();
-    let mut results_per_board = Vec::new();
-    let mut plain_per_board = Vec::new();
+    // Sized at once: a club's field is scored in a few microseconds a board, and these grew
+    // push by push for each of its boards.
+    let boards = board_numbers.len();
+    let mut kept_numbers = Vec::with_capacity(boards);
+    let mut results_per_board = Vec::with_capacity(boards);
+    let mut plain_per_board = Vec::with_capacity(boards);
     for ((number, count), plain) in board_numbers.into_iter().zip(results).zip(plain) {
         if count > 0 {
             board_index[number as usize] = kept_numbers.len() as u32;
@@ -878,12 +882,16 @@ fn finish<'f, 'c, P: Positions>(
     // A club's boards are valued on this thread: clubs are scored in parallel already, and a board
     // of a dozen results is less work than handing it to another thread.
     let boards: Vec<BoardScore> = if field.len() < SMALL_FIELD {
-        plain_per_board
+        // A loop rather than a collect into `Result`, which cannot size the vector first.
+        let mut boards = Vec::with_capacity(nboards);
+        for (bi, (plain, specials)) in plain_per_board
             .into_iter()
-            .zip(specials_per_board.iter())
+            .zip(&specials_per_board)
             .enumerate()
-            .map(|(bi, (plain, specials))| value(bi, plain, specials))
-            .collect::<Result<_>>()?
+        {
+            boards.push(value(bi, plain, specials)?);
+        }
+        boards
     } else {
         plain_per_board
             .into_par_iter()
@@ -1219,19 +1227,25 @@ impl<'f> Scoring<'f> {
     /// A board's frequency table: each North-South score of a plain result, how many tables had it, and
     /// its values to NS and EW (presentation scale). Special results are in [`Scoring::board_specials`].
     pub fn board_table(&self, board: &BoardScore) -> Vec<TableLine> {
-        board
-            .plain
-            .iter()
-            .map(|&(score, count)| {
-                let p = self.positions.position(score);
-                TableLine {
-                    ns_score: score,
-                    count,
-                    ns_value: self.presented(board.ns[p]),
-                    ew_value: self.presented(board.ew[p]),
-                }
-            })
-            .collect()
+        self.board_table_lines(board).collect()
+    }
+
+    /// The lines of [`Scoring::board_table`] one by one, for a caller that turns them into
+    /// something else (the aggregator's board events, a board of every club's field each time)
+    /// without a vector of them first.
+    pub fn board_table_lines<'s>(
+        &'s self,
+        board: &'s BoardScore,
+    ) -> impl ExactSizeIterator<Item = TableLine> + 's {
+        board.plain.iter().map(move |&(score, count)| {
+            let p = self.positions.position(score);
+            TableLine {
+                ns_score: score,
+                count,
+                ns_value: self.presented(board.ns[p]),
+                ew_value: self.presented(board.ew[p]),
+            }
+        })
     }
 
     /// A board's special results (adjusted, split, arrow-switched, fouled): row and values to the

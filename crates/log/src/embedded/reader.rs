@@ -18,6 +18,8 @@ use crate::{Error, Record, Result};
 const INDEX_INTERVAL: u64 = 4 << 10;
 /// Read buffer capacity kept between reads; a larger one is given back.
 const KEEP_BUFFER_BYTES: usize = 1 << 20;
+/// Most records a read makes room for before it reads.
+const RESERVED_RECORDS: usize = 16_384;
 
 /// What this process knows about reading one partition.
 #[derive(Default)]
@@ -98,7 +100,9 @@ impl Reader {
         if max == 0 {
             return Ok(Vec::new());
         }
-        let mut out = Vec::new();
+        // Room for a consumer's batch at once, rather than a vector of records grown push by
+        // push; a read of everything grows as it goes.
+        let mut out = Vec::with_capacity(max.min(RESERVED_RECORDS));
         self.advance(part, from, max, &mut out)?;
         if self.buf.capacity() > KEEP_BUFFER_BYTES {
             self.buf = Vec::new();

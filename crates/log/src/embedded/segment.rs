@@ -69,9 +69,10 @@ impl Place<'_> {
         }
     }
 
-    /// [`Error::Io`] on this place's file.
-    pub fn io(&self, action: &'static str) -> impl FnOnce(io::Error) -> Error {
-        Error::io(action, PathBuf::from(self.path))
+    /// [`Error::Io`] on this place's file. The path is copied only on an error: the scan
+    /// asks for this at every record it reads.
+    pub fn io(&self, action: &'static str) -> impl FnOnce(io::Error) -> Error + use<'_> {
+        move |source| Error::io(action, PathBuf::from(self.path))(source)
     }
 }
 
