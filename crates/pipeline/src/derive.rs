@@ -125,8 +125,8 @@ impl Derivation {
         let boards = board_events(&self.event_id, &national, "", generation);
         tracing::debug!(elapsed = ?started.elapsed(), "national board events built");
         let clubs = self.clubs_scored(&fields, generation)?;
-        // Room for every board event at once: grown a push at a time, the events of a batch of
-        // clubs (hundreds of kilobytes) were copied into a buffer twice as large again and again.
+        // Room for every board event at once: pushed one at a time, a batch's events (hundreds of
+        // kilobytes) would be copied again each time the vector doubled.
         scores.reserve(boards.len() + clubs.iter().map(|c| c.1.len()).sum::<usize>());
         standings.reserve(clubs.len());
         self.written.keep_changed("", boards, &mut scores);

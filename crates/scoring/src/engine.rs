@@ -820,8 +820,8 @@ fn played_boards(
     histograms: Histograms,
 ) -> (Vec<u16>, Vec<u32>, Vec<Vec<(i32, u32)>>) {
     let Histograms { results, plain } = histograms;
-    // Sized at once: a club's field is scored in a few microseconds a board, and these grew
-    // push by push for each of its boards.
+    // Sized at once: a club's whole field is scored in about 25 µs, in which growing these three
+    // by doubling across its boards was a few percent (docs/benchmarks.md, 2026-12-05 morning).
     let boards = board_numbers.len();
     let mut kept_numbers = Vec::with_capacity(boards);
     let mut results_per_board = Vec::with_capacity(boards);
