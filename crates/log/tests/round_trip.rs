@@ -304,3 +304,35 @@ fn many_threads_append_to_one_partition() {
         assert!(chunk.iter().all(|r| check_tagged(&r.value).0 == w));
     }
 }
+
+#[test]
+fn a_poll_at_the_end_takes_no_room_and_a_read_behind_it_room_for_what_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_with_stream(dir.path(), "results", 1, 1 << 20);
+    let values: Vec<Vec<u8>> = (0..5).map(|i| tagged_value(0, i, 40)).collect();
+    let records: Vec<Produce<'_>> = values
+        .iter()
+        .map(|v| Produce::new(b"k", v, 0).to_partition(0))
+        .collect();
+    log.append("results", &records).unwrap();
+    // A live consumer at the end polls again and again, mostly for nothing.
+    let nothing = log.read("results", 0, 5, 10_000).unwrap();
+    assert!(nothing.is_empty());
+    assert_eq!(nothing.capacity(), 0);
+    // Behind the end, room for the records there, not for the whole batch asked for.
+    let some = log.read("results", 0, 2, 10_000).unwrap();
+    assert_eq!(some.len(), 3);
+    assert_eq!(some.capacity(), 3);
+    // Records appended after the end was last seen are read, with room made as they come.
+    let more: Vec<Vec<u8>> = (5..9).map(|i| tagged_value(0, i, 40)).collect();
+    let records: Vec<Produce<'_>> = more
+        .iter()
+        .map(|v| Produce::new(b"k", v, 0).to_partition(0))
+        .collect();
+    log.append("results", &records).unwrap();
+    let fresh = open_log(dir.path(), 1 << 20);
+    assert_eq!(fresh.read("results", 0, 0, 10_000).unwrap().len(), 9);
+    let late = log.read("results", 0, 5, 10_000).unwrap();
+    assert_eq!(late.len(), 4);
+    assert_dense(&log.read("results", 0, 0, 10_000).unwrap(), "results", 0);
+}

@@ -101,8 +101,11 @@ impl Reader {
             return Ok(Vec::new());
         }
         // Room for a consumer's batch at once, rather than a vector of records grown push by
-        // push; a read of everything grows as it goes.
-        let mut out = Vec::with_capacity(max.min(RESERVED_RECORDS));
+        // push, as far as records are already known to be there: a poll at the end (a live
+        // consumer's, mostly empty) takes no room, and a read of everything grows as it goes.
+        let known = self.end_offset().saturating_sub(from);
+        let room = usize::try_from(known).map_or(max, |known| known.min(max));
+        let mut out = Vec::with_capacity(room.min(RESERVED_RECORDS));
         self.advance(part, from, max, &mut out)?;
         if self.buf.capacity() > KEEP_BUFFER_BYTES {
             self.buf = Vec::new();
