@@ -309,12 +309,7 @@ fn many_threads_append_to_one_partition() {
 fn a_poll_at_the_end_takes_no_room_and_a_read_behind_it_room_for_what_is_there() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "results", 1, 1 << 20);
-    let values: Vec<Vec<u8>> = (0..5).map(|i| tagged_value(0, i, 40)).collect();
-    let records: Vec<Produce<'_>> = values
-        .iter()
-        .map(|v| Produce::new(b"k", v, 0).to_partition(0))
-        .collect();
-    log.append("results", &records).unwrap();
+    append_tagged(&log, 0..5);
     // A live consumer at the end polls again and again, mostly for nothing.
     let nothing = log.read("results", 0, 5, 10_000).unwrap();
     assert!(nothing.is_empty());
@@ -324,15 +319,20 @@ fn a_poll_at_the_end_takes_no_room_and_a_read_behind_it_room_for_what_is_there()
     assert_eq!(some.len(), 3);
     assert_eq!(some.capacity(), 3);
     // Records appended after the end was last seen are read, with room made as they come.
-    let more: Vec<Vec<u8>> = (5..9).map(|i| tagged_value(0, i, 40)).collect();
-    let records: Vec<Produce<'_>> = more
-        .iter()
-        .map(|v| Produce::new(b"k", v, 0).to_partition(0))
-        .collect();
-    log.append("results", &records).unwrap();
+    append_tagged(&log, 5..9);
     let fresh = open_log(dir.path(), 1 << 20);
     assert_eq!(fresh.read("results", 0, 0, 10_000).unwrap().len(), 9);
     let late = log.read("results", 0, 5, 10_000).unwrap();
     assert_eq!(late.len(), 4);
     assert_dense(&log.read("results", 0, 0, 10_000).unwrap(), "results", 0);
+}
+
+/// Appends the tagged values of sequence numbers `seqs` to partition 0 of `results`.
+fn append_tagged(log: &EmbeddedLog, seqs: std::ops::Range<u64>) {
+    let values: Vec<Vec<u8>> = seqs.map(|i| tagged_value(0, i, 40)).collect();
+    let records: Vec<Produce<'_>> = values
+        .iter()
+        .map(|v| Produce::new(b"k", v, 0).to_partition(0))
+        .collect();
+    log.append("results", &records).unwrap();
 }

@@ -103,9 +103,8 @@ impl Reader {
         // Room for a consumer's batch at once, rather than a vector of records grown push by
         // push, as far as records are already known to be there: a poll at the end (a live
         // consumer's, mostly empty) takes no room, and a read of everything grows as it goes.
-        let known = self.end_offset().saturating_sub(from);
-        let room = usize::try_from(known).map_or(max, |known| known.min(max));
-        let mut out = Vec::with_capacity(room.min(RESERVED_RECORDS));
+        let known = usize::try_from(self.end_offset().saturating_sub(from)).unwrap_or(usize::MAX);
+        let mut out = Vec::with_capacity(known.min(max).min(RESERVED_RECORDS));
         self.advance(part, from, max, &mut out)?;
         if self.buf.capacity() > KEEP_BUFFER_BYTES {
             self.buf = Vec::new();
