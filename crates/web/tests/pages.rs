@@ -123,6 +123,21 @@ async fn the_scorecard_page_names_every_ranking_and_shows_percentages() {
 }
 
 #[tokio::test]
+async fn a_browser_tab_names_the_page_then_the_event_and_the_event_once() {
+    let (_e, site) = event();
+    let title = |html: &str| {
+        let start = html.find("<title>").expect("a title") + "<title>".len();
+        html[start..start + html[start..].find("</title>").expect("its end")].to_string()
+    };
+    let (status, _, home) = common::get(&site, "/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(title(&home), "Pages");
+    let (status, _, clubs) = common::get(&site, "/clubs").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(title(&clubs), "Clubs — Pages");
+}
+
+#[tokio::test]
 async fn a_pair_is_found_from_its_club_and_number_alone() {
     let (_e, site) = event();
     let pair = first_ns(&site);

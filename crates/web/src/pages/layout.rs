@@ -82,7 +82,8 @@ pub fn page(f: &Frame, title: &str, mine: Option<&Mine>, body: Markup) -> Markup
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) " — " (f.event) }
+                // The home page's title is the event's own name: said once, not twice.
+                title { (title) @if title != f.event { " — " (f.event) } }
                 link rel="icon" href="data:,";
                 link rel="stylesheet" href=(assets::CSS.url());
                 script src=(assets::JS.url()) defer {}
