@@ -54,6 +54,7 @@ use simpairs_log::{Log, Position};
 use simpairs_scoring::Field;
 
 use crate::announce::Announcement;
+use crate::background::Pace;
 use crate::derive::{Derivation, Touched, club_fields};
 use crate::state::{Batch, Effect, EventState};
 use crate::writing::{Durable, Job, Output, Writer};
@@ -237,7 +238,7 @@ impl Aggregator {
                 0 => options.poll_timeout,
                 _ => Duration::ZERO,
             };
-            let mut records = consumer.poll(options.batch, timeout)?;
+            let records = consumer.poll(options.batch, timeout)?;
             if records.is_empty() {
                 match output.in_flight() {
                     0 if options.until_idle => break,
@@ -246,30 +247,47 @@ impl Aggregator {
                 }
                 continue;
             }
-            let started = Instant::now();
             tracing::debug!(records = records.len(), elapsed = ?polling.elapsed(), "batch polled");
-            // Amendments are appended before the seals that rely on them: read after the poll,
-            // the roster knows every key and club the batch's seals can name.
-            self.refresh_roster()?;
-            let mut batch = Batch::announcing(&self.codec);
-            crate::state::stage_overlapped(
-                &mut self.state,
-                &mut batch,
-                &mut records,
-                0,
-                crate::state::Messages::Copied,
-            );
-            tracing::debug!(elapsed = ?started.elapsed(), "records staged");
-            let finished = self.state.finish(batch);
-            let announced = finished.announced.into_iter().map(|(_, a)| a).collect();
-            let (applied, dead) = self.sort_effects(announced, finished.effects, &records);
-            tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
-            let positions = next_positions(&records);
-            drop(records);
-            let job = self.output_of(applied, dead, finished.fields, positions, started)?;
+            // A full batch means more are waiting: the aggregator is working through a backlog.
+            let pace = if records.len() >= options.batch {
+                Pace::Backlog
+            } else {
+                Pace::Live
+            };
+            let batch = self.handle(records, pace)?;
+            let job = self.output_of(batch)?;
             output.hand(job)?;
         }
         Ok(())
+    }
+
+    /// Stages and judges a batch of records: what applied and what was set aside.
+    fn handle(&mut self, mut records: Vec<simpairs_log::Record>, pace: Pace) -> Result<Handled> {
+        let started = Instant::now();
+        // Amendments are appended before the seals that rely on them: read after the poll,
+        // the roster knows every key and club the batch's seals can name.
+        self.refresh_roster()?;
+        let mut batch = Batch::announcing(&self.codec);
+        crate::state::stage_overlapped(
+            &mut self.state,
+            &mut batch,
+            &mut records,
+            0,
+            crate::state::Messages::Copied,
+        );
+        tracing::debug!(elapsed = ?started.elapsed(), "records staged");
+        let finished = self.state.finish(batch);
+        let announced = finished.announced.into_iter().map(|(_, a)| a).collect();
+        let (applied, dead) = self.sort_effects(announced, finished.effects, &records);
+        tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
+        Ok(Handled {
+            applied,
+            dead,
+            fields: finished.fields,
+            positions: next_positions(&records),
+            pace,
+            started,
+        })
     }
 
     /// Commits the input positions of a batch whose output is durable and reports it.
@@ -372,14 +390,15 @@ impl Aggregator {
     /// A batch's output for the writing thread ([`crate::writing`]): its applied submissions, the
     /// fields of the clubs they touched (board scores and standings are derived from them there,
     /// while the next batch is read and judged) and its dead letters.
-    fn output_of(
-        &mut self,
-        applied: Vec<Announcement>,
-        dead: Vec<DeadLettered>,
-        fields: HashMap<String, Field>,
-        positions: Vec<Position>,
-        started: Instant,
-    ) -> Result<Job<BatchReport>> {
+    fn output_of(&mut self, batch: Handled) -> Result<Job<BatchReport>> {
+        let Handled {
+            applied,
+            dead,
+            fields,
+            positions,
+            pace,
+            started,
+        } = batch;
         let generation = self.state.applied_count();
         let report = BatchReport {
             generation,
@@ -395,6 +414,7 @@ impl Aggregator {
         let touched = Touched {
             fields: club_fields(&self.state, touched, fields),
             generation,
+            pace,
             started,
         };
         for d in &dead {
@@ -431,6 +451,17 @@ impl Aggregator {
             .collect();
         Ok(records)
     }
+}
+
+/// A batch judged: what applied, the dead letters, the fields the checks built, and the input
+/// positions after it, with its pace and when its work began.
+struct Handled {
+    applied: Vec<Announcement>,
+    dead: Vec<DeadLettered>,
+    fields: HashMap<String, Field>,
+    positions: Vec<Position>,
+    pace: Pace,
+    started: Instant,
 }
 
 /// Why an aggregator cannot go on: a batch's writing failed, and the derivation it held was lost

@@ -18,6 +18,7 @@ use simpairs_events::types::{BoardScored, ResultKey, SpecialValue, StandingsComp
 use simpairs_scoring::{BoardCounts, Field, Options, Scoring};
 
 use crate::Result;
+use crate::background::Pace;
 use crate::state::EventState;
 use crate::wire::{options_to_wire, standing_to_wire, value_to_wire};
 use crate::written::Written;
@@ -34,12 +35,18 @@ pub(crate) struct Derivation {
     written: Written,
     /// Threads of the lowest priority the scoring runs on ([`crate::background`]).
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Whether `pool` gives way at once to any normal thread: once a batch keeps up with what
+    /// arrives ([`Pace::Live`]), for good.
+    giving_way: bool,
 }
 
 /// A batch's clubs, each with its own field, for [`Derivation::derive`].
 pub(crate) struct Touched {
     pub(crate) fields: Vec<(String, Field)>,
     pub(crate) generation: i64,
+    /// Whether the batch keeps up with what arrives or works through a backlog: how the
+    /// low-priority threads that derive it give way to the others.
+    pub(crate) pace: Pace,
     /// When the batch's work began (for the debug log's timings).
     pub(crate) started: Instant,
 }
@@ -61,6 +68,7 @@ impl Derivation {
             national_clubs: BTreeSet::new(),
             written: Written::default(),
             pool,
+            giving_way: false,
         }
     }
 
@@ -101,6 +109,13 @@ impl Derivation {
     /// Folds the touched clubs into the national field, and derives the board scores that changed
     /// and the touched clubs' standings, on the lowest-priority threads.
     pub(crate) fn derive(&mut self, touched: Touched) -> Result<DerivedEvents> {
+        if touched.pace == Pace::Live && !self.giving_way {
+            // The pool is idle here: only this thread gives it work.
+            if let Some(pool) = &self.pool {
+                crate::background::give_way_at_once(pool);
+            }
+            self.giving_way = true;
+        }
         let pool = self.pool.clone();
         crate::background::install(pool.as_deref(), || self.derive_here(touched))
     }
@@ -110,6 +125,7 @@ impl Derivation {
             fields,
             generation,
             started,
+            ..
         } = touched;
         let (mut scores, mut standings) = (Vec::new(), Vec::new());
         self.fold(&fields);

@@ -92,9 +92,10 @@ impl<R: Send + 'static> Output<R> {
 
     /// Hands a batch's output over, waiting while [`WAITING`] batches wait for the thread.
     pub(crate) fn hand(&mut self, job: Job<R>) -> Result<()> {
-        let sent = self.jobs.as_ref().map(|jobs| jobs.send(job));
+        // A job the thread did not take is dropped: the thread's error says why.
+        let sent = self.jobs.as_ref().map(|jobs| jobs.send(job).is_ok());
         match sent {
-            Some(Ok(())) => {
+            Some(true) => {
                 self.in_flight += 1;
                 Ok(())
             }
