@@ -49,13 +49,15 @@ pub fn give_way_at_once(pool: &rayon::ThreadPool) {
     pool.broadcast(|_| {
         use thread_priority::unix::{
             NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
-            thread_native_id,
+            thread_native_id, thread_schedule_policy,
         };
         let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if let Err(e) =
-            set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle)
-        {
-            tracing::debug!("a background thread stays at nice 19, not SCHED_IDLE: {e:?}");
+        // The crate sets the policy, then a nice value of 0, which a thread without privileges
+        // may not take back from 19: the error then says nothing of the policy, which is what
+        // counts (a `SCHED_IDLE` thread's nice value has no weight).
+        let _ = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle);
+        if thread_schedule_policy().ok() != Some(idle) {
+            tracing::debug!("a background thread stays at nice 19: SCHED_IDLE was refused");
         }
     });
     #[cfg(not(target_os = "linux"))]
