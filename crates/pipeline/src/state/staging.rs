@@ -32,6 +32,11 @@ pub(crate) enum Messages {
 /// tens of milliseconds of decoding.
 const DECODE_CHUNK: usize = 8192;
 
+/// Batches of at most this many records (a club's submission, as a live aggregator polls it) are
+/// decoded and staged on the calling thread: a thread of their own and the parallel decoding cost
+/// more than they overlap (docs/benchmarks.md, 2026-12-06).
+const STAGED_HERE: usize = 64;
+
 /// The signer check of a skimmed record, if it is a seal (see [`Batch::prechecked`]).
 fn precheck(
     roster: &Roster,
@@ -48,10 +53,10 @@ fn precheck(
     }
 }
 
-/// Stages `records` in log order. They are decoded, and their seals' signers checked, in
-/// chunks on a thread of their own (in parallel within a chunk) while the records before are
-/// staged, so that staging does not wait for the whole batch and the second core is not idle
-/// while it runs. `first_index` is the first record's index in `batch`; `messages` says whether
+/// Stages `records` in log order. Unless there are only a few ([`STAGED_HERE`]), they are
+/// decoded, and their seals' signers checked, in chunks on a thread of their own (in parallel
+/// within a chunk) while the records before are staged, so that staging does not wait for the
+/// whole batch and the second core is not idle while it runs. `first_index` is the first record's index in `batch`; `messages` says whether
 /// the records keep their values. The submissions the batch completes are then checked in
 /// parallel ([`EventState::finish`]).
 pub(crate) fn stage_overlapped(
@@ -63,6 +68,13 @@ pub(crate) fn stage_overlapped(
 ) {
     let roster = state.roster.clone();
     let codec = batch.codec;
+    if records.len() <= STAGED_HERE {
+        for (i, record) in records.iter_mut().enumerate() {
+            let decoded = decoded(roster.as_deref(), codec, record, messages);
+            stage_decoded(state, batch, record, decoded, first_index + i);
+        }
+        return;
+    }
     std::thread::scope(|scope| {
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
         scope.spawn(move || {

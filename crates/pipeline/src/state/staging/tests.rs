@@ -1,5 +1,7 @@
 //! [`read_in_batches`]: every record kept reaches the staging once, in log order, batch by
 //! batch; a read that fails is reported, and the batch it cut short is not finished.
+//! [`stage_overlapped`]: a few records staged on the calling thread and many on a thread of their
+//! own are staged alike.
 
 use std::time::Duration;
 
@@ -153,5 +155,50 @@ fn a_read_that_fails_is_reported_and_the_batch_it_cut_short_is_not_finished() {
             batches.concat(),
             (0..finished as u64 * crate::state::REBUILD_BATCH as u64).collect::<Vec<_>>()
         );
+    }
+}
+
+/// `n` records that are not events, at offsets 0..n.
+fn unreadable_records(n: usize) -> Vec<Record> {
+    (0..n as u64)
+        .map(|offset| Record {
+            stream: STREAM.into(),
+            partition: 0,
+            offset,
+            timestamp_ms: 0,
+            key: b"k".to_vec(),
+            value: offset.to_le_bytes().to_vec(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_few_records_staged_here_and_many_on_a_thread_are_staged_alike() {
+    let codec = simpairs_events::Codec::new().unwrap();
+    let first_index = 5;
+    for n in [1, STAGED_HERE, STAGED_HERE + 1, DECODE_CHUNK + 3] {
+        for messages in [Messages::Copied, Messages::Taken] {
+            let mut records = unreadable_records(n);
+            let mut state = EventState::new();
+            let mut batch = Batch::new(&codec);
+            stage_overlapped(&mut state, &mut batch, &mut records, first_index, messages);
+            let finished = state.finish(batch);
+            let dead: Vec<usize> = finished
+                .effects
+                .iter()
+                .filter(|(_, e)| matches!(e, Effect::DeadLetter { reason } if reason.starts_with("cannot read the message")))
+                .map(|(index, _)| *index)
+                .collect();
+            assert_eq!(
+                dead,
+                (first_index..first_index + n).collect::<Vec<_>>(),
+                "{n}"
+            );
+            // An unreadable record keeps its value, taken or not: it is what its dead letter carries.
+            assert!(
+                records.iter().all(|r| r.value.len() == 8),
+                "{n}, {messages:?}"
+            );
+        }
     }
 }
