@@ -56,9 +56,9 @@ fn precheck(
 /// Stages `records` in log order. Unless there are only a few ([`STAGED_HERE`]), they are
 /// decoded, and their seals' signers checked, in chunks on a thread of their own (in parallel
 /// within a chunk) while the records before are staged, so that staging does not wait for the
-/// whole batch and the second core is not idle while it runs. `first_index` is the first record's index in `batch`; `messages` says whether
-/// the records keep their values. The submissions the batch completes are then checked in
-/// parallel ([`EventState::finish`]).
+/// whole batch and the second core is not idle while it runs. `first_index` is the first record's
+/// index in `batch`; `messages` says whether the records keep their values. The submissions the
+/// batch completes are then checked in parallel ([`EventState::finish`]).
 pub(crate) fn stage_overlapped(
     state: &mut EventState,
     batch: &mut Batch<'_>,

@@ -101,17 +101,22 @@ fn read(
         Batch::new(&codec),
         keep,
         |_, positions, finished| {
-            let dead: Vec<usize> = finished
-                .effects
-                .iter()
-                .filter(|(_, e)| matches!(e, Effect::DeadLetter { reason } if reason.starts_with("cannot read the message")))
-                .map(|(index, _)| *index)
-                .collect();
+            let dead = unreadable_indices(&finished);
             assert_eq!(dead, (0..positions.len()).collect::<Vec<_>>());
             batches.push(positions.iter().map(|(offset, _)| *offset).collect());
         },
     );
     (result, batches)
+}
+
+/// The indices of the batch's records set aside as unreadable, in order.
+fn unreadable_indices(finished: &crate::state::Finished) -> Vec<usize> {
+    finished
+        .effects
+        .iter()
+        .filter(|(_, e)| matches!(e, Effect::DeadLetter { reason } if reason.starts_with("cannot read the message")))
+        .map(|(index, _)| *index)
+        .collect()
 }
 
 #[test]
@@ -183,12 +188,7 @@ fn a_few_records_staged_here_and_many_on_a_thread_are_staged_alike() {
             let mut batch = Batch::new(&codec);
             stage_overlapped(&mut state, &mut batch, &mut records, first_index, messages);
             let finished = state.finish(batch);
-            let dead: Vec<usize> = finished
-                .effects
-                .iter()
-                .filter(|(_, e)| matches!(e, Effect::DeadLetter { reason } if reason.starts_with("cannot read the message")))
-                .map(|(index, _)| *index)
-                .collect();
+            let dead = unreadable_indices(&finished);
             assert_eq!(
                 dead,
                 (first_index..first_index + n).collect::<Vec<_>>(),
