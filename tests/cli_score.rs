@@ -575,6 +575,30 @@ fn check_names_the_conventions_and_fails_on_the_unexplained() {
     );
 }
 
+/// `--check` on a USEBIO file from scorer-to-usebio's converter, which writes each pair's
+/// percentage as its total: each total is said to be the file's percentage written again, and the
+/// check exits 0, every other figure agreeing.
+#[test]
+fn check_explains_a_converted_files_totals_and_exits_0() {
+    let out = score(
+        &realdata("scorer-to-usebio/converted/pairs.xml"),
+        &["--check"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "pair 1 NS total: official 46.31, ours 289 (the file's totals are its percentages \
+             written again; this percentage agrees)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("check under seeds: 416 figures compared, 26 differ, 0 unexplained"),
+        "{stdout}"
+    );
+}
+
 /// Seed 004's pair that missed a board, in a CSV.
 fn write_seed_004(dir: &tempfile::TempDir) -> PathBuf {
     write(

@@ -83,7 +83,8 @@ pub struct Args {
     #[arg(long)]
     pub travellers: bool,
     /// Compare the file's official figures with ours and name the conventions that explain each
-    /// difference; exit code 2 when a difference remains unexplained.
+    /// difference (or the file's own way of writing it: totals that are its percentages written
+    /// again); exit code 2 when a difference remains unexplained.
     #[arg(long)]
     pub check: bool,
     /// Also write the event re-scored, as `usebio` (USEBIO 1.2 XML) or `csv` (traveller CSV with

@@ -5,7 +5,9 @@
 //! A club runs it before it publishes; a federation runs it when heats scored by different programs
 //! are combined. Every difference found under the conventions asked for is tried again under every
 //! preset and under each single choice changed ([`candidates`]): those under which the line or pair
-//! agrees are named beside it. A difference that no candidate explains is *unexplained*.
+//! agrees are named beside it. A difference the file explains by how it writes its figures (its
+//! totals its percentages written again: [`InTheFile`]) says so. A difference that neither explains
+//! is *unexplained*.
 //!
 //! Precision: a file prints each kind of figure (line values, totals, percentages) to some number of
 //! decimals; that number is the most decimals any figure of the kind has in the file, and simpairs'
@@ -40,6 +42,35 @@ pub struct Difference {
     pub ours: String,
     /// The conventions under which the figure agrees, in their text form (presets first).
     pub explained_by: Vec<String>,
+    /// What the file itself explains the difference by, where it does (not a convention of ours:
+    /// see [`InTheFile`]).
+    pub in_the_file: Option<InTheFile>,
+}
+
+/// A difference the file explains by how it writes its figures, not by how it scores them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InTheFile {
+    /// Every pair's total in the file is its percentage written again (scorer-to-usebio's
+    /// converter writes a Scorer session's percentage as USEBIO's `TOTAL_SCORE` too), and this
+    /// pair's percentage agrees with ours.
+    TotalIsThePercentage,
+}
+
+impl std::fmt::Display for InTheFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InTheFile::TotalIsThePercentage => f.write_str(
+                "the file's totals are its percentages written again; this percentage agrees",
+            ),
+        }
+    }
+}
+
+impl Difference {
+    /// Whether neither a convention nor the file explains it.
+    pub fn is_unexplained(&self) -> bool {
+        self.explained_by.is_empty() && self.in_the_file.is_none()
+    }
 }
 
 /// The outcome of a check.
@@ -55,7 +86,7 @@ impl Check {
     pub fn unexplained(&self) -> usize {
         self.differences
             .iter()
-            .filter(|d| d.explained_by.is_empty())
+            .filter(|d| d.is_unexplained())
             .count()
     }
 
@@ -63,10 +94,10 @@ impl Check {
     pub fn report(&self, conventions: &Conventions) -> String {
         let mut out = String::new();
         for d in &self.differences {
-            let why = if d.explained_by.is_empty() {
-                "unexplained".to_string()
-            } else {
-                format!("agrees under {}", d.explained_by.join("; "))
+            let why = match (&d.in_the_file, d.explained_by.is_empty()) {
+                (Some(reason), _) => reason.to_string(),
+                (None, true) => "unexplained".to_string(),
+                (None, false) => format!("agrees under {}", d.explained_by.join("; ")),
             };
             out.push_str(&format!(
                 "{}: official {}, ours {} ({why})\n",
@@ -264,6 +295,7 @@ pub fn check(imported: &Imported, options: &Options) -> simpairs_scoring::Result
             }
         }
     }
+    let totals_are_percentages = totals_are_percentages(imported);
     let differences = differing
         .into_iter()
         .map(|i| Difference {
@@ -272,12 +304,38 @@ pub fn check(imported: &Imported, options: &Options) -> simpairs_scoring::Result
             official: ours[i].official.clone(),
             ours: ours[i].ours.clone(),
             explained_by: std::mem::take(&mut explained[i]),
+            in_the_file: match ours[i].item {
+                Item::Total(pair) if totals_are_percentages && percent_agrees(&ours, pair) => {
+                    Some(InTheFile::TotalIsThePercentage)
+                }
+                _ => None,
+            },
         })
         .collect();
     Ok(Check {
         compared: ours.len(),
         differences,
     })
+}
+
+/// Whether the file's totals are its percentages written again: it gives both for some pair, and
+/// every pair given both has the same figure in each. Checked for the whole file, so that a total
+/// that happens to equal its percentage explains nothing.
+fn totals_are_percentages(imported: &Imported) -> bool {
+    let mut both = imported
+        .official
+        .pairs
+        .iter()
+        .filter_map(|(_, p)| p.total.zip(p.percent))
+        .peekable();
+    both.peek().is_some() && both.all(|(total, percent)| total == percent)
+}
+
+/// Whether the file's percentage of `pair` agrees with ours (at the file's precision).
+fn percent_agrees(compared: &[Compared], pair: PairId) -> bool {
+    compared
+        .iter()
+        .any(|c| c.item == Item::Percent(pair) && c.agrees)
 }
 
 /// A line or pair in words, with the file and line it was read from.

@@ -13,7 +13,7 @@
 use crate::common;
 
 use common::read_native;
-use simpairs_formats::check::{Check, Item, check};
+use simpairs_formats::check::{Check, InTheFile, Item, check};
 use simpairs_scoring::{Method, Options};
 
 fn checked(file: &str, conventions: &str) -> (simpairs_formats::Imported, Check) {
@@ -229,6 +229,98 @@ fn nz_scorer_three_quarter_howell_is_unexplained_and_said_so() {
         c.report(&"nz-scorer".parse().unwrap())
             .contains("unexplained")
     );
+}
+
+/// scorer-to-usebio's converter writes each pair's percentage as its `TOTAL_SCORE` too. Every total
+/// then differs from ours (matchpoints), and each is explained by the file: its totals are its
+/// percentages written again, and the pair's percentage agrees. Nothing is left unexplained, so
+/// `score --check` exits 0, as it does on the Scorer file the converter read.
+#[test]
+fn a_converted_files_totals_are_its_percentages_and_said_so() {
+    let (_, c) = checked("scorer-to-usebio/converted/pairs.xml", "seeds");
+    assert_eq!(c.differences.len(), 26, "{:?}", c.differences);
+    for d in &c.differences {
+        assert!(matches!(d.item, Item::Total(_)), "{}", d.what);
+        assert_eq!(
+            d.in_the_file,
+            Some(InTheFile::TotalIsThePercentage),
+            "{}",
+            d.what
+        );
+    }
+    assert_eq!(c.unexplained(), 0);
+    let report = c.report(&"seeds".parse().unwrap());
+    assert!(
+        report.contains(
+            "pair 3 EW total: official 52.08, ours 325 (the file's totals are its percentages \
+             written again; this percentage agrees)"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("26 differ, 0 unexplained"), "{report}");
+}
+
+/// A converted total is explained only where the pair's percentage agrees with ours: the converted
+/// three-quarter Howell's percentages are Scorer's, and those of pairs 4 and 8 differ from ours
+/// (their totals are not the sums of the file's own traveller values), so those two pairs' totals
+/// stay unexplained with their percentages; the other nine are explained.
+#[test]
+fn a_converted_total_is_explained_only_where_its_percentage_agrees() {
+    let (_, c) = checked(
+        "scorer-to-usebio/converted/three_quarter_howell_with_phantom.xml",
+        "seeds",
+    );
+    let totals: Vec<_> = c
+        .differences
+        .iter()
+        .filter(|d| matches!(d.item, Item::Total(_)))
+        .collect();
+    let percents_differing: Vec<_> = c
+        .differences
+        .iter()
+        .filter_map(|d| match d.item {
+            Item::Percent(pair) => Some(pair),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(percents_differing.len(), 2, "pairs 4 and 8");
+    let mut explained = 0;
+    for d in &totals {
+        let Item::Total(pair) = d.item else {
+            unreachable!()
+        };
+        let by_the_file = d.in_the_file == Some(InTheFile::TotalIsThePercentage);
+        assert_eq!(
+            by_the_file,
+            !percents_differing.contains(&pair),
+            "{}",
+            d.what
+        );
+        explained += usize::from(by_the_file);
+    }
+    assert_eq!((totals.len(), explained), (11, 9));
+}
+
+/// Totals that are not all percentages explain nothing: with one pair's `TOTAL_SCORE` its
+/// matchpoints (289, ours), the file's other totals are taken as totals, and differ unexplained.
+#[test]
+fn totals_not_all_percentages_explain_nothing() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/realdata/native/scorer-to-usebio/converted/pairs.xml"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let edited = text.replacen(
+        "<TOTAL_SCORE>46.31</TOTAL_SCORE>",
+        "<TOTAL_SCORE>289</TOTAL_SCORE>",
+        1,
+    );
+    assert_ne!(edited, text, "the first pair's total is in the file");
+    let imported = simpairs_formats::read("pairs.xml", edited.as_bytes(), None).unwrap();
+    let c = check(&imported, &Options::default()).unwrap();
+    assert_eq!(c.differences.len(), 25, "{:?}", c.differences);
+    assert!(c.differences.iter().all(|d| d.in_the_file.is_none()));
+    assert_eq!(c.unexplained(), 25);
 }
 
 /// A traveller CSV with a director's award in IMPs (JFR Pary writes `0/1.2`): Butler takes the IMPs
