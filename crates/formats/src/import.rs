@@ -74,12 +74,9 @@ pub fn detect(file: &str, bytes: &[u8]) -> Result<Format> {
 /// Whether the first line is a traveller CSV header (it names `board` and the pair columns).
 fn looks_like_traveller_csv(body: &[u8]) -> bool {
     let end = memchr::memchr(b'\n', body).unwrap_or(body.len());
-    let header = String::from_utf8_lossy(&body[..end]).to_ascii_lowercase();
-    let names: Vec<&str> = header
-        .split(',')
-        .map(|c| c.trim().trim_matches('"').trim())
-        .collect();
-    names.contains(&"board") && names.contains(&"ns_pair") && names.contains(&"ew_pair")
+    [b',', b';', b'\t']
+        .into_iter()
+        .any(|separator| crate::csv_separator::names_the_columns(&body[..end], separator))
 }
 
 /// Reads a result file: detects its format unless `format` is given, reads it and checks every line.
@@ -95,6 +92,8 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     };
     match format {
         Format::Csv => {
+            // A spreadsheet's semicolons or tabs read as the commas they stand for.
+            let bytes = &crate::csv_separator::with_commas(bytes)[..];
             let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
             crate::csv_extras::add(file, bytes, &mut imported)?;
             Ok(imported)
@@ -109,7 +108,8 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
 /// Reads a large file without holding all of it (see [`crate::csv::read_ranged`]): `fetch(offset,
 /// buffer)` fills `buffer` from the file at `offset`, `len` is the file's length. `Ok(None)` when
 /// the file is not a plain traveller CSV that path can read (another format, quoted fields,
-/// informational columns, a small file): the caller then reads the whole file and calls [`read`].
+/// informational columns, separators other than commas, a small file): the caller then reads the
+/// whole file and calls [`read`].
 pub fn read_ranged(
     file: &str,
     len: u64,
@@ -124,7 +124,8 @@ pub fn read_ranged(
         // Detection looks at no more than this head.
         None => matches!(detect(file, &head), Ok(Format::Csv)),
     };
-    if !is_csv || crate::csv_extras::named_in(&head[..header_end]) {
+    let commas = crate::csv_separator::separator(&head[..header_end]) == b',';
+    if !is_csv || !commas || crate::csv_extras::named_in(&head[..header_end]) {
         return Ok(None);
     }
     crate::csv::read_ranged(file, len, &head[..header_end], fetch)?

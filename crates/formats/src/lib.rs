@@ -52,6 +52,7 @@ mod csv_extras;
 mod csv_fast;
 mod csv_parts;
 mod csv_row;
+mod csv_separator;
 pub mod error;
 pub mod export;
 pub mod hillyard;

@@ -10,4 +10,5 @@ mod garbage;
 mod generated;
 mod realdata;
 mod round_trip;
+mod separators;
 mod truncated;

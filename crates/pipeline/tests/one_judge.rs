@@ -48,6 +48,8 @@ struct Shape {
     howell: bool,
     usebio: bool,
     trailing_newline: bool,
+    /// Between the fields: a comma, or a spreadsheet's semicolon or tab.
+    separator: char,
 }
 
 /// A played contract at random, with a consistent result.
@@ -174,7 +176,7 @@ fn csv(seed: u64, shape: &Shape, lines: &[Line]) -> Vec<u8> {
     fastrand::Rng::with_seed(seed ^ 0x5eed).shuffle(&mut columns);
     let end = if shape.crlf { "\r\n" } else { "\n" };
     let field = |text: &str| {
-        if shape.quote_all || text.contains(',') || text.contains('"') {
+        if shape.quote_all || text.contains(shape.separator) || text.contains('"') {
             format!("\"{}\"", text.replace('"', "\"\""))
         } else {
             text.to_string()
@@ -185,11 +187,12 @@ fn csv(seed: u64, shape: &Shape, lines: &[Line]) -> Vec<u8> {
         out.push('\u{feff}');
     }
     let header: Vec<String> = columns.iter().map(|(n, _)| field(n)).collect();
-    out.push_str(&header.join(","));
+    let separator = shape.separator.to_string();
+    out.push_str(&header.join(&separator));
     for line in lines {
         out.push_str(end);
         let row: Vec<String> = columns.iter().map(|(_, get)| field(&get(line))).collect();
-        out.push_str(&row.join(","));
+        out.push_str(&row.join(&separator));
     }
     if shape.trailing_newline {
         out.push_str(end);
@@ -227,6 +230,28 @@ fn report(imported: &simpairs_formats::Imported) -> Vec<u8> {
 fn publish_and_replay(log: Arc<dyn simpairs_log::Log>, event: &str, seed: u64, shape: &Shape) {
     let (name, bytes) = club_file(seed, shape);
     let scored = simpairs_formats::import::read(&name, &bytes, None);
+    if shape.separator != ',' {
+        // A spreadsheet's separators read as commas do: the same session with commas is read (or
+        // refused) alike.
+        let commas = Shape {
+            separator: ',',
+            ..*shape
+        };
+        let (comma_name, comma_bytes) = club_file(seed, &commas);
+        let with_commas = simpairs_formats::import::read(&comma_name, &comma_bytes, None);
+        assert_eq!(
+            scored
+                .as_ref()
+                .map(|i| i.field.len())
+                .map_err(|e| e.to_string()),
+            with_commas
+                .as_ref()
+                .map(|i| i.field.len())
+                .map_err(|e| e.to_string()),
+            "{}",
+            shown(&bytes)
+        );
+    }
     let club = ClubLine {
         club_id: CLUB.into(),
         name: "Club one".into(),
@@ -316,7 +341,8 @@ fn shown(bytes: &[u8]) -> String {
 }
 
 fn shapes() -> impl Strategy<Value = Shape> {
-    (any::<[bool; 7]>()).prop_map(|b| Shape {
+    let separators = prop_oneof![Just(','), Just(';'), Just('\t')];
+    (any::<[bool; 7]>(), separators).prop_map(|(b, separator)| Shape {
         crlf: b[0],
         bom: b[1],
         quote_all: b[2],
@@ -324,6 +350,7 @@ fn shapes() -> impl Strategy<Value = Shape> {
         howell: b[4],
         usebio: b[5] && b[6],
         trailing_newline: b[6],
+        separator,
     })
 }
 
@@ -407,6 +434,7 @@ fn what_publish_accepts_the_aggregator_applies_over_kafka() {
             howell: rng.bool(),
             usebio: rng.bool(),
             trailing_newline: rng.bool(),
+            separator: [',', ';', '\t'][rng.usize(..3)],
         };
         let event = format!("judge-{}-{}-{case}", std::process::id(), fastrand::u32(..));
         publish_and_replay(log.clone(), &event, seed, &shape);
