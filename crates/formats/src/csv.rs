@@ -151,7 +151,10 @@ fn columns_of(
                 });
             }
             index[k] = Some(i);
-        } else if !IGNORED_COLUMNS.contains(&name.as_str()) {
+        } else if name.is_empty() || IGNORED_COLUMNS.contains(&name.as_str()) {
+            // Skipped: a column without a name (a spreadsheet's empty header cells past its last
+            // column) holds nothing simpairs reads, nor do the columns other programs add.
+        } else {
             problems.push(Problem {
                 at: at(Some(&name)),
                 message: format!(
@@ -185,6 +188,7 @@ fn header_names(header: &[u8]) -> String {
         .trim_end()
         .split(',')
         .map(|c| c.trim().trim_matches('"').trim())
+        .filter(|c| !c.is_empty())
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -240,11 +244,8 @@ fn read_chunk<'l>(
             }
             Ok(true) => {
                 let line = first_line + record_line(bytes, record.position(), &mut counter) - 1;
-                if record.len() == 1
-                    && record
-                        .get(0)
-                        .is_some_and(|f| f.iter().all(u8::is_ascii_whitespace))
-                {
+                // A blank line, or a row of empty fields (a spreadsheet's formatted empty row).
+                if record.iter().all(|f| f.iter().all(u8::is_ascii_whitespace)) {
                     continue;
                 }
                 let at = |field: Option<&str>| Location {

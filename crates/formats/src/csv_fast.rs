@@ -299,8 +299,12 @@ impl<'a> Split<'a> {
     }
 
     /// Adds the row on `text` (without its line end), a plain score that has spaces about its
-    /// fields or a row with more, or notes why it cannot be added; skips a blank line.
+    /// fields or a row with more, or notes why it cannot be added; skips a blank line, and a row of
+    /// empty fields (a spreadsheet saves its formatted empty rows as `,,,,`).
     fn read(&mut self, builder: &mut FieldBuilder<'_>, text: &[u8], line: u64) {
+        if text.iter().all(|&b| b == b',' || b.is_ascii_whitespace()) {
+            return;
+        }
         let mut fields: [&[u8]; MAX_FIELDS] = [b""; MAX_FIELDS];
         let mut count = 0;
         for field in text.split(|&b| b == b',') {
@@ -308,9 +312,6 @@ impl<'a> Split<'a> {
                 *slot = field;
             }
             count += 1;
-        }
-        if count == 1 && fields[0].trim_ascii().is_empty() {
-            return;
         }
         if count != self.layout.width || count > MAX_FIELDS {
             self.problems.push(Problem {

@@ -1,8 +1,9 @@
-//! Traveller CSVs as spreadsheets save them outside the comma-and-point world: semicolons between
-//! the fields and decimal commas (Excel's "CSV" where the decimal mark is a comma), or tabs ("text,
-//! tab delimited"), with a byte-order mark and Windows line ends. Each is read as the same file
-//! with commas: the real files' CSV fixtures, whose official figures are the golden numbers, are
-//! written both ways and must read, score and check alike.
+//! Traveller CSVs as spreadsheets save them: outside the comma-and-point world with semicolons
+//! between the fields and decimal commas (Excel's "CSV" where the decimal mark is a comma), or tabs
+//! ("text, tab delimited"), with a byte-order mark and Windows line ends; and anywhere with empty
+//! header cells past the last column and rows of empty fields where a formatted row was left empty.
+//! Each is read as the same file without them: the real files' CSV fixtures, whose official figures
+//! are the golden numbers, are written each way and must read, score and check alike.
 
 use crate::common;
 
@@ -139,4 +140,51 @@ fn a_name_with_a_comma_in_a_semicolon_file_stays_whole() {
         without_lineage(&format!("{imported:?}")),
         without_lineage(&format!("{:?}", read("club.csv", commas)))
     );
+}
+
+/// A spreadsheet's empty header cells past the last column, and its formatted empty rows saved as
+/// rows of empty fields (`,,,,,,,,`), in the middle and at the end: the file reads as the same file
+/// with blank lines for those rows, through the quick reading and through the one for quoted fields.
+#[test]
+fn a_spreadsheets_empty_columns_and_rows_are_skipped() {
+    let clean = "board,ns_pair,ew_pair,contract,declarer,tricks\r\n\
+                 1,1,1,3NT,N,9\r\n\
+                 \r\n\
+                 1,2,2,3NT,N,10\r\n\
+                 \r\n\
+                 \r\n";
+    let saved = "board,ns_pair,ew_pair,contract,declarer,tricks,,,\r\n\
+                 1,1,1,3NT,N,9,,,\r\n\
+                 ,,,,,,,,\r\n\
+                 1,2,2,3NT,N,10,,,\r\n\
+                 ,,,,,,,,\r\n\
+                 , ,,,,,,,\r\n";
+    let expected = without_lineage(&format!("{:?}", read("club.csv", clean)));
+    assert_eq!(
+        without_lineage(&format!("{:?}", read("club.csv", saved))),
+        expected
+    );
+    // A quoted field sends the file through the reading that allows quotes.
+    let quoted = saved.replacen("3NT,N,10", "\"3NT\",N,10", 1);
+    assert_eq!(
+        without_lineage(&format!("{:?}", read("club.csv", &quoted))),
+        expected
+    );
+    let semicolons = saved.replace(',', ";");
+    assert_eq!(
+        without_lineage(&format!("{:?}", read("club.csv", &semicolons))),
+        expected
+    );
+}
+
+/// A row with a result but no board is still refused at its line: only a row of nothing but empty
+/// fields is skipped.
+#[test]
+fn a_row_with_a_result_and_no_board_is_still_refused() {
+    let text = "board,ns_pair,ew_pair,ns_score,,\n1,1,1,420,,\n,,,420,,\n";
+    let error = simpairs_formats::read("club.csv", text.as_bytes(), None)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("club.csv:3"), "{error}");
+    assert!(error.contains("board"), "{error}");
 }
