@@ -159,30 +159,4 @@ mod tests {
         }
         assert_eq!(decimal_comma(b"12,75"), Some(&b"12,75"[..]));
     }
-
-    /// A file large enough to be read in ranges (`read_ranged`) is left to the whole-file reading when
-    /// its separator is not the comma, which then reads it as the same file with commas.
-    #[test]
-    fn a_large_semicolon_file_is_read_whole() {
-        let mut commas = String::from("board,ns_pair,ew_pair,ns_score\n");
-        for i in 0..700_000u32 {
-            let (board, table) = (i / 1000 + 1, i % 1000 + 1);
-            commas.push_str(&format!("{board},{table},{table},420\n"));
-        }
-        let semicolons = commas.replace(',', ";");
-        let ranged = |text: &str| {
-            let bytes = text.as_bytes();
-            let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
-                let at = at as usize;
-                buffer.copy_from_slice(&bytes[at..at + buffer.len()]);
-                Ok(())
-            };
-            crate::import::read_ranged("club.csv", bytes.len() as u64, &fetch, None).unwrap()
-        };
-        let in_ranges = ranged(&commas).expect("a comma file this large is read in ranges");
-        assert_eq!(in_ranges.field.len(), 700_000);
-        assert!(ranged(&semicolons).is_none());
-        let whole = crate::import::read("club.csv", semicolons.as_bytes(), None).unwrap();
-        assert_eq!(whole.field.len(), 700_000);
-    }
 }

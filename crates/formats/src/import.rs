@@ -92,10 +92,15 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     };
     match format {
         Format::Csv => {
-            // A spreadsheet's semicolons or tabs read as the commas they stand for.
-            let bytes = &crate::csv_separator::with_commas(bytes)[..];
+            // A spreadsheet's code page and its semicolons or tabs read as the UTF-8 and the commas
+            // they stand for.
+            let (text, encoding) = text::utf8_or_windows_1252(file, bytes);
+            let bytes = &crate::csv_separator::with_commas(&text)[..];
             let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
             crate::csv_extras::add(file, bytes, &mut imported)?;
+            if let Some(warning) = encoding {
+                imported.warnings.insert(0, warning);
+            }
             Ok(imported)
         }
         Format::Usebio => crate::usebio::read(file, bytes),
@@ -391,5 +396,31 @@ mod csv_extras_tests {
         let text = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n";
         let got = read("t.csv", text.as_bytes(), None).unwrap();
         assert!(got.details.is_empty() && got.official.is_empty());
+    }
+
+    /// A file large enough to be read in ranges (`read_ranged`) is left to the whole-file reading when
+    /// its separator is not the comma, which then reads it as the same file with commas.
+    #[test]
+    fn a_large_semicolon_file_is_read_whole() {
+        let mut commas = String::from("board,ns_pair,ew_pair,ns_score\n");
+        for i in 0..700_000u32 {
+            let (board, table) = (i / 1000 + 1, i % 1000 + 1);
+            commas.push_str(&format!("{board},{table},{table},420\n"));
+        }
+        let semicolons = commas.replace(',', ";");
+        let ranged = |text: &str| {
+            let bytes = text.as_bytes();
+            let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+                let at = at as usize;
+                buffer.copy_from_slice(&bytes[at..at + buffer.len()]);
+                Ok(())
+            };
+            super::read_ranged("club.csv", bytes.len() as u64, &fetch, None).unwrap()
+        };
+        let in_ranges = ranged(&commas).expect("a comma file this large is read in ranges");
+        assert_eq!(in_ranges.field.len(), 700_000);
+        assert!(ranged(&semicolons).is_none());
+        let whole = read("club.csv", semicolons.as_bytes(), None).unwrap();
+        assert_eq!(whole.field.len(), 700_000);
     }
 }

@@ -67,6 +67,33 @@ pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8], advice: &str) -> Result<&'a 
     })
 }
 
+/// A text file's bytes as UTF-8: as they are, or, when they are not UTF-8 text, read as
+/// Windows-1252, the code page in which a spreadsheet on Windows saves "CSV" (Excel's plain CSV in
+/// Western Europe, the Americas and Australasia), with a warning at the first byte that is not
+/// UTF-8, so that a director looks at the names.
+pub(crate) fn utf8_or_windows_1252<'a>(
+    file: &str,
+    bytes: &'a [u8],
+) -> (Cow<'a, [u8]>, Option<crate::Problem>) {
+    let Err(e) = std::str::from_utf8(bytes) else {
+        return (Cow::Borrowed(bytes), None);
+    };
+    let at = e.valid_up_to();
+    let warning = crate::Problem {
+        at: crate::error::Location {
+            file: file.to_string(),
+            line: line_of(bytes, at),
+            field: None,
+        },
+        message: format!(
+            "the file is not UTF-8 text (byte 0x{:02X}); it is read as Windows-1252, as spreadsheets \
+             on Windows save CSV: check the players' names, or save the file as CSV UTF-8",
+            bytes[at]
+        ),
+    };
+    (Cow::Owned(windows_1252(bytes).into_bytes()), Some(warning))
+}
+
 /// ISO-8859-1 (Latin-1) bytes as text: every byte is the character with the same number.
 pub(crate) fn latin1(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| char::from(b)).collect()

@@ -188,3 +188,41 @@ fn a_row_with_a_result_and_no_board_is_still_refused() {
     assert!(error.contains("club.csv:3"), "{error}");
     assert!(error.contains("board"), "{error}");
 }
+
+/// A spreadsheet's plain CSV saved on Windows is in the Windows-1252 code page, not UTF-8: it is read
+/// as Windows-1252, names and all, with a warning at the first byte that is not UTF-8, and reads as
+/// the same file saved as UTF-8 but for that warning. A UTF-8 file has no such warning.
+#[test]
+fn a_windows_code_page_file_keeps_its_names_with_a_warning() {
+    let utf8 = "board;ns_pair;ew_pair;ns_score;ns_names;ew_names\r\n\
+                1;1;1;420;Ann Lee & Bo Ng;Cy Day & Di Fay\r\n\
+                1;2;2;-50;J\u{e9}r\u{f4}me Roux & Zo\u{eb} Bl\u{e9};Ren\u{e9}e \u{2013} Ma\u{ef}tre & Ed Roe\r\n";
+    let windows: Vec<u8> = utf8
+        .chars()
+        .map(|c| match c {
+            '\u{2013}' => 0x96,
+            c => u8::try_from(u32::from(c)).expect("a Latin-1 character"),
+        })
+        .collect();
+    let from_utf8 = read("club.csv", utf8);
+    assert_eq!(from_utf8.warnings, vec![]);
+    let mut from_windows = simpairs_formats::read("club.csv", &windows, None).unwrap();
+    let warning = from_windows.warnings.remove(0);
+    assert_eq!((warning.at.line, warning.at.field.as_deref()), (3, None));
+    assert!(warning.message.contains("Windows-1252"), "{warning}");
+    assert!(warning.message.contains("0xE9"), "{warning}");
+    assert_eq!(
+        without_lineage(&format!("{from_windows:?}")),
+        without_lineage(&format!("{from_utf8:?}"))
+    );
+    let names: Vec<&str> = from_windows
+        .pairs
+        .iter()
+        .flat_map(|p| p.players.iter().map(|player| player.name.as_str()))
+        .collect();
+    assert!(names.contains(&"Zo\u{eb} Bl\u{e9}"), "{names:?}");
+    assert!(
+        names.contains(&"Ren\u{e9}e \u{2013} Ma\u{ef}tre"),
+        "{names:?}"
+    );
+}

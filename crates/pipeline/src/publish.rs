@@ -401,7 +401,7 @@ pub fn seal_file(
         Some(file_name.to_string()),
         seal_warnings(&imported),
     );
-    let warnings = preflight(codec, roster, &events)
+    let lines = preflight(codec, roster, &events)
         .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
         .into_iter()
         .map(|w| {
@@ -411,7 +411,15 @@ pub fn seal_file(
                 w.field,
                 w.message
             )
-        })
+        });
+    // The judge warns of lines; what the reader says of the whole file (how its text was read)
+    // is told first.
+    let warnings = imported
+        .warnings
+        .iter()
+        .filter(|w| w.at.field.is_none())
+        .map(ToString::to_string)
+        .chain(lines)
         .collect();
     Ok(Sealed { events, warnings })
 }

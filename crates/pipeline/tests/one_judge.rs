@@ -372,10 +372,9 @@ proptest! {
     }
 }
 
-/// The Windows club's file of issue 23, verbatim: CRLF line ends.
-#[test]
-fn a_windows_clubs_csv_applies_as_it_scores() {
-    let bytes = b"board,ns_pair,ew_pair,contract,ns_score\r\n22,2,6,,110\r\n23,3,7,PASS,0\r\n";
+/// Publishes `bytes` as the one club of a new event and runs an aggregator over it to its end:
+/// the aggregator, and the warnings publishing gave.
+fn publish_and_aggregate(event: &str, bytes: &[u8]) -> (Aggregator, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn simpairs_log::Log> =
         Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
@@ -386,15 +385,15 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
     };
     declare(
         log.as_ref(),
-        Declaration::matchpoints("crlf", "crlf", 27, vec![club], 1).with_keys(
+        Declaration::matchpoints(event, event, 27, vec![club], 1).with_keys(
             simpairs_sim::aggregator_key().public(),
             simpairs_sim::organiser_key().public(),
         ),
     )
     .unwrap();
-    simpairs_pipeline::publish::publish_file(
+    let published = simpairs_pipeline::publish::publish_file(
         log.as_ref(),
-        "crlf",
+        event,
         CLUB,
         &common::key_of(CLUB),
         "club.csv",
@@ -403,7 +402,7 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
     )
     .expect("published");
     let mut aggregator =
-        Aggregator::open(log.clone(), "crlf", simpairs_sim::aggregator_key()).unwrap();
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -411,8 +410,49 @@ fn a_windows_clubs_csv_applies_as_it_scores() {
     aggregator
         .run(&until_idle, &AtomicBool::new(false), |_| {})
         .unwrap();
+    (aggregator, published.warnings)
+}
+
+/// The Windows club's file of issue 23, verbatim: CRLF line ends.
+#[test]
+fn a_windows_clubs_csv_applies_as_it_scores() {
+    let bytes = b"board,ns_pair,ew_pair,contract,ns_score\r\n22,2,6,,110\r\n23,3,7,PASS,0\r\n";
+    let (aggregator, warnings) = publish_and_aggregate("crlf", bytes);
+    assert_eq!(warnings, Vec::<String>::new());
     assert_eq!(aggregator.state().applied_count(), 1);
     assert_eq!(aggregator.state().result_count(), 2);
+}
+
+/// A French club's spreadsheet saved as plain CSV on Windows: semicolons, Windows line ends and
+/// the Windows-1252 code page. It applies, its players' accented names reach the event as they are
+/// written, and publishing warns that the file was read as Windows-1252.
+#[test]
+fn a_european_spreadsheets_csv_applies_with_its_names() {
+    let bytes = b"board;ns_pair;ew_pair;ns_score;ns_names;ew_names\r\n\
+                  1;1;1;420;J\xe9r\xf4me Roux & Zo\xeb Bl\xe9;Ren\xe9 Ma\xeftre & A\xefda L\xe9on\r\n\
+                  1;2;2;-50;Ann Lee & Bo Ng;Cy Day & Di Fay\r\n";
+    let (aggregator, warnings) = publish_and_aggregate("french", bytes);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("club.csv:2: ") && warnings[0].contains("Windows-1252"),
+        "{warnings:?}"
+    );
+    assert_eq!(aggregator.state().applied_count(), 1);
+    assert_eq!(aggregator.state().result_count(), 2);
+    let names: Vec<&str> = aggregator
+        .state()
+        .pairs()
+        .values()
+        .flatten()
+        .map(|p| p.name.as_str())
+        .collect();
+    for name in [
+        "J\u{e9}r\u{f4}me Roux",
+        "Zo\u{eb} Bl\u{e9}",
+        "A\u{ef}da L\u{e9}on",
+    ] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
 }
 
 /// The same property through a broker, fewer cases (each is a few appends to a real broker).
