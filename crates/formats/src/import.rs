@@ -99,7 +99,11 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
             let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
             crate::csv_extras::add(file, bytes, &mut imported)?;
             if let Some(warning) = encoding {
-                imported.warnings.insert(0, warning);
+                // Before the line's own warnings, the warnings staying in line order.
+                let at = imported
+                    .warnings
+                    .partition_point(|w| w.at.line < warning.at.line);
+                imported.warnings.insert(at, warning);
             }
             Ok(imported)
         }

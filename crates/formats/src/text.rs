@@ -70,7 +70,8 @@ pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8], advice: &str) -> Result<&'a 
 /// A text file's bytes as UTF-8: as they are, or, when they are not UTF-8 text, read as
 /// Windows-1252, the code page in which a spreadsheet on Windows saves "CSV" (Excel's plain CSV in
 /// Western Europe, the Americas and Australasia), with a warning at the first byte that is not
-/// UTF-8, so that a director looks at the names.
+/// UTF-8, so that a director looks at the names. (A UTF-8 byte-order mark before such bytes is
+/// dropped: it cannot be a name's.)
 pub(crate) fn utf8_or_windows_1252<'a>(
     file: &str,
     bytes: &'a [u8],
@@ -79,6 +80,7 @@ pub(crate) fn utf8_or_windows_1252<'a>(
         return (Cow::Borrowed(bytes), None);
     };
     let at = e.valid_up_to();
+    let bytes_read = strip_bom(bytes);
     let warning = crate::Problem {
         at: crate::error::Location {
             file: file.to_string(),
@@ -91,7 +93,10 @@ pub(crate) fn utf8_or_windows_1252<'a>(
             bytes[at]
         ),
     };
-    (Cow::Owned(windows_1252(bytes).into_bytes()), Some(warning))
+    (
+        Cow::Owned(windows_1252(bytes_read).into_bytes()),
+        Some(warning),
+    )
 }
 
 /// ISO-8859-1 (Latin-1) bytes as text: every byte is the character with the same number.

@@ -225,4 +225,25 @@ fn a_windows_code_page_file_keeps_its_names_with_a_warning() {
         names.contains(&"Ren\u{e9}e \u{2013} Ma\u{ef}tre"),
         "{names:?}"
     );
+    // With a UTF-8 byte-order mark before it, as some programs write one whatever the text: alike.
+    let marked = [&b"\xef\xbb\xbf"[..], &windows].concat();
+    let mut from_marked = simpairs_formats::read("club.csv", &marked, None).unwrap();
+    assert_eq!(from_marked.warnings.remove(0).at.line, 3);
+    assert_eq!(
+        without_lineage(&format!("{from_marked:?}")),
+        without_lineage(&format!("{from_utf8:?}"))
+    );
+}
+
+/// The code page's warning takes its place among the lines' warnings, in line order.
+#[test]
+fn the_code_page_warning_is_in_line_order() {
+    let windows = b"board,ns_pair,ew_pair,contract,declarer,tricks,ns_score,ns_names\n\
+                    1,1,1,3NT,N,9,100,Ann & Bo\n\
+                    1,2,2,3NT,N,9,400,Zo\xeb & Cy\n\
+                    1,3,3,3NT,N,10,100,Di & Ed\n";
+    let imported = simpairs_formats::read("club.csv", windows, None).unwrap();
+    let lines: Vec<u64> = imported.warnings.iter().map(|w| w.at.line).collect();
+    assert_eq!(lines, vec![2, 3, 4], "{:?}", imported.warnings);
+    assert!(imported.warnings[1].message.contains("Windows-1252"));
 }
