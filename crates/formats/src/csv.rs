@@ -356,7 +356,8 @@ fn read_joined<'l>(
 /// saves faulting in and filling a buffer the size of the file; the file is read once.
 ///
 /// `Ok(None)` when the file is not for this path: quoted fields (a quoted line end could straddle
-/// chunks), a byte-order mark, or a file too small to be worth it. The caller then reads the
+/// chunks), text that is not UTF-8 in a row with a problem (the whole-file reading reads it in its
+/// code page), a byte-order mark, or a file too small to be worth it. The caller then reads the
 /// whole file and calls [`read`]. Errors from `fetch` are reported naming the file.
 pub fn read_ranged(
     file: &str,
@@ -402,7 +403,7 @@ fn read_in_ranges(
         fetch,
     };
     match read_joined(&source, reading, header, started) {
-        Err(Stop::Quoted) => Ok(None),
+        Err(Stop::Quoted | Stop::NotUtf8) => Ok(None),
         Err(Stop::Io(e)) => Err(read_failed(file, e)),
         Ok(read) => read.map(Some),
     }

@@ -59,6 +59,9 @@ impl Source for InMemory<'_> {
 pub(crate) enum Stop {
     /// A quoted field, which may hold a line end: the file must be read as one chunk.
     Quoted,
+    /// Text that is not UTF-8: the file is read whole, as the code page it is in
+    /// ([`crate::text::utf8_or_windows_1252`]).
+    NotUtf8,
     Io(std::io::Error),
 }
 
@@ -138,6 +141,10 @@ fn read_range<'l>(
     }
     let (file, layout, legal) = (reading.file, reading.layout, reading.legal);
     let mut chunk = crate::csv_fast::read_chunk_fast(file, bytes, 0, layout, legal);
+    // Looked for only in a chunk with problems, so that a good file costs nothing more.
+    if !chunk.problems.is_empty() && std::str::from_utf8(bytes).is_err() {
+        return Err(Stop::NotUtf8);
+    }
     let part = Part::new(std::mem::take(&mut chunk.builder.field));
     Ok(Some(Relative { chunk, part, at }))
 }

@@ -402,29 +402,56 @@ mod csv_extras_tests {
         assert!(got.details.is_empty() && got.official.is_empty());
     }
 
+    /// The file `bytes` read in ranges, as `score` reads a large file: `None` when it is left to
+    /// the whole-file reading.
+    fn ranged(bytes: &[u8]) -> Option<super::Imported> {
+        let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
+            let at = at as usize;
+            buffer.copy_from_slice(&bytes[at..at + buffer.len()]);
+            Ok(())
+        };
+        super::read_ranged("club.csv", bytes.len() as u64, &fetch, None).unwrap()
+    }
+
+    /// 700,000 rows of board `row / 1000 + 1`, table `row % 1000 + 1`, in the club `club(table)`:
+    /// large enough to be read in ranges.
+    fn large_file(club: impl Fn(u32) -> &'static [u8]) -> Vec<u8> {
+        let mut out = b"board,club,ns_pair,ew_pair,ns_score\n".to_vec();
+        for i in 0..700_000u32 {
+            let (board, table) = (i / 1000 + 1, i % 1000 + 1);
+            out.extend_from_slice(format!("{board},").as_bytes());
+            out.extend_from_slice(club(table));
+            out.extend_from_slice(format!(",{table},{table},110\n").as_bytes());
+        }
+        out
+    }
+
     /// A file large enough to be read in ranges (`read_ranged`) is left to the whole-file reading when
     /// its separator is not the comma, which then reads it as the same file with commas.
     #[test]
     fn a_large_semicolon_file_is_read_whole() {
-        let mut commas = String::from("board,ns_pair,ew_pair,ns_score\n");
-        for i in 0..700_000u32 {
-            let (board, table) = (i / 1000 + 1, i % 1000 + 1);
-            commas.push_str(&format!("{board},{table},{table},420\n"));
-        }
-        let semicolons = commas.replace(',', ";");
-        let ranged = |text: &str| {
-            let bytes = text.as_bytes();
-            let fetch = |at: u64, buffer: &mut [u8]| -> std::io::Result<()> {
-                let at = at as usize;
-                buffer.copy_from_slice(&bytes[at..at + buffer.len()]);
-                Ok(())
-            };
-            super::read_ranged("club.csv", bytes.len() as u64, &fetch, None).unwrap()
-        };
+        let commas = large_file(|_| b"Bern");
         let in_ranges = ranged(&commas).expect("a comma file this large is read in ranges");
         assert_eq!(in_ranges.field.len(), 700_000);
+        let semicolons: Vec<u8> = commas
+            .iter()
+            .map(|&b| if b == b',' { b';' } else { b })
+            .collect();
         assert!(ranged(&semicolons).is_none());
-        let whole = read("club.csv", semicolons.as_bytes(), None).unwrap();
+        let whole = read("club.csv", &semicolons, None).unwrap();
         assert_eq!(whole.field.len(), 700_000);
+    }
+
+    /// A large file in the Windows code page (a club named `Zürich` in it) is left to the whole-file
+    /// reading too, which reads it as Windows-1252 with its warning, as it reads a small one.
+    #[test]
+    fn a_large_code_page_file_is_read_whole() {
+        let windows = large_file(|table| if table == 1 { b"Z\xfcrich" } else { b"Bern" });
+        assert!(ranged(&windows).is_none());
+        let whole = read("club.csv", &windows, None).unwrap();
+        assert_eq!(whole.field.len(), 700_000);
+        assert!(whole.field.clubs().any(|c| c == "Z\u{fc}rich"));
+        assert_eq!(whole.warnings.len(), 1);
+        assert_eq!(whole.warnings[0].at.line, 2);
     }
 }
