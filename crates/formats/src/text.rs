@@ -71,7 +71,8 @@ pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8], advice: &str) -> Result<&'a 
 /// Windows-1252, the code page in which a spreadsheet on Windows saves "CSV" (Excel's plain CSV in
 /// Western Europe, the Americas and Australasia), with a warning at the first byte that is not
 /// UTF-8, so that a director looks at the names. (A UTF-8 byte-order mark before such bytes is
-/// dropped: it cannot be a name's.)
+/// dropped: it cannot be a name's.) Bytes that are no text in any code page (control bytes other
+/// than tabs and line ends: a binary file) are given back as they are, for the reader to refuse.
 pub(crate) fn utf8_or_windows_1252<'a>(
     file: &str,
     bytes: &'a [u8],
@@ -79,6 +80,10 @@ pub(crate) fn utf8_or_windows_1252<'a>(
     let Err(e) = std::str::from_utf8(bytes) else {
         return (Cow::Borrowed(bytes), None);
     };
+    let control = |b: &u8| matches!(b, 0..=8 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F);
+    if bytes.iter().any(control) {
+        return (Cow::Borrowed(bytes), None);
+    }
     let at = e.valid_up_to();
     let bytes_read = strip_bom(bytes);
     let warning = crate::Problem {
