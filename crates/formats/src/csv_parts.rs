@@ -60,7 +60,7 @@ pub(crate) enum Stop {
     /// A quoted field, which may hold a line end: the file must be read as one chunk.
     Quoted,
     /// Text that is not UTF-8: the file is read whole, as the code page it is in
-    /// ([`crate::text::utf8_or_windows_1252`]).
+    /// ([`crate::text::as_windows_1252`]).
     NotUtf8,
     Io(std::io::Error),
 }

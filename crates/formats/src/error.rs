@@ -190,6 +190,14 @@ impl Problems {
     }
 }
 
+/// Adds `warning`, if there is one, to `warnings` (in line order): before its line's own warnings.
+pub(crate) fn warn_in_line_order(warnings: &mut Vec<Problem>, warning: Option<Problem>) {
+    if let Some(warning) = warning {
+        let at = warnings.partition_point(|w| w.at.line < warning.at.line);
+        warnings.insert(at, warning);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,8 @@
 //! an [`Imported`]. Every reader turns each traveller line into a [`crate::row::TextRow`] and passes it
 //! to [`crate::row::FieldBuilder`], so a line is checked by the same rules whatever format it came in.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -94,17 +96,14 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
         Format::Csv => {
             // A spreadsheet's code page and its semicolons or tabs read as the UTF-8 and the commas
             // they stand for.
-            let (text, encoding) = text::utf8_or_windows_1252(file, bytes);
+            let (text, encoding) = match text::as_windows_1252(file, bytes) {
+                Some((text, warning)) => (Cow::Owned(text.into_bytes()), Some(warning)),
+                None => (Cow::Borrowed(bytes), None),
+            };
             let bytes = &crate::csv_separator::with_commas(&text)[..];
             let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
             crate::csv_extras::add(file, bytes, &mut imported)?;
-            if let Some(warning) = encoding {
-                // Before the line's own warnings, the warnings staying in line order.
-                let at = imported
-                    .warnings
-                    .partition_point(|w| w.at.line < warning.at.line);
-                imported.warnings.insert(at, warning);
-            }
+            crate::error::warn_in_line_order(&mut imported.warnings, encoding);
             Ok(imported)
         }
         Format::Usebio => crate::usebio::read(file, bytes),

@@ -343,7 +343,14 @@ fn pair_infos(pairs: &[PairAcc], howell_of: &FxHashMap<String, bool>) -> Vec<Pai
 
 /// Reads a Scorer session file.
 pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
-    let text = xml::decode(file, bytes)?;
+    let (text, encoding) = xml::decode(file, bytes)?;
+    let mut imported = read_text(file, &text)?;
+    crate::error::warn_in_line_order(&mut imported.warnings, encoding);
+    Ok(imported)
+}
+
+/// [`read`] of the file's text.
+fn read_text(file: &str, text: &str) -> Result<Imported> {
     if text.trim().is_empty() {
         return Err(Error::at(
             file,
@@ -352,7 +359,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
             "the file is empty: expected a Scorer session",
         ));
     }
-    let mut walker = Walker::new(file, &text);
+    let mut walker = Walker::new(file, text);
     let legal = simpairs_scoring::LegalScores::new();
     let naming = Naming {
         names: &NAMES,

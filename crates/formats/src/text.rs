@@ -67,25 +67,19 @@ pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8], advice: &str) -> Result<&'a 
     })
 }
 
-/// A text file's bytes as UTF-8: as they are, or, when they are not UTF-8 text, read as
-/// Windows-1252, the code page in which a spreadsheet on Windows saves "CSV" (Excel's plain CSV in
-/// Western Europe, the Americas and Australasia), with a warning at the first byte that is not
-/// UTF-8, so that a director looks at the names. (A UTF-8 byte-order mark before such bytes is
-/// dropped: it cannot be a name's.) Bytes that are no text in any code page (control bytes other
-/// than tabs and line ends: a binary file) are given back as they are, for the reader to refuse.
-pub(crate) fn utf8_or_windows_1252<'a>(
-    file: &str,
-    bytes: &'a [u8],
-) -> (Cow<'a, [u8]>, Option<crate::Problem>) {
-    let Err(e) = std::str::from_utf8(bytes) else {
-        return (Cow::Borrowed(bytes), None);
-    };
+/// A file that is not UTF-8 but is text, read as Windows-1252: the code page in which programs on
+/// Windows write text they do not say the character set of (Excel's plain "CSV" in Western
+/// Europe, the Americas and Australasia; XML written without an encoding declaration), with a
+/// warning at the first byte that is not UTF-8, so that a director looks at the names. `None` when
+/// the bytes are UTF-8, or are no text in any code page (control bytes other than tabs and line
+/// ends: a binary file), for the reader to read or refuse as they are. A UTF-8 byte-order mark
+/// before such bytes is dropped: it cannot be a name's.
+pub(crate) fn as_windows_1252(file: &str, bytes: &[u8]) -> Option<(String, crate::Problem)> {
+    let at = std::str::from_utf8(bytes).err()?.valid_up_to();
     let control = |b: &u8| matches!(b, 0..=8 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F);
     if bytes.iter().any(control) {
-        return (Cow::Borrowed(bytes), None);
+        return None;
     }
-    let at = e.valid_up_to();
-    let bytes_read = strip_bom(bytes);
     let warning = crate::Problem {
         at: crate::error::Location {
             file: file.to_string(),
@@ -93,15 +87,13 @@ pub(crate) fn utf8_or_windows_1252<'a>(
             field: None,
         },
         message: format!(
-            "the file is not UTF-8 text (byte 0x{:02X}); it is read as Windows-1252, as spreadsheets \
-             on Windows save CSV: check the players' names, or save the file as CSV UTF-8",
+            "the file is not UTF-8 text (byte 0x{:02X}) and does not say its character set; it is \
+             read as Windows-1252, as programs and spreadsheets on Windows write it: check the \
+             players' names, or save the file as UTF-8",
             bytes[at]
         ),
     };
-    (
-        Cow::Owned(windows_1252(bytes_read).into_bytes()),
-        Some(warning),
-    )
+    Some((windows_1252(strip_bom(bytes)), warning))
 }
 
 /// ISO-8859-1 (Latin-1) bytes as text: every byte is the character with the same number.

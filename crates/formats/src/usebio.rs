@@ -151,7 +151,14 @@ const NAMING: Naming<'static> = Naming {
 
 /// Reads a USEBIO file.
 pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
-    let text = xml::decode(file, bytes)?;
+    let (text, encoding) = xml::decode(file, bytes)?;
+    let mut imported = read_text(file, &text)?;
+    crate::error::warn_in_line_order(&mut imported.warnings, encoding);
+    Ok(imported)
+}
+
+/// [`read`] of the file's text.
+fn read_text(file: &str, text: &str) -> Result<Imported> {
     if text.trim().is_empty() {
         return Err(Error::at(
             file,
@@ -161,7 +168,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<Imported> {
         ));
     }
     let legal = simpairs_scoring::LegalScores::new();
-    let mut reader = Reader::new(file, &text, &legal);
+    let mut reader = Reader::new(file, text, &legal);
     reader.walk()?;
     reader.finish()
 }

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::text::{self, LineCounter};
 
 /// Deepest nesting accepted: results files nest five or six levels; garbage may nest without end.
@@ -32,14 +32,20 @@ const NUMBERED: [&str; 13] = [
 ];
 
 /// The text of a document: UTF-8 as it is, or converted from the character set its XML declaration
-/// names (ISO-8859-1, Windows-1252) or its byte-order mark (UTF-16).
-pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>> {
+/// names (ISO-8859-1, Windows-1252) or its byte-order mark (UTF-16); with the warning of a document
+/// that names none and is not UTF-8, read as Windows-1252 ([`text::as_windows_1252`]).
+pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, Option<Problem>)> {
     if let Some(text) = text::utf16(file, bytes) {
-        return text.map(Cow::Owned);
+        return text.map(|t| (Cow::Owned(t), None));
     }
     let bytes = text::strip_bom(bytes);
     let encoding = declared_encoding(bytes).map(|e| e.to_ascii_lowercase());
-    match encoding.as_deref() {
+    if encoding.is_none()
+        && let Some((text, warning)) = text::as_windows_1252(file, bytes)
+    {
+        return Ok((Cow::Owned(text), Some(warning)));
+    }
+    let text = match encoding.as_deref() {
         None | Some("utf-8") | Some("utf8") | Some("us-ascii") | Some("ascii") => text::utf8(
             file,
             bytes,
@@ -55,7 +61,8 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<Cow<'a, str>> {
             Some("encoding"),
             format!("the file is in the {other} character set; save it as UTF-8 (or ISO-8859-1)"),
         )),
-    }
+    };
+    text.map(|t| (t, None))
 }
 
 /// The `encoding` of an XML declaration at the start of `bytes`.
@@ -517,11 +524,21 @@ mod tests {
     #[test]
     fn character_sets() {
         let latin = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><A>Ren\xe9</A>";
+        let (text, warning) = decode("f", latin).unwrap();
         assert_eq!(
-            decode("f", latin).unwrap(),
-            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><A>René</A>"
+            (text.as_ref(), warning),
+            (
+                "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><A>René</A>",
+                None
+            )
         );
-        assert!(decode("f", b"<A>\xe9</A>").is_err());
+        // Naming no character set, not UTF-8: read as Windows-1252, with a warning.
+        let (text, warning) = decode("f", b"<A>\n\x93\xe9\x94</A>").unwrap();
+        assert_eq!(text, "<A>\n\u{201c}é\u{201d}</A>");
+        assert_eq!(warning.map(|w| w.at.line), Some(2));
+        // Declared UTF-8 and not, or no text at all: refused.
+        assert!(decode("f", b"<?xml version='1.0' encoding='UTF-8'?><A>\xe9</A>").is_err());
+        assert!(decode("f", b"<A>\xe9\x01</A>").is_err());
         assert!(decode("f", b"<?xml version='1.0' encoding='EBCDIC'?><A/>").is_err());
         assert_eq!(
             root_name("f", b"<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<USEBIO>")

@@ -177,10 +177,25 @@ fn unknown_contract() {
 fn bytes_that_are_not_utf8() {
     let text = native_text("cobalt/mp_pairs_mitchell_03.xml");
     let at = text.find("PLAYER 3").unwrap();
+    let line_of_at = text[..at].lines().count() as u64;
+    // An XML file that names no character set and is not UTF-8 text is read as Windows-1252, as
+    // programs on Windows write it, with a warning at the line of the first byte that is not UTF-8.
     let mut bytes = text.as_bytes().to_vec();
     bytes[at] = 0xFF;
+    let imported = read("windows.xml", &bytes, None).unwrap();
+    assert_eq!(imported.warnings.len(), 1, "{:?}", imported.warnings);
+    assert_eq!(imported.warnings[0].at.line, line_of_at);
+    assert!(imported.warnings[0].message.contains("Windows-1252"));
+    assert!(
+        imported
+            .pairs
+            .iter()
+            .any(|p| p.players.iter().any(|x| x.name == "\u{ff}LAYER 3"))
+    );
+    // Bytes that are text in no code page (a control byte: a binary file) are refused.
+    bytes[at + 1] = 0x01;
     let (line, _, message) = refused("latin.xml", &bytes, None);
-    assert_eq!(line, text[..at].lines().count() as u64);
+    assert_eq!(line, line_of_at);
     assert!(
         message.contains("not UTF-8") && message.contains("0xFF"),
         "{message}"
