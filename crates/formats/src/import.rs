@@ -23,6 +23,7 @@ const SNIFF_BYTES: usize = 64 << 10;
 
 /// Tells a file's format from its content, then from its name's extension.
 pub fn detect(file: &str, bytes: &[u8]) -> Result<Format> {
+    not_a_workbook(file, bytes)?;
     let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let body = text::strip_bom(head);
     let trimmed = body.trim_ascii_start();
@@ -73,6 +74,29 @@ pub fn detect(file: &str, bytes: &[u8]) -> Result<Format> {
     }
 }
 
+/// Refuses a spreadsheet's workbook (or another archive) given for its sheet: the error says how
+/// to save the sheet as the CSV simpairs reads, instead of naming the workbook's bytes as a header.
+fn not_a_workbook(file: &str, bytes: &[u8]) -> Result<()> {
+    const ZIP: &[u8] = b"PK\x03\x04";
+    const OLE: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
+    let what = if bytes.starts_with(ZIP) {
+        "a zip archive, as an Excel (.xlsx) or LibreOffice (.ods) workbook is"
+    } else if bytes.starts_with(OLE) {
+        "an old Excel workbook (.xls)"
+    } else {
+        return Ok(());
+    };
+    Err(Error::at(
+        file,
+        1,
+        None,
+        format!(
+            "the file is {what}, not a results file: save the sheet as CSV (in Excel: File, Save \
+             As, \"CSV UTF-8\"), or take the results file out of the archive, and give that"
+        ),
+    ))
+}
+
 /// Whether the first line is a traveller CSV header (it names `board` and the pair columns).
 fn looks_like_traveller_csv(body: &[u8]) -> bool {
     let end = memchr::memchr(b'\n', body).unwrap_or(body.len());
@@ -94,6 +118,7 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     };
     match format {
         Format::Csv => {
+            not_a_workbook(file, bytes)?;
             // A spreadsheet's code page and its semicolons or tabs read as the UTF-8 and the commas
             // they stand for.
             let (text, encoding) = match text::as_windows_1252(file, bytes) {
@@ -126,6 +151,7 @@ pub fn read_ranged(
 ) -> Result<Option<Imported>> {
     let mut head = vec![0; len.min(SNIFF_BYTES as u64) as usize];
     fetch(0, &mut head).map_err(|e| crate::csv::read_failed(file, e))?;
+    not_a_workbook(file, &head)?;
     let header_end = memchr::memchr(b'\n', &head).map_or(head.len(), |i| i + 1);
     let is_csv = match format {
         Some(f) => f == Format::Csv,

@@ -331,3 +331,21 @@ fn the_hillyard_csv_is_read_and_a_broken_one_is_refused() {
     assert_eq!((line, field.as_deref()), (22, Some("result")));
     assert!(message.contains("455"), "{message}");
 }
+
+/// A spreadsheet's workbook given instead of its sheet saved as CSV (or any zip archive) is refused
+/// with what to do, whatever its name and whether or not the format is named.
+#[test]
+fn a_spreadsheet_workbook_is_refused_with_what_to_do() {
+    let zip = [&b"PK\x03\x04\x14\x00\x06\x00"[..], &[0x9c; 200]].concat();
+    let ole = [&b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"[..], &[0x00; 200]].concat();
+    for (bytes, what) in [(&zip, "zip archive"), (&ole, "old Excel workbook")] {
+        for name in ["session.xlsx", "session.xls", "session.csv"] {
+            for format in [None, Some(Format::Csv)] {
+                let (line, field, message) = refused(name, bytes, format);
+                assert_eq!((line, field), (1, None), "{name} {format:?}");
+                assert!(message.contains(what), "{message}");
+                assert!(message.contains("save the sheet as CSV"), "{message}");
+            }
+        }
+    }
+}
