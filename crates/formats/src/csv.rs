@@ -118,7 +118,17 @@ pub(crate) fn layout(file: &str, header: &[u8]) -> Result<Layout> {
 }
 
 /// Columns every traveller CSV has.
-const REQUIRED: [&str; 3] = ["board", "ns_pair", "ew_pair"];
+pub(crate) const REQUIRED: [&str; 3] = ["board", "ns_pair", "ew_pair"];
+
+/// The names of a header line's columns split at `separator`, as a column is looked up: without
+/// the byte-order mark, spaces and quotes about them, in lower case.
+pub(crate) fn header_cells(header: &[u8], separator: u8) -> Vec<String> {
+    String::from_utf8_lossy(crate::text::strip_bom(header))
+        .trim_end()
+        .split(char::from(separator))
+        .map(|c| c.trim().trim_matches('"').trim().to_ascii_lowercase())
+        .collect()
+}
 /// Columns of which a traveller CSV has at least one: a row's result.
 const RESULT_COLUMNS: [&str; 4] = ["contract", "ns_score", "ew_score", "adjusted"];
 

@@ -20,10 +20,8 @@ const EXTRA: [&str; 12] = [
 
 /// Whether a header line names any of the informational columns.
 pub(crate) fn named_in(header: &[u8]) -> bool {
-    String::from_utf8_lossy(strip_bom(header))
-        .trim_end()
-        .split(',')
-        .map(|h| h.trim().trim_matches('"').trim().to_ascii_lowercase())
+    crate::csv::header_cells(header, b',')
+        .iter()
         .any(|h| EXTRA.contains(&h.as_str()))
 }
 

@@ -15,18 +15,13 @@ use crate::text::strip_bom;
 /// The separators a header may use instead of the comma.
 const OTHERS: [u8; 2] = [b';', b'\t'];
 
-/// The columns every traveller CSV has: a header naming them at a separator is separated by it.
-const REQUIRED: [&str; 3] = ["board", "ns_pair", "ew_pair"];
-
-/// Whether `header` (the first line, without its byte-order mark) names a traveller CSV's required
-/// columns when split at `separator`.
+/// Whether `header` (the first line) names a traveller CSV's required columns when split at
+/// `separator`: a header that does is separated by it.
 pub(crate) fn names_the_columns(header: &[u8], separator: u8) -> bool {
-    let text = String::from_utf8_lossy(header).to_ascii_lowercase();
-    let names: Vec<&str> = text
-        .split(char::from(separator))
-        .map(|c| c.trim().trim_matches('"').trim())
-        .collect();
-    REQUIRED.iter().all(|r| names.contains(r))
+    let names = crate::csv::header_cells(header, separator);
+    crate::csv::REQUIRED
+        .iter()
+        .all(|r| names.iter().any(|n| n == r))
 }
 
 /// The separator of a traveller CSV whose first line (perhaps with a byte-order mark) is `header`:

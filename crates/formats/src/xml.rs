@@ -40,18 +40,23 @@ pub(crate) fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<(Cow<'a, str>, O
     }
     let bytes = text::strip_bom(bytes);
     let encoding = declared_encoding(bytes).map(|e| e.to_ascii_lowercase());
-    if encoding.is_none()
-        && let Some((text, warning)) = text::as_windows_1252(file, bytes)
-    {
-        return Ok((Cow::Owned(text), Some(warning)));
-    }
     let text = match encoding.as_deref() {
-        None | Some("utf-8") | Some("utf8") | Some("us-ascii") | Some("ascii") => text::utf8(
-            file,
-            bytes,
-            " (an XML file without an encoding declaration must be UTF-8)",
-        )
-        .map(Cow::Borrowed),
+        None | Some("utf-8") | Some("utf8") | Some("us-ascii") | Some("ascii") => {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                return Ok((Cow::Borrowed(text), None));
+            }
+            if encoding.is_none()
+                && let Some((text, warning)) = text::as_windows_1252(file, bytes)
+            {
+                return Ok((Cow::Owned(text), Some(warning)));
+            }
+            text::utf8(
+                file,
+                bytes,
+                " (an XML file without an encoding declaration must be UTF-8)",
+            )
+            .map(Cow::Borrowed)
+        }
         Some("iso-8859-1") | Some("iso8859-1") | Some("latin1") | Some("latin-1")
         | Some("iso-8859-15") => Ok(Cow::Owned(text::latin1(bytes))),
         Some("windows-1252") | Some("cp1252") => Ok(Cow::Owned(text::windows_1252(bytes))),
