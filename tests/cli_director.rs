@@ -553,3 +553,117 @@ fn key_id_of_private(path: &Path) -> String {
         .public()
         .id()
 }
+
+/// Appends club `club`'s file as `club publish` would, but only the events `keep` keeps: an upload
+/// cut short (its records, no seal) or a seal whose records never came.
+fn append_part(dir: &Path, club: &str, csv: &str, keep: impl Fn(&simpairs_events::Event) -> bool) {
+    let log = simpairs_log::EmbeddedLog::open(dir.join("log")).unwrap();
+    let codec = simpairs_events::Codec::new().unwrap();
+    let key = simpairs_pipeline::keys::read_private(&dir.join(format!("keys/{club}.key"))).unwrap();
+    let sealed = simpairs_pipeline::publish::seal_file(
+        &codec,
+        &log,
+        "E",
+        club,
+        &key,
+        "cut.csv",
+        csv.as_bytes(),
+        None,
+    )
+    .unwrap();
+    let stream = simpairs_pipeline::stream_name("E", simpairs_events::Stream::Results);
+    let encoded: Vec<(Vec<u8>, Vec<u8>)> = (sealed.events.iter())
+        .filter(|e| keep(e))
+        .map(|e| (e.partition_key(), codec.encode(e)))
+        .collect();
+    let records: Vec<simpairs_log::Produce<'_>> = (encoded.iter())
+        .map(|(k, v)| simpairs_log::Produce::new(k, v, 0))
+        .collect();
+    simpairs_log::Log::append(&log, &stream, &records).unwrap();
+}
+
+#[test]
+fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("clubs.csv"),
+        "club,name\nA,Club A\nB,Club B\nC,Club C\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("a.csv"), CLUB_A).unwrap();
+    let declare = ["event", "declare", "--log", "log", "--event", "E"];
+    ok(
+        d,
+        &[&declare[..], &["--boards", "1-2", "--clubs", "clubs.csv"]].concat(),
+    );
+    publish(d, "A", "a.csv");
+    let is_seal =
+        |e: &simpairs_events::Event| matches!(e, simpairs_events::Event::SubmissionSealed(_));
+    // B's upload was cut short before its seal; C's seal came without its four results.
+    append_part(d, "B", CLUB_B, |e| !is_seal(e));
+    append_part(d, "C", CLUB_B, is_seal);
+    ok(
+        d,
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
+
+    let text = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        text.starts_with(
+            "event E: 1 of 3 declared clubs in; 1 submission: 1 applied, 0 superseded, 0 set aside; 0 records set aside on their own\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains(": 4 records, applied"), "{text}");
+    assert!(
+        text.contains("\nnot sealed: club B, submission ")
+            && text.contains(": 4 records and no seal that applies"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nnot complete: club C, submission ")
+            && text.contains("covers 4 records, and 0 records came"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\nclubs not in yet: 2\n  B (Club B)\n  C (Club C)\n"),
+        "{text}"
+    );
+
+    // One club; one state.
+    let b = ok(d, &["submissions", "--log", "log", "--club", "B"]);
+    assert!(
+        b.contains("not sealed: club B") && !b.contains("club A,") && !b.contains("club C"),
+        "{b}"
+    );
+    let applied = ok(d, &["submissions", "--log", "log", "--state", "applied"]);
+    assert!(
+        applied.contains("club A,")
+            && !applied.contains("not sealed")
+            && !applied.contains("not in yet"),
+        "{applied}"
+    );
+    let json = ok(d, &["submissions", "--log", "log", "--club", "C", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["submissions"].as_array().unwrap().len(), 0);
+    assert_eq!(v["unsealed"][0]["club"], "C");
+    assert_eq!(v["unsealed"][0]["seal"]["covers"], 4);
+    assert_eq!(
+        v["not_in"],
+        serde_json::json!([{"club": "C", "name": "Club C"}])
+    );
+    assert_eq!(v["clubs_declared"], 3);
+    // A club the event does not know is said so, not listed as nothing.
+    let out = simpairs(d, &["submissions", "--log", "log", "--club", "Z"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("club Z is not part of event E"), "{err}");
+}

@@ -2,7 +2,7 @@
 
 use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::replay::{AsOf, describe_time};
-use simpairs_pipeline::submissions::{Submissions, list};
+use simpairs_pipeline::submissions::{State, SubmissionView, Submissions, list};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -13,6 +13,12 @@ pub struct Args {
     /// As of this offset of the results stream (inclusive) or this date and time.
     #[arg(long)]
     pub as_of: Option<AsOf>,
+    /// Only this club's submissions (repeat for more clubs).
+    #[arg(long = "club", value_name = "CLUB")]
+    pub clubs: Vec<String>,
+    /// Only the submissions in this state.
+    #[arg(long, value_enum)]
+    pub state: Option<Wanted>,
     /// Print JSON instead of a list.
     #[arg(long)]
     pub json: bool,
@@ -20,17 +26,90 @@ pub struct Args {
     pub kafka: simpairs_kafka::KafkaFlags,
 }
 
+/// The states a director can ask for.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Wanted {
+    Applied,
+    Superseded,
+    SetAside,
+}
+
+impl Wanted {
+    fn state(self) -> State {
+        match self {
+            Wanted::Applied => State::Applied,
+            Wanted::Superseded => State::Superseded,
+            Wanted::SetAside => State::SetAside,
+        }
+    }
+}
+
+/// Which submissions the list shows.
+struct Filter {
+    clubs: Vec<String>,
+    state: Option<State>,
+}
+
+impl Filter {
+    fn club(&self, club: &str) -> bool {
+        self.clubs.is_empty() || self.clubs.iter().any(|c| c == club)
+    }
+
+    fn submission(&self, v: &SubmissionView) -> bool {
+        self.club(&v.club) && self.state.as_ref().is_none_or(|s| v.state == *s)
+    }
+
+    /// What the filter shows of `s`. A record set aside on its own may not say whose it is: they
+    /// are shown whatever the clubs asked, unless only applied or superseded submissions are. The
+    /// submissions not complete and the clubs not in yet are shown unless a state is asked for.
+    fn apply(&self, s: &Submissions) -> Submissions {
+        let any_state = self.state.is_none();
+        Submissions {
+            event: s.event.clone(),
+            submissions: s
+                .submissions
+                .iter()
+                .filter(|v| self.submission(v))
+                .cloned()
+                .collect(),
+            dead_letters: match self.state {
+                None | Some(State::SetAside) => s.dead_letters.clone(),
+                Some(_) => Vec::new(),
+            },
+            unsealed: (s.unsealed.iter())
+                .filter(|u| any_state && self.club(&u.club))
+                .cloned()
+                .collect(),
+            clubs_declared: s.clubs_declared,
+            not_in: (s.not_in.iter())
+                .filter(|c| any_state && self.club(&c.club))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let submissions = list(log.as_ref(), &event, args.as_of)?;
+    let filter = Filter {
+        clubs: args.clubs,
+        state: args.state.map(Wanted::state),
+    };
+    if let Some(unknown) = filter.clubs.iter().find(|c| !is_declared(&submissions, c)) {
+        anyhow::bail!(
+            "club {unknown} is not part of event {event}: it has no submission and is not declared"
+        );
+    }
+    let shown = filter.apply(&submissions);
     let mut out = std::io::stdout().lock();
     let written = if args.json {
-        serde_json::to_writer(&mut out, &submissions)
+        serde_json::to_writer(&mut out, &shown)
             .map_err(std::io::Error::other)
             .and_then(|()| std::io::Write::write_all(&mut out, b"\n"))
     } else {
-        write_list(&mut out, &submissions)
+        write_summary(&mut out, &submissions).and_then(|()| write_list(&mut out, &shown))
     };
     match written {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -38,39 +117,99 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The submissions in words, one block each.
+/// Whether `club` is one the listing knows: declared, or with a submission of its own.
+fn is_declared(s: &Submissions, club: &str) -> bool {
+    s.submissions.iter().any(|v| v.club == club)
+        || s.not_in.iter().any(|c| c.club == club)
+        || s.unsealed.iter().any(|u| u.club == club)
+}
+
+/// `n` and what is counted, in the singular for one.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The submissions in words, one block each, then what needs the director: records set aside on
+/// their own, submissions not complete, clubs not in yet.
 fn write_list(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "event {}: {} submissions, {} records set aside on their own",
-        s.event,
-        s.submissions.len(),
-        s.dead_letters.len()
-    )?;
     for v in &s.submissions {
-        writeln!(
-            out,
-            "\nclub {}, submission {} ({}), sealed {} at offset {}: {} records, {}",
-            v.club,
-            v.submission,
-            v.source.as_deref().unwrap_or("no file named"),
-            describe_time(v.sealed_at_ms),
-            v.offset,
-            v.records,
-            v.state.words()
-        )?;
-        if let Some(by) = &v.superseded_by {
-            writeln!(out, "  corrected by submission {by}")?;
-        }
-        if let Some(reason) = &v.reason {
-            writeln!(out, "  why: {reason}")?;
-        }
-        for w in &v.warnings {
-            writeln!(out, "  warning: {w}")?;
-        }
+        write_submission(out, v)?;
     }
     for d in &s.dead_letters {
         writeln!(out, "\nset aside at offset {}: {}", d.offset, d.reason)?;
+    }
+    write_waiting(out, s)
+}
+
+/// What the event stands at (the whole event, whatever the list shows).
+fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "event {}: {} of {} in; {}: {} applied, {} superseded, {} set aside; {}",
+        s.event,
+        s.clubs_declared - s.not_in.len(),
+        counted(s.clubs_declared, "declared club", "declared clubs"),
+        counted(s.submissions.len(), "submission", "submissions"),
+        s.count(&State::Applied),
+        s.count(&State::Superseded),
+        s.count(&State::SetAside),
+        counted(
+            s.dead_letters.len(),
+            "record set aside on its own",
+            "records set aside on their own"
+        ),
+    )
+}
+
+fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\nclub {}, submission {} ({}), sealed {} at offset {}: {}, {}",
+        v.club,
+        v.submission,
+        v.source.as_deref().unwrap_or("no file named"),
+        describe_time(v.sealed_at_ms),
+        v.offset,
+        counted(v.records as usize, "record", "records"),
+        v.state.words()
+    )?;
+    if let Some(by) = &v.superseded_by {
+        writeln!(out, "  corrected by submission {by}")?;
+    }
+    if let Some(reason) = &v.reason {
+        writeln!(out, "  why: {reason}")?;
+    }
+    for w in &v.warnings {
+        writeln!(out, "  warning: {w}")?;
+    }
+    Ok(())
+}
+
+/// The submissions that cannot apply yet and the clubs with nothing applied.
+fn write_waiting(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result<()> {
+    for u in &s.unsealed {
+        let received = counted(u.records as usize, "record", "records");
+        match &u.seal {
+            None => writeln!(
+                out,
+                "\nnot sealed: club {}, submission {}: {received} and no seal that applies (an upload still under way or cut short, or its seal set aside); nothing of it applies unless sealed",
+                u.club, u.submission
+            )?,
+            Some(seal) => writeln!(
+                out,
+                "\nnot complete: club {}, submission {}: its seal at offset {} covers {}, and {received} came; nothing of it applies until they all have (or the club publishes its file again)",
+                u.club,
+                u.submission,
+                seal.offset,
+                counted(seal.covers as usize, "record", "records")
+            )?,
+        }
+    }
+    if !s.not_in.is_empty() {
+        writeln!(out, "\nclubs not in yet: {}", s.not_in.len())?;
+        for c in &s.not_in {
+            writeln!(out, "  {} ({})", c.club, c.name)?;
+        }
     }
     Ok(())
 }

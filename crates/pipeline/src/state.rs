@@ -49,6 +49,27 @@ pub enum Effect {
     DeadLetter { reason: String },
 }
 
+/// A submission that cannot apply yet: records whose seal has not come (an upload under way, or
+/// cut short), or a seal whose records have not all come.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Unsealed {
+    pub club: String,
+    pub submission: String,
+    /// Records received (each pair entered and each result counts one).
+    pub records: i64,
+    /// The seal, when it came before all its records.
+    pub seal: Option<WaitingSeal>,
+}
+
+/// A seal waiting for the records it covers.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct WaitingSeal {
+    /// Its offset on the results stream.
+    pub offset: i64,
+    /// Records it covers.
+    pub covers: i64,
+}
+
 /// The state of one event.
 #[derive(Debug, Default)]
 pub struct EventState {
@@ -309,18 +330,19 @@ impl EventState {
         &self.clubs
     }
 
-    /// Submissions with records but no valid seal yet: (club, submission, records received, seal
-    /// waiting for more records). They never apply until sealed; the aggregator reports them.
-    pub fn unsealed(&self) -> Vec<(String, String, usize, bool)> {
+    /// Submissions with records but no valid seal yet, or a seal waiting for records it covers.
+    /// They never apply until complete; the director's listing names them.
+    pub fn unsealed(&self) -> Vec<Unsealed> {
         self.pending
             .iter()
-            .map(|((club, submission), p)| {
-                (
-                    club.to_string(),
-                    submission.to_string(),
-                    p.sequences as usize,
-                    p.seal.is_some(),
-                )
+            .map(|((club, submission), p)| Unsealed {
+                club: club.to_string(),
+                submission: submission.to_string(),
+                records: p.sequences,
+                seal: p.seal.as_ref().map(|(seal, offset)| WaitingSeal {
+                    offset: *offset,
+                    covers: seal.count,
+                }),
             })
             .collect()
     }

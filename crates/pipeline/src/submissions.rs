@@ -10,7 +10,7 @@ use simpairs_log::Log;
 
 use crate::Result;
 use crate::replay::{AsOf, replay_packed};
-use crate::state::Verdict;
+use crate::state::{EventState, Unsealed, Verdict};
 
 /// What became of a submission.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -65,12 +65,34 @@ pub struct DeadLetterView {
     pub reason: String,
 }
 
-/// Every submission of an event and every record set aside, in log order.
+/// A declared club with nothing applied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClubNotIn {
+    pub club: String,
+    pub name: String,
+}
+
+/// Every submission of an event and every record set aside, in log order; the submissions that
+/// cannot apply yet, and the declared clubs with nothing applied, by club.
 #[derive(Clone, Debug, Serialize)]
 pub struct Submissions {
     pub event: String,
     pub submissions: Vec<SubmissionView>,
     pub dead_letters: Vec<DeadLetterView>,
+    pub unsealed: Vec<Unsealed>,
+    /// Clubs the event declares (amendments included).
+    pub clubs_declared: usize,
+    pub not_in: Vec<ClubNotIn>,
+}
+
+impl Submissions {
+    /// How many submissions are in `state`.
+    pub fn count(&self, state: &State) -> usize {
+        self.submissions
+            .iter()
+            .filter(|s| s.state == *state)
+            .count()
+    }
 }
 
 /// The submissions of `event` in `log`, as of a moment (or everything).
@@ -120,11 +142,39 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         .collect();
     dead_letters.sort_by_key(|d| d.offset);
     dead_letters.dedup_by_key(|d| d.offset);
+    let mut unsealed = state.unsealed();
+    unsealed.sort();
     Submissions {
         event: event.to_string(),
+        clubs_declared: state.roster().map_or(0, |r| r.clubs.len()),
+        not_in: not_in(state, &submissions),
         submissions,
         dead_letters,
+        unsealed,
     }
+}
+
+/// The declared clubs none of whose submissions applied, by club.
+fn not_in(state: &EventState, submissions: &[SubmissionView]) -> Vec<ClubNotIn> {
+    let Some(roster) = state.roster() else {
+        return Vec::new();
+    };
+    let applied: std::collections::HashSet<&str> = submissions
+        .iter()
+        .filter(|s| s.state != State::SetAside)
+        .map(|s| s.club.as_str())
+        .collect();
+    let mut not_in: Vec<ClubNotIn> = roster
+        .clubs
+        .iter()
+        .filter(|(club, _)| !applied.contains(club.as_str()))
+        .map(|(club, c)| ClubNotIn {
+            club: club.clone(),
+            name: c.name.clone(),
+        })
+        .collect();
+    not_in.sort_by(|a, b| a.club.cmp(&b.club));
+    not_in
 }
 
 /// A submission's warnings as its seal carries them: `file:line: field: message`.

@@ -334,13 +334,13 @@ fn clubs_and_boards_outside_the_declaration_are_refused() {
     assert!(
         unsealed
             .iter()
-            .any(|(club, _, records, _)| club == "B" && *records == 1),
+            .any(|u| u.club == "B" && u.records == 1 && u.seal.is_none()),
         "{unsealed:?}"
     );
     assert!(
         unsealed
             .iter()
-            .any(|(club, _, records, waiting)| club == "A" && *records == 0 && *waiting),
+            .any(|u| u.club == "A" && u.records == 0 && u.seal.is_some()),
         "{unsealed:?}"
     );
 }

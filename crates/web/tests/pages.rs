@@ -494,6 +494,21 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     );
     let (_, _, only) = common::get(&site, "/director?state=set-aside").await;
     assert!(only.contains("board99.csv") && !only.contains(">applied<"));
+    // The forged upload's records wait for a seal that applies: the director sees them, one for
+    // each result line of the file.
+    let lines = victim.csv.lines().skip(1).filter(|l| !l.is_empty()).count();
+    let waiting = &listing.listing.unsealed;
+    assert!(
+        waiting.len() == 1
+            && waiting[0].club == victim.id
+            && waiting[0].records == lines as i64
+            && waiting[0].seal.is_none(),
+        "{waiting:?} {lines}"
+    );
+    assert!(
+        html.contains("Submissions not complete") && html.contains("none that applies"),
+        "{html}"
+    );
 }
 
 /// While the log is still being read (a restart on a national event), a club with no results

@@ -58,6 +58,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                     (summary(&d.listing))
                     (submissions(&p, &d.listing, filter.as_ref(), offset, limit))
                     (dead_letters(&d.listing))
+                    (unsealed(&p, &d.listing))
                 },
             }
             (missing(&p, &catalog, site.health.state() == Health::Reading))
@@ -66,17 +67,13 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
     page(&f, "Director's page", None, body).into_response()
 }
 
-fn count(s: &Submissions, fate: &Fate) -> usize {
-    s.submissions.iter().filter(|v| v.state == *fate).count()
-}
-
 fn summary(s: &Submissions) -> Markup {
     html! {
         ul.links aria-label="Submissions by state" {
             li { a href="/director" { (counted(s.submissions.len(), "submission", "submissions")) } }
-            li { a href="/director?state=applied" { (count(s, &Fate::Applied)) " applied" } }
-            li { a href="/director?state=superseded" { (count(s, &Fate::Superseded)) " superseded" } }
-            li { a href="/director?state=set-aside" { (count(s, &Fate::SetAside)) " set aside" } }
+            li { a href="/director?state=applied" { (s.count(&Fate::Applied)) " applied" } }
+            li { a href="/director?state=superseded" { (s.count(&Fate::Superseded)) " superseded" } }
+            li { a href="/director?state=set-aside" { (s.count(&Fate::SetAside)) " set aside" } }
             li { a href="#dead-letters" {
                 (counted(s.dead_letters.len(), "record set aside on its own", "records set aside on their own"))
             } }
@@ -164,6 +161,39 @@ fn dead_letters(s: &Submissions) -> Markup {
                 }
             }
             @if s.dead_letters.len() > MAX_LIMIT { p.meta { "The first " (MAX_LIMIT) " of " (s.dead_letters.len()) "; " code { "simpairs submissions" } " lists them all." } }
+        }
+    }
+}
+
+/// The submissions that cannot apply yet: records with no seal that applies, or a seal waiting for
+/// its records. Shown only when there are some: a submission is there for an instant as it comes.
+fn unsealed(p: &Projection, s: &Submissions) -> Markup {
+    html! {
+        @if !s.unsealed.is_empty() {
+            h2 #unsealed { "Submissions not complete" }
+            p.note { "Nothing of these applies until it is complete: an upload still under way or cut short, or a seal set aside. A club whose upload was cut short publishes its file again." }
+            table {
+                caption { "Submissions not complete, by club" }
+                thead { tr {
+                    th.l scope="col" { "Club" }
+                    th.l.wide scope="col" { "Submission" }
+                    th scope="col" { "Records received" }
+                    th.l scope="col" { "Seal" }
+                } }
+                tbody {
+                    @for u in s.unsealed.iter().take(MAX_LIMIT) {
+                        tr {
+                            td.l.names { a href=(fmt::club_url(&u.club)) { (club_name(p, &u.club)) } }
+                            td.l.wide.names { (display_name(&u.submission)) }
+                            td.num { (u.records) }
+                            td.l { @match &u.seal {
+                                None => "none that applies",
+                                Some(seal) => { "at offset " (seal.offset) ", covering " (seal.covers) " records" },
+                            } }
+                        }
+                    }
+                }
+            }
         }
     }
 }
