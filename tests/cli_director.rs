@@ -667,3 +667,45 @@ fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("club Z is not part of event E"), "{err}");
 }
+
+#[test]
+fn a_clubs_file_saved_by_a_spreadsheet_on_windows_is_declared_with_its_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Excel's plain CSV where the decimal mark is a comma: semicolons, CRLF, Windows-1252.
+    std::fs::write(
+        d.join("clubs.csv"),
+        b"Club;Name\r\nA;Club Ang\xe9lique\r\nB;\"Smith; Jones\"\r\n;;\r\n",
+    )
+    .unwrap();
+    let out = simpairs(
+        d,
+        &[
+            "event",
+            "declare",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--boards",
+            "1-2",
+            "--clubs",
+            "clubs.csv",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: clubs.csv:2: ") && err.contains("Windows-1252"),
+        "{err}"
+    );
+    let text = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        text.ends_with("clubs not in yet: 2\n  A (Club Angélique)\n  B (Smith; Jones)\n"),
+        "{text}"
+    );
+}

@@ -153,9 +153,18 @@ pub fn run(command: EventCommand) -> anyhow::Result<()> {
     }
 }
 
+/// The clubs file's clubs, its warnings printed.
+fn clubs_of(path: &std::path::Path) -> anyhow::Result<Vec<simpairs_pipeline::declare::ClubLine>> {
+    let file = read_clubs(path)?;
+    for warning in &file.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(file.clubs)
+}
+
 fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
     let log = super::open_log(&args.log, &args.kafka)?;
-    let clubs = read_clubs(&args.clubs)?;
+    let clubs = clubs_of(&args.clubs)?;
     let keys_dir = args
         .keys_out
         .clone()
@@ -252,7 +261,7 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
     let organiser = keys::read_private(&args.organiser_key)?;
     let mut amendment = Amendment::default();
     if let Some(path) = &args.add_clubs {
-        amendment.clubs = read_clubs(path)?;
+        amendment.clubs = clubs_of(path)?;
         amendment.keys_dir = Some(
             args.keys_out
                 .clone()

@@ -76,7 +76,7 @@ pub fn detect(file: &str, bytes: &[u8]) -> Result<Format> {
 
 /// Refuses a spreadsheet's workbook (or another archive) given for its sheet: the error says how
 /// to save the sheet as the CSV simpairs reads, instead of naming the workbook's bytes as a header.
-fn not_a_workbook(file: &str, bytes: &[u8]) -> Result<()> {
+pub(crate) fn not_a_workbook(file: &str, bytes: &[u8]) -> Result<()> {
     const ZIP: &[u8] = b"PK\x03\x04";
     const OLE: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
     let what = if bytes.starts_with(ZIP) {

@@ -67,6 +67,7 @@ pub mod report;
 mod result_json;
 pub mod row;
 pub mod scorer;
+pub mod table;
 mod text;
 pub mod usebio;
 mod xml;

@@ -89,7 +89,7 @@ pub(crate) fn as_windows_1252(file: &str, bytes: &[u8]) -> Option<(String, crate
         message: format!(
             "the file is not UTF-8 text (byte 0x{:02X}) and does not say its character set; it is \
              read as Windows-1252, as programs and spreadsheets on Windows write it: check the \
-             players' names, or save the file as UTF-8",
+             names in it, or save the file as UTF-8",
             bytes[at]
         ),
     };

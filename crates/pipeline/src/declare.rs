@@ -64,40 +64,37 @@ pub struct ClubLine {
     pub public_key: Option<PublicKey>,
 }
 
-/// Reads the clubs file.
-pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
-    let text = std::fs::read_to_string(path).map_err(crate::io("read", path))?;
-    let mut lines = text.lines().enumerate();
-    let header: Vec<String> = lines
-        .next()
-        .map(|(_, h)| {
-            h.split(',')
-                .map(|c| c.trim().to_ascii_lowercase())
-                .collect()
-        })
-        .unwrap_or_default();
-    let col = |name: &str| header.iter().position(|c| c == name);
-    if col("key").is_some() {
+/// The clubs a clubs file lists, with what the organiser should look at (how its text was read).
+#[derive(Clone, Debug)]
+pub struct ClubsFile {
+    pub clubs: Vec<ClubLine>,
+    /// As `file:line: message`.
+    pub warnings: Vec<String>,
+}
+
+/// Reads the clubs file: a table a spreadsheet saved as CSV (`club`, `name`, `public_key`), read
+/// as a traveller CSV is (separators, quoted names, character sets: docs/rules-input.md).
+pub fn read_clubs(path: &Path) -> Result<ClubsFile> {
+    let bytes = std::fs::read(path).map_err(crate::io("read", path))?;
+    let table =
+        simpairs_formats::table::read_table(&path.display().to_string(), &bytes, &["club"])?;
+    if table.column("key").is_some() {
         return Err(DeclareError::KeyColumn {
             path: path.to_path_buf(),
         }
         .into());
     }
-    let Some(club_at) = col("club") else {
+    let Some(club_at) = table.column("club") else {
         return Err(DeclareError::NoClubColumn {
             path: path.to_path_buf(),
         }
         .into());
     };
-    let (name_at, key_at) = (col("name"), col("public_key"));
+    let (name_at, key_at) = (table.column("name"), table.column("public_key"));
     let mut clubs: Vec<ClubLine> = Vec::new();
-    for (i, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let at = format!("{}:{}", path.display(), i + 1);
-        let club = club_line(&fields, club_at, name_at, key_at, &at)?;
+    for row in &table.rows {
+        let at = format!("{}:{}", path.display(), row.line);
+        let club = club_line(row, club_at, name_at, key_at, &at)?;
         if clubs.iter().any(|c| c.club_id == club.club_id) {
             return Err(DeclareError::ClubTwice {
                 at,
@@ -113,28 +110,29 @@ pub fn read_clubs(path: &Path) -> Result<Vec<ClubLine>> {
         }
         .into());
     }
-    Ok(clubs)
+    let warnings = table.warnings.iter().map(ToString::to_string).collect();
+    Ok(ClubsFile { clubs, warnings })
 }
 
 /// One line of the clubs file.
 fn club_line(
-    fields: &[&str],
+    row: &simpairs_formats::table::TableRow,
     club_at: usize,
     name_at: Option<usize>,
     key_at: Option<usize>,
     at: &str,
 ) -> Result<ClubLine> {
-    let club_id = fields.get(club_at).copied().unwrap_or_default();
+    let club_id = row.field(club_at);
     check_club_id(club_id).map_err(|source| DeclareError::BadClubId {
         at: at.to_string(),
         source,
     })?;
     let name = name_at
-        .and_then(|n| fields.get(n))
-        .copied()
+        .map(|n| row.field(n))
+        .filter(|n| !n.is_empty())
         .unwrap_or(club_id)
         .to_string();
-    let public_key = match key_at.and_then(|k| fields.get(k)).copied() {
+    let public_key = match key_at.map(|k| row.field(k)) {
         Some(k) if !k.is_empty() => {
             Some(keys::parse_public(k, &format!("{at}: field public_key"))?)
         }
@@ -642,6 +640,85 @@ mod tests {
         assert_eq!(parse_boards("1-2, 5,2").unwrap(), [1, 2, 5]);
         for bad in ["", "0-3", "3-1", "a", "1-x", "70000"] {
             assert!(parse_boards(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// The clubs of a clubs file holding `bytes`, or its error in words.
+    fn clubs_of(bytes: &[u8]) -> std::result::Result<ClubsFile, String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("clubs.csv");
+        std::fs::write(&path, bytes).unwrap();
+        read_clubs(&path).map_err(|e| e.to_string().replace(&*dir.path().to_string_lossy(), "DIR"))
+    }
+
+    fn names(file: &ClubsFile) -> Vec<(&str, &str)> {
+        (file.clubs.iter())
+            .map(|c| (c.club_id.as_str(), c.name.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_clubs_file_saved_by_a_spreadsheet_reads_as_the_plain_one() {
+        let plain = clubs_of(b"club,name\nA,\"Smith, Jones\"\nB,Club B\n").unwrap();
+        assert_eq!(names(&plain), [("A", "Smith, Jones"), ("B", "Club B")]);
+        for bytes in [
+            &b"\xef\xbb\xbfClub;Name\r\nA;Smith, Jones\r\nB;Club B\r\n;;\r\n"[..],
+            b"club\tname\r\nA\tSmith, Jones\r\n\r\nB\tClub B\r\n",
+            b"club,name,,\nA,\"Smith, Jones\",,\n,,,\nB,Club B,,\n,,,\n",
+        ] {
+            let file = clubs_of(bytes).unwrap();
+            assert_eq!(names(&file), names(&plain), "{bytes:?}");
+            assert!(file.warnings.is_empty(), "{:?}", file.warnings);
+        }
+        // Excel's plain CSV on Windows: the Windows code page, with a warning to check the names.
+        let file = clubs_of(b"club;name\r\nA;Club Ang\xe9lique\r\n").unwrap();
+        assert_eq!(names(&file), [("A", "Club Angélique")]);
+        assert!(
+            file.warnings.len() == 1
+                && file.warnings[0].contains("/clubs.csv:2: ")
+                && file.warnings[0].contains("Windows-1252"),
+            "{:?}",
+            file.warnings
+        );
+        // A club without a name is called by its id.
+        assert_eq!(names(&clubs_of(b"club,name\nA,\n").unwrap()), [("A", "A")]);
+    }
+
+    #[test]
+    fn a_clubs_file_that_cannot_be_declared_says_where() {
+        let refused = [
+            (
+                &b"id,name\nA,Club A\n"[..],
+                "DIR/clubs.csv:1: the clubs file needs a header with a club column",
+            ),
+            (
+                b"club,key\nA,secret\n",
+                "DIR/clubs.csv:1: the clubs file has a key column",
+            ),
+            (
+                b"club;name\r\nA;Club A\r\n\r\nA;Again\r\n",
+                "DIR/clubs.csv:4: field club: club A is listed twice",
+            ),
+            (
+                b"club,name\nA,Club A\nB C,Club B\n",
+                "DIR/clubs.csv:3: field club: a club id is",
+            ),
+            (
+                b"club,public_key\nA,nonsense\n",
+                "DIR/clubs.csv:2: field public_key",
+            ),
+            (
+                b"club,name\n,,\n",
+                "DIR/clubs.csv: the clubs file lists no club",
+            ),
+            (
+                b"PK\x03\x04zip",
+                "DIR/clubs.csv:1: the file is a zip archive",
+            ),
+        ];
+        for (bytes, said) in refused {
+            let err = clubs_of(bytes).unwrap_err();
+            assert!(err.starts_with(said), "{err}\n  expected: {said}");
         }
     }
 
