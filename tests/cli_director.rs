@@ -709,3 +709,93 @@ fn a_clubs_file_saved_by_a_spreadsheet_on_windows_is_declared_with_its_names() {
         "{text}"
     );
 }
+
+#[test]
+fn the_organisers_whole_list_given_again_adds_only_the_new_clubs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
+    let declare = [
+        "event", "declare", "--log", "log", "--event", "E", "--boards", "1-2",
+    ];
+    ok(d, &[&declare[..], &["--clubs", "clubs.csv"]].concat());
+    let amend = |file: &str, keys: &str| {
+        let key = "keys/organiser.key";
+        let args = [
+            "event",
+            "amend",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--organiser-key",
+            key,
+        ];
+        simpairs(
+            d,
+            &[&args[..], &["--add-clubs", file, "--keys-out", keys]].concat(),
+        )
+    };
+    // The whole list with one club more: C is added, A and B are left as they are.
+    std::fs::write(
+        d.join("all.csv"),
+        "club,name\nA,Club A\nB,Club B\nC,Club C\n",
+    )
+    .unwrap();
+    let out = amend("all.csv", "late");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("left as they are: A, B") && said.contains("late/C.key"),
+        "{said}"
+    );
+    assert!(!d.join("late/A.key").exists() && !d.join("late/B.key").exists());
+    std::fs::write(d.join("c.csv"), CLUB_B).unwrap();
+    ok(
+        d,
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "C",
+            "--key",
+            "late/C.key",
+            "c.csv",
+        ],
+    );
+    // The same list again: nothing to amend. A club listed under another name: refused whole.
+    let again = amend("all.csv", "again");
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("nothing to amend"), "{err}");
+    std::fs::write(d.join("renamed.csv"), "club,name\nA,Club Alpha\nD,Club D\n").unwrap();
+    let renamed = amend("renamed.csv", "renamed");
+    assert!(!renamed.status.success());
+    let err = String::from_utf8_lossy(&renamed.stderr);
+    assert!(
+        err.contains("club A is already part of event E, as \"Club A\""),
+        "{err}"
+    );
+    assert!(
+        !d.join("renamed").exists() && !d.join("again").exists(),
+        "no key file made"
+    );
+    // The listing is the judge's own reading of the log: C's submission applies in it.
+    let text = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        text.starts_with("event E: 1 of 3 declared clubs in"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("clubs not in yet: 2\n  A (Club A)\n  B (Club B)\n"),
+        "{text}"
+    );
+}

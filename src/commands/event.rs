@@ -279,6 +279,12 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
     }
     let declared = amend(log.as_ref(), &args.event, &organiser, amendment)?;
     println!("event {} amended", args.event);
+    if !declared.unchanged.is_empty() {
+        println!(
+            "already part of the event, as listed, and left as they are: {}",
+            declared.unchanged.join(", ")
+        );
+    }
     print_key_files(&declared);
     Ok(())
 }

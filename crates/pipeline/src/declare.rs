@@ -226,6 +226,8 @@ impl Declaration {
 pub struct Declared {
     pub event: EventDeclared,
     pub key_files: Vec<PathBuf>,
+    /// Clubs an amendment listed that the event had already, as they were: left as they are.
+    pub unchanged: Vec<String>,
 }
 
 /// A key pair made, and where its private half goes.
@@ -403,6 +405,7 @@ pub fn declare(log: &dyn Log, d: Declaration) -> Result<Declared> {
         return Err(e);
     }
     Ok(Declared {
+        unchanged: Vec::new(),
         event: declared,
         key_files,
     })
@@ -444,15 +447,14 @@ pub fn amend(
         }
         .into());
     }
+    let (amendment, unchanged) = without_unchanged(&roster, amendment)?;
     check_amendment(&roster, &amendment)?;
     let mut made = Made::new(amendment.keys_dir.clone());
     let mut amended = amendment_of(log, &roster, &amendment, &mut made)?;
-    let unsigned = codec.datum(&Event::EventAmended(amended.clone()));
     amended.key_id = organiser.public().id();
     let mut signed_part = amended.clone();
     signed_part.signature = Vec::new();
     let bytes = simpairs_events::amendment_bytes(&codec.datum(&Event::EventAmended(signed_part)));
-    let _ = unsigned;
     amended.signature = organiser.sign(&bytes).to_vec();
     let key_files = made.write()?;
     let event = Event::EventAmended(amended.clone());
@@ -472,34 +474,60 @@ pub fn amend(
     Ok(Declared {
         event: roster.declared,
         key_files,
+        unchanged,
     })
 }
 
-/// Refuses an amendment that names clubs wrongly or gives unreadable deals.
-fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
-    for c in &a.clubs {
-        if roster.clubs.contains_key(&c.club_id) {
-            return Err(DeclareError::ClubExists {
-                club: c.club_id.clone(),
+/// The amendment without the clubs the event has already, listed as they are declared (the
+/// organiser's whole list given again, with the clubs to add): those clubs, by id. A club the event
+/// has, listed with another name or a key it does not have, is refused: an amendment adds clubs, it
+/// does not change them. Nothing left to amend is refused too.
+fn without_unchanged(roster: &Roster, mut a: Amendment) -> Result<(Amendment, Vec<String>)> {
+    let mut unchanged = Vec::new();
+    let mut added = Vec::new();
+    for c in std::mem::take(&mut a.clubs) {
+        let Some(known) = roster.clubs.get(&c.club_id) else {
+            added.push(c);
+            continue;
+        };
+        let same_name = c.name == known.name || c.name == c.club_id;
+        let same_key = c
+            .public_key
+            .as_ref()
+            .is_none_or(|k| known.keys.iter().any(|have| have.id == k.id()));
+        if !(same_name && same_key) {
+            return Err(DeclareError::ClubChanged {
+                club: c.club_id,
+                name: known.name.clone(),
                 event: roster.event_id().to_string(),
             }
             .into());
         }
+        unchanged.push(c.club_id);
     }
-    for (club, key_id) in a
-        .added_keys
-        .iter()
-        .map(|(c, k)| (c, k.id()))
-        .chain(a.revoked.iter().map(|(c, k)| (c, k.clone())))
-    {
-        let Some(known) = roster.clubs.get(club) else {
+    a.clubs = added;
+    let nothing = a.clubs.is_empty() && a.added_keys.is_empty() && a.revoked.is_empty();
+    if nothing && a.hands.is_empty() && !unchanged.is_empty() {
+        return Err(DeclareError::NothingToAmend {
+            event: roster.event_id().to_string(),
+        }
+        .into());
+    }
+    Ok((a, unchanged))
+}
+
+/// Refuses an amendment that names clubs wrongly or gives unreadable deals.
+fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
+    // The clubs the event has are out of the amendment already (see `without_unchanged`).
+    let named = (a.added_keys.iter().map(|(c, _)| c)).chain(a.revoked.iter().map(|(c, _)| c));
+    for club in named {
+        if !roster.clubs.contains_key(club) {
             return Err(DeclareError::UnknownClub {
                 club: club.clone(),
                 event: roster.event_id().to_string(),
             }
             .into());
-        };
-        let _ = (known, key_id);
+        }
     }
     for (club, key_id) in &a.revoked {
         let known = roster

@@ -193,9 +193,18 @@ pub enum DeclareError {
         path.display()
     )]
     KeyFileExists { path: PathBuf },
-    /// An amendment adding a club the event has.
-    #[error("club {club} is already part of event {event}")]
-    ClubExists { club: String, event: String },
+    /// An amendment listing a club the event has, with another name or a key it does not have.
+    #[error(
+        "club {club} is already part of event {event}, as \"{name}\" with its own keys; an amendment adds clubs, it does not change them (list it as it is, or leave it out; a new key is given with --add-key)"
+    )]
+    ClubChanged {
+        club: String,
+        name: String,
+        event: String,
+    },
+    /// An amendment whose clubs are all part of the event already, and nothing else.
+    #[error("every club listed is already part of event {event}, as listed: nothing to amend")]
+    NothingToAmend { event: String },
     /// An amendment naming a club the event does not have.
     #[error("club {club} is not part of event {event}")]
     UnknownClub { club: String, event: String },
