@@ -799,3 +799,50 @@ fn the_organisers_whole_list_given_again_adds_only_the_new_clubs() {
         "{text}"
     );
 }
+
+#[test]
+fn a_mistyped_log_is_said_to_be_one_and_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    std::fs::create_dir(d.join("empty")).unwrap();
+    for (log, said) in [
+        (
+            "lgo",
+            "lgo: there is no log there (no such directory); check --log",
+        ),
+        (
+            "empty",
+            "empty: this directory holds no simpairs log; check --log",
+        ),
+    ] {
+        for args in [
+            &["submissions"][..],
+            &["replay"],
+            &["aggregate", "--until-idle", "--key", "keys/aggregator.key"],
+            &[
+                "club",
+                "publish",
+                "--event",
+                "E",
+                "--club",
+                "B",
+                "--key",
+                "keys/B.key",
+                "b.csv",
+            ],
+            &["export", "--to", "out"],
+        ] {
+            let out = simpairs(d, &[args, &["--log", log]].concat());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success() && err.contains(said),
+                "{args:?} {log}: {err}"
+            );
+        }
+    }
+    assert!(!d.join("lgo").exists(), "nothing made at the mistyped path");
+    assert_eq!(std::fs::read_dir(d.join("empty")).unwrap().count(), 0);
+    // The log itself still opens.
+    ok(d, &["submissions", "--log", "log"]);
+}

@@ -163,7 +163,7 @@ fn clubs_of(path: &std::path::Path) -> anyhow::Result<Vec<simpairs_pipeline::dec
 }
 
 fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
-    let log = super::open_log(&args.log, &args.kafka)?;
+    let log = super::create_log(&args.log, &args.kafka)?;
     let clubs = clubs_of(&args.clubs)?;
     let keys_dir = args
         .keys_out

@@ -247,8 +247,21 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     Ok(buffer)
 }
 
-/// Opens the log a `--log` flag names; a Kafka log with the command's `--kafka-*` flags.
+/// Opens the log a `--log` flag names, which must be there: an embedded log is made only by
+/// `event declare` ([`create_log`]), so a mistyped directory is said to be one, not made.
 pub fn open_log(
+    location: &simpairs_pipeline::LogLocation,
+    kafka: &simpairs_kafka::KafkaFlags,
+) -> anyhow::Result<std::sync::Arc<dyn simpairs_log::Log>> {
+    if let simpairs_pipeline::LogLocation::Embedded(dir) = location {
+        simpairs_pipeline::streams::check_embedded(dir)?;
+    }
+    create_log(location, kafka)
+}
+
+/// Opens the log a `--log` flag names, making an embedded log's directory if it is not there; a
+/// Kafka log with the command's `--kafka-*` flags.
+pub fn create_log(
     location: &simpairs_pipeline::LogLocation,
     kafka: &simpairs_kafka::KafkaFlags,
 ) -> anyhow::Result<std::sync::Arc<dyn simpairs_log::Log>> {

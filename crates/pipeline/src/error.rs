@@ -332,6 +332,16 @@ pub enum LocationError {
     /// `kafka://` with no broker.
     #[error("kafka:// needs at least one broker, as in kafka://127.0.0.1:9092")]
     NoBroker,
+    /// An embedded log's directory that holds no log.
+    #[error(
+        "{}: {}; check --log (an event's log is made by simpairs event declare)",
+        dir.display(),
+        if *exists { "this directory holds no simpairs log" } else { "there is no log there (no such directory)" }
+    )]
+    NoLog {
+        dir: std::path::PathBuf,
+        exists: bool,
+    },
     /// A `scheme://` that is not a log this program opens.
     #[error(
         "unknown log location {location:?}: give a directory (the embedded log) or kafka://host:port"

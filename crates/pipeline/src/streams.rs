@@ -53,6 +53,20 @@ pub fn open_embedded(dir: &std::path::Path) -> Result<Arc<dyn Log>> {
     Ok(Arc::new(simpairs_log::EmbeddedLog::open(dir)?))
 }
 
+/// Checks that `dir` holds an embedded log (every one has its consumer groups' directory), for a
+/// role that reads or adds to an event's log rather than makes one: a mistyped path is an error
+/// saying so, not an empty log made there.
+pub fn check_embedded(dir: &std::path::Path) -> Result<()> {
+    if simpairs_log::EmbeddedLog::is_log(dir) {
+        return Ok(());
+    }
+    Err(crate::LocationError::NoLog {
+        dir: dir.to_path_buf(),
+        exists: dir.exists(),
+    }
+    .into())
+}
+
 /// The name of one of an event's streams: `<event>.<stream>` (a Kafka topic, an embedded log directory).
 pub fn stream_name(event_id: &str, stream: Stream) -> String {
     format!("{event_id}.{}", stream.name())

@@ -120,6 +120,11 @@ impl EmbeddedLog {
         })
     }
 
+    /// Whether `dir` holds an embedded log (one [`EmbeddedLog::open`] made there before).
+    pub fn is_log(dir: &Path) -> bool {
+        dir.join(GROUPS_DIR).is_dir()
+    }
+
     /// The directory holding the log.
     pub fn dir(&self) -> &Path {
         &self.inner.dir
