@@ -34,7 +34,8 @@ enum Command {
     /// Rebuilds an event from its log (as of any moment) and scores it.
     Replay(commands::replay::Args),
     /// Lists every submission of an event (applied, superseded or set aside, with reasons and
-    /// warnings) and every record set aside: the director's view.
+    /// warnings), every record set aside, the uploads not complete and the clubs not in yet: the
+    /// director's view.
     Submissions(commands::submissions::Args),
     /// Writes an event's whole history as Parquet (or CSV) tables: results, submissions,
     /// standings after each generation.

@@ -114,7 +114,8 @@ pub struct AmendArgs {
     /// The organiser's private key file (organiser.key, made when the event was declared).
     #[arg(long, env = "SIMPAIRS_ORGANISER_KEY")]
     pub organiser_key: PathBuf,
-    /// Clubs to add: a clubs file as for `event declare`.
+    /// Clubs to add: a clubs file as for `event declare`, of the new clubs or the whole list again
+    /// (the clubs declared already, listed as they are, are left as they are).
     #[arg(long)]
     pub add_clubs: Option<PathBuf>,
     /// A further key a club may sign with: CLUB=PUBLIC_KEY_FILE (repeatable).
