@@ -846,3 +846,54 @@ fn a_mistyped_log_is_said_to_be_one_and_not_made() {
     // The log itself still opens.
     ok(d, &["submissions", "--log", "log"]);
 }
+
+#[test]
+fn a_clubs_new_key_is_added_as_keygen_printed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    // The club sends the line keygen printed; the organiser pastes it.
+    let printed = ok(d, &["club", "keygen", "--out", "a2.key"]);
+    let public = printed
+        .lines()
+        .find(|l| l.starts_with("ed25519-public:"))
+        .unwrap();
+    let amend = |given: &str| {
+        let args = [
+            "event",
+            "amend",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--organiser-key",
+        ];
+        simpairs(
+            d,
+            &[&args[..], &["keys/organiser.key", "--add-key", given]].concat(),
+        )
+    };
+    // A private key pasted by mistake is refused without being repeated.
+    let private = std::fs::read_to_string(d.join("a2.key")).unwrap();
+    let out = amend(&format!("A={}", private.trim()));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("this is a private key"),
+        "{err}"
+    );
+    assert!(!err.contains(private.trim()), "{err}");
+    let out = amend(&format!("A={public}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(d.join("a3.csv"), CLUB_A_CORRECTED).unwrap();
+    ok(
+        d,
+        &[
+            "club", "publish", "--log", "log", "--event", "E", "--club", "A", "--key", "a2.key",
+            "a3.csv",
+        ],
+    );
+}

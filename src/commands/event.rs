@@ -118,7 +118,8 @@ pub struct AmendArgs {
     /// (the clubs declared already, listed as they are, are left as they are).
     #[arg(long)]
     pub add_clubs: Option<PathBuf>,
-    /// A further key a club may sign with: CLUB=PUBLIC_KEY_FILE (repeatable).
+    /// A further key a club may sign with: CLUB=PUBLIC_KEY, the key as `club keygen` printed it
+    /// (ed25519-public:...) or the file holding it (repeatable).
     #[arg(long)]
     pub add_key: Vec<String>,
     /// A club's key no longer accepted from now on: CLUB=KEY_ID (repeatable).
@@ -271,9 +272,8 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
     }
     for text in &args.add_key {
         let (club, file) = club_and(text, "--add-key")?;
-        amendment
-            .added_keys
-            .push((club, keys::read_public(Path::new(&file))?));
+        let key = keys::public_given(&file, &format!("--add-key {club}"))?;
+        amendment.added_keys.push((club, key));
     }
     for text in &args.revoke {
         amendment.revoked.push(club_and(text, "--revoke")?);

@@ -71,6 +71,16 @@ pub(crate) fn parse_public(text: &str, source: &str) -> Result<PublicKey> {
     })
 }
 
+/// A public key given on the command line (`source` names where): its text, as `club keygen`
+/// prints it and a club sends it (`ed25519-public:<64 hex digits>`), or the file holding it.
+pub fn public_given(given: &str, source: &str) -> Result<PublicKey> {
+    let text = given.trim();
+    if text.starts_with(PUBLIC_PREFIX) || text.starts_with(PRIVATE_PREFIX) {
+        return parse_public(text, source);
+    }
+    read_public(Path::new(given))
+}
+
 /// Reads a public key file.
 pub fn read_public(path: &Path) -> Result<PublicKey> {
     let text = read_key_file(path)?;
