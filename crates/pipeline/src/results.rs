@@ -248,6 +248,7 @@ impl ClubResults {
         if in_force > 0 {
             rows.sort_by(|a, b| table(a).cmp(&table(b)));
             keep_last(&mut rows, |a, b| table(a) == table(b));
+            self.drop_replaced(&mut rows, at);
         }
         debug_assert!(
             rows.is_sorted_by(|a, b| table(a) < table(b)),
@@ -278,6 +279,28 @@ impl ClubResults {
         }
     }
 
+    /// Takes out of `rows` (in table order) each result in force on a board where a result of the
+    /// new submission (source `at`) seats one of its pairs: a pair plays a board once, so a
+    /// corrected line that changes a pair number replaces the line it corrects, as a line of the
+    /// same table does (docs/rules.md, "Corrections").
+    fn drop_replaced(&self, rows: &mut Vec<Row>, at: u32) {
+        let board_of = |row: &Row| {
+            let r = self.result(*row);
+            (r.section.as_str(), r.board)
+        };
+        let mut kept = Vec::with_capacity(rows.len());
+        for group in rows.chunk_by(|a, b| board_of(a) == board_of(b)) {
+            let new: Vec<Seat> = (group.iter())
+                .filter(|r| r.source == at)
+                .flat_map(|r| seats(self.result(*r)))
+                .collect();
+            kept.extend(group.iter().filter(|r| {
+                r.source == at || !seats(self.result(**r)).iter().any(|s| new.contains(s))
+            }));
+        }
+        *rows = kept;
+    }
+
     /// Forgets the submissions none of whose results are in force any more.
     fn drop_unused_sources(&mut self) {
         let mut used = vec![false; self.sources.len()];
@@ -301,6 +324,18 @@ impl ClubResults {
         for row in &mut self.rows {
             row.source = renumbered[row.source as usize];
         }
+    }
+}
+
+/// A pair as a board seats it: its direction's key (`NS`, `EW`, or empty for a Howell pair, whose
+/// number is the same in either direction) and its number.
+type Seat<'a> = (&'static str, &'a str);
+
+/// The two pairs of a result.
+fn seats(r: &AppliedResult) -> [Seat<'_>; 2] {
+    match r.movement {
+        simpairs_events::types::Movement::Howell => [("", &r.ns_pair), ("", &r.ew_pair)],
+        simpairs_events::types::Movement::Mitchell => [("NS", &r.ns_pair), ("EW", &r.ew_pair)],
     }
 }
 
@@ -478,6 +513,74 @@ mod tests {
         assert_eq!(c.rows.len(), 2, "two sources: each row is listed");
         assert_eq!(scores(&c)[0].4, Some(110));
         assert_eq!(scores(&c)[1].4, Some(50));
+    }
+
+    #[test]
+    fn a_corrected_pair_number_replaces_the_line_it_corrects() {
+        let mut c = ClubResults::default();
+        // Board 2: NS 2 against EW 3, where EW 1 played; board 1 as played.
+        c.apply(&submission(
+            vec![
+                result("A", 1, "1", "1", 420),
+                result("A", 1, "2", "2", 450),
+                result("A", 2, "1", "2", -110),
+                result("A", 2, "2", "3", 600),
+            ],
+            Vec::new(),
+        ));
+        // The whole file again, the EW number put right: NS 2 plays board 2 once, against EW 1.
+        c.apply(&submission(
+            vec![
+                result("A", 1, "1", "1", 420),
+                result("A", 1, "2", "2", 450),
+                result("A", 2, "1", "2", -110),
+                result("A", 2, "2", "1", 600),
+            ],
+            Vec::new(),
+        ));
+        let tables: Vec<(i32, String, String)> = scores(&c)
+            .into_iter()
+            .map(|(_, b, ns, ew, _)| (b, ns, ew))
+            .collect();
+        let expected = [(1, "1", "1"), (1, "2", "2"), (2, "1", "2"), (2, "2", "1")];
+        assert_eq!(
+            tables,
+            expected.map(|(b, ns, ew)| (b, ns.into(), ew.into()))
+        );
+        // One line alone, the NS number put right (NS 3 played EW 2, entered as NS 2): the line it
+        // corrects goes, the other lines of the board stay.
+        c.apply(&submission(vec![result("A", 1, "3", "2", 400)], Vec::new()));
+        let board_1: Vec<(String, String)> = (scores(&c).into_iter())
+            .filter(|t| t.1 == 1)
+            .map(|(_, _, ns, ew, _)| (ns, ew))
+            .collect();
+        assert_eq!(
+            board_1,
+            [("1".into(), "1".into()), ("3".into(), "2".into())]
+        );
+        // Another section, or another board, with the same numbers is another pair or play.
+        c.apply(&submission(vec![result("B", 2, "2", "1", 100)], Vec::new()));
+        assert_eq!(c.len(), 5);
+    }
+
+    #[test]
+    fn a_howell_pair_plays_a_board_once_in_either_direction() {
+        let howell = |board, ns: &str, ew: &str, score| AppliedResult {
+            movement: simpairs_events::types::Movement::Howell,
+            ..result("A", board, ns, ew, score)
+        };
+        let mut c = ClubResults::default();
+        c.apply(&submission(
+            vec![howell(1, "1", "2", 420), howell(1, "3", "4", 450)],
+            Vec::new(),
+        ));
+        // Pair 4 entered as NS against 1, on the line of pairs 3 and 4: that line goes.
+        c.apply(&submission(vec![howell(1, "4", "5", 100)], Vec::new()));
+        let tables: Vec<(String, String)> = scores(&c)
+            .into_iter()
+            .map(|(_, _, ns, ew, _)| (ns, ew))
+            .collect();
+        assert_eq!(tables, [("1".into(), "2".into()), ("4".into(), "5".into())]);
     }
 
     #[test]

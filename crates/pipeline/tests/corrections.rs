@@ -218,3 +218,55 @@ fn a_clubs_correction_reaches_the_national_boards_live_and_after_a_restart() {
     handle.join().unwrap();
     boards_agree(log.as_ref(), &national);
 }
+
+/// The session's CSV with the EW pair of the `n`th line of `club` mistyped as 99, a pair the
+/// section does not have.
+fn mistyped(csv: &str, club: &str, n: usize) -> String {
+    let mut seen = 0;
+    let lines = csv.lines().map(|line| {
+        let mut fields: Vec<&str> = line.split(',').collect();
+        if fields.get(1) == Some(&club) {
+            seen += 1;
+            if seen == n {
+                fields[4] = "99";
+            }
+        }
+        fields.join(",") + "\n"
+    });
+    let out: String = lines.collect();
+    assert!(seen >= n, "{club} has an {n}th line");
+    out
+}
+
+#[test]
+fn a_mistyped_pair_number_put_right_by_publishing_the_file_again_leaves_no_line_behind() {
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+    let (stop, reported, handle) = live(&log);
+    let club = common::CLUBS[1];
+    for (i, csv) in clubs.iter().enumerate() {
+        let csv = if i == 1 {
+            mistyped(csv, club, 4)
+        } else {
+            csv.clone()
+        };
+        let name = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), &csv);
+        applied(&reported, name);
+    }
+    // The club puts the number right and publishes its whole file again.
+    common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[1]);
+    applied(&reported, "the file again");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    // The national boards are the session's, as played; the projection and a replay hold the
+    // session's lines, none more.
+    boards_agree(log.as_ref(), &national);
+    let lines = national.lines().count() - 1;
+    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
+    assert_eq!(projection.result_count(), lines);
+    let replay = simpairs_pipeline::replay::replay(log.as_ref(), EVENT, None).unwrap();
+    assert_eq!(replay.state.result_count(), lines);
+}
