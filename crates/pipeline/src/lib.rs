@@ -43,6 +43,7 @@ pub mod publish;
 pub mod replay;
 pub mod results;
 pub mod roster;
+mod sections;
 pub mod state;
 pub mod streams;
 pub mod submissions;

@@ -58,7 +58,7 @@ impl Source {
 }
 
 /// A submission this program packed.
-fn unpack(packed: &PackedApplied) -> SubmissionApplied {
+pub(crate) fn unpack(packed: &PackedApplied) -> SubmissionApplied {
     // Not outside input: bytes this program wrote from a submission it held decoded, in memory
     // since (the round trip is a property test of `PackedApplied`).
     packed

@@ -518,6 +518,17 @@ impl EventState {
             // as they would be one submission at a time.
             let verdict =
                 verdict.and_then(|a| crate::judge::check_deals_again(&ready.seal, a, &self.deals));
+            // So is the club's section in force.
+            let (verdict, announced) = match verdict {
+                Ok(mut a) => {
+                    let in_force = self.results.get(&ready.seal.club_id);
+                    let applied = &mut a.applied;
+                    let announced =
+                        crate::sections::name_accepted(in_force, codec, applied, announced, packer);
+                    (Ok(a), announced)
+                }
+                rejected => (rejected, announced),
+            };
             let effect = match verdict {
                 Err(rejection) => self.set_aside(&ready.seal, ready.offset, rejection),
                 Ok(accepted) => {

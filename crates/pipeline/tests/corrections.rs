@@ -270,3 +270,67 @@ fn a_mistyped_pair_number_put_right_by_publishing_the_file_again_leaves_no_line_
     let replay = simpairs_pipeline::replay::replay(log.as_ref(), EVENT, None).unwrap();
     assert_eq!(replay.state.result_count(), lines);
 }
+
+/// The session's CSV with the lines of `club` in section `section`.
+fn in_section(csv: &str, club: &str, section: &str) -> String {
+    let lines = csv.lines().map(|line| {
+        let mut fields: Vec<&str> = line.split(',').collect();
+        if fields.get(1) == Some(&club) {
+            fields[2] = section;
+        }
+        fields.join(",") + "\n"
+    });
+    lines.collect()
+}
+
+#[test]
+fn a_correction_from_a_file_that_leaves_the_section_unnamed_corrects_the_named_one() {
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+    let (stop, reported, handle) = live(&log);
+    // SOUTH's program calls its one section A (as Scorer does); the session's file leaves it
+    // unnamed (as Compscore's USEBIO does).
+    let club = common::CLUBS[1];
+    assert!(
+        national
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(2) == Some(""))
+    );
+    for (i, csv) in clubs.iter().enumerate() {
+        let csv = if i == 1 {
+            in_section(csv, club, "A")
+        } else {
+            csv.clone()
+        };
+        let name = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), &csv);
+        applied(&reported, name);
+    }
+    // SOUTH's correction, of one line, from a file without a section.
+    let corrected_csv = corrected(&clubs[1], club, 3);
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        club,
+        &common::key_of(club),
+        &corrected_csv,
+    );
+    applied(&reported, "the correction");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    // The club's session, corrected, in its section A: no line twice, no pair twice.
+    let expected = in_section(&corrected(&national, club, 3), club, "A");
+    boards_agree(log.as_ref(), &expected);
+    let lines = national.lines().count() - 1;
+    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
+    assert_eq!(projection.result_count(), lines);
+    let replay = simpairs_pipeline::replay::replay(log.as_ref(), EVENT, None).unwrap();
+    assert_eq!(replay.state.result_count(), lines);
+    let sections: std::collections::BTreeSet<String> = (replay.state.club_results(club))
+        .map(|r| r.section.to_string())
+        .collect();
+    assert_eq!(sections, ["A".to_string()].into());
+}
