@@ -897,3 +897,74 @@ fn a_clubs_new_key_is_added_as_keygen_printed_it() {
         ],
     );
 }
+
+/// Each pair's number, direction, boards, matchpoints and place in `score --json` or `replay
+/// --json` output, whatever the club.
+fn standings(json: &str) -> Vec<(String, String, u64, f64, u64)> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let mut pairs: Vec<_> = (v["pairs"].as_array().expect("pairs").iter())
+        .map(|p| {
+            let text = |k: &str| p[k].as_str().unwrap_or_default().to_string();
+            let (boards, mp, rank) = (p["boards"].as_u64(), p["mp"].as_f64(), p["rank"].as_u64());
+            (
+                text("pair"),
+                text("direction"),
+                boards.unwrap(),
+                mp.unwrap(),
+                rank.unwrap(),
+            )
+        })
+        .collect();
+    pairs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    pairs
+}
+
+#[test]
+fn a_line_corrected_from_a_plainer_file_corrects_the_session_it_belongs_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
+    let declare = [
+        "event", "declare", "--log", "log", "--event", "E", "--boards", "1-3",
+    ];
+    ok(d, &[&declare[..], &["--clubs", "clubs.csv"]].concat());
+    // A Howell in section A (as Scorer names it), and B's Mitchell with an EW number mistyped.
+    let howell = "board,section,ns_pair,ew_pair,ns_score,movement\n1,A,1,2,420,howell\n\
+                  1,A,3,4,450,howell\n2,A,1,3,-110,howell\n2,A,2,4,600,howell\n\
+                  3,A,1,4,100,howell\n3,A,3,2,140,howell\n";
+    let mitchell = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n2,2,1,600\n";
+    std::fs::write(d.join("a.csv"), howell).unwrap();
+    std::fs::write(d.join("b.csv"), mitchell.replace("2,2,1,600", "2,2,3,600")).unwrap();
+    publish(d, "A", "a.csv");
+    publish(d, "B", "b.csv");
+    // A's director corrects one line in a plain CSV (no section, no movement); B publishes its
+    // file again with the number put right.
+    std::fs::write(
+        d.join("a2.csv"),
+        "board,ns_pair,ew_pair,ns_score\n3,3,2,170\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("b2.csv"), mitchell).unwrap();
+    publish(d, "A", "a2.csv");
+    publish(d, "B", "b2.csv");
+    // Each club's standings are those of its session as corrected, scored alone.
+    let corrected = howell.replace("3,A,3,2,140", "3,A,3,2,170");
+    std::fs::write(d.join("a_whole.csv"), corrected).unwrap();
+    std::fs::write(d.join("b_whole.csv"), mitchell).unwrap();
+    for (club, whole) in [("A", "a_whole.csv"), ("B", "b_whole.csv")] {
+        let alone = ok(d, &["score", whole, "--json"]);
+        let replayed = ok(
+            d,
+            &[
+                "replay",
+                "--log",
+                "log",
+                "--no-index",
+                "--json",
+                "--club",
+                club,
+            ],
+        );
+        assert_eq!(standings(&replayed), standings(&alone), "club {club}");
+    }
+}

@@ -1,15 +1,21 @@
-//! A club's one section, named in one of its files and not in another: Scorer and some traveller
-//! CSVs call a club's only section `A`, Compscore's USEBIO, PBN and a CSV without a `section`
-//! column leave it unnamed. Read as written, a correction from the other kind of file would be a
-//! second section beside the first, and every pair would play twice. So a submission whose
-//! results are all in one section, sent by a club whose results in force are all in one section,
-//! is read in the section in force when one of the two names is empty (docs/rules.md,
-//! "Corrections"). Two named sections (`A`, then `B`) stay apart: a club may publish its sections
-//! one at a time.
+//! A correction read in the terms of the club's results in force, where its file says less than
+//! the first one did (docs/rules.md, "Corrections"):
+//!
+//! - A club's one section, named in one of its files and not in another: Scorer and some traveller
+//!   CSVs call a club's only section `A`, Compscore's USEBIO, PBN and a CSV without a `section`
+//!   column leave it unnamed. Read as written, a correction from the other kind of file would be a
+//!   second section beside the first, and every pair would play twice. So a submission whose
+//!   results are all in one section, sent by a club whose results in force are all in one
+//!   section, is read in the section in force when one of the two names is empty. Two named
+//!   sections (`A`, then `B`) stay apart: a club may publish its sections one at a time.
+//! - A section's movement: a CSV without a `movement` column is a Mitchell, so a line corrected in
+//!   such a file for a Howell section would be a Mitchell line in a Howell section, which no field
+//!   can hold. A correction's lines take the movement of their section in force, unless they
+//!   replace every line of it (the whole file again, its movement put right).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
-use simpairs_events::types::SubmissionApplied;
+use simpairs_events::types::{AppliedResult, Movement, SubmissionApplied};
 use simpairs_events::{Codec, Packer};
 
 use crate::announce::Announced;
@@ -46,22 +52,37 @@ pub(crate) fn name_accepted(
     Some(renamed)
 }
 
-/// Renames the section of `applied` to the club's section in force where the rule above asks it;
-/// whether it did.
+/// A table in force, as the rules above need it: section, board, NS and EW pair, movement.
+type Held = (String, i32, String, String, Movement);
+
+/// Reads `applied` in the club's section and movements in force where the rules above ask it;
+/// whether it changed it.
 pub(crate) fn as_in_force(in_force: Option<&ClubResults>, applied: &mut SubmissionApplied) -> bool {
     let Some(in_force) = in_force else {
         return false;
     };
+    let mut held: Vec<Held> = Vec::with_capacity(in_force.len());
+    in_force.visit(|r| held.push(held_of(r)));
+    let renamed = named_as_held(&held, applied);
+    let moved = moved_as_held(&held, applied);
+    renamed || moved
+}
+
+fn held_of(r: &AppliedResult) -> Held {
+    let (section, ns, ew) = (
+        r.section.to_string(),
+        r.ns_pair.to_string(),
+        r.ew_pair.to_string(),
+    );
+    (section, r.board, ns, ew, r.movement)
+}
+
+/// The section rule: whether it renamed `applied`'s section.
+fn named_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
     let Some(given) = only(sections_of(applied)) else {
         return false;
     };
-    let mut held = BTreeSet::new();
-    in_force.visit(|r| {
-        if !held.contains(r.section.as_str()) {
-            held.insert(r.section.to_string());
-        }
-    });
-    let Some(held) = only(held) else {
+    let Some(held) = only(held.iter().map(|h| h.0.clone()).collect()) else {
         return false;
     };
     if given == held || !(given.is_empty() || held.is_empty()) {
@@ -79,6 +100,48 @@ pub(crate) fn as_in_force(in_force: Option<&ClubResults>, applied: &mut Submissi
     true
 }
 
+/// The movement rule: whether it changed the movement of any of `applied`'s lines.
+fn moved_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
+    let sections: BTreeSet<String> = (applied.results.iter())
+        .map(|r| r.section.to_string())
+        .collect();
+    let mut moved = false;
+    for section in sections {
+        let in_section = || held.iter().filter(|h| h.0 == section);
+        let Some(movement) = uniform(in_section().map(|h| h.4)) else {
+            continue;
+        };
+        let lines = || {
+            applied
+                .results
+                .iter()
+                .filter(|r| r.section == section.as_str())
+        };
+        let tables: HashSet<(i32, &str, &str)> = lines()
+            .map(|r| (r.board, r.ns_pair.as_str(), r.ew_pair.as_str()))
+            .collect();
+        let replaced_whole = in_section().all(|h| tables.contains(&(h.1, &h.2, &h.3)));
+        if replaced_whole || lines().all(|r| r.movement == movement) {
+            continue;
+        }
+        for r in applied
+            .results
+            .iter_mut()
+            .filter(|r| r.section == section.as_str())
+        {
+            r.movement = movement;
+        }
+        // A Mitchell pair entered for a Howell section is that section's pair of its number.
+        if movement == Movement::Howell {
+            for p in applied.pairs.iter_mut().filter(|p| p.section == section) {
+                p.direction = None;
+            }
+        }
+        moved = true;
+    }
+    moved
+}
+
 /// Every section a submission names: its results', its withdrawals' and its pairs'.
 fn sections_of(applied: &SubmissionApplied) -> BTreeSet<String> {
     let results = applied.results.iter().map(|r| r.section.as_str());
@@ -89,6 +152,12 @@ fn sections_of(applied: &SubmissionApplied) -> BTreeSet<String> {
         .chain(pairs)
         .map(str::to_string)
         .collect()
+}
+
+/// The item every one of `items` is, if there are any and they are all the same.
+fn uniform<T: PartialEq>(mut items: impl Iterator<Item = T>) -> Option<T> {
+    let first = items.next()?;
+    items.all(|x| x == first).then_some(first)
 }
 
 /// The one element of `set`, if it has exactly one.

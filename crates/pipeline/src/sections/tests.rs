@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use simpairs_events::types::{AppliedPair, AppliedResult, ResultKey, SubmissionApplied};
+use simpairs_events::types::{AppliedPair, AppliedResult, Movement, ResultKey, SubmissionApplied};
 
 use super::as_in_force;
 use crate::results::ClubResults;
@@ -83,4 +83,50 @@ fn named_sections_several_sections_and_a_first_submission_are_read_as_written() 
         );
         assert_eq!(sections(&applied), before);
     }
+}
+
+fn howell(section: &str, board: i32, ns: &str, ew: &str) -> AppliedResult {
+    AppliedResult {
+        movement: Movement::Howell,
+        ..result(section, board, ns, ew)
+    }
+}
+
+fn movements(applied: &SubmissionApplied) -> Vec<Movement> {
+    applied.results.iter().map(|r| r.movement).collect()
+}
+
+#[test]
+fn a_line_corrected_without_the_movement_takes_its_sections() {
+    let mut club = ClubResults::default();
+    let session = vec![
+        howell("A", 1, "1", "2"),
+        howell("A", 1, "3", "4"),
+        howell("A", 2, "1", "3"),
+    ];
+    club.apply(&Arc::new(submission(session)));
+    // One line from a CSV without a movement column: a Mitchell line of a Howell section.
+    let mut one = submission(vec![result("A", 1, "3", "4")]);
+    one.pairs.push(AppliedPair {
+        section: "A".into(),
+        pair: "3".into(),
+        direction: Some(simpairs_events::types::Direction::Ns),
+        players: Vec::new(),
+    });
+    assert!(as_in_force(Some(&club), &mut one));
+    assert_eq!(movements(&one), [Movement::Howell]);
+    assert_eq!(one.pairs[0].direction, None);
+    // The whole section again as a Mitchell: its movement put right, read as written.
+    let all = vec![
+        result("A", 1, "1", "2"),
+        result("A", 1, "3", "4"),
+        result("A", 2, "1", "3"),
+    ];
+    let mut whole = submission(all);
+    assert!(!as_in_force(Some(&club), &mut whole));
+    assert_eq!(movements(&whole), [Movement::Mitchell; 3]);
+    // Another section's lines are that section's.
+    let mut other = submission(vec![result("B", 1, "1", "2")]);
+    assert!(!as_in_force(Some(&club), &mut other));
+    assert_eq!(movements(&other), [Movement::Mitchell]);
 }
