@@ -23,8 +23,8 @@ use crate::results::ClubResults;
 
 /// [`as_in_force`] of an accepted submission, announced or not. An announced one holds its
 /// results packed: they are read back only when the club has results in force (a correction's
-/// few hundred), and announced again if renamed. `applied` keeps what the state applies besides
-/// the results (withdrawals and pairs).
+/// few hundred), and announced again if the rules changed them. `applied` keeps what the state
+/// applies besides the results (withdrawals and pairs).
 pub(crate) fn name_accepted(
     in_force: Option<&ClubResults>,
     codec: &Codec,
@@ -47,9 +47,9 @@ pub(crate) fn name_accepted(
         return Some(announced);
     };
     let seal_offset = announced.announcement.seal_offset;
-    let renamed = crate::announce::announce(codec, &mut packer, &mut whole, seal_offset);
+    let again = crate::announce::announce(codec, &mut packer, &mut whole, seal_offset);
     *applied = whole;
-    Some(renamed)
+    Some(again)
 }
 
 /// A table in force, as the rules above need it: section, board, NS and EW pair, movement.
