@@ -92,10 +92,11 @@ pub fn read_clubs(path: &Path) -> Result<ClubsFile> {
     };
     let (name_at, key_at) = (table.column("name"), table.column("public_key"));
     let mut clubs: Vec<ClubLine> = Vec::new();
+    let mut listed = std::collections::HashSet::new();
     for row in &table.rows {
         let at = format!("{}:{}", path.display(), row.line);
         let club = club_line(row, club_at, name_at, key_at, &at)?;
-        if clubs.iter().any(|c| c.club_id == club.club_id) {
+        if !listed.insert(club.club_id.clone()) {
             return Err(DeclareError::ClubTwice {
                 at,
                 club: club.club_id,
