@@ -603,6 +603,11 @@ fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
     // B's upload was cut short before its seal; C's seal came without its four results.
     append_part(d, "B", CLUB_B, |e| !is_seal(e));
     append_part(d, "C", CLUB_B, is_seal);
+    // And a record that does not read: set aside on its own.
+    let log = simpairs_log::EmbeddedLog::open(d.join("log")).unwrap();
+    let stream = simpairs_pipeline::stream_name("E", simpairs_events::Stream::Results);
+    let junk = simpairs_log::Produce::new(b"E/1", b"not a record", 0);
+    simpairs_log::Log::append(&log, &stream, &[junk]).unwrap();
     ok(
         d,
         &[
@@ -618,11 +623,12 @@ fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
     let text = ok(d, &["submissions", "--log", "log"]);
     assert!(
         text.starts_with(
-            "event E: 1 of 3 declared clubs in; 1 submission: 1 applied, 0 superseded, 0 set aside; 0 records set aside on their own\n"
+            "event E: 1 of 3 declared clubs in; 1 submission: 1 applied, 0 superseded, 0 set aside; 1 record set aside on its own\n"
         ),
         "{text}"
     );
     assert!(text.contains(": 4 records, applied"), "{text}");
+    assert!(text.contains("\nset aside at offset "), "{text}");
     assert!(
         text.contains("\nnot sealed: club B, submission ")
             && text.contains(": 4 records and no seal that applies"),
@@ -641,7 +647,10 @@ fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
     // One club; one state.
     let b = ok(d, &["submissions", "--log", "log", "--club", "B"]);
     assert!(
-        b.contains("not sealed: club B") && !b.contains("club A,") && !b.contains("club C"),
+        b.contains("not sealed: club B")
+            && !b.contains("club A,")
+            && !b.contains("club C")
+            && !b.contains("set aside at offset"),
         "{b}"
     );
     let applied = ok(d, &["submissions", "--log", "log", "--state", "applied"]);

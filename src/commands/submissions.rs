@@ -60,8 +60,9 @@ impl Filter {
     }
 
     /// What the filter shows of `s`. A record set aside on its own may not say whose it is: they
-    /// are shown whatever the clubs asked, unless only applied or superseded submissions are. The
-    /// submissions not complete and the clubs not in yet are shown unless a state is asked for.
+    /// are shown for the whole event only (the summary counts them), or with the set-aside
+    /// submissions. The submissions not complete and the clubs not in yet are shown unless a state
+    /// is asked for.
     fn apply(&self, s: &Submissions) -> Submissions {
         let any_state = self.state.is_none();
         Submissions {
@@ -72,9 +73,9 @@ impl Filter {
                 .filter(|v| self.submission(v))
                 .cloned()
                 .collect(),
-            dead_letters: match self.state {
-                None | Some(State::SetAside) => s.dead_letters.clone(),
-                Some(_) => Vec::new(),
+            dead_letters: match (self.clubs.is_empty(), &self.state) {
+                (true, None | Some(State::SetAside)) => s.dead_letters.clone(),
+                _ => Vec::new(),
             },
             unsealed: (s.unsealed.iter())
                 .filter(|u| any_state && self.club(&u.club))
