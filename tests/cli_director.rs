@@ -977,3 +977,33 @@ fn a_line_corrected_from_a_plainer_file_corrects_the_session_it_belongs_to() {
         assert_eq!(standings(&replayed), standings(&alone), "club {club}");
     }
 }
+
+#[test]
+fn a_table_marked_not_played_in_a_correction_takes_its_result_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    // Club A's table 2 of board 1 was not played after all (a late pair, a fouled board).
+    let not_played = "board,ns_pair,ew_pair,contract,declarer,tricks,ns_score\n\
+                      1,1,1,4S,N,10,\n1,2,2,NP,,,\n2,1,2,3NT,S,9,\n2,2,1,2H,E,8,\n";
+    std::fs::write(d.join("np.csv"), not_played).unwrap();
+    let said = publish(d, "A", "np.csv");
+    assert!(
+        said.contains(": 3 results, 0 pairs, 1 marked not played as submission"),
+        "{said}"
+    );
+    let alone = ok(d, &["score", "np.csv", "--json"]);
+    let replayed = ok(
+        d,
+        &[
+            "replay",
+            "--log",
+            "log",
+            "--no-index",
+            "--json",
+            "--club",
+            "A",
+        ],
+    );
+    assert_eq!(standings(&replayed), standings(&alone));
+}

@@ -104,8 +104,12 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         &bytes,
         format,
     )?;
+    let not_played = match published.withdrawn {
+        0 => String::new(),
+        n => format!(", {n} marked not played"),
+    };
     println!(
-        "club {} published {}: {} results, {} pairs as submission {} (seal at offset {})",
+        "club {} published {}: {} results, {} pairs{not_played} as submission {} (seal at offset {})",
         args.club,
         name,
         published.results,

@@ -68,6 +68,7 @@ pub(crate) struct Built {
     pub field: Field,
     pub lines: Lines,
     pub not_played: usize,
+    pub not_played_tables: Vec<crate::NotPlayed>,
     pub details: Vec<(u32, LineDetails)>,
     pub official: Vec<(u32, OfficialLine)>,
     /// The warnings of accepted lines, located like problems and sorted.
@@ -239,6 +240,9 @@ pub(crate) fn build(
     for line in raw {
         if line.not_played {
             built.not_played += 1;
+            let table =
+                crate::NotPlayed::of(&line.club, &line.section, &line.board, &line.ns, &line.ew);
+            built.not_played_tables.extend(table);
             continue;
         }
         let row = TextRow {
@@ -282,6 +286,9 @@ pub(crate) fn build(
         }
     }
     built.not_played += builder.not_played;
+    built
+        .not_played_tables
+        .append(&mut builder.not_played_tables);
     if problems.is_empty() {
         for (first, again) in builder.field.duplicate_rows() {
             let r = builder.field.result(again);

@@ -54,6 +54,8 @@ pub struct Read {
     pub lines: Lines,
     /// Rows marked as not played.
     pub not_played: usize,
+    /// The tables they name.
+    pub not_played_tables: Vec<crate::NotPlayed>,
     /// What accepted rows say that a scorer should look at, sorted by line.
     pub warnings: Vec<Problem>,
 }
@@ -455,6 +457,7 @@ struct Merged<'f> {
     absent: Absent,
     lines: Lines,
     not_played: usize,
+    not_played_tables: Vec<crate::NotPlayed>,
     warnings: Vec<Problem>,
 }
 
@@ -466,6 +469,7 @@ impl<'f> Merged<'f> {
             absent: Absent::default(),
             lines: Lines::default(),
             not_played: 0,
+            not_played_tables: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -494,6 +498,8 @@ impl<'f> Merged<'f> {
         self.problems.extend(chunk.problems);
         self.absent.merge(chunk.absent);
         self.not_played += chunk.builder.not_played;
+        self.not_played_tables
+            .extend(chunk.builder.not_played_tables);
         let warnings = chunk.builder.warnings.into_iter().map(|w| Problem {
             at: Location {
                 file: file.to_string(),
@@ -532,6 +538,7 @@ impl<'f> Merged<'f> {
             field,
             lines: self.lines,
             not_played: self.not_played,
+            not_played_tables: self.not_played_tables,
             warnings: self.warnings,
         })
     }

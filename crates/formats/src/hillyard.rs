@@ -164,6 +164,7 @@ fn imported(
         field: built.field,
         lines: built.lines,
         not_played: built.not_played,
+        not_played_tables: built.not_played_tables,
         event: EventInfo {
             name: Some(title.to_string()),
             title: modifier,

@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::text;
 
 pub use crate::model::{
-    Deal, EventInfo, Format, Hand, Imported, LineDetails, Official, OfficialLine, OfficialPair,
-    PairInfo, Place, Player, SectionInfo,
+    Deal, EventInfo, Format, Hand, Imported, LineDetails, NotPlayed, Official, OfficialLine,
+    OfficialPair, PairInfo, Place, Player, SectionInfo,
 };
 
 /// How many bytes of the start of a file detection looks at.
@@ -181,6 +181,7 @@ fn csv_imported(file: &str, read: crate::csv::Read) -> Result<Imported> {
     check_names(file, &read)?;
     let mut imported = Imported::bare(Format::Csv, read.field, read.lines, read.not_played);
     imported.warnings = read.warnings;
+    imported.not_played_tables = read.not_played_tables;
     Ok(imported)
 }
 

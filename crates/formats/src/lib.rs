@@ -74,7 +74,7 @@ mod xml;
 
 pub use error::{Error, Location, Problem, Result};
 pub use import::{
-    Deal, EventInfo, Format, Hand, Imported, LineDetails, Official, OfficialLine, OfficialPair,
-    PairInfo, Place, Player, SectionInfo, detect, read, read_ranged,
+    Deal, EventInfo, Format, Hand, Imported, LineDetails, NotPlayed, Official, OfficialLine,
+    OfficialPair, PairInfo, Place, Player, SectionInfo, detect, read, read_ranged,
 };
 pub use text::{format_exact, parse_decimal};

@@ -392,6 +392,40 @@ impl Official {
 }
 
 /// A file read: the field to score and everything else the file carries.
+/// A table a traveller line records as not played: club, section, board and pair numbers as the
+/// file's results name them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPlayed {
+    pub club: String,
+    pub section: String,
+    pub board: u16,
+    pub ns_pair: String,
+    pub ew_pair: String,
+}
+
+impl NotPlayed {
+    /// The table of a not-played line, if it names its board and both pairs. Pair numbers are
+    /// written as the field writes its labels ([`simpairs_scoring::PairLabel`]).
+    pub(crate) fn of(
+        club: &str,
+        section: &str,
+        board: &str,
+        ns: &str,
+        ew: &str,
+    ) -> Option<NotPlayed> {
+        let label = |t: &str| simpairs_scoring::PairLabel::new(t).to_string();
+        let (ns, ew) = (ns.trim(), ew.trim());
+        let board = board.trim().parse::<u16>().ok().filter(|&b| b > 0)?;
+        (!ns.is_empty() && !ew.is_empty()).then(|| NotPlayed {
+            club: club.trim().to_string(),
+            section: section.trim().to_string(),
+            board,
+            ns_pair: label(ns),
+            ew_pair: label(ew),
+        })
+    }
+}
+
 #[derive(Debug)]
 pub struct Imported {
     pub format: Format,
@@ -401,6 +435,9 @@ pub struct Imported {
     pub lines: Lines,
     /// Traveller lines that record no result (not played, sit-outs, phantom tables).
     pub not_played: usize,
+    /// The tables those lines name (both pair numbers given), in file order: a correction that
+    /// marks a table not played takes its earlier result out.
+    pub not_played_tables: Vec<NotPlayed>,
     pub event: EventInfo,
     /// Names and numbers of each pair of the field, indexed by [`PairId`]; empty when the file names
     /// nobody (a score-only CSV), so that national-sized fields cost nothing here. See
@@ -426,6 +463,7 @@ impl Imported {
             field,
             lines,
             not_played,
+            not_played_tables: Vec::new(),
             event: EventInfo::default(),
             pairs: Vec::new(),
             absent_pairs: Vec::new(),

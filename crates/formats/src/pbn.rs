@@ -854,6 +854,7 @@ impl<'a> Reader<'a, '_> {
             field: built.field,
             lines: built.lines,
             not_played: built.not_played,
+            not_played_tables: built.not_played_tables,
             event,
             pairs,
             absent_pairs,

@@ -189,6 +189,8 @@ pub struct FieldBuilder<'l> {
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
     pair_cache: Vec<(u64, u32, PairId)>,
     pub not_played: usize,
+    /// The tables of the not-played rows ([`crate::NotPlayed::of`]).
+    pub not_played_tables: Vec<crate::NotPlayed>,
     /// What rows that were accepted say that a scorer should look at, in the order of the rows: a
     /// recorded score that disagrees with its contract, an assigned score no contract makes.
     pub warnings: Vec<RowWarning>,
@@ -341,6 +343,7 @@ impl<'l> FieldBuilder<'l> {
             // Allocated on first use: only the plain-row fast path uses it.
             pair_cache: Vec::new(),
             not_played: 0,
+            not_played_tables: Vec::new(),
             warnings: Vec::new(),
         }
     }
@@ -487,6 +490,9 @@ impl<'l> FieldBuilder<'l> {
         let contract = row.contract.trim();
         if is_not_played(contract) {
             self.not_played += 1;
+            let table =
+                crate::NotPlayed::of(row.club, row.section, board_text, row.ns_pair, row.ew_pair);
+            self.not_played_tables.extend(table);
             return Ok(Added::NotPlayed);
         }
         let movement = match row.movement.trim().to_ascii_lowercase().as_str() {

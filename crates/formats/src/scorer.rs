@@ -422,6 +422,7 @@ fn read_text(file: &str, text: &str) -> Result<Imported> {
         field: built.field,
         lines: built.lines,
         not_played: built.not_played,
+        not_played_tables: built.not_played_tables,
         event: session.event,
         pairs: pair_infos,
         absent_pairs,

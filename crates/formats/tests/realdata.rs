@@ -720,3 +720,50 @@ fn a_refused_line_never_changes_how_the_next_is_read() {
         }
     }
 }
+
+/// The tables a file marks not played, which a correction withdraws: the phantom's table of each
+/// round of the three-quarter Howell, numbered as the results are, and none of them a result.
+#[test]
+fn the_phantoms_tables_are_the_lines_not_played() {
+    let imported = read_native("scorer-to-usebio/three_quarter_howell_with_phantom.xml");
+    let tables = &imported.not_played_tables;
+    assert_eq!(tables.len(), imported.not_played, "{tables:#?}");
+    let field = &imported.field;
+    let label = |p: u32| field.pairs()[p as usize].label.to_string();
+    let results: std::collections::HashSet<(u16, String, String)> = (0..field.len())
+        .map(|row| {
+            let r = field.result(row);
+            (r.board, label(r.ns), label(r.ew))
+        })
+        .collect();
+    let boards: std::collections::BTreeSet<u16> = tables.iter().map(|t| t.board).collect();
+    assert_eq!(boards.len(), 27, "one table a board: {tables:#?}");
+    for t in tables {
+        assert!(
+            t.ns_pair.parse::<u32>().is_ok() && t.ew_pair.parse::<u32>().is_ok(),
+            "{t:?}"
+        );
+        let table = (t.board, t.ns_pair.clone(), t.ew_pair.clone());
+        assert!(!results.contains(&table), "{t:?} is a result too");
+    }
+}
+
+#[test]
+fn a_csv_line_not_played_names_its_table_as_the_results_do() {
+    let csv = "board,section,ns_pair,ew_pair,contract,declarer,tricks\n\
+               1,A,1,2,4S,N,10\n1,A, 03 ,04,NP,,\n2,A,1,4,np,,\n2,A,,3,NP,,\n";
+    let imported = simpairs_formats::read("np.csv", csv.as_bytes(), None).unwrap();
+    assert_eq!(imported.not_played, 3);
+    let tables: Vec<(u16, &str, &str, &str)> = (imported.not_played_tables.iter())
+        .map(|t| {
+            (
+                t.board,
+                t.section.as_str(),
+                t.ns_pair.as_str(),
+                t.ew_pair.as_str(),
+            )
+        })
+        .collect();
+    // A line without both pairs names no table.
+    assert_eq!(tables, [(1, "A", "03", "04"), (2, "A", "1", "4")]);
+}

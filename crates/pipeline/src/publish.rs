@@ -13,8 +13,8 @@
 use compact_str::ToCompactString;
 use sha2::{Digest, Sha256};
 use simpairs_events::types::{
-    Adjusted, DealRecorded, Movement, PairEntered, Player, ResultLine, ResultsRecorded,
-    SealWarning, SubmissionSealed, Text,
+    Adjusted, DealRecorded, Movement, PairEntered, Player, ResultLine, ResultWithdrawn,
+    ResultsRecorded, SealWarning, SubmissionSealed, Text,
 };
 use simpairs_events::{Codec, Event, PrivateKey, Stream};
 use simpairs_formats::import::Imported;
@@ -31,6 +31,8 @@ pub struct Published {
     pub submission_id: String,
     pub results: usize,
     pub pairs: usize,
+    /// Tables the file marks not played, withdrawn (an earlier result of theirs taken out).
+    pub withdrawn: usize,
     /// Offset of the seal on the results stream (partition 0 for the embedded log).
     pub seal_partition: u32,
     pub seal_offset: u64,
@@ -51,6 +53,18 @@ pub struct Submission {
 
 /// Turns an imported file into the records of `club`'s submission (not yet sealed).
 pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Result<Submission> {
+    submission_events_in(event_id, club, imported, None)
+}
+
+/// [`submission_events`] for an event of `boards` (every board when `None`): each table the file
+/// marks not played is withdrawn (a correction marking it so takes its earlier result out), where
+/// its board is one of the event's and the file gives the table no result.
+pub fn submission_events_in(
+    event_id: &str,
+    club: &str,
+    imported: &Imported,
+    boards: Option<&std::collections::BTreeSet<i32>>,
+) -> Result<Submission> {
     let field = &imported.field;
     // A club publishes only its own results.
     let others: Vec<String> = field
@@ -109,6 +123,10 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
             results: batch,
         }));
     }
+    for withdrawal in not_played(event_id, club, imported, boards, &events, &mut sequence) {
+        events.push(withdrawal);
+        lines.push(0);
+    }
     // The hand records of the boards the club played, one sequence each.
     for deal in &imported.deals {
         let board = i32::from(deal.board);
@@ -127,6 +145,55 @@ pub fn submission_events(event_id: &str, club: &str, imported: &Imported) -> Res
         sequence += 1;
     }
     Ok(Submission { events, lines })
+}
+
+/// A withdrawal of each table of `imported` marked not played (see [`submission_events_in`]), of
+/// the club or of no club named, numbered from `sequence` on; `results` are the submission's
+/// records so far.
+fn not_played(
+    event_id: &str,
+    club: &str,
+    imported: &Imported,
+    boards: Option<&std::collections::BTreeSet<i32>>,
+    results: &[Event],
+    sequence: &mut i32,
+) -> Vec<Event> {
+    let mut recorded = std::collections::HashSet::new();
+    for e in results {
+        if let Event::ResultsRecorded(b) = e {
+            recorded.extend(b.results.iter().map(|r| {
+                let (section, ns, ew) =
+                    (r.section.as_str(), r.ns_pair.as_str(), r.ew_pair.as_str());
+                (section.to_string(), b.board, ns.to_string(), ew.to_string())
+            }));
+        }
+    }
+    let mut withdrawn = Vec::new();
+    for t in &imported.not_played_tables {
+        let board = i32::from(t.board);
+        let table = (
+            t.section.clone(),
+            board,
+            t.ns_pair.clone(),
+            t.ew_pair.clone(),
+        );
+        let ours = t.club.is_empty() || t.club == club;
+        if !ours || boards.is_some_and(|b| !b.contains(&board)) || !recorded.insert(table) {
+            continue;
+        }
+        withdrawn.push(Event::ResultWithdrawn(ResultWithdrawn {
+            event_id: event_id.to_string(),
+            club_id: club.to_string(),
+            submission_id: String::new(),
+            sequence: *sequence,
+            section: t.section.as_str().into(),
+            board,
+            ns_pair: t.ns_pair.as_str().into(),
+            ew_pair: t.ew_pair.as_str().into(),
+        }));
+        *sequence += 1;
+    }
+    withdrawn
 }
 
 /// The record of one result of an imported file, with its details.
@@ -274,10 +341,15 @@ pub fn append_submission(
         .iter()
         .filter(|e| matches!(e, Event::PairEntered(_)))
         .count();
+    let withdrawn = events
+        .iter()
+        .filter(|e| matches!(e, Event::ResultWithdrawn(_)))
+        .count();
     Ok(Published {
         submission_id: seal.submission_id.clone(),
         results,
         pairs,
+        withdrawn,
         seal_partition,
         seal_offset,
         sealed_at_ms: seal.sealed_at_ms,
@@ -391,7 +463,7 @@ pub fn seal_file(
             source: e,
         })?;
     let imported = simpairs_formats::import::read(file_name, bytes, format)?;
-    let submission = submission_events(event_id, club, &imported)?;
+    let submission = submission_events_in(event_id, club, &imported, Some(&roster.boards))?;
     let events = seal(
         codec,
         event_id,
