@@ -391,7 +391,6 @@ impl Official {
     }
 }
 
-/// A file read: the field to score and everything else the file carries.
 /// A table a traveller line records as not played: club, section, board and pair numbers as the
 /// file's results name them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -426,6 +425,7 @@ impl NotPlayed {
     }
 }
 
+/// A file read: the field to score and everything else the file carries.
 #[derive(Debug)]
 pub struct Imported {
     pub format: Format,

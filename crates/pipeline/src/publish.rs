@@ -123,7 +123,9 @@ pub fn submission_events_in(
             results: batch,
         }));
     }
-    for withdrawal in not_played(event_id, club, imported, boards, &events, &mut sequence) {
+    let not_played =
+        withdrawals_of_not_played(event_id, club, imported, boards, &events, &mut sequence);
+    for withdrawal in not_played {
         events.push(withdrawal);
         lines.push(0);
     }
@@ -150,7 +152,7 @@ pub fn submission_events_in(
 /// A withdrawal of each table of `imported` marked not played (see [`submission_events_in`]), of
 /// the club or of no club named, numbered from `sequence` on; `results` are the submission's
 /// records so far.
-fn not_played(
+fn withdrawals_of_not_played(
     event_id: &str,
     club: &str,
     imported: &Imported,
