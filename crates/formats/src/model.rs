@@ -9,6 +9,9 @@ use simpairs_scoring::field::Movement;
 use simpairs_scoring::{Direction, Field, Method, PairId, Seat, Value, Vulnerability};
 
 use crate::lines::Lines;
+
+pub use crate::row::NotPlayed;
+
 /// The file formats simpairs reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -388,40 +391,6 @@ impl Official {
 
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty() && self.pairs.is_empty() && self.datums.is_empty()
-    }
-}
-
-/// A table a traveller line records as not played: club, section, board and pair numbers as the
-/// file's results name them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotPlayed {
-    pub club: String,
-    pub section: String,
-    pub board: u16,
-    pub ns_pair: String,
-    pub ew_pair: String,
-}
-
-impl NotPlayed {
-    /// The table of a not-played line, if it names its board and both pairs. Pair numbers are
-    /// written as the field writes its labels ([`simpairs_scoring::PairLabel`]).
-    pub(crate) fn of(
-        club: &str,
-        section: &str,
-        board: &str,
-        ns: &str,
-        ew: &str,
-    ) -> Option<NotPlayed> {
-        let label = |t: &str| simpairs_scoring::PairLabel::new(t).to_string();
-        let (ns, ew) = (ns.trim(), ew.trim());
-        let board = board.trim().parse::<u16>().ok().filter(|&b| b > 0)?;
-        (!ns.is_empty() && !ew.is_empty()).then(|| NotPlayed {
-            club: club.trim().to_string(),
-            section: section.trim().to_string(),
-            board,
-            ns_pair: label(ns),
-            ew_pair: label(ew),
-        })
     }
 }
 

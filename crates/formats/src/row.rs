@@ -189,11 +189,45 @@ pub struct FieldBuilder<'l> {
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
     pair_cache: Vec<(u64, u32, PairId)>,
     pub not_played: usize,
-    /// The tables of the not-played rows ([`crate::NotPlayed::of`]).
-    pub not_played_tables: Vec<crate::NotPlayed>,
+    /// The tables of the not-played rows ([`NotPlayed::of`]).
+    pub not_played_tables: Vec<NotPlayed>,
     /// What rows that were accepted say that a scorer should look at, in the order of the rows: a
     /// recorded score that disagrees with its contract, an assigned score no contract makes.
     pub warnings: Vec<RowWarning>,
+}
+
+/// A table a traveller line records as not played: club, section, board and pair numbers as the
+/// file's results name them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPlayed {
+    pub club: String,
+    pub section: String,
+    pub board: u16,
+    pub ns_pair: String,
+    pub ew_pair: String,
+}
+
+impl NotPlayed {
+    /// The table of a not-played line, if it names its board and both pairs. Pair numbers are
+    /// written as the field writes its labels ([`simpairs_scoring::PairLabel`]).
+    pub(crate) fn of(
+        club: &str,
+        section: &str,
+        board: &str,
+        ns: &str,
+        ew: &str,
+    ) -> Option<NotPlayed> {
+        let label = |t: &str| simpairs_scoring::PairLabel::new(t).to_string();
+        let (ns, ew) = (ns.trim(), ew.trim());
+        let board = board.trim().parse::<u16>().ok().filter(|&b| b > 0)?;
+        (!ns.is_empty() && !ew.is_empty()).then(|| NotPlayed {
+            club: club.trim().to_string(),
+            section: section.trim().to_string(),
+            board,
+            ns_pair: label(ns),
+            ew_pair: label(ew),
+        })
+    }
 }
 
 /// A warning about one field of an accepted row: the row is scored, but not as it might seem.
@@ -490,8 +524,7 @@ impl<'l> FieldBuilder<'l> {
         let contract = row.contract.trim();
         if is_not_played(contract) {
             self.not_played += 1;
-            let table =
-                crate::NotPlayed::of(row.club, row.section, board_text, row.ns_pair, row.ew_pair);
+            let table = NotPlayed::of(row.club, row.section, board_text, row.ns_pair, row.ew_pair);
             self.not_played_tables.extend(table);
             return Ok(Added::NotPlayed);
         }
