@@ -542,3 +542,25 @@ async fn clubs_not_shown_while_the_log_is_read_are_not_called_missing() {
         "{html}"
     );
 }
+
+/// A club whose submission applied in the log while the aggregator has not published its scores
+/// (stopped, or behind) is not called missing: the director is told to look at the aggregator.
+#[tokio::test]
+async fn a_club_applied_but_not_aggregated_is_told_apart_from_one_not_in() {
+    let e = common::declared("behind", "Behind", &common::settings(11, 3, 4));
+    e.publish(0);
+    e.aggregate();
+    // Club 1 publishes; no aggregator runs after it.
+    e.publish(1);
+    let site = e.site();
+    let (_, _, html) = common::get(&site, "/director").await;
+    let (waiting, absent) = (&e.sim.clubs[1].id, &e.sim.clubs[2].id);
+    let at = |text: &str| html.find(text).unwrap_or_else(|| panic!("{text}: {html}"));
+    let (applied, not_in) = (at("Applied, not shown yet"), at("Clubs not in yet"));
+    let (w, a) = (at(&format!("({waiting})")), at(&format!("({absent})")));
+    assert!(applied < w && w < not_in && not_in < a, "{html}");
+    assert!(
+        html.contains("check that the aggregator is running"),
+        "{html}"
+    );
+}

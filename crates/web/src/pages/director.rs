@@ -61,7 +61,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                     (unsealed(&p, &d.listing))
                 },
             }
-            (missing(&p, &catalog, site.health.state() == Health::Reading))
+            (missing(&p, &catalog, listing.as_ref().map(|d| &d.listing), site.health.state() == Health::Reading))
         }
     };
     page(&f, "Director's page", None, body).into_response()
@@ -79,6 +79,11 @@ fn summary(s: &Submissions) -> Markup {
             } }
         }
     }
+}
+
+/// Whether a submission of `club` applied, in the listing.
+fn applied(listing: &Submissions, club: &str) -> bool {
+    (listing.submissions.iter()).any(|v| v.club == club && v.state != Fate::SetAside)
 }
 
 /// `n` and what is counted, in the singular for one.
@@ -199,14 +204,25 @@ fn unsealed(p: &Projection, s: &Submissions) -> Markup {
 }
 
 /// The declared clubs with no results shown. While the log is still being read (a restart on a
-/// national event takes seconds), a club listed may be in already: the list says so.
-fn missing(p: &Projection, catalog: &Catalog, reading: bool) -> Markup {
-    let missing: Vec<&String> = p
+/// national event takes seconds), a club listed may be in already: the list says so. A club whose
+/// submission the listing read as applied is shown apart: its scores wait for the aggregator.
+fn missing(
+    p: &Projection,
+    catalog: &Catalog,
+    listing: Option<&Submissions>,
+    reading: bool,
+) -> Markup {
+    let (waiting, missing): (Vec<&String>, Vec<&String>) = p
         .club_names
         .keys()
         .filter(|c| !catalog.clubs().contains_key(*c))
-        .collect();
+        .partition(|c| listing.is_some_and(|l| applied(l, c)));
     html! {
+        @if !waiting.is_empty() {
+            h2 #waiting { "Applied, not shown yet" }
+            p.note { "These clubs' submissions applied in the log, but the aggregator has not published their scores yet. If this lasts more than a few seconds, check that the aggregator is running." }
+            ul { @for c in waiting.iter().take(MAX_LIMIT) { li { (club_name(p, c)) " (" (display_name(c)) ")" } } }
+        }
         @if reading && !missing.is_empty() {
             h2 { "Clubs not read yet" }
             p.note { "The results are still being read from the log: a club listed here may be in already." }
