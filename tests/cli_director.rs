@@ -976,6 +976,22 @@ fn a_line_corrected_from_a_plainer_file_corrects_the_session_it_belongs_to() {
         );
         assert_eq!(standings(&replayed), standings(&alone), "club {club}");
     }
+    // The director is told how A's correction was read; B's needed nothing.
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    let notes: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.starts_with("  note: "))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "  note: read in section A, the club's section in force (the unnamed section in this file)",
+            "  note: section A's lines read as a Howell, the section's movement in force",
+        ],
+        "{listed}"
+    );
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "B"]);
+    assert!(!listed.contains("note:"), "{listed}");
 }
 
 #[test]

@@ -183,6 +183,9 @@ fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::i
     for w in &v.warnings {
         writeln!(out, "  warning: {w}")?;
     }
+    for n in &v.notes {
+        writeln!(out, "  note: {n}")?;
+    }
     Ok(())
 }
 

@@ -49,6 +49,9 @@ pub(crate) struct Accepted {
     pub warnings: Vec<LineWarning>,
     /// The boards' deals the submission carries: (board, deal).
     pub deals: Vec<(i32, String)>,
+    /// How it was read in the terms of the club's results in force ([`crate::sections`]), in
+    /// words: set as it applies, in log order.
+    pub notes: Vec<String>,
 }
 
 /// A line that applies as recorded but deserves a director's look (a recorded score that is not
@@ -285,6 +288,7 @@ pub(crate) fn judge(
         field: ordered.field,
         warnings: ordered.warnings,
         deals: checked.deals,
+        notes: Vec::new(),
     })
 }
 

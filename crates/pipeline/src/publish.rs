@@ -603,7 +603,7 @@ pub(crate) fn preflight(
     let finished = state.finish(batch);
     let judged = state.judged().next().map(|(_, j)| j.verdict.clone());
     match judged {
-        Some(Verdict::Applied { warnings }) => Ok(warnings),
+        Some(Verdict::Applied { warnings, .. }) => Ok(warnings),
         Some(Verdict::SetAside(rejection)) => Err(Refusal::Judged(rejection)),
         None => {
             let mut reasons: Vec<String> = finished

@@ -21,51 +21,59 @@ use simpairs_events::{Codec, Packer};
 use crate::announce::Announced;
 use crate::results::ClubResults;
 
-/// [`as_in_force`] of an accepted submission, announced or not. An announced one holds its
-/// results packed: they are read back only when the club has results in force (a correction's
-/// few hundred), and announced again if the rules changed them. `applied` keeps what the state
-/// applies besides the results (withdrawals and pairs).
+/// [`as_in_force`] of an accepted submission, announced or not, with what the rules changed. An
+/// announced one holds its results packed: they are read back only when the club has results in
+/// force (a correction's few hundred), and announced again if the rules changed them. `applied`
+/// keeps what the state applies besides the results (withdrawals and pairs).
 pub(crate) fn name_accepted(
     in_force: Option<&ClubResults>,
     codec: &Codec,
     applied: &mut SubmissionApplied,
     announced: Option<Announced>,
     packer: impl FnOnce() -> Option<Packer>,
-) -> Option<Announced> {
+) -> (Option<Announced>, Vec<String>) {
     let Some(in_force) = in_force else {
-        return announced;
+        return (announced, Vec::new());
     };
     let Some(announced) = announced else {
-        as_in_force(Some(in_force), applied);
-        return None;
+        return (None, as_in_force(Some(in_force), applied));
     };
     let mut whole = crate::results::unpack(&announced.packed);
-    if !as_in_force(Some(in_force), &mut whole) {
-        return Some(announced);
-    }
-    let Some(mut packer) = packer() else {
-        return Some(announced);
+    let notes = as_in_force(Some(in_force), &mut whole);
+    let Some(mut packer) = packer().filter(|_| !notes.is_empty()) else {
+        return (Some(announced), notes);
     };
     let seal_offset = announced.announcement.seal_offset;
     let again = crate::announce::announce(codec, &mut packer, &mut whole, seal_offset);
     *applied = whole;
-    Some(again)
+    (Some(again), notes)
 }
 
 /// A table in force, as the rules above need it: section, board, NS and EW pair, movement.
 type Held = (String, i32, String, String, Movement);
 
-/// Reads `applied` in the club's section and movements in force where the rules above ask it;
-/// whether it changed it.
-pub(crate) fn as_in_force(in_force: Option<&ClubResults>, applied: &mut SubmissionApplied) -> bool {
+/// Reads `applied` in the club's section and movements in force where the rules above ask it:
+/// what it changed, in words (nothing: empty).
+pub(crate) fn as_in_force(
+    in_force: Option<&ClubResults>,
+    applied: &mut SubmissionApplied,
+) -> Vec<String> {
     let Some(in_force) = in_force else {
-        return false;
+        return Vec::new();
     };
     let mut held: Vec<Held> = Vec::with_capacity(in_force.len());
     in_force.visit(|r| held.push(held_of(r)));
-    let renamed = named_as_held(&held, applied);
-    let moved = moved_as_held(&held, applied);
-    renamed || moved
+    let mut notes: Vec<String> = named_as_held(&held, applied).into_iter().collect();
+    notes.extend(moved_as_held(&held, applied));
+    notes
+}
+
+/// A section's name in words.
+fn section_words(name: &str) -> String {
+    match name {
+        "" => "the unnamed section".to_string(),
+        name => format!("section {name}"),
+    }
 }
 
 fn held_of(r: &AppliedResult) -> Held {
@@ -77,16 +85,12 @@ fn held_of(r: &AppliedResult) -> Held {
     (section, r.board, ns, ew, r.movement)
 }
 
-/// The section rule: whether it renamed `applied`'s section.
-fn named_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
-    let Some(given) = only(sections_of(applied)) else {
-        return false;
-    };
-    let Some(held) = only(held.iter().map(|h| h.0.clone()).collect()) else {
-        return false;
-    };
+/// The section rule: what it renamed, if it did.
+fn named_as_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<String> {
+    let given = only(sections_of(applied))?;
+    let held = only(held.iter().map(|h| h.0.clone()).collect())?;
     if given == held || !(given.is_empty() || held.is_empty()) {
-        return false;
+        return None;
     }
     for r in &mut applied.results {
         r.section = held.as_str().into();
@@ -97,15 +101,19 @@ fn named_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
     for p in &mut applied.pairs {
         p.section = held.clone();
     }
-    true
+    Some(format!(
+        "read in {}, the club's section in force ({} in this file)",
+        section_words(&held),
+        section_words(&given)
+    ))
 }
 
-/// The movement rule: whether it changed the movement of any of `applied`'s lines.
-fn moved_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
+/// The movement rule: each section whose lines it read in another movement, in words.
+fn moved_as_held(held: &[Held], applied: &mut SubmissionApplied) -> Vec<String> {
     let sections: BTreeSet<String> = (applied.results.iter())
         .map(|r| r.section.to_string())
         .collect();
-    let mut moved = false;
+    let mut moved = Vec::new();
     for section in sections {
         let in_section = || held.iter().filter(|h| h.0 == section);
         let Some(movement) = uniform(in_section().map(|h| h.4)) else {
@@ -137,9 +145,19 @@ fn moved_as_held(held: &[Held], applied: &mut SubmissionApplied) -> bool {
                 p.direction = None;
             }
         }
-        moved = true;
+        let (name, movement) = (section_words(&section), movement_name(movement));
+        moved.push(format!(
+            "{name}'s lines read as a {movement}, the section's movement in force"
+        ));
     }
     moved
+}
+
+fn movement_name(movement: Movement) -> &'static str {
+    match movement {
+        Movement::Howell => "Howell",
+        Movement::Mitchell => "Mitchell",
+    }
 }
 
 /// Every section a submission names: its results', its withdrawals' and its pairs'.

@@ -260,8 +260,12 @@ pub(crate) struct Judged {
 /// The judge's decision.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
-    /// Applied, with the lines a director should look at.
-    Applied { warnings: Vec<LineWarning> },
+    /// Applied, with the lines a director should look at, and how it was read in the terms of
+    /// the club's results in force.
+    Applied {
+        warnings: Vec<LineWarning>,
+        notes: Vec<String>,
+    },
     /// Set aside, and why.
     SetAside(Rejection),
 }
@@ -523,8 +527,9 @@ impl EventState {
                 Ok(mut a) => {
                     let in_force = self.results.get(&ready.seal.club_id);
                     let applied = &mut a.applied;
-                    let announced =
+                    let (announced, notes) =
                         crate::sections::name_accepted(in_force, codec, applied, announced, packer);
+                    a.notes = notes;
                     (Ok(a), announced)
                 }
                 rejected => (rejected, announced),
@@ -560,6 +565,7 @@ impl EventState {
         let first = !self.results.contains_key(&club) && accepted.applied.withdrawn.is_empty();
         let verdict = Verdict::Applied {
             warnings: accepted.warnings,
+            notes: accepted.notes,
         };
         self.note(seal, offset, verdict);
         // The first club to apply a board's deal sets it, where the organiser declared none.

@@ -55,6 +55,9 @@ pub struct SubmissionView {
     pub reason: Option<String>,
     /// Lines a director should look at.
     pub warnings: Vec<String>,
+    /// How a correction was read in the terms of the club's results in force (a section the
+    /// file leaves unnamed, a movement it does not give: docs/rules.md, "Corrections").
+    pub notes: Vec<String>,
 }
 
 /// A record set aside on its own (a forged or unreadable record, a seal whose records were
@@ -107,10 +110,13 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
     let mut submissions: Vec<SubmissionView> = state
         .judged()
         .map(|((club, submission), judged)| {
-            let (state, reason, warnings) = match &judged.verdict {
-                Verdict::Applied { .. } => (State::Applied, None, seal_warnings(judged)),
+            let (state, reason, warnings, notes) = match &judged.verdict {
+                Verdict::Applied { notes, .. } => {
+                    (State::Applied, None, seal_warnings(judged), notes.clone())
+                }
                 Verdict::SetAside(rejection) => {
-                    (State::SetAside, Some(rejection.to_string()), Vec::new())
+                    let reason = Some(rejection.to_string());
+                    (State::SetAside, reason, Vec::new(), Vec::new())
                 }
             };
             SubmissionView {
@@ -124,6 +130,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
                 superseded_by: None,
                 reason,
                 warnings,
+                notes,
             }
         })
         .collect();

@@ -40,7 +40,11 @@ fn sections(applied: &SubmissionApplied) -> Vec<String> {
 
 #[test]
 fn an_unnamed_section_is_read_as_the_clubs_one_section_and_the_other_way_round() {
-    for (held, given) in [("A", ""), ("", "A")] {
+    let said = [
+        "read in section A, the club's section in force (the unnamed section in this file)",
+        "read in the unnamed section, the club's section in force (section A in this file)",
+    ];
+    for ((held, given), said) in [("A", ""), ("", "A")].into_iter().zip(said) {
         let mut applied = submission(vec![result(given, 1, "1", "1"), result(given, 2, "1", "2")]);
         applied.withdrawn.push(ResultKey {
             section: given.into(),
@@ -54,7 +58,7 @@ fn an_unnamed_section_is_read_as_the_clubs_one_section_and_the_other_way_round()
             direction: None,
             players: Vec::new(),
         });
-        assert!(as_in_force(Some(&in_force(&[held])), &mut applied));
+        assert_eq!(as_in_force(Some(&in_force(&[held])), &mut applied), [said]);
         assert_eq!(sections(&applied), [held; 4]);
     }
 }
@@ -78,7 +82,7 @@ fn named_sections_several_sections_and_a_first_submission_are_read_as_written() 
         let mut applied = submission(given.iter().map(|s| result(s, 3, "1", "1")).collect());
         let before = sections(&applied);
         assert!(
-            !as_in_force(club.as_ref(), &mut applied),
+            as_in_force(club.as_ref(), &mut applied).is_empty(),
             "{held:?} {given:?}"
         );
         assert_eq!(sections(&applied), before);
@@ -113,7 +117,10 @@ fn a_line_corrected_without_the_movement_takes_its_sections() {
         direction: Some(simpairs_events::types::Direction::Ns),
         players: Vec::new(),
     });
-    assert!(as_in_force(Some(&club), &mut one));
+    assert_eq!(
+        as_in_force(Some(&club), &mut one),
+        ["section A's lines read as a Howell, the section's movement in force"]
+    );
     assert_eq!(movements(&one), [Movement::Howell]);
     assert_eq!(one.pairs[0].direction, None);
     // The whole section again as a Mitchell: its movement put right, read as written.
@@ -123,10 +130,10 @@ fn a_line_corrected_without_the_movement_takes_its_sections() {
         result("A", 2, "1", "3"),
     ];
     let mut whole = submission(all);
-    assert!(!as_in_force(Some(&club), &mut whole));
+    assert!(as_in_force(Some(&club), &mut whole).is_empty());
     assert_eq!(movements(&whole), [Movement::Mitchell; 3]);
     // Another section's lines are that section's.
     let mut other = submission(vec![result("B", 1, "1", "2")]);
-    assert!(!as_in_force(Some(&club), &mut other));
+    assert!(as_in_force(Some(&club), &mut other).is_empty());
     assert_eq!(movements(&other), [Movement::Mitchell]);
 }

@@ -96,6 +96,7 @@ fn fate(v: &SubmissionView) -> Markup {
         strong { (v.state.words()) }
         @if let Some(by) = &v.superseded_by { " by " (display_name(by)) }
         @if let Some(why) = &v.reason { br; (display_text(why, MAX_TEXT)) }
+        @for n in &v.notes { br; (display_text(n, MAX_TEXT)) }
         @if !v.warnings.is_empty() {
             ul { @for w in v.warnings.iter().take(10) { li { (display_text(w, MAX_TEXT)) } }
                  @if v.warnings.len() > 10 { li { "and " (v.warnings.len() - 10) " more warnings" } } }
