@@ -81,9 +81,12 @@ fn summary(s: &Submissions) -> Markup {
     }
 }
 
-/// Whether a submission of `club` applied, in the listing.
-fn applied(listing: &Submissions, club: &str) -> bool {
-    (listing.submissions.iter()).any(|v| v.club == club && v.state != Fate::SetAside)
+/// The clubs a submission of which applied, in the listing.
+fn applied(listing: Option<&Submissions>) -> std::collections::HashSet<&str> {
+    let submissions = listing.into_iter().flat_map(|l| &l.submissions);
+    (submissions.filter(|v| v.state != Fate::SetAside))
+        .map(|v| v.club.as_str())
+        .collect()
 }
 
 /// `n` and what is counted, in the singular for one.
@@ -213,11 +216,12 @@ fn missing(
     listing: Option<&Submissions>,
     reading: bool,
 ) -> Markup {
+    let applied = applied(listing);
     let (waiting, missing): (Vec<&String>, Vec<&String>) = p
         .club_names
         .keys()
         .filter(|c| !catalog.clubs().contains_key(*c))
-        .partition(|c| listing.is_some_and(|l| applied(l, c)));
+        .partition(|c| applied.contains(c.as_str()));
     html! {
         @if !waiting.is_empty() {
             h2 #waiting { "Applied, not shown yet" }
