@@ -37,6 +37,24 @@ fn seal_offset(printed: &str) -> String {
     printed[at..].trim_end().trim_end_matches(')').to_string()
 }
 
+/// `event declare` of event E in `dir`'s log, on `boards`, with the clubs of `clubs.csv`.
+fn declare_clubs_file(dir: &Path, boards: &str) -> Output {
+    let args = [
+        "event", "declare", "--log", "log", "--event", "E", "--boards", boards,
+    ];
+    simpairs(dir, &[&args[..], &["--clubs", "clubs.csv"]].concat())
+}
+
+/// [`declare_clubs_file`], which must succeed.
+fn declared(dir: &Path, boards: &str) {
+    let out = declare_clubs_file(dir, boards);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn publish(dir: &Path, club: &str, file: &str) -> String {
     ok(
         dir,
@@ -592,11 +610,7 @@ fn the_director_sees_uploads_not_complete_and_clubs_not_in() {
     )
     .unwrap();
     std::fs::write(d.join("a.csv"), CLUB_A).unwrap();
-    let declare = ["event", "declare", "--log", "log", "--event", "E"];
-    ok(
-        d,
-        &[&declare[..], &["--boards", "1-2", "--clubs", "clubs.csv"]].concat(),
-    );
+    declared(d, "1-2");
     publish(d, "A", "a.csv");
     let is_seal =
         |e: &simpairs_events::Event| matches!(e, simpairs_events::Event::SubmissionSealed(_));
@@ -687,21 +701,7 @@ fn a_clubs_file_saved_by_a_spreadsheet_on_windows_is_declared_with_its_names() {
         b"Club;Name\r\nA;Club Ang\xe9lique\r\nB;\"Smith; Jones\"\r\n;;\r\n",
     )
     .unwrap();
-    let out = simpairs(
-        d,
-        &[
-            "event",
-            "declare",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--boards",
-            "1-2",
-            "--clubs",
-            "clubs.csv",
-        ],
-    );
+    let out = declare_clubs_file(d, "1-2");
     assert!(
         out.status.success(),
         "{}",
@@ -724,10 +724,7 @@ fn the_organisers_whole_list_given_again_adds_only_the_new_clubs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
-    let declare = [
-        "event", "declare", "--log", "log", "--event", "E", "--boards", "1-2",
-    ];
-    ok(d, &[&declare[..], &["--clubs", "clubs.csv"]].concat());
+    declared(d, "1-2");
     let amend = |file: &str, keys: &str| {
         let key = "keys/organiser.key";
         let args = [
@@ -933,10 +930,7 @@ fn a_line_corrected_from_a_plainer_file_corrects_the_session_it_belongs_to() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
-    let declare = [
-        "event", "declare", "--log", "log", "--event", "E", "--boards", "1-3",
-    ];
-    ok(d, &[&declare[..], &["--clubs", "clubs.csv"]].concat());
+    declared(d, "1-3");
     // A Howell in section A (as Scorer names it), and B's Mitchell with an EW number mistyped.
     let howell = "board,section,ns_pair,ew_pair,ns_score,movement\n1,A,1,2,420,howell\n\
                   1,A,3,4,450,howell\n2,A,1,3,-110,howell\n2,A,2,4,600,howell\n\

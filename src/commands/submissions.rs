@@ -2,7 +2,7 @@
 
 use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::replay::{AsOf, describe_time};
-use simpairs_pipeline::submissions::{State, SubmissionView, Submissions, list};
+use simpairs_pipeline::submissions::{State, SubmissionView, Submissions, counted, list};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -123,11 +123,6 @@ fn is_declared(s: &Submissions, club: &str) -> bool {
     s.submissions.iter().any(|v| v.club == club)
         || s.not_in.iter().any(|c| c.club == club)
         || s.unsealed.iter().any(|u| u.club == club)
-}
-
-/// `n` and what is counted, in the singular for one.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The submissions in words, one block each, then what needs the director: records set aside on

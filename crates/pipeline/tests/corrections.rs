@@ -219,117 +219,100 @@ fn a_clubs_correction_reaches_the_national_boards_live_and_after_a_restart() {
     boards_agree(log.as_ref(), &national);
 }
 
-/// The session's CSV with the EW pair of the `n`th line of `club` mistyped as 99, a pair the
-/// section does not have.
-fn mistyped(csv: &str, club: &str, n: usize) -> String {
+/// The session's CSV with `change` made to the fields of each line of `club` (counted from 1).
+fn club_lines(csv: &str, club: &str, mut change: impl FnMut(usize, &mut Vec<&str>)) -> String {
     let mut seen = 0;
     let lines = csv.lines().map(|line| {
         let mut fields: Vec<&str> = line.split(',').collect();
         if fields.get(1) == Some(&club) {
             seen += 1;
-            if seen == n {
-                fields[4] = "99";
-            }
-        }
-        fields.join(",") + "\n"
-    });
-    let out: String = lines.collect();
-    assert!(seen >= n, "{club} has an {n}th line");
-    out
-}
-
-#[test]
-fn a_mistyped_pair_number_put_right_by_publishing_the_file_again_leaves_no_line_behind() {
-    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
-    let dir = tempfile::tempdir().unwrap();
-    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
-    let (stop, reported, handle) = live(&log);
-    let club = common::CLUBS[1];
-    for (i, csv) in clubs.iter().enumerate() {
-        let csv = if i == 1 {
-            mistyped(csv, club, 4)
-        } else {
-            csv.clone()
-        };
-        let name = common::CLUBS[i];
-        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), &csv);
-        applied(&reported, name);
-    }
-    // The club puts the number right and publishes its whole file again.
-    common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), &clubs[1]);
-    applied(&reported, "the file again");
-    stop.store(true, Ordering::Relaxed);
-    handle.join().unwrap();
-    // The national boards are the session's, as played; the projection and a replay hold the
-    // session's lines, none more.
-    boards_agree(log.as_ref(), &national);
-    let lines = national.lines().count() - 1;
-    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
-    assert_eq!(projection.result_count(), lines);
-    let replay = simpairs_pipeline::replay::replay(log.as_ref(), EVENT, None).unwrap();
-    assert_eq!(replay.state.result_count(), lines);
-}
-
-/// The session's CSV with the lines of `club` in section `section`.
-fn in_section(csv: &str, club: &str, section: &str) -> String {
-    let lines = csv.lines().map(|line| {
-        let mut fields: Vec<&str> = line.split(',').collect();
-        if fields.get(1) == Some(&club) {
-            fields[2] = section;
+            change(seen, &mut fields);
         }
         fields.join(",") + "\n"
     });
     lines.collect()
 }
 
+/// SOUTH's session, published with its file as `first` makes it, then corrected by
+/// `correction`; the other clubs as they are. A live aggregator applies everything.
+fn published_then_corrected(
+    national: &str,
+    clubs: &[String],
+    first: impl Fn(&str) -> String,
+    correction: &str,
+) -> (tempfile::TempDir, Arc<dyn Log>) {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, national);
+    let (stop, reported, handle) = live(&log);
+    for (i, csv) in clubs.iter().enumerate() {
+        let csv = if i == 1 { first(csv) } else { csv.clone() };
+        let name = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), &csv);
+        applied(&reported, name);
+    }
+    let south = common::CLUBS[1];
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        south,
+        &common::key_of(south),
+        correction,
+    );
+    applied(&reported, "the correction");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    (dir, log)
+}
+
+/// The projection and a replay of `log` hold `lines` results, none more.
+fn holds(log: &dyn Log, lines: usize) -> simpairs_pipeline::replay::Replay {
+    let projection = simpairs_pipeline::project::Projection::load(log, EVENT).unwrap();
+    assert_eq!(projection.result_count(), lines);
+    let replay = simpairs_pipeline::replay::replay(log, EVENT, None).unwrap();
+    assert_eq!(replay.state.result_count(), lines);
+    replay
+}
+
+#[test]
+fn a_mistyped_pair_number_put_right_by_publishing_the_file_again_leaves_no_line_behind() {
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let south = common::CLUBS[1];
+    // The EW pair of SOUTH's fourth line mistyped as 99, a pair the section does not have; the
+    // club puts the number right and publishes its whole file again.
+    let mistyped = |csv: &str| {
+        club_lines(csv, south, |n, f| {
+            if n == 4 {
+                f[4] = "99"
+            }
+        })
+    };
+    assert_ne!(mistyped(&clubs[1]), clubs[1], "SOUTH has a fourth line");
+    let (_dir, log) = published_then_corrected(&national, &clubs, mistyped, &clubs[1]);
+    // The national boards are the session's, as played.
+    boards_agree(log.as_ref(), &national);
+    holds(log.as_ref(), national.lines().count() - 1);
+}
+
 #[test]
 fn a_correction_from_a_file_that_leaves_the_section_unnamed_corrects_the_named_one() {
     let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
-    let dir = tempfile::tempdir().unwrap();
-    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
-    let (stop, reported, handle) = live(&log);
     // SOUTH's program calls its one section A (as Scorer does); the session's file leaves it
-    // unnamed (as Compscore's USEBIO does).
-    let club = common::CLUBS[1];
+    // unnamed (as Compscore's USEBIO does), and so does SOUTH's correction of one line.
+    let south = common::CLUBS[1];
     assert!(
         national
             .lines()
             .skip(1)
             .all(|l| l.split(',').nth(2) == Some(""))
     );
-    for (i, csv) in clubs.iter().enumerate() {
-        let csv = if i == 1 {
-            in_section(csv, club, "A")
-        } else {
-            csv.clone()
-        };
-        let name = common::CLUBS[i];
-        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), &csv);
-        applied(&reported, name);
-    }
-    // SOUTH's correction, of one line, from a file without a section.
-    let corrected_csv = corrected(&clubs[1], club, 3);
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        club,
-        &common::key_of(club),
-        &corrected_csv,
-    );
-    applied(&reported, "the correction");
-    stop.store(true, Ordering::Relaxed);
-    handle.join().unwrap();
+    let in_a = |csv: &str| club_lines(csv, south, |_, f| f[2] = "A");
+    let correction = corrected(&clubs[1], south, 3);
+    let (_dir, log) = published_then_corrected(&national, &clubs, in_a, &correction);
     // The club's session, corrected, in its section A: no line twice, no pair twice.
-    let expected = in_section(&corrected(&national, club, 3), club, "A");
-    boards_agree(log.as_ref(), &expected);
-    let lines = national.lines().count() - 1;
-    let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), EVENT).unwrap();
-    assert_eq!(projection.result_count(), lines);
-    let replay = simpairs_pipeline::replay::replay(log.as_ref(), EVENT, None).unwrap();
-    assert_eq!(replay.state.result_count(), lines);
-    let sections: std::collections::BTreeSet<String> = (replay.state.club_results(club))
+    boards_agree(log.as_ref(), &in_a(&corrected(&national, south, 3)));
+    let replay = holds(log.as_ref(), national.lines().count() - 1);
+    let sections: std::collections::BTreeSet<String> = (replay.state.club_results(south))
         .map(|r| r.section.to_string())
         .collect();
     assert_eq!(sections, ["A".to_string()].into());

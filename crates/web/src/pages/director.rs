@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use simpairs_pipeline::project::Projection;
-use simpairs_pipeline::submissions::{State as Fate, SubmissionView, Submissions};
+use simpairs_pipeline::submissions::{State as Fate, SubmissionView, Submissions, counted};
 use simpairs_pipeline::views::text::{MAX_TEXT, display_name, display_text};
 use simpairs_pipeline::views::{Catalog, club_name};
 
@@ -87,11 +87,6 @@ fn applied(listing: Option<&Submissions>) -> std::collections::HashSet<&str> {
     (submissions.filter(|v| v.state != Fate::SetAside))
         .map(|v| v.club.as_str())
         .collect()
-}
-
-/// `n` and what is counted, in the singular for one.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn fate(v: &SubmissionView) -> Markup {
