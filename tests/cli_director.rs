@@ -584,9 +584,12 @@ fn append_part(dir: &Path, club: &str, csv: &str, keep: impl Fn(&simpairs_events
         "E",
         club,
         &key,
-        "cut.csv",
-        csv.as_bytes(),
-        None,
+        &simpairs_pipeline::publish::ClubFile {
+            name: "cut.csv",
+            bytes: csv.as_bytes(),
+            format: None,
+            whole_session: false,
+        },
     )
     .unwrap();
     let stream = simpairs_pipeline::stream_name("E", simpairs_events::Stream::Results);
@@ -1016,4 +1019,63 @@ fn a_table_marked_not_played_in_a_correction_takes_its_result_out() {
         ],
     );
     assert_eq!(standings(&replayed), standings(&alone));
+}
+
+/// `replay --json --club` of the log in `dir`, read by the index when `indexed`.
+fn replayed_club(dir: &Path, club: &str, indexed: bool) -> String {
+    let args = ["replay", "--log", "log", "--json", "--club", club];
+    match indexed {
+        true => ok(dir, &args),
+        false => ok(dir, &[&args[..], &["--no-index"]].concat()),
+    }
+}
+
+#[test]
+fn a_whole_session_published_again_takes_out_a_table_entered_under_a_mistyped_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-4");
+    // Board 3's second table was entered as board 4, which the club did not play.
+    let played = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n\
+                  2,2,1,600\n3,1,1,100\n3,2,2,140\n";
+    std::fs::write(
+        d.join("first.csv"),
+        played.replace("3,2,2,140", "4,2,2,140"),
+    )
+    .unwrap();
+    std::fs::write(d.join("session.csv"), played).unwrap();
+    publish(d, "A", "first.csv");
+    let alone = standings(&ok(d, &["score", "session.csv", "--json"]));
+    // Line by line, board 4's line stays: nothing on board 4 seats pair 2 again.
+    publish(d, "A", "session.csv");
+    assert_ne!(standings(&replayed_club(d, "A", false)), alone);
+    // Given whole, it goes.
+    let args = [
+        "club", "publish", "--log", "log", "--event", "E", "--club", "A", "--key",
+    ];
+    let said = ok(
+        d,
+        &[&args[..], &["keys/A.key", "session.csv", "--whole-session"]].concat(),
+    );
+    assert!(
+        said.contains("published session.csv as the club's whole session: 6 results"),
+        "{said}"
+    );
+    for indexed in [false, true] {
+        let replayed = replayed_club(d, "A", indexed);
+        assert_eq!(standings(&replayed), alone, "indexed: {indexed}");
+    }
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    let notes: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.starts_with("  note: "))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "  note: the whole session: 1 line in force that this file does not hold taken out (board 4 NS 2 EW 2)"
+        ],
+        "{listed}"
+    );
 }

@@ -35,6 +35,11 @@ pub struct PublishArgs {
     /// Format of the file (detected when not given).
     #[arg(long)]
     pub format: Option<String>,
+    /// The file is the club's whole session, published again: the results published before in
+    /// the sections it holds that it does not have (a table entered under a mistyped board) are
+    /// taken out. Without it, each line corrects its own table and leaves the others.
+    #[arg(long)]
+    pub whole_session: bool,
     #[command(flatten)]
     pub kafka: simpairs_kafka::KafkaFlags,
 }
@@ -95,21 +100,29 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         .check_file(size)
         .map_err(|e| anyhow::anyhow!("{name}: {e}; nothing was published"))?;
     let bytes = super::read_file(&args.file).with_context(|| format!("cannot read {name}"))?;
-    let published = simpairs_pipeline::publish::publish_file(
+    let file = simpairs_pipeline::publish::ClubFile {
+        name: &name,
+        bytes: &bytes,
+        format,
+        whole_session: args.whole_session,
+    };
+    let published = simpairs_pipeline::publish::publish_club_file(
         log.as_ref(),
         &args.event,
         &args.club,
         &key,
-        &name,
-        &bytes,
-        format,
+        &file,
     )?;
     let not_played = match published.withdrawn {
         0 => String::new(),
         n => format!(", {n} marked not played"),
     };
+    let whole = match args.whole_session {
+        true => " as the club's whole session",
+        false => "",
+    };
     println!(
-        "club {} published {}: {} results, {} pairs{not_played} as submission {} (seal at offset {})",
+        "club {} published {}{whole}: {} results, {} pairs{not_played} as submission {} (seal at offset {})",
         args.club,
         name,
         published.results,

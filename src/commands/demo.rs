@@ -217,8 +217,10 @@ fn publish_clubs(
             &club.id,
             key,
             submission.events,
-            Some(what.to_string()),
-            Vec::new(),
+            simpairs_pipeline::publish::SealInfo {
+                source: Some(what.to_string()),
+                ..Default::default()
+            },
         );
         simpairs_pipeline::publish::append_submission(log, &codec, event_id, &sealed)?;
         Ok(())

@@ -452,8 +452,7 @@ pub fn send_forged_and_malformed(log: &TestLog, event: &simpairs_sim::SimEvent) 
         &victim.id,
         &simpairs_events::PrivateKey::from_secret([0xA7; 32]),
         records,
-        None,
-        Vec::new(),
+        simpairs_pipeline::publish::SealInfo::default(),
     );
     simpairs_pipeline::publish::append_submission(log.log.as_ref(), &codec, &log.event, &forged)
         .unwrap();

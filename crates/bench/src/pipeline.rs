@@ -364,9 +364,12 @@ fn live_latencies(
             event_id,
             &id,
             &club_key(&id),
-            "late.csv",
-            csv.as_bytes(),
-            None,
+            &simpairs_pipeline::publish::ClubFile {
+                name: "late.csv",
+                bytes: csv.as_bytes(),
+                format: None,
+                whole_session: false,
+            },
         )?;
         // The seal goes out with the club's records in one durable append.
         let sealed = Instant::now();

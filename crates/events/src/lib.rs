@@ -190,9 +190,9 @@ pub use packed::{PackedApplied, Packer};
 pub use schemas::{NAMESPACE, SchemaInfo};
 pub use signing::{
     AMENDMENT_DOMAIN, DIGEST_LEN, HASH_FUNCTION, KeyError, OUTPUT_DOMAIN, OUTPUT_DOMAIN_BLAKE3,
-    PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3, SIGNATURE_LEN, amendment_bytes, key_id,
-    output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal, submission_digest,
-    verify_output, verify_seal,
+    PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3, SIGNATURE_LEN, WHOLE_SESSION,
+    amendment_bytes, key_id, output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal,
+    submission_digest, verify_output, verify_seal,
 };
 pub use skim::ResultsHeader;
 pub use types::*;

@@ -36,6 +36,10 @@ pub const SEAL_DOMAIN: &[u8] = b"simpairs/SubmissionSealed/v2\0";
 /// is signed, so a seal cannot be read under the other one.
 pub const SEAL_DOMAIN_BLAKE3: &[u8] = b"simpairs/SubmissionSealed/v3/BLAKE3\0";
 
+/// The mark a seal's signed bytes end with when it gives its sections whole (schema version 4,
+/// see [`seal_bytes`]).
+pub const WHOLE_SESSION: &[u8] = b"whole-session\0";
+
 /// Domain-separation prefix of an aggregator's output seal of SHA-256 hashes (see
 /// [`output_seal_bytes`]).
 pub const OUTPUT_DOMAIN: &[u8] = b"simpairs/OutputSealed/v1\0";
@@ -255,7 +259,12 @@ fn sha256_bytes(digest: ring::digest::Digest) -> [u8; DIGEST_LEN] {
 /// count as i64 LE (8 bytes)
 /// u32 LE length ‖ digest
 /// warnings: their number as u32 LE, then each as line (i64 LE) ‖ prefixed field ‖ prefixed message
+/// WHOLE_SESSION                       "whole-session\0", only when `whole_session` is set
 /// ```
+///
+/// The mark of a whole session comes last and only when set, so that the bytes of every seal
+/// written before it existed (and of every seal without it) are unchanged and their signatures
+/// still verify; the warnings' count ends the part before it, so the two cannot be confused.
 pub fn seal_bytes(seal: &SubmissionSealed) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(SEAL_DOMAIN_BLAKE3.len() + 128);
     let mut out = |part: &[u8]| bytes.extend_from_slice(part);
@@ -274,6 +283,9 @@ pub fn seal_bytes(seal: &SubmissionSealed) -> Vec<u8> {
         out(&w.line.to_le_bytes());
         put_prefixed(&mut out, w.field.as_bytes());
         put_prefixed(&mut out, w.message.as_bytes());
+    }
+    if seal.whole_session {
+        out(WHOLE_SESSION);
     }
     bytes
 }

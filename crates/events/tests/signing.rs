@@ -4,8 +4,9 @@ use crate::common;
 
 use simpairs_events::{
     Codec, Event, HashFunction, PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3,
-    SealWarning, SubmissionSealed, key_id, output_seal_bytes, record_hash, seal_bytes, sign_output,
-    sign_seal, split_message, submission_digest, verify_output, verify_seal,
+    SealWarning, SubmissionSealed, WHOLE_SESSION, key_id, output_seal_bytes, record_hash,
+    seal_bytes, sign_output, sign_seal, split_message, submission_digest, verify_output,
+    verify_seal,
 };
 
 fn unhex(text: &str) -> Vec<u8> {
@@ -158,6 +159,7 @@ fn seal(count: i64, digest: [u8; 32], warnings: Vec<SealWarning>) -> SubmissionS
         sealed_at_ms: 1_795_400_000_123,
         source: None,
         warnings,
+        whole_session: false,
     }
 }
 
@@ -198,6 +200,15 @@ fn seal_bytes_layout() {
     expected_blake3.extend_from_slice(&expected[SEAL_DOMAIN.len()..]);
     assert_eq!(seal_bytes(&blake3), expected_blake3);
     assert_eq!(SEAL_DOMAIN_BLAKE3, b"simpairs/SubmissionSealed/v3/BLAKE3\0");
+    // A whole session is marked at the end; a seal without the mark has the bytes it always had.
+    let whole = SubmissionSealed {
+        whole_session: true,
+        ..blake3.clone()
+    };
+    let mut expected_whole = expected_blake3.clone();
+    expected_whole.extend_from_slice(b"whole-session\0");
+    assert_eq!(seal_bytes(&whole), expected_whole);
+    assert_eq!(WHOLE_SESSION, b"whole-session\0");
     // Moving a byte from one field to the next changes what is signed.
     let mut a = seal(1, digest, Vec::new());
     let mut b = a.clone();
@@ -266,7 +277,7 @@ fn forged_or_altered_seals_fail() {
     assert!(verify_seal(&public, &seal));
     assert!(!verify_seal(&other, &seal), "another club's key");
     type Alter = fn(&mut SubmissionSealed);
-    let altered: [(&str, Alter); 10] = [
+    let altered: [(&str, Alter); 11] = [
         ("hash function changed", |s| s.hash_function = SHA256),
         ("flipped signature bit", |s| s.signature[31] ^= 1),
         ("truncated signature", |s| s.signature.truncate(16)),
@@ -279,6 +290,7 @@ fn forged_or_altered_seals_fail() {
         ("submission changed", |s| s.submission_id.push('x')),
         ("a warning dropped", |s| s.warnings.clear()),
         ("a warning changed", |s| s.warnings[0].line += 1),
+        ("made a whole session", |s| s.whole_session = true),
     ];
     for (what, alter) in altered {
         let mut forged = seal.clone();

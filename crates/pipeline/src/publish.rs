@@ -256,24 +256,38 @@ fn set_submission(event: &mut Event, id: &str) {
     }
 }
 
+/// What a seal says of its submission besides its records.
+#[derive(Clone, Debug, Default)]
+pub struct SealInfo {
+    /// What produced the submission (the file's name), for directors.
+    pub source: Option<String>,
+    /// The file's warnings.
+    pub warnings: Vec<SealWarning>,
+    /// The submission gives whole every section it holds (`club publish --whole-session`).
+    pub whole_session: bool,
+}
+
 /// Seals `events` as one submission of `club` signed with `key`: sets their submission id (derived
-/// from their content) and returns them followed by the seal, which carries the file's warnings.
+/// from their content) and returns them followed by the seal, which carries `info`.
 pub fn seal(
     codec: &Codec,
     event_id: &str,
     club: &str,
     key: &PrivateKey,
     mut events: Vec<Event>,
-    source: Option<String>,
-    warnings: Vec<SealWarning>,
+    info: SealInfo,
 ) -> Vec<Event> {
-    // The id is a digest of the records without their id, so the same content gets the same id.
+    // The id is a digest of the records without their id, so the same content gets the same id;
+    // the same file given whole is another submission than the file given line by line.
     let mut h = Sha256::new();
     h.update(event_id.as_bytes());
     h.update([0]);
     h.update(club.as_bytes());
     for e in &events {
         h.update(codec.datum(e));
+    }
+    if info.whole_session {
+        h.update(simpairs_events::WHOLE_SESSION);
     }
     let submission_id = format!("s{}", &hex::encode(h.finalize())[..20]);
     for e in &mut events {
@@ -301,8 +315,9 @@ pub fn seal(
         key_id: String::new(),
         signature: Vec::new(),
         sealed_at_ms: now_ms(),
-        source,
-        warnings,
+        source: info.source,
+        warnings: info.warnings,
+        whole_session: info.whole_session,
     };
     simpairs_events::sign_seal(key, &mut sealed);
     events.push(Event::SubmissionSealed(sealed));
@@ -412,9 +427,20 @@ pub fn roster_for(
     }
 }
 
-/// Publishes a club's file: reads and checks it whole, checks it against the declaration, seals it
-/// with the club's key and has the judge look at it as the aggregator will ([`seal_file`]), then
-/// appends it ([`append_submission`]).
+/// A club's results file as it is published.
+#[derive(Clone, Copy, Debug)]
+pub struct ClubFile<'a> {
+    /// The file's name, as errors and warnings name it.
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+    /// Its format (detected when not given).
+    pub format: Option<simpairs_formats::import::Format>,
+    /// The file is the club's whole session: what the club published before in the sections it
+    /// holds, and it does not, is taken out (docs/rules.md, "Corrections").
+    pub whole_session: bool,
+}
+
+/// [`publish_club_file`] of a file whose lines each correct their own table.
 pub fn publish_file(
     log: &dyn Log,
     event_id: &str,
@@ -424,8 +450,27 @@ pub fn publish_file(
     bytes: &[u8],
     format: Option<simpairs_formats::import::Format>,
 ) -> Result<Published> {
+    let file = ClubFile {
+        name: file_name,
+        bytes,
+        format,
+        whole_session: false,
+    };
+    publish_club_file(log, event_id, club, key, &file)
+}
+
+/// Publishes a club's file: reads and checks it whole, checks it against the declaration, seals it
+/// with the club's key and has the judge look at it as the aggregator will ([`seal_file`]), then
+/// appends it ([`append_submission`]).
+pub fn publish_club_file(
+    log: &dyn Log,
+    event_id: &str,
+    club: &str,
+    key: &PrivateKey,
+    file: &ClubFile<'_>,
+) -> Result<Published> {
     let codec = Codec::new()?;
-    let sealed = seal_file(&codec, log, event_id, club, key, file_name, bytes, format)?;
+    let sealed = seal_file(&codec, log, event_id, club, key, file)?;
     let mut published = append_submission(log, &codec, event_id, &sealed.events)?;
     published.warnings = sealed.warnings;
     Ok(published)
@@ -444,17 +489,15 @@ pub struct Sealed {
 /// against the event's declaration in `log`, seals it with the club's key, and judges it as the
 /// aggregator will ([`preflight`]): a file the aggregator would set aside is refused here, with
 /// the aggregator's reasons.
-#[allow(clippy::too_many_arguments)]
 pub fn seal_file(
     codec: &Codec,
     log: &dyn Log,
     event_id: &str,
     club: &str,
     key: &PrivateKey,
-    file_name: &str,
-    bytes: &[u8],
-    format: Option<simpairs_formats::import::Format>,
+    file: &ClubFile<'_>,
 ) -> Result<Sealed> {
+    let (file_name, bytes) = (file.name, file.bytes);
     let roster = roster_for(log, codec, event_id, Some(club))?;
     check_against(&roster, club, key)?;
     roster
@@ -464,17 +507,14 @@ pub fn seal_file(
             file: file_name.to_string(),
             source: e,
         })?;
-    let imported = simpairs_formats::import::read(file_name, bytes, format)?;
+    let imported = simpairs_formats::import::read(file_name, bytes, file.format)?;
     let submission = submission_events_in(event_id, club, &imported, Some(&roster.boards))?;
-    let events = seal(
-        codec,
-        event_id,
-        club,
-        key,
-        submission.events,
-        Some(file_name.to_string()),
-        seal_warnings(&imported),
-    );
+    let info = SealInfo {
+        source: Some(file_name.to_string()),
+        warnings: seal_warnings(&imported),
+        whole_session: file.whole_session,
+    };
+    let events = seal(codec, event_id, club, key, submission.events, info);
     let lines = preflight(codec, roster, &events)
         .map_err(|reasons| refused(file_name, &submission.lines, reasons))?
         .into_iter()

@@ -12,10 +12,14 @@
 //!   such a file for a Howell section would be a Mitchell line in a Howell section, which no field
 //!   can hold. A correction's lines take the movement of their section in force, unless they
 //!   replace every line of it (the whole file again, its movement put right).
+//! - A whole session (`club publish --whole-session`): the file is every line of the sections it
+//!   holds, so the lines in force in those sections that it does not hold (a table that never
+//!   happened, entered under a mistyped board) are taken out, as withdrawals of the submission.
+//!   Its lines are read in their own movement.
 
 use std::collections::{BTreeSet, HashSet};
 
-use simpairs_events::types::{AppliedResult, Movement, SubmissionApplied};
+use simpairs_events::types::{AppliedResult, Movement, ResultKey, SubmissionApplied};
 use simpairs_events::{Codec, Packer};
 
 use crate::announce::Announced;
@@ -28,7 +32,7 @@ use crate::results::ClubResults;
 pub(crate) fn name_accepted(
     in_force: Option<&ClubResults>,
     codec: &Codec,
-    applied: &mut SubmissionApplied,
+    (applied, whole_session): (&mut SubmissionApplied, bool),
     announced: Option<Announced>,
     packer: impl FnOnce() -> Option<Packer>,
 ) -> (Option<Announced>, Vec<String>) {
@@ -36,10 +40,10 @@ pub(crate) fn name_accepted(
         return (announced, Vec::new());
     };
     let Some(announced) = announced else {
-        return (None, as_in_force(Some(in_force), applied));
+        return (None, as_in_force(Some(in_force), applied, whole_session));
     };
     let mut whole = crate::results::unpack(&announced.packed);
-    let notes = as_in_force(Some(in_force), &mut whole);
+    let notes = as_in_force(Some(in_force), &mut whole, whole_session);
     let Some(mut packer) = packer().filter(|_| !notes.is_empty()) else {
         return (Some(announced), notes);
     };
@@ -52,11 +56,12 @@ pub(crate) fn name_accepted(
 /// A table in force, as the rules above need it: section, board, NS and EW pair, movement.
 type Held = (String, i32, String, String, Movement);
 
-/// Reads `applied` in the club's section and movements in force where the rules above ask it:
-/// what it changed, in words (nothing: empty).
+/// Reads `applied` in the club's section and movements in force where the rules above ask it, and
+/// takes out what a whole session does not hold: what it changed, in words (nothing: empty).
 pub(crate) fn as_in_force(
     in_force: Option<&ClubResults>,
     applied: &mut SubmissionApplied,
+    whole_session: bool,
 ) -> Vec<String> {
     let Some(in_force) = in_force else {
         return Vec::new();
@@ -64,8 +69,64 @@ pub(crate) fn as_in_force(
     let mut held: Vec<Held> = Vec::with_capacity(in_force.len());
     in_force.visit(|r| held.push(held_of(r)));
     let mut notes: Vec<String> = named_as_held(&held, applied).into_iter().collect();
-    notes.extend(moved_as_held(&held, applied));
+    if whole_session {
+        notes.extend(withdraw_not_held(&held, applied));
+    } else {
+        notes.extend(moved_as_held(&held, applied));
+    }
     notes
+}
+
+/// The whole-session rule: withdraws each line in force, in a section `applied` holds, whose table
+/// it does not give; what it took out, in words.
+fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<String> {
+    let sections = sections_of(applied);
+    let table = |section: &str, board: i32, ns: &str, ew: &str| {
+        (section.to_string(), board, ns.to_string(), ew.to_string())
+    };
+    let given: HashSet<_> = (applied.results.iter())
+        .map(|r| table(&r.section, r.board, &r.ns_pair, &r.ew_pair))
+        .chain(
+            (applied.withdrawn.iter()).map(|w| table(&w.section, w.board, &w.ns_pair, &w.ew_pair)),
+        )
+        .collect();
+    let gone: Vec<ResultKey> = held
+        .iter()
+        .filter(|h| sections.contains(&h.0) && !given.contains(&table(&h.0, h.1, &h.2, &h.3)))
+        .map(|h| ResultKey {
+            section: h.0.as_str().into(),
+            board: h.1,
+            ns_pair: h.2.as_str().into(),
+            ew_pair: h.3.as_str().into(),
+        })
+        .collect();
+    let words = gone_words(&gone)?;
+    applied.withdrawn.extend(gone);
+    Some(words)
+}
+
+/// The lines a whole session took out, in words: the first few named.
+fn gone_words(gone: &[ResultKey]) -> Option<String> {
+    const NAMED: usize = 5;
+    if gone.is_empty() {
+        return None;
+    }
+    let line = |k: &ResultKey| match k.section.as_str() {
+        "" => format!("board {} NS {} EW {}", k.board, k.ns_pair, k.ew_pair),
+        s => format!(
+            "section {s} board {} NS {} EW {}",
+            k.board, k.ns_pair, k.ew_pair
+        ),
+    };
+    let mut named: Vec<String> = gone.iter().take(NAMED).map(line).collect();
+    if gone.len() > NAMED {
+        named.push(format!("and {} more", gone.len() - NAMED));
+    }
+    let count = crate::submissions::counted(gone.len(), "line", "lines");
+    Some(format!(
+        "the whole session: {count} in force that this file does not hold taken out ({})",
+        named.join(", ")
+    ))
 }
 
 /// A section's name in words.

@@ -234,12 +234,13 @@ fn club_lines(csv: &str, club: &str, mut change: impl FnMut(usize, &mut Vec<&str
 }
 
 /// SOUTH's session, published with its file as `first` makes it, then corrected by
-/// `correction`; the other clubs as they are. A live aggregator applies everything.
+/// `correction` (given whole: `whole_session`); the other clubs as they are. A live aggregator
+/// applies everything.
 fn published_then_corrected(
     national: &str,
     clubs: &[String],
     first: impl Fn(&str) -> String,
-    correction: &str,
+    (correction, whole_session): (&str, bool),
 ) -> (tempfile::TempDir, Arc<dyn Log>) {
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
@@ -252,13 +253,14 @@ fn published_then_corrected(
         applied(&reported, name);
     }
     let south = common::CLUBS[1];
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        south,
-        &common::key_of(south),
-        correction,
-    );
+    let file = simpairs_pipeline::publish::ClubFile {
+        name: "correction.csv",
+        bytes: correction.as_bytes(),
+        format: None,
+        whole_session,
+    };
+    let key = common::key_of(south);
+    simpairs_pipeline::publish::publish_club_file(log.as_ref(), EVENT, south, &key, &file).unwrap();
     applied(&reported, "the correction");
     stop.store(true, Ordering::Relaxed);
     handle.join().unwrap();
@@ -288,7 +290,7 @@ fn a_mistyped_pair_number_put_right_by_publishing_the_file_again_leaves_no_line_
         })
     };
     assert_ne!(mistyped(&clubs[1]), clubs[1], "SOUTH has a fourth line");
-    let (_dir, log) = published_then_corrected(&national, &clubs, mistyped, &clubs[1]);
+    let (_dir, log) = published_then_corrected(&national, &clubs, mistyped, (&clubs[1], false));
     // The national boards are the session's, as played.
     boards_agree(log.as_ref(), &national);
     holds(log.as_ref(), national.lines().count() - 1);
@@ -308,7 +310,7 @@ fn a_correction_from_a_file_that_leaves_the_section_unnamed_corrects_the_named_o
     );
     let in_a = |csv: &str| club_lines(csv, south, |_, f| f[2] = "A");
     let correction = corrected(&clubs[1], south, 3);
-    let (_dir, log) = published_then_corrected(&national, &clubs, in_a, &correction);
+    let (_dir, log) = published_then_corrected(&national, &clubs, in_a, (&correction, false));
     // The club's session, corrected, in its section A: no line twice, no pair twice.
     boards_agree(log.as_ref(), &in_a(&corrected(&national, south, 3)));
     let replay = holds(log.as_ref(), national.lines().count() - 1);
@@ -316,4 +318,32 @@ fn a_correction_from_a_file_that_leaves_the_section_unnamed_corrects_the_named_o
         .map(|r| r.section.to_string())
         .collect();
     assert_eq!(sections, ["A".to_string()].into());
+}
+
+#[test]
+fn a_whole_session_published_again_takes_out_a_table_that_never_happened() {
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let south = common::CLUBS[1];
+    // SOUTH's first file has a table that never happened: its fourth line again, with two pair
+    // numbers the section does not have. The club publishes its whole session again.
+    let phantom = |csv: &str| {
+        let mut extra = String::new();
+        let with_extra = club_lines(csv, south, |n, f| {
+            if n == 4 {
+                let mut copy = f.clone();
+                (copy[3], copy[4]) = ("98", "99");
+                extra = copy.join(",") + "\n";
+            }
+        });
+        assert!(!extra.is_empty(), "SOUTH has a fourth line");
+        with_extra + &extra
+    };
+    let lines = national.lines().count() - 1;
+    // Line by line, the phantom table stays: nothing seats pair 98 or 99 again.
+    let (_dir, log) = published_then_corrected(&national, &clubs, phantom, (&clubs[1], false));
+    holds(log.as_ref(), lines + 1);
+    // Given whole, it goes: the national boards are the session's as played.
+    let (_dir, log) = published_then_corrected(&national, &clubs, phantom, (&clubs[1], true));
+    boards_agree(log.as_ref(), &national);
+    holds(log.as_ref(), lines);
 }

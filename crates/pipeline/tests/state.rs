@@ -86,7 +86,14 @@ fn sealed(
             _ => {}
         }
     }
-    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None, Vec::new())
+    simpairs_pipeline::publish::seal(
+        codec,
+        EVENT,
+        club,
+        key,
+        records,
+        simpairs_pipeline::publish::SealInfo::default(),
+    )
 }
 
 /// [`sealed`] by club A with its own key.

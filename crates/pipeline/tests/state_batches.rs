@@ -102,7 +102,14 @@ fn sealed(
             _ => next += 1,
         }
     }
-    simpairs_pipeline::publish::seal(codec, EVENT, club, key, records, None, Vec::new())
+    simpairs_pipeline::publish::seal(
+        codec,
+        EVENT,
+        club,
+        key,
+        records,
+        simpairs_pipeline::publish::SealInfo::default(),
+    )
 }
 
 /// A club's three boards; `tricks` varies the results so that a correction differs. Boards and

@@ -108,8 +108,7 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
                 "SOUTH",
                 &key,
                 events.clone(),
-                None,
-                Vec::new(),
+                simpairs_pipeline::publish::SealInfo::default(),
             );
             if let Some(Event::SubmissionSealed(seal)) = forged.last_mut() {
                 seal.key_id = common::key_of("SOUTH").public().id();
@@ -158,8 +157,14 @@ fn submissions_sealed_with_sha256_still_apply() {
         for (i, club, claimed) in [(1, "SOUTH", sha256), (2, "WEST", HashFunction::Blake3)] {
             let events = records_of(&event, club, &clubs[i]);
             let key = common::key_of(club);
-            let mut sealed =
-                simpairs_pipeline::publish::seal(&codec, &event, club, &key, events, None, vec![]);
+            let mut sealed = simpairs_pipeline::publish::seal(
+                &codec,
+                &event,
+                club,
+                &key,
+                events,
+                simpairs_pipeline::publish::SealInfo::default(),
+            );
             reseal(&codec, &mut sealed, sha256, claimed, &key);
             simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed)
                 .unwrap();
@@ -323,8 +328,7 @@ fn an_upload_over_the_limits_is_refused_and_cannot_stall_the_event() {
             "WEST",
             &common::key_of("WEST"),
             events,
-            None,
-            Vec::new(),
+            simpairs_pipeline::publish::SealInfo::default(),
         );
         simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &sealed)
             .unwrap();

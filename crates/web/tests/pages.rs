@@ -417,8 +417,10 @@ fn append(
         club,
         key,
         submission.events,
-        Some(source.into()),
-        Vec::new(),
+        simpairs_pipeline::publish::SealInfo {
+            source: Some(source.into()),
+            ..Default::default()
+        },
     );
     simpairs_pipeline::publish::append_submission(e.log.as_ref(), &codec, &e.id, &sealed).unwrap();
 }

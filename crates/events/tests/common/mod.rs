@@ -237,6 +237,15 @@ pub fn submission_sealed() -> SubmissionSealed {
                 "ns_score 100 disagrees with 3NT-1 by N, which scores -50 for NS; the recorded score is used",
             ),
         }],
+        whole_session: true,
+    }
+}
+
+/// The version 3 sample as version 4 reads it (not a whole session).
+pub fn submission_sealed_v3() -> SubmissionSealed {
+    SubmissionSealed {
+        whole_session: false,
+        ..submission_sealed()
     }
 }
 
@@ -249,11 +258,11 @@ pub fn submission_sealed_v1() -> SubmissionSealed {
     }
 }
 
-/// The version 2 sample as version 3 reads it (a SHA-256 digest).
+/// The version 2 sample as version 4 reads it (a SHA-256 digest).
 pub fn submission_sealed_v2() -> SubmissionSealed {
     SubmissionSealed {
         hash_function: HashFunction::Sha256,
-        ..submission_sealed()
+        ..submission_sealed_v3()
     }
 }
 

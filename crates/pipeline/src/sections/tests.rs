@@ -58,7 +58,10 @@ fn an_unnamed_section_is_read_as_the_clubs_one_section_and_the_other_way_round()
             direction: None,
             players: Vec::new(),
         });
-        assert_eq!(as_in_force(Some(&in_force(&[held])), &mut applied), [said]);
+        assert_eq!(
+            as_in_force(Some(&in_force(&[held])), &mut applied, false),
+            [said]
+        );
         assert_eq!(sections(&applied), [held; 4]);
     }
 }
@@ -82,7 +85,7 @@ fn named_sections_several_sections_and_a_first_submission_are_read_as_written() 
         let mut applied = submission(given.iter().map(|s| result(s, 3, "1", "1")).collect());
         let before = sections(&applied);
         assert!(
-            as_in_force(club.as_ref(), &mut applied).is_empty(),
+            as_in_force(club.as_ref(), &mut applied, false).is_empty(),
             "{held:?} {given:?}"
         );
         assert_eq!(sections(&applied), before);
@@ -118,7 +121,7 @@ fn a_line_corrected_without_the_movement_takes_its_sections() {
         players: Vec::new(),
     });
     assert_eq!(
-        as_in_force(Some(&club), &mut one),
+        as_in_force(Some(&club), &mut one, false),
         ["section A's lines read as a Howell, the section's movement in force"]
     );
     assert_eq!(movements(&one), [Movement::Howell]);
@@ -130,10 +133,110 @@ fn a_line_corrected_without_the_movement_takes_its_sections() {
         result("A", 2, "1", "3"),
     ];
     let mut whole = submission(all);
-    assert!(as_in_force(Some(&club), &mut whole).is_empty());
+    assert!(as_in_force(Some(&club), &mut whole, false).is_empty());
     assert_eq!(movements(&whole), [Movement::Mitchell; 3]);
     // Another section's lines are that section's.
     let mut other = submission(vec![result("B", 1, "1", "2")]);
-    assert!(as_in_force(Some(&club), &mut other).is_empty());
+    assert!(as_in_force(Some(&club), &mut other, false).is_empty());
     assert_eq!(movements(&other), [Movement::Mitchell]);
+}
+
+fn tables(club: &ClubResults) -> Vec<(String, i32, String, String)> {
+    let mut tables = Vec::new();
+    club.visit(|r| {
+        tables.push((
+            r.section.to_string(),
+            r.board,
+            r.ns_pair.to_string(),
+            r.ew_pair.to_string(),
+        ));
+    });
+    tables
+}
+
+fn table(section: &str, board: i32, ns: &str, ew: &str) -> (String, i32, String, String) {
+    (section.to_string(), board, ns.to_string(), ew.to_string())
+}
+
+#[test]
+fn a_whole_session_takes_out_the_lines_in_force_it_does_not_hold_in_its_sections() {
+    let mut club = ClubResults::default();
+    // Section A's board 5 entered as board 15 (NS 2 did not play 15), and a section B.
+    let first = vec![
+        result("A", 1, "1", "1"),
+        result("A", 15, "2", "3"),
+        result("B", 1, "1", "1"),
+    ];
+    club.apply(&Arc::new(submission(first)));
+    let again = vec![result("A", 1, "1", "1"), result("A", 5, "2", "3")];
+    // Line by line, the mistyped board stays: nothing of board 15 seats pair 2 or 3.
+    let mut lines = submission(again.clone());
+    assert!(as_in_force(Some(&club), &mut lines, false).is_empty());
+    assert!(lines.withdrawn.is_empty());
+    // Given whole, it goes; section B, which the file does not hold, stays.
+    let mut whole = submission(again);
+    assert_eq!(
+        as_in_force(Some(&club), &mut whole, true),
+        [
+            "the whole session: 1 line in force that this file does not hold taken out (section A board 15 NS 2 EW 3)"
+        ]
+    );
+    club.apply(&Arc::new(whole));
+    assert_eq!(
+        tables(&club),
+        [
+            table("A", 1, "1", "1"),
+            table("A", 5, "2", "3"),
+            table("B", 1, "1", "1")
+        ]
+    );
+}
+
+#[test]
+fn a_whole_session_is_read_in_the_section_in_force_and_in_its_own_movement() {
+    let mut club = ClubResults::default();
+    let session = vec![
+        howell("A", 1, "1", "2"),
+        howell("A", 1, "3", "4"),
+        howell("A", 2, "1", "3"),
+    ];
+    club.apply(&Arc::new(submission(session)));
+    // The file again from a program that leaves the section unnamed, without the line of
+    // board 2, and as a Mitchell.
+    let mut whole = submission(vec![result("", 1, "1", "2"), result("", 1, "3", "4")]);
+    assert_eq!(
+        as_in_force(Some(&club), &mut whole, true),
+        [
+            "read in section A, the club's section in force (the unnamed section in this file)",
+            "the whole session: 1 line in force that this file does not hold taken out (section A board 2 NS 1 EW 3)",
+        ]
+    );
+    assert_eq!(movements(&whole), [Movement::Mitchell; 2]);
+    // The same file given whole twice takes nothing more out, and says nothing.
+    club.apply(&Arc::new(whole.clone()));
+    assert_eq!(
+        tables(&club),
+        [table("A", 1, "1", "2"), table("A", 1, "3", "4")]
+    );
+    whole.withdrawn.clear();
+    assert!(as_in_force(Some(&club), &mut whole, true).is_empty());
+    // A club's first submission has nothing in force to take out.
+    let mut first = submission(vec![result("", 1, "1", "2")]);
+    assert!(as_in_force(None, &mut first, true).is_empty());
+    assert!(first.withdrawn.is_empty());
+}
+
+#[test]
+fn a_whole_session_names_its_first_five_lines_taken_out() {
+    let mut club = ClubResults::default();
+    let boards: Vec<AppliedResult> = (1..=8).map(|b| result("", b, "1", "2")).collect();
+    club.apply(&Arc::new(submission(boards)));
+    let mut whole = submission(vec![result("", 1, "1", "2")]);
+    assert_eq!(
+        as_in_force(Some(&club), &mut whole, true),
+        [
+            "the whole session: 7 lines in force that this file does not hold taken out (board 2 NS 1 EW 2, board 3 NS 1 EW 2, board 4 NS 1 EW 2, board 5 NS 1 EW 2, board 6 NS 1 EW 2, and 2 more)"
+        ]
+    );
+    assert_eq!(whole.withdrawn.len(), 7);
 }
