@@ -52,6 +52,7 @@ mod test_result;
 pub mod views;
 mod when;
 pub mod wire;
+mod words;
 mod writing;
 mod written;
 

@@ -122,7 +122,7 @@ fn gone_words(gone: &[ResultKey]) -> Option<String> {
     if gone.len() > NAMED {
         named.push(format!("and {} more", gone.len() - NAMED));
     }
-    let count = crate::submissions::counted(gone.len(), "line", "lines");
+    let count = crate::words::counted(gone.len(), "line", "lines");
     Some(format!(
         "the whole session: {count} in force that this file does not hold taken out ({})",
         named.join(", ")

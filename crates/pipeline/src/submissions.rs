@@ -98,10 +98,7 @@ impl Submissions {
     }
 }
 
-/// `n` and what is counted, in the singular for one (`1 record`, `2 records`).
-pub fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::words::counted;
 
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
