@@ -1079,3 +1079,131 @@ fn a_whole_session_published_again_takes_out_a_table_entered_under_a_mistyped_bo
         "{listed}"
     );
 }
+
+/// `club withdraw` of club `club` signed with `key`, for `reason`.
+fn withdraw(dir: &Path, club: &str, key: &str, reason: &str) -> Output {
+    let args = [
+        "club", "withdraw", "--log", "log", "--event", "E", "--club", club, "--key", key,
+        "--reason", reason,
+    ];
+    simpairs(dir, &args)
+}
+
+#[test]
+fn the_organiser_withdraws_a_clubs_results_and_the_club_may_publish_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    let out = withdraw(
+        d,
+        "A",
+        "keys/organiser.key",
+        "played the boards before the window",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The event is B's alone: the national field is B's session, scored alone.
+    let national = ok(d, &["replay", "--log", "log", "--no-index", "--json"]);
+    assert_eq!(pairs_of(&national), ["B"]);
+    assert_eq!(
+        standings(&national),
+        standings(&ok(d, &["score", "b.csv", "--json"]))
+    );
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    let first = listed.lines().next().unwrap();
+    assert!(
+        first.starts_with(
+            "event E: 1 of 2 declared clubs in, 1 withdrawn; 4 submissions: 2 applied, 2 superseded"
+        ),
+        "{listed}"
+    );
+    assert!(listed.contains("\nclubs withdrawn: 1\n  A (Club A): withdrawal: played the boards before the window (submission s"), "{listed}");
+    assert!(listed.contains("  note: the club's results withdrawn: 4 lines in force taken out (board 1 NS 1 EW 1, board 1 NS 2 EW 2, board 2 NS 1 EW 2, board 2 NS 2 EW 1)"), "{listed}");
+    assert!(!listed.contains("clubs not in yet"), "{listed}");
+    // The club's key was not revoked: it publishes again, and is in again.
+    publish(d, "A", "a2.csv");
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        listed.starts_with("event E: 2 of 2 declared clubs in; "),
+        "{listed}"
+    );
+    let national = ok(d, &["replay", "--log", "log", "--no-index", "--json"]);
+    assert_eq!(pairs_of(&national), ["A", "B"]);
+    // A club withdraws its own results with its own key: a new submission, not a copy of the
+    // organiser's.
+    let out = withdraw(d, "A", "keys/A.key", "published to the wrong event");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let national = ok(d, &["replay", "--log", "log", "--no-index", "--json"]);
+    assert_eq!(pairs_of(&national), ["B"]);
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    assert!(
+        listed.contains("  A (Club A): withdrawal: published to the wrong event"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_withdrawal_needs_a_reason_a_declared_club_and_its_own_key_or_the_organisers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    let before = ok(d, &["submissions", "--log", "log", "--json"]);
+    let refused = [
+        (
+            withdraw(d, "A", "keys/organiser.key", "  "),
+            "--reason is empty",
+        ),
+        (
+            withdraw(d, "Z", "keys/organiser.key", "x"),
+            "club Z is not part of event E",
+        ),
+        (
+            withdraw(d, "A", "keys/B.key", "x"),
+            "is not club A's key for event E",
+        ),
+        (
+            withdraw(d, "A", "keys/aggregator.key", "x"),
+            "is not club A's key for event E",
+        ),
+    ];
+    for (out, said) in refused {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(said), "{said}: {err}");
+    }
+    // Nothing was published.
+    assert_eq!(ok(d, &["submissions", "--log", "log", "--json"]), before);
+}
+
+#[test]
+fn a_correction_taken_back_by_publishing_the_first_file_again_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A published a.csv, then its correction a2.csv; the correction was wrong after all.
+    event(d);
+    let corrected = standings(&replayed_club(d, "A", false));
+    assert_eq!(corrected, standings(&ok(d, &["score", "a2.csv", "--json"])));
+    publish(d, "A", "a.csv");
+    let first = standings(&ok(d, &["score", "a.csv", "--json"]));
+    assert_ne!(first, corrected);
+    for indexed in [false, true] {
+        assert_eq!(
+            standings(&replayed_club(d, "A", indexed)),
+            first,
+            "indexed: {indexed}"
+        );
+    }
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    assert!(
+        listed.contains("4 submissions: 2 applied, 2 superseded")
+            && listed.contains("(a.csv), sealed ")
+            && listed.trim_end().ends_with("4 records, applied"),
+        "{listed}"
+    );
+}

@@ -1,5 +1,5 @@
-//! `simpairs club publish|keygen`: a club publishes its results file as a signed submission, and
-//! makes its own key pair.
+//! `simpairs club publish|withdraw|keygen`: a club publishes its results file as a signed
+//! submission, withdraws its results, and makes its own key pair.
 
 use std::path::PathBuf;
 
@@ -13,6 +13,10 @@ pub enum ClubCommand {
     /// Publishes a results file (traveller CSV, USEBIO, PBN, Scorer): checked whole and judged as
     /// the aggregator will, then sealed and signed with the club's private key.
     Publish(Box<PublishArgs>),
+    /// Withdraws every result a club has in the event (results published to the wrong event, a
+    /// club disqualified): a signed submission that takes them out. Signed with the club's key or
+    /// the organiser's; the club may publish again afterwards unless its key is revoked.
+    Withdraw(Box<WithdrawArgs>),
     /// Makes a key pair: the private key goes to a new file (mode 0600) that stays with the club;
     /// the public key is printed (and written beside it as .pub) for the organiser.
     Keygen(KeygenArgs),
@@ -45,6 +49,25 @@ pub struct PublishArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct WithdrawArgs {
+    #[arg(long, env = "SIMPAIRS_LOG")]
+    pub log: LogLocation,
+    #[arg(long, env = "SIMPAIRS_EVENT")]
+    pub event: String,
+    /// The club whose results are withdrawn, as declared.
+    #[arg(long)]
+    pub club: String,
+    /// The club's private key file, or the organiser's.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Why, for the director's listing (`simpairs submissions`).
+    #[arg(long)]
+    pub reason: String,
+    #[command(flatten)]
+    pub kafka: simpairs_kafka::KafkaFlags,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct KeygenArgs {
     /// Where to write the private key (never over an existing file).
     #[arg(long)]
@@ -54,6 +77,7 @@ pub struct KeygenArgs {
 pub fn run(command: ClubCommand) -> anyhow::Result<()> {
     match command {
         ClubCommand::Publish(args) => publish(*args),
+        ClubCommand::Withdraw(args) => withdraw(*args),
         ClubCommand::Keygen(args) => keygen(args),
     }
 }
@@ -133,5 +157,27 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
     for warning in &published.warnings {
         eprintln!("warning: {warning}");
     }
+    Ok(())
+}
+
+fn withdraw(args: WithdrawArgs) -> anyhow::Result<()> {
+    let key = keys::read_private(&args.key)?;
+    let reason = args.reason.trim();
+    anyhow::ensure!(
+        !reason.is_empty(),
+        "--reason is empty: say why the club's results are withdrawn, for the director's listing"
+    );
+    let log = super::open_log(&args.log, &args.kafka)?;
+    let published = simpairs_pipeline::publish::withdraw_club(
+        log.as_ref(),
+        &args.event,
+        &args.club,
+        &key,
+        reason,
+    )?;
+    println!(
+        "club {}: its results withdrawn as submission {} (seal at offset {}); `simpairs submissions --club {}` says how many lines it took out once it applies",
+        args.club, published.submission_id, published.seal_offset, args.club
+    );
     Ok(())
 }

@@ -61,8 +61,8 @@ impl Filter {
 
     /// What the filter shows of `s`. A record set aside on its own may not say whose it is: they
     /// are shown for the whole event only (the summary counts them), or with the set-aside
-    /// submissions. The submissions not complete and the clubs not in yet are shown unless a state
-    /// is asked for.
+    /// submissions. The submissions not complete, the clubs not in yet and the clubs withdrawn are
+    /// shown unless a state is asked for.
     fn apply(&self, s: &Submissions) -> Submissions {
         let any_state = self.state.is_none();
         Submissions {
@@ -83,6 +83,10 @@ impl Filter {
                 .collect(),
             clubs_declared: s.clubs_declared,
             not_in: (s.not_in.iter())
+                .filter(|c| any_state && self.club(&c.club))
+                .cloned()
+                .collect(),
+            withdrawn: (s.withdrawn.iter())
                 .filter(|c| any_state && self.club(&c.club))
                 .cloned()
                 .collect(),
@@ -141,10 +145,14 @@ fn write_list(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result
 fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result<()> {
     writeln!(
         out,
-        "event {}: {} of {} in; {}: {} applied, {} superseded, {} set aside; {}",
+        "event {}: {} of {} in{}; {}: {} applied, {} superseded, {} set aside; {}",
         s.event,
-        s.clubs_declared - s.not_in.len(),
+        s.clubs_declared - s.not_in.len() - s.withdrawn.len(),
         counted(s.clubs_declared, "declared club", "declared clubs"),
+        match s.withdrawn.len() {
+            0 => String::new(),
+            n => format!(", {n} withdrawn"),
+        },
         counted(s.submissions.len(), "submission", "submissions"),
         s.count(&State::Applied),
         s.count(&State::Superseded),
@@ -202,6 +210,17 @@ fn write_waiting(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
                 seal.offset,
                 counted(seal.covers as usize, "record", "records")
             )?,
+        }
+    }
+    if !s.withdrawn.is_empty() {
+        writeln!(out, "\nclubs withdrawn: {}", s.withdrawn.len())?;
+        for c in &s.withdrawn {
+            let why = c.source.as_deref().unwrap_or("no reason given");
+            writeln!(
+                out,
+                "  {} ({}): {why} (submission {})",
+                c.club, c.name, c.submission
+            )?;
         }
     }
     if !s.not_in.is_empty() {

@@ -277,8 +277,11 @@ pub fn seal(
     mut events: Vec<Event>,
     info: SealInfo,
 ) -> Vec<Event> {
-    // The id is a digest of the records without their id, so the same content gets the same id;
-    // the same file given whole is another submission than the file given line by line.
+    // The id is a digest of the records without their id and of the moment of sealing: the same
+    // file published again (a correction taken back, a club withdrawn publishing again) is a new
+    // submission and applies again, where a copy of records already in the log keeps their id
+    // and changes nothing.
+    let sealed_at_ms = now_ms();
     let mut h = Sha256::new();
     h.update(event_id.as_bytes());
     h.update([0]);
@@ -289,6 +292,7 @@ pub fn seal(
     if info.whole_session {
         h.update(simpairs_events::WHOLE_SESSION);
     }
+    h.update(sealed_at_ms.to_le_bytes());
     let submission_id = format!("s{}", &hex::encode(h.finalize())[..20]);
     for e in &mut events {
         set_submission(e, &submission_id);
@@ -314,7 +318,7 @@ pub fn seal(
         hash_function,
         key_id: String::new(),
         signature: Vec::new(),
-        sealed_at_ms: now_ms(),
+        sealed_at_ms,
         source: info.source,
         warnings: info.warnings,
         whole_session: info.whole_session,
@@ -386,6 +390,10 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
         .into());
     };
     let id = key.public().id();
+    // The organiser may publish for any club (see `Roster::signer`).
+    if roster.organiser == Some(key.public()) {
+        return Ok(());
+    }
     if !entry.keys.iter().any(|k| k.id == id && k.is(&key.public())) {
         return Err(KeyError::NotClubs {
             key: id,
@@ -474,6 +482,29 @@ pub fn publish_club_file(
     let mut published = append_submission(log, &codec, event_id, &sealed.events)?;
     published.warnings = sealed.warnings;
     Ok(published)
+}
+
+/// Withdraws every result `club` has in force: publishes a submission that gives the club's whole
+/// session as nothing ([`SealInfo::whole_session`] with no records: docs/rules.md, "Corrections"),
+/// signed with the club's key or the organiser's, naming `reason` as its source.
+pub fn withdraw_club(
+    log: &dyn Log,
+    event_id: &str,
+    club: &str,
+    key: &PrivateKey,
+    reason: &str,
+) -> Result<Published> {
+    let codec = Codec::new()?;
+    let roster = roster_for(log, &codec, event_id, Some(club))?;
+    check_against(&roster, club, key)?;
+    let info = SealInfo {
+        source: Some(format!("withdrawal: {reason}")),
+        warnings: Vec::new(),
+        whole_session: true,
+    };
+    let events = seal(&codec, event_id, club, key, Vec::new(), info);
+    preflight(&codec, roster, &events).map_err(|refusal| refused("withdrawal", &[], refusal))?;
+    append_submission(log, &codec, event_id, &events)
 }
 
 /// A sealed submission that the judge accepts, ready to append.

@@ -157,7 +157,9 @@ impl Roster {
         &self.declared.event_id
     }
 
-    /// The key a seal names, if its club may sign with it at `offset` of `partition`.
+    /// The key a seal names, if its club may sign with it at `offset` of `partition`. The
+    /// organiser may sign for any club of the event (a file a club sent it, a club withdrawn):
+    /// it declares the clubs' keys, so this gives it nothing it could not do already.
     pub(crate) fn signer(
         &self,
         seal: &SubmissionSealed,
@@ -169,6 +171,9 @@ impl Roster {
             .get(&seal.club_id)
             .ok_or(SignerProblem::UnknownClub)?;
         let Some(key) = club.keys.iter().find(|k| k.id == seal.key_id) else {
+            if let Some(organiser) = self.organiser.filter(|k| k.id() == seal.key_id) {
+                return Ok(organiser);
+            }
             return Err(SignerProblem::UnknownKey {
                 declared: club.keys.iter().map(|k| k.id.clone()).collect(),
             });

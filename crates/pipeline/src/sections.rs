@@ -78,9 +78,11 @@ pub(crate) fn as_in_force(
 }
 
 /// The whole-session rule: withdraws each line in force, in a section `applied` holds, whose table
-/// it does not give; what it took out, in words.
+/// it does not give (every line in force, when it holds nothing: the club withdrawn); what it
+/// took out, in words.
 fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<String> {
     let sections = sections_of(applied);
+    let everything = sections.is_empty();
     let table = |section: &str, board: i32, ns: &str, ew: &str| {
         (section.to_string(), board, ns.to_string(), ew.to_string())
     };
@@ -92,7 +94,8 @@ fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<S
         .collect();
     let gone: Vec<ResultKey> = held
         .iter()
-        .filter(|h| sections.contains(&h.0) && !given.contains(&table(&h.0, h.1, &h.2, &h.3)))
+        .filter(|h| everything || sections.contains(&h.0))
+        .filter(|h| !given.contains(&table(&h.0, h.1, &h.2, &h.3)))
         .map(|h| ResultKey {
             section: h.0.as_str().into(),
             board: h.1,
@@ -100,13 +103,13 @@ fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<S
             ew_pair: h.3.as_str().into(),
         })
         .collect();
-    let words = gone_words(&gone)?;
+    let words = gone_words(&gone, everything)?;
     applied.withdrawn.extend(gone);
     Some(words)
 }
 
 /// The lines a whole session took out, in words: the first few named.
-fn gone_words(gone: &[ResultKey]) -> Option<String> {
+fn gone_words(gone: &[ResultKey], everything: bool) -> Option<String> {
     const NAMED: usize = 5;
     if gone.is_empty() {
         return None;
@@ -123,10 +126,13 @@ fn gone_words(gone: &[ResultKey]) -> Option<String> {
         named.push(format!("and {} more", gone.len() - NAMED));
     }
     let count = crate::words::counted(gone.len(), "line", "lines");
-    Some(format!(
-        "the whole session: {count} in force that this file does not hold taken out ({})",
-        named.join(", ")
-    ))
+    let what = match everything {
+        true => format!("the club's results withdrawn: {count} in force taken out"),
+        false => {
+            format!("the whole session: {count} in force that this file does not hold taken out")
+        }
+    };
+    Some(format!("{what} ({})", named.join(", ")))
 }
 
 /// A section's name in words.

@@ -75,8 +75,19 @@ pub struct ClubNotIn {
     pub name: String,
 }
 
+/// A club whose submissions applied and left nothing in force: its results withdrawn
+/// (`simpairs club withdraw`, by the club or the organiser).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClubWithdrawn {
+    pub club: String,
+    pub name: String,
+    /// The submission that withdrew them, and what it gave as its source (the reason).
+    pub submission: String,
+    pub source: Option<String>,
+}
+
 /// Every submission of an event and every record set aside, in log order; the submissions that
-/// cannot apply yet, and the declared clubs with nothing applied, by club.
+/// cannot apply yet, the declared clubs with nothing applied and the clubs withdrawn, by club.
 #[derive(Clone, Debug, Serialize)]
 pub struct Submissions {
     pub event: String,
@@ -86,6 +97,7 @@ pub struct Submissions {
     /// Clubs the event declares (amendments included).
     pub clubs_declared: usize,
     pub not_in: Vec<ClubNotIn>,
+    pub withdrawn: Vec<ClubWithdrawn>,
 }
 
 impl Submissions {
@@ -157,6 +169,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         event: event.to_string(),
         clubs_declared: state.roster().map_or(0, |r| r.clubs.len()),
         not_in: not_in(state, &submissions),
+        withdrawn: withdrawn(state, &submissions),
         submissions,
         dead_letters,
         unsealed,
@@ -184,6 +197,24 @@ fn not_in(state: &EventState, submissions: &[SubmissionView]) -> Vec<ClubNotIn> 
         .collect();
     not_in.sort_by(|a, b| a.club.cmp(&b.club));
     not_in
+}
+
+/// The clubs whose submission in force (the last applied) left nothing in force, by club.
+fn withdrawn(state: &EventState, submissions: &[SubmissionView]) -> Vec<ClubWithdrawn> {
+    let mut withdrawn: Vec<ClubWithdrawn> = submissions
+        .iter()
+        .filter(|s| s.state == State::Applied)
+        .filter(|s| state.club(&s.club).is_none_or(|r| r.len() == 0))
+        .map(|s| ClubWithdrawn {
+            club: s.club.clone(),
+            name: (state.roster().and_then(|r| r.clubs.get(&s.club)))
+                .map_or_else(|| s.club.clone(), |c| c.name.clone()),
+            submission: s.submission.clone(),
+            source: s.source.clone(),
+        })
+        .collect();
+    withdrawn.sort_by(|a, b| a.club.cmp(&b.club));
+    withdrawn
 }
 
 /// A submission's warnings as its seal carries them: `file:line: field: message`.

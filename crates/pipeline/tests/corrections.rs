@@ -347,3 +347,34 @@ fn a_whole_session_published_again_takes_out_a_table_that_never_happened() {
     boards_agree(log.as_ref(), &national);
     holds(log.as_ref(), lines);
 }
+
+#[test]
+fn a_club_withdrawn_by_the_organiser_leaves_the_national_boards_live() {
+    let (national, clubs) = common::split_session("cobalt/mp_pairs_mitchell_02.xml");
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    common::declare_real_event(log.as_ref(), EVENT, 1, &national);
+    let (stop, reported, handle) = live(&log);
+    for (i, csv) in clubs.iter().enumerate() {
+        let name = common::CLUBS[i];
+        common::publish_csv(log.as_ref(), EVENT, name, &common::key_of(name), csv);
+        applied(&reported, name);
+    }
+    let south = common::CLUBS[1];
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::publish::withdraw_club(log.as_ref(), EVENT, south, &organiser, "late")
+        .unwrap();
+    applied(&reported, "the withdrawal");
+    stop.store(true, Ordering::Relaxed);
+    handle.join().unwrap();
+    // The national boards are those of the other clubs' sessions, scored without SOUTH's.
+    let without: String = national
+        .lines()
+        .filter(|l| l.split(',').nth(1) != Some(south))
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    assert!(without.lines().count() < national.lines().count());
+    boards_agree(log.as_ref(), &without);
+    let replay = holds(log.as_ref(), without.lines().count() - 1);
+    assert_eq!(replay.state.club_results(south).count(), 0);
+}

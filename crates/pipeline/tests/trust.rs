@@ -99,8 +99,13 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
         assert!(secrets.len() > 100, "the declaration was read");
         let codec = Codec::new().unwrap();
         let events = records_of(&event, "SOUTH", &clubs[1]);
-        // Signed with a key read from the log, posing as SOUTH's declared key.
-        for secret in secrets.iter().step_by(97).take(20) {
+        // Signed with a key read from the log, posing as SOUTH's declared key or as the
+        // organiser's, which may sign for any club.
+        let posing = [
+            common::key_of("SOUTH").public().id(),
+            simpairs_sim::organiser_key().public().id(),
+        ];
+        for (i, secret) in secrets.iter().step_by(97).take(20).enumerate() {
             let key = PrivateKey::from_secret(*secret);
             let mut forged = simpairs_pipeline::publish::seal(
                 &codec,
@@ -111,7 +116,7 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
                 simpairs_pipeline::publish::SealInfo::default(),
             );
             if let Some(Event::SubmissionSealed(seal)) = forged.last_mut() {
-                seal.key_id = common::key_of("SOUTH").public().id();
+                seal.key_id = posing[i % 2].clone();
             }
             simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &forged)
                 .unwrap();
@@ -123,6 +128,40 @@ fn no_club_can_sign_for_another_with_what_it_reads_in_the_log() {
             "only NORTH's own submission"
         );
         assert!(!aggregator.state().clubs().contains_key("SOUTH"));
+    }
+}
+
+#[test]
+fn the_organiser_signs_for_a_declared_club_and_for_no_other() {
+    for (log, event) in logs("organiser") {
+        let clubs = declared_with_north(log.as_ref(), &event);
+        let organiser = simpairs_sim::organiser_key();
+        // A club that sent its file to the organiser: published for it with the organiser's key.
+        publish(log.as_ref(), &event, "SOUTH", &organiser, &clubs[1]);
+        // A club the event does not declare: refused at publish, and set aside if sent anyway.
+        let codec = Codec::new().unwrap();
+        let refused = simpairs_pipeline::publish::withdraw_club(
+            log.as_ref(),
+            &event,
+            "EAST",
+            &organiser,
+            "x",
+        );
+        assert!(refused.is_err());
+        let stray = simpairs_pipeline::publish::seal(
+            &codec,
+            &event,
+            "EAST",
+            &organiser,
+            records_of(&event, "EAST", &clubs[2].replace("WEST", "EAST")),
+            simpairs_pipeline::publish::SealInfo::default(),
+        );
+        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, &event, &stray)
+            .unwrap();
+        let aggregator = aggregate(&log, &event);
+        assert_eq!(aggregator.state().applied_count(), 2, "NORTH's and SOUTH's");
+        assert!(aggregator.state().clubs().contains_key("SOUTH"));
+        assert!(!aggregator.state().clubs().contains_key("EAST"));
     }
 }
 

@@ -61,6 +61,7 @@
     // A few clubs are named; a burst (many clubs sealing at once) is counted, not listed, so
     // that the message stays a line on a phone.
     var clubs = update.clubs.slice(0, NAMED_CLUBS).map(function (c) {
+      if (c.withdrawn) return 'Club ' + c.name + "'s results were withdrawn";
       return 'Club ' + c.name + (c.correction ? ' sent a correction' : ' arrived');
     });
     var more = update.clubs.length - clubs.length;

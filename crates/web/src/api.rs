@@ -112,12 +112,19 @@ pub async fn leaderboard(State(site): State<Site>, params: Params) -> Response {
 
 pub async fn clubs(State(site): State<Site>) -> Json<BTreeMap<String, serde_json::Value>> {
     let p = site.projection();
+    let catalog = site.catalog();
     Json(
         p.club_names
             .iter()
             .map(|(id, name)| {
                 let pairs = p.clubs.get(id).map_or(0, |s| s.standings.len());
-                let entry = serde_json::json!({ "name": text::display_name(name), "pairs": pairs, "in": p.clubs.contains_key(id) });
+                let withdrawn = catalog.clubs().get(id).is_some_and(|c| c.withdrawn());
+                let entry = serde_json::json!({
+                    "name": text::display_name(name),
+                    "pairs": pairs,
+                    "in": p.clubs.contains_key(id) && !withdrawn,
+                    "withdrawn": withdrawn,
+                });
                 (id.clone(), entry)
             })
             .collect(),

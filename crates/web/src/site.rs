@@ -26,6 +26,8 @@ pub struct ClubArrived {
     pub club: String,
     pub name: String,
     pub correction: bool,
+    /// Its results were withdrawn.
+    pub withdrawn: bool,
 }
 
 /// How many updates a slow page may fall behind before it is told to catch up by reloading its
@@ -201,6 +203,7 @@ impl Site {
                     name: simpairs_pipeline::views::club_name(&p, &a.club),
                     club: a.club,
                     correction: a.correction,
+                    withdrawn: a.withdrawn,
                 })
                 .collect();
             let ranked = p.generation() >= p.submissions() as i64;

@@ -566,3 +566,73 @@ async fn a_club_applied_but_not_aggregated_is_told_apart_from_one_not_in() {
         "{html}"
     );
 }
+
+/// A club whose results were withdrawn is said to be so on every page that lists it, not called
+/// in, not shown yet or not in yet.
+#[tokio::test]
+async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
+    let e = common::declared("withdrawn", "Withdrawn", &common::settings(11, 3, 4));
+    for i in 0..3 {
+        e.publish(i);
+    }
+    let club = &e.sim.clubs[1];
+    simpairs_pipeline::publish::withdraw_club(
+        e.log.as_ref(),
+        &e.id,
+        &club.id,
+        &simpairs_sim::organiser_key(),
+        "played the boards early",
+    )
+    .unwrap();
+    e.aggregate();
+    let site = e.site();
+    let (_, _, director) = common::get(&site, "/director").await;
+    let at = |text: &str| {
+        director
+            .find(text)
+            .unwrap_or_else(|| panic!("{text}: {director}"))
+    };
+    let section = &director[at("Clubs withdrawn")..];
+    assert!(
+        section.contains("withdrawal: played the boards early"),
+        "{section}"
+    );
+    assert!(
+        !director.contains("Applied, not shown yet")
+            && director.contains("Every declared club is in."),
+        "{director}"
+    );
+    assert!(director.contains("2 of 3 clubs in"), "{director}");
+    let (_, _, clubs) = common::get(&site, "/clubs").await;
+    assert!(clubs.contains("withdrawn at "), "{clubs}");
+    let (_, _, page) = common::get(&site, &format!("/club/{}", club.id)).await;
+    assert!(
+        page.contains("This club&#39;s results were withdrawn at")
+            || page.contains("This club's results were withdrawn at"),
+        "{page}"
+    );
+    let (_, _, home) = common::get(&site, "/").await;
+    assert!(home.contains("(its results withdrawn)"), "{home}");
+    let (_, _, api) = common::get(&site, "/api/clubs").await;
+    let api: serde_json::Value = serde_json::from_str(&api).unwrap();
+    let (entry, other) = (&api[club.id.as_str()], &api[e.sim.clubs[0].id.as_str()]);
+    assert_eq!(
+        (&entry["in"], &entry["withdrawn"], &entry["pairs"]),
+        (&false.into(), &true.into(), &0.into()),
+        "{api}"
+    );
+    assert_eq!(
+        (&other["in"], &other["withdrawn"]),
+        (&true.into(), &false.into()),
+        "{api}"
+    );
+    // Its pairs are in no national ranking.
+    let (_, _, leaderboard) = common::get(&site, "/api/leaderboard?limit=1000").await;
+    let leaderboard: serde_json::Value = serde_json::from_str(&leaderboard).unwrap();
+    let rows = leaderboard["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter().all(|r| r["club_id"] != club.id.as_str()),
+        "{leaderboard}"
+    );
+}

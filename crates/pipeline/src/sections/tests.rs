@@ -240,3 +240,25 @@ fn a_whole_session_names_its_first_five_lines_taken_out() {
     );
     assert_eq!(whole.withdrawn.len(), 7);
 }
+
+#[test]
+fn a_whole_session_of_nothing_withdraws_every_line_in_force_of_every_section() {
+    let mut club = ClubResults::default();
+    let session = vec![result("A", 1, "1", "1"), result("B", 2, "1", "2")];
+    club.apply(&Arc::new(submission(session)));
+    let mut nothing = submission(Vec::new());
+    assert_eq!(
+        as_in_force(Some(&club), &mut nothing, true),
+        [
+            "the club's results withdrawn: 2 lines in force taken out (section A board 1 NS 1 EW 1, section B board 2 NS 1 EW 2)"
+        ]
+    );
+    club.apply(&Arc::new(nothing));
+    assert!(tables(&club).is_empty());
+    // Not given whole, a submission of nothing changes nothing.
+    let mut club = ClubResults::default();
+    club.apply(&Arc::new(submission(vec![result("A", 1, "1", "1")])));
+    let mut nothing = submission(Vec::new());
+    assert!(as_in_force(Some(&club), &mut nothing, false).is_empty());
+    assert!(nothing.withdrawn.is_empty());
+}

@@ -23,6 +23,8 @@ pub struct Arrival {
     pub at_ms: i64,
     /// A further submission of a club already in.
     pub correction: bool,
+    /// A submission that withdrew the club's results (none left in force).
+    pub withdrawn: bool,
 }
 
 /// One club as the catalog knows it.
@@ -39,6 +41,14 @@ pub struct ClubInfo {
     pub tables: BTreeMap<i32, u32>,
     /// Generation of the club's own standings when its pairs were indexed.
     standings_generation: Option<i64>,
+}
+
+impl ClubInfo {
+    /// Whether the club's results were withdrawn: its submissions applied and left none in force
+    /// (`simpairs club withdraw`).
+    pub fn withdrawn(&self) -> bool {
+        self.tables.is_empty()
+    }
 }
 
 /// The catalog of an event.
@@ -75,6 +85,7 @@ impl Catalog {
                     club: club.to_string(),
                     at_ms,
                     correction: info.submissions > 0,
+                    withdrawn: false,
                 });
                 if info.submissions == 0 {
                     info.first_ms = at_ms;
@@ -86,6 +97,9 @@ impl Catalog {
             let pairs = club_pairs(p, club);
             info.pairs = pairs.len();
             info.tables = tables_by_board(p, club);
+            if let Some(arrival) = arrived.last_mut().filter(|a| a.club == club) {
+                arrival.withdrawn = info.withdrawn();
+            }
             self.search.set_club_pairs(club, pairs);
         }
         if let Some(national) = &p.national {

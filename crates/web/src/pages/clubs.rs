@@ -60,6 +60,7 @@ pub async fn clubs(State(site): State<Site>, params: Params) -> Response {
                             td.l.names { a href=(fmt::club_url(id)) { (name) } }
                             td.l.wide { (text::display_name(id)) }
                             td.l { @match info {
+                                Some(i) if i.withdrawn() => { "withdrawn at " (fmt::time(i.last_ms)) },
                                 Some(i) => { "in at " (fmt::time(i.first_ms)) @if i.submissions > 1 { ", corrected at " (fmt::time(i.last_ms)) } },
                                 None => "not yet",
                             } }
@@ -99,7 +100,9 @@ pub async fn club(State(site): State<Site>, Path(club): Path<String>) -> Respons
 fn club_body(p: &Projection, catalog: &Catalog, club: &str) -> Markup {
     let lists = club_ranking(p, catalog, club);
     html! {
-        @if lists.is_empty() {
+        @if let Some(info) = catalog.clubs().get(club).filter(|i| i.withdrawn()) {
+            p { "This club's results were withdrawn at " (fmt::time(info.last_ms)) ": they count in no ranking." }
+        } @else if lists.is_empty() {
             p { "This club's results are not in yet." }
         } @else {
             ul.links {

@@ -59,6 +59,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                     (submissions(&p, &d.listing, filter.as_ref(), offset, limit))
                     (dead_letters(&d.listing))
                     (unsealed(&p, &d.listing))
+                    (withdrawn(&p, &d.listing))
                 },
             }
             (missing(&p, &catalog, listing.as_ref().map(|d| &d.listing), site.health.state() == Health::Reading))
@@ -198,6 +199,22 @@ fn unsealed(p: &Projection, s: &Submissions) -> Markup {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The clubs whose results were withdrawn, and why. Shown only when there are some.
+fn withdrawn(p: &Projection, s: &Submissions) -> Markup {
+    html! {
+        @if !s.withdrawn.is_empty() {
+            h2 #withdrawn { "Clubs withdrawn" }
+            p.note { "Their results were withdrawn (by the club or the organiser) and count nowhere. A club may publish again unless its key is revoked." }
+            ul { @for c in s.withdrawn.iter().take(MAX_LIMIT) {
+                li {
+                    a href=(fmt::club_url(&c.club)) { (club_name(p, &c.club)) } " (" (display_name(&c.club)) "): "
+                    (display_text(c.source.as_deref().unwrap_or("no reason given"), MAX_TEXT))
+                }
+            } }
         }
     }
 }

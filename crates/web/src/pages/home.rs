@@ -110,7 +110,7 @@ fn arrivals(p: &Projection, catalog: &Catalog) -> Markup {
                         li {
                             (fmt::time(a.at_ms)) " "
                             a href=(fmt::club_url(&a.club)) { (simpairs_pipeline::views::club_name(p, &a.club)) }
-                            @if a.correction { " (a correction)" }
+                            @if a.withdrawn { " (its results withdrawn)" } @else if a.correction { " (a correction)" }
                         }
                     }
                 }

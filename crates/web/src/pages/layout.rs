@@ -33,7 +33,7 @@ impl Frame {
         Frame {
             event: text::display_name(name),
             state: site.health.state(),
-            clubs_in: catalog.clubs().len(),
+            clubs_in: catalog.clubs().values().filter(|c| !c.withdrawn()).count(),
             clubs_declared: p.club_names.len(),
             last_ms: catalog.clubs().values().map(|c| c.last_ms).max(),
             generation: p.generation(),
