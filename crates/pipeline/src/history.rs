@@ -55,9 +55,10 @@ pub use moment::{Moment, Results};
 use crate::replay::AsOf;
 use crate::{Error, Result, stream_name};
 
-/// The version of the index file, its layout and the rules of corrections its results in force
-/// were read by (docs/rules.md, "Corrections"): an index of another version is built again.
-pub const FORMAT: u32 = 3;
+/// The version of the index file, its layout and the rules its results in force were read by
+/// (docs/rules.md, "Corrections"; the organiser's seals for a club, docs/decisions/trust.md): an
+/// index of another version is built again.
+pub const FORMAT: u32 = 4;
 
 /// One generation: a submission applied, where, and what it needed to apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
