@@ -592,6 +592,10 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
             .find(text)
             .unwrap_or_else(|| panic!("{text}: {director}"))
     };
+    assert!(
+        director.contains(r##"<a href="#withdrawn">1 club withdrawn</a>"##),
+        "{director}"
+    );
     let section = &director[at("Clubs withdrawn")..];
     assert!(
         section.contains("withdrawal: played the boards early"),
@@ -599,7 +603,7 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
     );
     assert!(
         !director.contains("Applied, not shown yet")
-            && director.contains("Every declared club is in."),
+            && director.contains("Every declared club not withdrawn is in."),
         "{director}"
     );
     assert!(director.contains("2 of 3 clubs in"), "{director}");

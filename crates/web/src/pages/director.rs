@@ -78,6 +78,9 @@ fn summary(s: &Submissions) -> Markup {
             li { a href="#dead-letters" {
                 (counted(s.dead_letters.len(), "record set aside on its own", "records set aside on their own"))
             } }
+            @if !s.withdrawn.is_empty() {
+                li { a href="#withdrawn" { (counted(s.withdrawn.len(), "club withdrawn", "clubs withdrawn")) } }
+            }
         }
     }
 }
@@ -246,7 +249,10 @@ fn missing(
         } @else {
             h2 { "Clubs not in yet" }
         }
-        @if missing.is_empty() { p { "Every declared club is in." } } @else {
+        @if missing.is_empty() {
+            @if listing.is_some_and(|l| !l.withdrawn.is_empty()) { p { "Every declared club not withdrawn is in." } }
+            @else { p { "Every declared club is in." } }
+        } @else {
             ul { @for c in missing.iter().take(MAX_LIMIT) { li { (club_name(p, c)) " (" (display_name(c)) ")" } } }
         }
     }
