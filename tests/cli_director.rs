@@ -1123,6 +1123,30 @@ fn the_organiser_withdraws_a_clubs_results_and_the_club_may_publish_again() {
     assert!(listed.contains("\nclubs withdrawn: 1\n  A (Club A): withdrawal: played the boards before the window (submission s"), "{listed}");
     assert!(listed.contains("  note: the club's results withdrawn: 4 lines in force taken out (board 1 NS 1 EW 1, board 1 NS 2 EW 2, board 2 NS 1 EW 2, board 2 NS 2 EW 1)"), "{listed}");
     assert!(!listed.contains("clubs not in yet"), "{listed}");
+    assert_eq!(
+        listed
+            .matches(" by the organiser: 0 records, applied")
+            .count(),
+        1,
+        "{listed}"
+    );
+    // The analysts' export says so too.
+    ok(
+        d,
+        &["export", "--log", "log", "--to", "out", "--format", "csv"],
+    );
+    let table = std::fs::read_to_string(d.join("out/submissions.csv")).unwrap();
+    let header = table.lines().next().unwrap();
+    assert!(header.contains(",warnings,notes,by_organiser,"), "{header}");
+    let row = (table.lines())
+        .find(|l| l.contains(",withdrawal: played the boards before the window,"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(
+        row.contains(",\"the club's results withdrawn: 4 lines in force taken out (")
+            && row.contains(")\",true,"),
+        "{row}"
+    );
+    assert_eq!(table.matches(",true,").count(), 1, "{table}");
     // The club's key was not revoked: it publishes again, and is in again.
     publish(d, "A", "a2.csv");
     let listed = ok(d, &["submissions", "--log", "log"]);
@@ -1147,6 +1171,8 @@ fn the_organiser_withdraws_a_clubs_results_and_the_club_may_publish_again() {
         listed.contains("  A (Club A): withdrawal: published to the wrong event"),
         "{listed}"
     );
+    // Only the organiser's withdrawal says it was the organiser's.
+    assert_eq!(listed.matches(" by the organiser").count(), 1, "{listed}");
 }
 
 #[test]

@@ -168,12 +168,17 @@ fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
 fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::io::Result<()> {
     writeln!(
         out,
-        "\nclub {}, submission {} ({}), sealed {} at offset {}: {}, {}",
+        "\nclub {}, submission {} ({}), sealed {} at offset {}{}: {}, {}",
         v.club,
         v.submission,
         v.source.as_deref().unwrap_or("no file named"),
         describe_time(v.sealed_at_ms),
         v.offset,
+        if v.by_organiser {
+            " by the organiser"
+        } else {
+            ""
+        },
         counted(v.records as usize, "record", "records"),
         v.state.words()
     )?;

@@ -254,6 +254,8 @@ pub(crate) struct Judged {
     pub count: i64,
     /// What the club's reading of its file warned of, as its seal carries it.
     pub warnings: Vec<simpairs_events::types::SealWarning>,
+    /// The key that signed (the club's, or the organiser's for it).
+    pub key_id: String,
     pub verdict: Verdict,
 }
 
@@ -616,6 +618,7 @@ impl EventState {
                 source: seal.source.clone(),
                 count: seal.count,
                 warnings: seal.warnings.clone(),
+                key_id: seal.key_id.clone(),
                 verdict,
             },
         );

@@ -58,6 +58,8 @@ pub struct SubmissionView {
     /// How a correction was read in the terms of the club's results in force (a section the
     /// file leaves unnamed, a movement it does not give: docs/rules.md, "Corrections").
     pub notes: Vec<String>,
+    /// The organiser signed it for the club (a file the club sent it, the club withdrawn).
+    pub by_organiser: bool,
 }
 
 /// A record set aside on its own (a forged or unreadable record, a seal whose records were
@@ -121,6 +123,7 @@ pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissio
 /// The submissions of `event` as a replay of it found them.
 pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
     let crate::replay::Replay { state, replayed } = replay;
+    let organiser = state.roster().and_then(|r| r.organiser).map(|k| k.id());
     let mut submissions: Vec<SubmissionView> = state
         .judged()
         .map(|((club, submission), judged)| {
@@ -145,6 +148,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
                 reason,
                 warnings,
                 notes,
+                by_organiser: organiser.as_ref() == Some(&judged.key_id),
             }
         })
         .collect();
@@ -204,7 +208,11 @@ fn withdrawn(state: &EventState, submissions: &[SubmissionView]) -> Vec<ClubWith
     let mut withdrawn: Vec<ClubWithdrawn> = submissions
         .iter()
         .filter(|s| s.state == State::Applied)
-        .filter(|s| state.club(&s.club).is_none_or(|r| r.len() == 0))
+        .filter(|s| {
+            state
+                .club(&s.club)
+                .is_none_or(crate::results::ClubResults::is_empty)
+        })
         .map(|s| ClubWithdrawn {
             club: s.club.clone(),
             name: (state.roster().and_then(|r| r.clubs.get(&s.club)))

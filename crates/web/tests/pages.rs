@@ -596,6 +596,12 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
         director.contains(r##"<a href="#withdrawn">1 club withdrawn</a>"##),
         "{director}"
     );
+    assert_eq!(
+        director
+            .matches("signed by the organiser for the club")
+            .count(),
+        1
+    );
     let section = &director[at("Clubs withdrawn")..];
     assert!(
         section.contains("withdrawal: played the boards early"),

@@ -23,6 +23,8 @@ const COLUMNS: &[(&str, Kind)] = &[
     ("superseded_by", Kind::Text),
     ("reason", Kind::Text),
     ("warnings", Kind::Text),
+    ("notes", Kind::Text),
+    ("by_organiser", Kind::Flag),
     ("generation", Kind::Int),
     ("applied_at", Kind::Time),
 ];
@@ -44,6 +46,7 @@ pub fn write(
     for v in &s.submissions {
         let generation = cx.generation_of(&v.club, &v.submission);
         let warnings = v.warnings.join("; ");
+        let notes = v.notes.join("; ");
         table
             .text(Some(cx.event))
             .text(Some(&v.club))
@@ -57,6 +60,8 @@ pub fn write(
             .text(v.superseded_by.as_deref())
             .text(v.reason.as_deref())
             .text((!warnings.is_empty()).then_some(warnings.as_str()))
+            .text((!notes.is_empty()).then_some(notes.as_str()))
+            .flag(Some(v.by_organiser))
             .int(generation.map(|g| g.generation))
             .time(generation.map(|g| g.applied_at_ms));
         table.end_row()?;

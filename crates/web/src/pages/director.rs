@@ -97,6 +97,7 @@ fn fate(v: &SubmissionView) -> Markup {
     html! {
         strong { (v.state.words()) }
         @if let Some(by) = &v.superseded_by { " by " (display_name(by)) }
+        @if v.by_organiser { br; "signed by the organiser for the club" }
         @if let Some(why) = &v.reason { br; (display_text(why, MAX_TEXT)) }
         @for n in &v.notes { br; (display_text(n, MAX_TEXT)) }
         @if !v.warnings.is_empty() {
