@@ -268,7 +268,8 @@ pub struct SealInfo {
 }
 
 /// Seals `events` as one submission of `club` signed with `key`: sets their submission id (derived
-/// from their content) and returns them followed by the seal, which carries `info`.
+/// from their content and the moment of sealing) and returns them followed by the seal, which
+/// carries `info`.
 pub fn seal(
     codec: &Codec,
     event_id: &str,
