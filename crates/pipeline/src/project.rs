@@ -224,6 +224,11 @@ impl Projection {
         self.result_count
     }
 
+    /// The clubs with results in force (not those withdrawn).
+    pub fn clubs_in_force(&self) -> usize {
+        self.clubs_in_force
+    }
+
     /// Every result in force, by club, then table.
     pub fn results(&self) -> impl Iterator<Item = (&str, &AppliedResult)> + '_ {
         self.results.keys().flat_map(|club| self.club_results(club))

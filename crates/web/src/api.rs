@@ -62,7 +62,7 @@ pub async fn status(State(site): State<Site>) -> Response {
         event: p.event_id.clone(),
         name: text::display_name(&p.name),
         generation: p.generation(),
-        clubs: p.clubs.len(),
+        clubs: p.clubs_in_force(),
         results: p.result_count(),
         submissions: p.submissions(),
         dead_letters: p.dead_letters,

@@ -636,6 +636,8 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
         (&true.into(), &false.into()),
         "{api}"
     );
+    let (_, _, status) = common::get(&site, "/api/status").await;
+    assert!(status.contains(r#""clubs":2,"#), "{status}");
     // Its pairs are in no national ranking.
     let (_, _, leaderboard) = common::get(&site, "/api/leaderboard?limit=1000").await;
     let leaderboard: serde_json::Value = serde_json::from_str(&leaderboard).unwrap();
