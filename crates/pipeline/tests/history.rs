@@ -84,11 +84,14 @@ fn event_log(partitions: u32) -> (tempfile::TempDir, Arc<dyn Log>) {
             None,
         )
     };
-    // WEST's file names its players: a replay reports them.
+    // WEST's file names its players: a replay reports them. Its records are delivered twice.
     let clubs = [clubs[0].clone(), clubs[1].clone(), with_names(&clubs[2])];
-    for i in [2, 0, 2] {
-        publish(i, &clubs[i], &common::key_of(CLUBS[i])).unwrap();
-    }
+    let west = common::sealed_csv(log.as_ref(), EVENT, 2, &clubs[2]);
+    let codec = simpairs_events::Codec::new().unwrap();
+    simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, EVENT, &west).unwrap();
+    publish(0, &clubs[0], &common::key_of(CLUBS[0])).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(3));
+    simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, EVENT, &west).unwrap();
     // Signed with another club's key: refused by publish, so appended by hand below.
     let forged = simpairs_pipeline::publish::publish_file(
         log.as_ref(),

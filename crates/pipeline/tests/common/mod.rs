@@ -137,6 +137,26 @@ pub fn publish_csv(
     .unwrap();
 }
 
+/// Club `CLUBS[i]`'s `csv`, sealed with its key as `club publish` seals it, not yet appended.
+pub fn sealed_csv(
+    log: &dyn simpairs_log::Log,
+    event: &str,
+    i: usize,
+    csv: &str,
+) -> Vec<simpairs_events::Event> {
+    let codec = simpairs_events::Codec::new().unwrap();
+    let name = format!("{}.csv", CLUBS[i]);
+    let file = simpairs_pipeline::publish::ClubFile {
+        name: &name,
+        bytes: csv.as_bytes(),
+        format: None,
+        whole_session: false,
+    };
+    simpairs_pipeline::publish::seal_file(&codec, log, event, CLUBS[i], &key_of(CLUBS[i]), &file)
+        .unwrap()
+        .events
+}
+
 /// Declares `event` for a real session (`national`, its whole CSV): its boards, Neuberg
 /// matchpoints, the three clubs and the simulated roles' keys.
 pub fn declare_real_event(
@@ -193,19 +213,15 @@ pub fn run_pipeline(
     let national_field = simpairs_formats::csv::read("national.csv", national.as_bytes())
         .unwrap()
         .field;
-    // Shuffled order, with duplicates: WEST, NORTH, WEST again, SOUTH, NORTH again.
+    // Shuffled order, with duplicates (the same records delivered twice): WEST, NORTH, WEST
+    // again, SOUTH, NORTH again.
+    let codec = simpairs_events::Codec::new().unwrap();
+    let sealed: Vec<Vec<simpairs_events::Event>> = (0..CLUBS.len())
+        .map(|i| sealed_csv(log.as_ref(), event, i, &clubs[i]))
+        .collect();
     for i in [2, 0, 2, 1, 0] {
-        let name = format!("{}.csv", CLUBS[i]);
-        simpairs_pipeline::publish::publish_file(
-            log.as_ref(),
-            event,
-            CLUBS[i],
-            &key_of(CLUBS[i]),
-            &name,
-            clubs[i].as_bytes(),
-            None,
-        )
-        .unwrap();
+        simpairs_pipeline::publish::append_submission(log.as_ref(), &codec, event, &sealed[i])
+            .unwrap();
     }
     let mut aggregator =
         Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
