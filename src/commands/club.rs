@@ -31,7 +31,8 @@ pub struct PublishArgs {
     /// This club's id, as declared.
     #[arg(long, env = "SIMPAIRS_CLUB")]
     pub club: String,
-    /// This club's private key file (from `simpairs club keygen`, or as the organiser handed it).
+    /// This club's private key file (from `simpairs club keygen`, or as the organiser handed it),
+    /// or the organiser's, publishing a file a club sent it.
     #[arg(long, env = "SIMPAIRS_CLUB_KEY")]
     pub key: PathBuf,
     /// The results file.
