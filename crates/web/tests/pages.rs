@@ -602,11 +602,12 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
             .count(),
         1
     );
-    let section = &director[at("Clubs withdrawn")..];
+    let section = &director[at("Clubs withdrawn")..at("Clubs not in yet")];
     assert!(
         section.contains("withdrawal: played the boards early"),
         "{section}"
     );
+    assert_eq!(section.matches("<li>").count(), 1, "{section}");
     assert!(
         !director.contains("Applied, not shown yet")
             && director.contains("Every declared club not withdrawn is in."),
