@@ -622,6 +622,11 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
             || page.contains("This club's results were withdrawn at"),
         "{page}"
     );
+    let (_, _, pair) = common::get(&site, &format!("/pair?club={}&pair=1", club.id)).await;
+    assert!(
+        pair.contains("results were withdrawn: they count in no ranking"),
+        "{pair}"
+    );
     let (_, _, home) = common::get(&site, "/").await;
     assert!(home.contains("(its results withdrawn)"), "{home}");
     let (_, _, api) = common::get(&site, "/api/clubs").await;

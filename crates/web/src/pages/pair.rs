@@ -73,6 +73,17 @@ pub(crate) async fn by_query(State(site): State<Site>, params: Params) -> Respon
 fn show(site: &Site, n: &Named<'_>) -> Response {
     let p = site.projection();
     let catalog = site.catalog();
+    if catalog.clubs().get(n.club).is_some_and(|c| c.withdrawn()) {
+        drop((p, catalog));
+        return crate::pages::errors::not_found(
+            site,
+            "Results withdrawn",
+            html! {
+                "This club's results were withdrawn: they count in no ranking. The "
+                a href=(fmt::club_url(n.club)) { "club's page" } " says when."
+            },
+        );
+    }
     let f = Frame::of(site, &p, &catalog);
     match resolve(&p, &catalog, n.club, n.section, n.number, n.direction) {
         Resolved::One(pair) => match scorecard(&p, &catalog, &pair) {
