@@ -390,11 +390,11 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
         }
         .into());
     };
-    let id = key.public().id();
     // The organiser may publish for any club (see `Roster::signer`).
     if roster.organiser == Some(key.public()) {
         return Ok(());
     }
+    let id = key.public().id();
     if !entry.keys.iter().any(|k| k.id == id && k.is(&key.public())) {
         return Err(KeyError::NotClubs {
             key: id,

@@ -24,11 +24,15 @@ fn submission(results: Vec<AppliedResult>) -> SubmissionApplied {
     }
 }
 
-fn in_force(sections: &[&str]) -> ClubResults {
+/// A club whose results in force are `results`, from one submission.
+fn holding(results: Vec<AppliedResult>) -> ClubResults {
     let mut club = ClubResults::default();
-    let results = sections.iter().map(|s| result(s, 1, "1", "1")).collect();
     club.apply(&Arc::new(submission(results)));
     club
+}
+
+fn in_force(sections: &[&str]) -> ClubResults {
+    holding(sections.iter().map(|s| result(s, 1, "1", "1")).collect())
 }
 
 fn sections(applied: &SubmissionApplied) -> Vec<String> {
@@ -105,13 +109,11 @@ fn movements(applied: &SubmissionApplied) -> Vec<Movement> {
 
 #[test]
 fn a_line_corrected_without_the_movement_takes_its_sections() {
-    let mut club = ClubResults::default();
-    let session = vec![
+    let club = holding(vec![
         howell("A", 1, "1", "2"),
         howell("A", 1, "3", "4"),
         howell("A", 2, "1", "3"),
-    ];
-    club.apply(&Arc::new(submission(session)));
+    ]);
     // One line from a CSV without a movement column: a Mitchell line of a Howell section.
     let mut one = submission(vec![result("A", 1, "3", "4")]);
     one.pairs.push(AppliedPair {
@@ -160,14 +162,12 @@ fn table(section: &str, board: i32, ns: &str, ew: &str) -> (String, i32, String,
 
 #[test]
 fn a_whole_session_takes_out_the_lines_in_force_it_does_not_hold_in_its_sections() {
-    let mut club = ClubResults::default();
     // Section A's board 5 entered as board 15 (NS 2 did not play 15), and a section B.
-    let first = vec![
+    let mut club = holding(vec![
         result("A", 1, "1", "1"),
         result("A", 15, "2", "3"),
         result("B", 1, "1", "1"),
-    ];
-    club.apply(&Arc::new(submission(first)));
+    ]);
     let again = vec![result("A", 1, "1", "1"), result("A", 5, "2", "3")];
     // Line by line, the mistyped board stays: nothing of board 15 seats pair 2 or 3.
     let mut lines = submission(again.clone());
@@ -194,13 +194,11 @@ fn a_whole_session_takes_out_the_lines_in_force_it_does_not_hold_in_its_sections
 
 #[test]
 fn a_whole_session_is_read_in_the_section_in_force_and_in_its_own_movement() {
-    let mut club = ClubResults::default();
-    let session = vec![
+    let mut club = holding(vec![
         howell("A", 1, "1", "2"),
         howell("A", 1, "3", "4"),
         howell("A", 2, "1", "3"),
-    ];
-    club.apply(&Arc::new(submission(session)));
+    ]);
     // The file again from a program that leaves the section unnamed, without the line of
     // board 2, and as a Mitchell.
     let mut whole = submission(vec![result("", 1, "1", "2"), result("", 1, "3", "4")]);
@@ -228,9 +226,7 @@ fn a_whole_session_is_read_in_the_section_in_force_and_in_its_own_movement() {
 
 #[test]
 fn a_whole_session_names_its_first_five_lines_taken_out() {
-    let mut club = ClubResults::default();
-    let boards: Vec<AppliedResult> = (1..=8).map(|b| result("", b, "1", "2")).collect();
-    club.apply(&Arc::new(submission(boards)));
+    let club = holding((1..=8).map(|b| result("", b, "1", "2")).collect());
     let mut whole = submission(vec![result("", 1, "1", "2")]);
     assert_eq!(
         as_in_force(Some(&club), &mut whole, true),
@@ -243,9 +239,7 @@ fn a_whole_session_names_its_first_five_lines_taken_out() {
 
 #[test]
 fn a_whole_session_of_nothing_withdraws_every_line_in_force_of_every_section() {
-    let mut club = ClubResults::default();
-    let session = vec![result("A", 1, "1", "1"), result("B", 2, "1", "2")];
-    club.apply(&Arc::new(submission(session)));
+    let mut club = holding(vec![result("A", 1, "1", "1"), result("B", 2, "1", "2")]);
     let mut nothing = submission(Vec::new());
     assert_eq!(
         as_in_force(Some(&club), &mut nothing, true),
@@ -256,8 +250,7 @@ fn a_whole_session_of_nothing_withdraws_every_line_in_force_of_every_section() {
     club.apply(&Arc::new(nothing));
     assert!(tables(&club).is_empty());
     // Not given whole, a submission of nothing changes nothing.
-    let mut club = ClubResults::default();
-    club.apply(&Arc::new(submission(vec![result("A", 1, "1", "1")])));
+    let club = holding(vec![result("A", 1, "1", "1")]);
     let mut nothing = submission(Vec::new());
     assert!(as_in_force(Some(&club), &mut nothing, false).is_empty());
     assert!(nothing.withdrawn.is_empty());

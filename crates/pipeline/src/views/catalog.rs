@@ -80,12 +80,17 @@ impl Catalog {
             if info.submissions == submissions && info.standings_generation == standings {
                 continue;
             }
+            info.standings_generation = standings;
+            let pairs = club_pairs(p, club);
+            info.pairs = pairs.len();
+            info.tables = tables_by_board(p, club);
+            self.search.set_club_pairs(club, pairs);
             if info.submissions != submissions {
                 arrived.push(Arrival {
                     club: club.to_string(),
                     at_ms,
                     correction: info.submissions > 0,
-                    withdrawn: false,
+                    withdrawn: info.withdrawn(),
                 });
                 if info.submissions == 0 {
                     info.first_ms = at_ms;
@@ -93,14 +98,6 @@ impl Catalog {
                 info.last_ms = at_ms;
                 info.submissions = submissions;
             }
-            info.standings_generation = standings;
-            let pairs = club_pairs(p, club);
-            info.pairs = pairs.len();
-            info.tables = tables_by_board(p, club);
-            if let Some(arrival) = arrived.last_mut().filter(|a| a.club == club) {
-                arrival.withdrawn = info.withdrawn();
-            }
-            self.search.set_club_pairs(club, pairs);
         }
         if let Some(national) = &p.national {
             self.national.refresh(national);
