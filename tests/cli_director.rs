@@ -1071,9 +1071,11 @@ fn a_whole_session_published_again_takes_out_a_table_entered_under_a_mistyped_bo
         .lines()
         .filter(|l| l.starts_with("  note: "))
         .collect();
+    // The director is told of the line left the second time, and how it goes.
     assert_eq!(
         notes,
         [
+            "  note: kept: 1 line in force that this file does not hold (board 4 NS 2 EW 2); if the file is the club's whole session, publish it again with --whole-session to take it out",
             "  note: the whole session: 1 line in force that this file does not hold taken out (board 4 NS 2 EW 2)"
         ],
         "{listed}"

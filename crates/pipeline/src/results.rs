@@ -16,7 +16,7 @@
 use std::sync::{Arc, OnceLock};
 
 use simpairs_events::PackedApplied;
-use simpairs_events::types::{AppliedResult, ResultKey, SubmissionApplied};
+use simpairs_events::types::{AppliedResult, Movement, ResultKey, SubmissionApplied};
 
 /// A table's identity borrowed from a result or a key: (section, board, NS pair, EW pair). Tuples
 /// compare field by field, as `ResultKey` does.
@@ -329,13 +329,18 @@ impl ClubResults {
 
 /// A pair as a board seats it: its direction's key (`NS`, `EW`, or empty for a Howell pair, whose
 /// number is the same in either direction) and its number.
-type Seat<'a> = (&'static str, &'a str);
+pub(crate) type Seat<'a> = (&'static str, &'a str);
 
 /// The two pairs of a result.
-fn seats(r: &AppliedResult) -> [Seat<'_>; 2] {
-    match r.movement {
-        simpairs_events::types::Movement::Howell => [("", &r.ns_pair), ("", &r.ew_pair)],
-        simpairs_events::types::Movement::Mitchell => [("NS", &r.ns_pair), ("EW", &r.ew_pair)],
+pub(crate) fn seats(r: &AppliedResult) -> [Seat<'_>; 2] {
+    seats_of(r.movement, &r.ns_pair, &r.ew_pair)
+}
+
+/// The two pairs of a table in `movement`.
+pub(crate) fn seats_of<'a>(movement: Movement, ns: &'a str, ew: &'a str) -> [Seat<'a>; 2] {
+    match movement {
+        Movement::Howell => [("", ns), ("", ew)],
+        Movement::Mitchell => [("NS", ns), ("EW", ew)],
     }
 }
 

@@ -15,7 +15,8 @@
 //! - A whole session (`club publish --whole-session`): the file is every line of the sections it
 //!   holds, so the lines in force in those sections that it does not hold (a table that never
 //!   happened, entered under a mistyped board) are taken out, as withdrawals of the submission.
-//!   Its lines are read in their own movement.
+//!   Its lines are read in their own movement. A file given line by line that looks like a whole
+//!   session is told the lines it leaves in force, with the way to take them out.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -23,12 +24,12 @@ use simpairs_events::types::{AppliedResult, Movement, ResultKey, SubmissionAppli
 use simpairs_events::{Codec, Packer};
 
 use crate::announce::Announced;
-use crate::results::ClubResults;
+use crate::results::{ClubResults, Seat, seats, seats_of};
 
-/// [`as_in_force`] of an accepted submission, announced or not, with what the rules changed. An
-/// announced one holds its results packed: they are read back only when the club has results in
-/// force (a correction's few hundred), and announced again if the rules changed them. `applied`
-/// keeps what the state applies besides the results (withdrawals and pairs).
+/// [`as_in_force`] of an accepted submission, announced or not, with its notes. An announced one
+/// holds its results packed: they are read back only when the club has results in force (a
+/// correction's few hundred), and announced again if the rules changed them. `applied` keeps what
+/// the state applies besides the results (withdrawals and pairs).
 pub(crate) fn name_accepted(
     in_force: Option<&ClubResults>,
     codec: &Codec,
@@ -40,41 +41,109 @@ pub(crate) fn name_accepted(
         return (announced, Vec::new());
     };
     let Some(announced) = announced else {
-        return (None, as_in_force(Some(in_force), applied, whole_session));
+        let read = read_as_in_force(in_force, applied, whole_session);
+        return (None, read.notes());
     };
     let mut whole = crate::results::unpack(&announced.packed);
-    let notes = as_in_force(Some(in_force), &mut whole, whole_session);
-    let Some(mut packer) = packer().filter(|_| !notes.is_empty()) else {
-        return (Some(announced), notes);
+    let read = read_as_in_force(in_force, &mut whole, whole_session);
+    let Some(mut packer) = packer().filter(|_| !read.changed.is_empty()) else {
+        return (Some(announced), read.notes());
     };
     let seal_offset = announced.announcement.seal_offset;
     let again = crate::announce::announce(codec, &mut packer, &mut whole, seal_offset);
     *applied = whole;
-    (Some(again), notes)
+    (Some(again), read.notes())
 }
 
 /// A table in force, as the rules above need it: section, board, NS and EW pair, movement.
 type Held = (String, i32, String, String, Movement);
 
+/// How a submission was read in the terms of the club's results in force.
+struct Read {
+    /// What the rules changed, in words.
+    changed: Vec<String>,
+    /// What the director is told besides, the submission unchanged.
+    told: Option<String>,
+}
+
+impl Read {
+    fn notes(self) -> Vec<String> {
+        self.changed.into_iter().chain(self.told).collect()
+    }
+}
+
 /// Reads `applied` in the club's section and movements in force where the rules above ask it, and
-/// takes out what a whole session does not hold: what it changed, in words (nothing: empty).
+/// takes out what a whole session does not hold: what it changed and what it leaves in force, in
+/// words (nothing: empty).
 pub(crate) fn as_in_force(
     in_force: Option<&ClubResults>,
     applied: &mut SubmissionApplied,
     whole_session: bool,
 ) -> Vec<String> {
-    let Some(in_force) = in_force else {
-        return Vec::new();
-    };
+    in_force.map_or_else(Vec::new, |club| {
+        read_as_in_force(club, applied, whole_session).notes()
+    })
+}
+
+fn read_as_in_force(in_force: &ClubResults, applied: &mut SubmissionApplied, whole: bool) -> Read {
     let mut held: Vec<Held> = Vec::with_capacity(in_force.len());
     in_force.visit(|r| held.push(held_of(r)));
-    let mut notes: Vec<String> = named_as_held(&held, applied).into_iter().collect();
-    if whole_session {
-        notes.extend(withdraw_not_held(&held, applied));
-    } else {
-        notes.extend(moved_as_held(&held, applied));
+    let mut changed: Vec<String> = named_as_held(&held, applied).into_iter().collect();
+    if whole {
+        changed.extend(withdraw_not_held(&held, applied));
+        return Read {
+            changed,
+            told: None,
+        };
     }
-    notes
+    changed.extend(moved_as_held(&held, applied));
+    let told = left_in_force(&held, applied);
+    Read { changed, told }
+}
+
+/// A file given line by line that looks like the club's whole session (it leaves no more than a
+/// quarter as many lines in force beside it as it gives): the lines in force in its sections that
+/// it neither gives nor replaces, which stay, and how to take them out, in words. A few lines
+/// typed to correct a board leave most of the session beside them, and are not told this.
+fn left_in_force(held: &[Held], applied: &SubmissionApplied) -> Option<String> {
+    let mut tables: HashSet<(&str, i32, &str, &str)> = HashSet::new();
+    let mut seated: HashSet<(&str, i32, Seat)> = HashSet::new();
+    for r in &applied.results {
+        tables.insert((&r.section, r.board, &r.ns_pair, &r.ew_pair));
+        seated.extend(seats(r).map(|s| (r.section.as_str(), r.board, s)));
+    }
+    for w in &applied.withdrawn {
+        tables.insert((&w.section, w.board, &w.ns_pair, &w.ew_pair));
+    }
+    let sections: HashSet<&str> = applied.results.iter().map(|r| r.section.as_str()).collect();
+    let left: Vec<ResultKey> = (held.iter())
+        .filter(|h| sections.contains(h.0.as_str()))
+        .filter(|h| !tables.contains(&(&h.0, h.1, &h.2, &h.3)))
+        .filter(|h| {
+            !seats_of(h.4, &h.2, &h.3)
+                .iter()
+                .any(|s| seated.contains(&(&h.0, h.1, *s)))
+        })
+        .map(key_of)
+        .collect();
+    if left.is_empty() || left.len() * 4 > applied.results.len() {
+        return None;
+    }
+    let (count, it) = match left.len() {
+        1 => (
+            "1 line in force that this file does not hold".to_string(),
+            "it",
+        ),
+        n => (
+            format!("{n} lines in force that this file does not hold"),
+            "them",
+        ),
+    };
+    Some(format!(
+        "kept: {count} ({}); if the file is the club's whole session, publish it again with \
+         --whole-session to take {it} out",
+        named_lines(&left)
+    ))
 }
 
 /// The whole-session rule: withdraws each line in force, in a section `applied` holds, whose table
@@ -96,12 +165,7 @@ fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<S
         .iter()
         .filter(|h| everything || sections.contains(&h.0))
         .filter(|h| !given.contains(&table(&h.0, h.1, &h.2, &h.3)))
-        .map(|h| ResultKey {
-            section: h.0.as_str().into(),
-            board: h.1,
-            ns_pair: h.2.as_str().into(),
-            ew_pair: h.3.as_str().into(),
-        })
+        .map(key_of)
         .collect();
     let words = gone_words(&gone, everything)?;
     applied.withdrawn.extend(gone);
@@ -110,20 +174,8 @@ fn withdraw_not_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<S
 
 /// The lines a whole session took out, in words: the first few named.
 fn gone_words(gone: &[ResultKey], everything: bool) -> Option<String> {
-    const NAMED: usize = 5;
     if gone.is_empty() {
         return None;
-    }
-    let line = |k: &ResultKey| match k.section.as_str() {
-        "" => format!("board {} NS {} EW {}", k.board, k.ns_pair, k.ew_pair),
-        s => format!(
-            "section {s} board {} NS {} EW {}",
-            k.board, k.ns_pair, k.ew_pair
-        ),
-    };
-    let mut named: Vec<String> = gone.iter().take(NAMED).map(line).collect();
-    if gone.len() > NAMED {
-        named.push(format!("and {} more", gone.len() - NAMED));
     }
     let count = crate::words::counted(gone.len(), "line", "lines");
     let what = match everything {
@@ -132,7 +184,24 @@ fn gone_words(gone: &[ResultKey], everything: bool) -> Option<String> {
             format!("the whole session: {count} in force that this file does not hold taken out")
         }
     };
-    Some(format!("{what} ({})", named.join(", ")))
+    Some(format!("{what} ({})", named_lines(gone)))
+}
+
+/// The first five of `lines` by their tables, and how many more.
+fn named_lines(lines: &[ResultKey]) -> String {
+    const NAMED: usize = 5;
+    let line = |k: &ResultKey| match k.section.as_str() {
+        "" => format!("board {} NS {} EW {}", k.board, k.ns_pair, k.ew_pair),
+        s => format!(
+            "section {s} board {} NS {} EW {}",
+            k.board, k.ns_pair, k.ew_pair
+        ),
+    };
+    let mut named: Vec<String> = lines.iter().take(NAMED).map(line).collect();
+    if lines.len() > NAMED {
+        named.push(format!("and {} more", lines.len() - NAMED));
+    }
+    named.join(", ")
 }
 
 /// A section's name in words.
@@ -140,6 +209,15 @@ fn section_words(name: &str) -> String {
     match name {
         "" => "the unnamed section".to_string(),
         name => format!("section {name}"),
+    }
+}
+
+fn key_of(h: &Held) -> ResultKey {
+    ResultKey {
+        section: h.0.as_str().into(),
+        board: h.1,
+        ns_pair: h.2.as_str().into(),
+        ew_pair: h.3.as_str().into(),
     }
 }
 

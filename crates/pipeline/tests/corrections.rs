@@ -342,6 +342,26 @@ fn a_whole_session_published_again_takes_out_a_table_that_never_happened() {
     // Line by line, the phantom table stays: nothing seats pair 98 or 99 again.
     let (_dir, log) = published_then_corrected(&national, &clubs, phantom, (&clubs[1], false));
     holds(log.as_ref(), lines + 1);
+    // The director is told so, under the correction alone.
+    let listed = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
+    let notes: Vec<(&str, &String)> = (listed.submissions.iter())
+        .flat_map(|s| {
+            s.notes
+                .iter()
+                .map(|n| (s.source.as_deref().unwrap_or(""), n))
+        })
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].0, "correction.csv");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("kept: 1 line in force that this file does not hold (board ")
+            && notes[0]
+                .1
+                .contains(" NS 98 EW 99); if the file is the club's whole session"),
+        "{notes:?}"
+    );
     // Given whole, it goes: the national boards are the session's as played.
     let (_dir, log) = published_then_corrected(&national, &clubs, phantom, (&clubs[1], true));
     boards_agree(log.as_ref(), &national);

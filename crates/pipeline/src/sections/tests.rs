@@ -255,3 +255,49 @@ fn a_whole_session_of_nothing_withdraws_every_line_in_force_of_every_section() {
     assert!(as_in_force(Some(&club), &mut nothing, false).is_empty());
     assert!(nothing.withdrawn.is_empty());
 }
+
+#[test]
+fn a_file_given_line_by_line_that_looks_whole_names_the_lines_it_leaves_in_force() {
+    // Section A: boards 1-8 at one table, board 15 entered for board 9; section B apart.
+    let mut held: Vec<AppliedResult> = (1..=8).map(|b| result("A", b, "1", "2")).collect();
+    held.push(result("A", 15, "3", "4"));
+    held.push(result("A", 10, "5", "6"));
+    held.push(result("B", 1, "1", "2"));
+    let club = holding(held);
+    // The file again: board 9 put right, board 10's pair number put right (it replaces the line
+    // seating pair 5 NS), board 1 marked not played.
+    let mut again: Vec<AppliedResult> = (2..=8).map(|b| result("A", b, "1", "2")).collect();
+    again.push(result("A", 9, "3", "4"));
+    again.push(result("A", 10, "5", "7"));
+    let mut file = submission(again.clone());
+    file.withdrawn.push(key("A", 1, "1", "2"));
+    assert_eq!(
+        as_in_force(Some(&club), &mut file, false),
+        [
+            "kept: 1 line in force that this file does not hold (section A board 15 NS 3 EW 4); if the file is the club's whole session, publish it again with --whole-session to take it out"
+        ]
+    );
+    // Told, not done: nothing more is withdrawn.
+    assert_eq!(file.withdrawn, [key("A", 1, "1", "2")]);
+    // A few lines typed to correct a board leave most of the session beside them: no note.
+    let mut few = submission(vec![result("A", 9, "3", "4")]);
+    assert!(as_in_force(Some(&club), &mut few, false).is_empty());
+    // Three lines left beside twelve given still say so, each named.
+    let mut twelve = submission((2..=13).map(|b| result("A", b, "1", "2")).collect());
+    let said = as_in_force(Some(&club), &mut twelve, false);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with("kept: 3 lines in force that this file does not hold (section A board 1 NS 1 EW 2, section A board 10 NS 5 EW 6, section A board 15 NS 3 EW 4)"),
+        "{said:?}"
+    );
+    assert!(said[0].ends_with("to take them out"), "{said:?}");
+}
+
+fn key(section: &str, board: i32, ns: &str, ew: &str) -> ResultKey {
+    ResultKey {
+        section: section.into(),
+        board,
+        ns_pair: ns.into(),
+        ew_pair: ew.into(),
+    }
+}
