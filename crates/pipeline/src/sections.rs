@@ -26,7 +26,7 @@ use simpairs_events::{Codec, Packer};
 use crate::announce::Announced;
 use crate::results::{ClubResults, Seat, seats, seats_of};
 
-/// [`as_in_force`] of an accepted submission, announced or not, with its notes. An announced one
+/// [`read_as_in_force`] of an accepted submission, announced or not, with its notes. An announced one
 /// holds its results packed: they are read back only when the club has results in force (a
 /// correction's few hundred), and announced again if the rules changed them. `applied` keeps what
 /// the state applies besides the results (withdrawals and pairs).
@@ -73,18 +73,7 @@ impl Read {
 }
 
 /// Reads `applied` in the club's section and movements in force where the rules above ask it, and
-/// takes out what a whole session does not hold: what it changed and what it leaves in force, in
-/// words (nothing: empty).
-pub(crate) fn as_in_force(
-    in_force: Option<&ClubResults>,
-    applied: &mut SubmissionApplied,
-    whole_session: bool,
-) -> Vec<String> {
-    in_force.map_or_else(Vec::new, |club| {
-        read_as_in_force(club, applied, whole_session).notes()
-    })
-}
-
+/// takes out what a whole session does not hold: what it changed and what it leaves in force.
 fn read_as_in_force(in_force: &ClubResults, applied: &mut SubmissionApplied, whole: bool) -> Read {
     let mut held: Vec<Held> = Vec::with_capacity(in_force.len());
     in_force.visit(|r| held.push(held_of(r)));

@@ -2,8 +2,18 @@ use std::sync::Arc;
 
 use simpairs_events::types::{AppliedPair, AppliedResult, Movement, ResultKey, SubmissionApplied};
 
-use super::as_in_force;
 use crate::results::ClubResults;
+
+/// The notes of reading `applied` as in force: what the rules changed, then what they left.
+fn as_in_force(
+    in_force: Option<&ClubResults>,
+    applied: &mut SubmissionApplied,
+    whole_session: bool,
+) -> Vec<String> {
+    in_force.map_or_else(Vec::new, |club| {
+        super::read_as_in_force(club, applied, whole_session).notes()
+    })
+}
 
 fn result(section: &str, board: i32, ns: &str, ew: &str) -> AppliedResult {
     AppliedResult {
