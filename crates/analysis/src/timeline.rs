@@ -51,6 +51,8 @@ pub struct Step {
     pub sealed_at_ms: i64,
     /// The club had results in force before: a correction, not an arrival.
     pub correction: bool,
+    /// The club has no results in force once it applied: its results withdrawn.
+    pub withdrawn: bool,
     /// Results in force once it applied.
     pub results: usize,
     /// Clubs with results in force.
@@ -147,6 +149,7 @@ fn step_of(g: &Generation, correction: bool, in_force: &InForce) -> Step {
         applied_at_ms: g.applied_at_ms,
         sealed_at_ms: g.sealed_at_ms,
         correction,
+        withdrawn: correction && in_force.clubs().get(&g.club).is_none_or(|c| c.is_empty()),
         results: in_force.result_count(),
         clubs: in_force.clubs().len(),
     }

@@ -380,3 +380,62 @@ async fn a_slow_figure_answers_try_again_and_is_kept_for_the_reload() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// A pair of a club whose results were withdrawn: its chart ends where it was ranked, and the
+/// page says it is out and why, where it said the place it had before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_withdrawn_club_s_pair_is_out_of_the_ranking_on_its_movement_page() {
+    let e = common::published("moves-out", "Moves out", &common::settings(17, 3, 4));
+    let club = e.sim.clubs[1].id.clone();
+    simpairs_pipeline::publish::withdraw_club(
+        e.log.as_ref(),
+        &e.id,
+        &club,
+        &simpairs_sim::organiser_key(),
+        "played the boards early",
+    )
+    .unwrap();
+    e.aggregate();
+    let all = field_history(e.log.as_ref(), &e.id, None, &HistoryOptions::default()).unwrap();
+    // The withdrawal is the last generation, marked so; the arrivals are not.
+    let steps: Vec<(&str, bool)> = (all.generations.iter())
+        .map(|s| (s.club.as_str(), s.withdrawn))
+        .collect();
+    assert_eq!(steps.last(), Some(&(club.as_str(), true)), "{steps:?}");
+    assert!(
+        steps[..steps.len() - 1].iter().all(|(_, w)| !w),
+        "{steps:?}"
+    );
+    let out = all
+        .pairs
+        .iter()
+        .find(|p| p.club == club)
+        .expect("a pair of the club");
+    let ranked = all
+        .pairs
+        .iter()
+        .find(|p| p.club != club)
+        .expect("a pair of another");
+    let withdrawn_at = all.generations.last().unwrap().generation;
+    let site = site(&e);
+    let page = |p: &simpairs_analysis::movement::PairPath| {
+        format!(
+            "/movement?top=3&club={}&pair={}&section={}&dir={}",
+            p.club, p.pair, p.section, p.direction
+        )
+    };
+    let (status, _, html) = common::get(&site, &page(out)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    let told = format!("results were withdrawn at generation {withdrawn_at}.");
+    assert!(html.contains(&told), "{told}: {html}");
+    // The pair's row, first in the table of the pairs followed, says "out", not a place.
+    let row = &html[html.find("<tr class=\"mine\">").expect("the pair's row")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(row.contains("<td class=\"num\">out</td>"), "{row}");
+    // A pair still ranked is told nothing of the kind.
+    let (_, _, html) = common::get(&site, &page(ranked)).await;
+    assert!(
+        !html.contains("no longer ranked") && !html.contains(">out<"),
+        "{html}"
+    );
+}

@@ -629,6 +629,18 @@ async fn a_club_withdrawn_is_said_to_be_so_and_counted_out() {
     );
     let (_, _, home) = common::get(&site, "/").await;
     assert!(home.contains("(its results withdrawn)"), "{home}");
+    // A player who searches finds the pair, said to be out; the other clubs' pairs are not.
+    let search = |name: &str| format!("/search?q={}+1", name.replace(' ', "+"));
+    let (_, _, found) = common::get(&site, &search(&club.name)).await;
+    let said = [
+        "the club&#39;s results withdrawn",
+        "the club's results withdrawn",
+    ];
+    assert!(found.contains("Pairs found"), "{found}");
+    assert!(said.iter().any(|s| found.contains(s)), "{found}");
+    let (_, _, other) = common::get(&site, &search(&e.sim.clubs[0].name)).await;
+    assert!(other.contains("Pairs found"), "{other}");
+    assert!(!said.iter().any(|s| other.contains(s)), "{other}");
     let (_, _, api) = common::get(&site, "/api/clubs").await;
     let api: serde_json::Value = serde_json::from_str(&api).unwrap();
     let (entry, other) = (&api[club.id.as_str()], &api[e.sim.clubs[0].id.as_str()]);

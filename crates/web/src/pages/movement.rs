@@ -9,8 +9,8 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
-use simpairs_analysis::movement::{FieldHistory, HistoryOptions, PairPath, Pairs};
-use simpairs_analysis::timeline::Every;
+use simpairs_analysis::movement::{FieldHistory, HistoryOptions, PairPath, Pairs, Point};
+use simpairs_analysis::timeline::{Every, Step};
 use simpairs_pipeline::PairKey;
 use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::club_name;
@@ -127,15 +127,48 @@ fn no_pair(site: &Site) -> Response {
     )
 }
 
-/// The pairs followed, best final place first, the reader's own pair (if any) first of all.
+/// The pairs followed, best final place first and the pairs no longer ranked last, the reader's
+/// own pair (if any) first of all.
 fn ordered<'a>(h: &'a FieldHistory, mine: Option<&PairKey>) -> Vec<(&'a PairPath, bool)> {
     let mut paths: Vec<(&PairPath, bool)> = h
         .pairs
         .iter()
         .map(|p| (p, mine.is_some_and(|m| is(p, m))))
         .collect();
-    paths.sort_by_key(|(p, own)| (!own, p.points.last().map_or(u32::MAX, |x| x.combined_place)));
+    let place = |p: &PairPath| match now(h, p) {
+        Some(x) => x.combined_place,
+        None => u32::MAX,
+    };
+    paths.sort_by_key(|(p, own)| (!own, place(p)));
     paths
+}
+
+/// The pair's figures at the chart's last generation: none when it is no longer ranked (its
+/// club's results withdrawn, or its results taken out by a correction).
+fn now<'a>(h: &FieldHistory, path: &'a PairPath) -> Option<&'a Point> {
+    let last = path.points.last()?;
+    (h.scored.last() == Some(&last.generation)).then_some(last)
+}
+
+/// Why a pair ranked on the way is no longer ranked, in words.
+fn out_words(h: &FieldHistory, p: &Projection, path: &PairPath) -> Option<String> {
+    let last = path.points.last()?.generation;
+    if h.scored.last() == Some(&last) {
+        return None;
+    }
+    let withdrawn =
+        (h.generations.iter()).find(|s| s.generation > last && s.club == path.club && s.withdrawn);
+    Some(match withdrawn {
+        Some(s) => format!(
+            "This pair is no longer ranked: {}'s results were withdrawn at generation {}.",
+            club_name(p, &path.club),
+            s.generation
+        ),
+        None => format!(
+            "This pair is no longer ranked: a correction of {} after generation {last} took its results out.",
+            club_name(p, &path.club)
+        ),
+    })
 }
 
 fn is(path: &PairPath, pair: &PairKey) -> bool {
@@ -217,10 +250,10 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
             highlight: *own,
         })
         .collect();
-    let arrived: HashMap<i64, (String, bool)> = h
+    let arrived: HashMap<i64, (String, &'static str)> = h
         .generations
         .iter()
-        .map(|s| (s.generation, (club_name(&p, &s.club), s.correction)))
+        .map(|s| (s.generation, (club_name(&p, &s.club), step_words(s))))
         .collect();
     let mine = paths.iter().find(|(_, own)| *own).map(|(path, _)| *path);
     let title = match mine {
@@ -245,8 +278,11 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
                 }
                 figcaption { (legend(&series)) }
             }
-            (summary(&p, &paths))
-            @if let Some(m) = mine { (path_table(m, &arrived)) }
+            (summary(&p, h, &paths))
+            @if let Some(m) = mine {
+                @if let Some(out) = out_words(h, &p, m) { p.note role="status" { (out) } }
+                (path_table(m, &arrived))
+            }
         }
         p.meta { "Scoring: " code { (h.options) } ". The same figures as JSON: "
             a href=(api_link(ask)) { "/api/movement" } "." }
@@ -314,7 +350,7 @@ fn legend(series: &[Series]) -> Markup {
     }
 }
 
-fn summary(p: &Projection, paths: &[(&PairPath, bool)]) -> Markup {
+fn summary(p: &Projection, h: &FieldHistory, paths: &[(&PairPath, bool)]) -> Markup {
     html! {
         table {
             caption { "The pairs followed: place now, best and worst place on the way" }
@@ -326,20 +362,20 @@ fn summary(p: &Projection, paths: &[(&PairPath, bool)]) -> Markup {
                 th scope="col" { "%" }
                 th.l.wide scope="col" { "Moves" }
             } }
-            tbody { @for (path, own) in paths { (summary_row(p, path, *own)) } }
+            tbody { @for (path, own) in paths { (summary_row(p, h, path, *own)) } }
         }
     }
 }
 
-fn summary_row(p: &Projection, path: &PairPath, own: bool) -> Markup {
-    let last = path.points.last();
+fn summary_row(p: &Projection, h: &FieldHistory, path: &PairPath, own: bool) -> Markup {
+    let last = now(h, path);
     let best = path.points.iter().map(|x| x.combined_place).min();
     let worst = path.points.iter().map(|x| x.combined_place).max();
     let pair = pair_ref(path);
     html! {
         tr.mine[own] {
             th.l scope="row" { a href=(fmt::pair_url(&pair)) { (label(p, path)) } }
-            td.num { @if let Some(l) = last { (l.combined_place) } }
+            td.num { @if let Some(l) = last { (l.combined_place) } @else { "out" } }
             td.num.wide { @if let Some(b) = best { (b) } }
             td.num.wide { @if let Some(w) = worst { (w) } }
             td.num { (pct(last.and_then(|l| l.percent))) }
@@ -363,7 +399,16 @@ pub(crate) fn movement_url(pair: &PairKey) -> String {
     url
 }
 
-fn path_table(path: &PairPath, arrived: &HashMap<i64, (String, bool)>) -> Markup {
+/// What a generation was, beside its club's name: an arrival says nothing more.
+fn step_words(s: &Step) -> &'static str {
+    match (s.withdrawn, s.correction) {
+        (true, _) => " (its results withdrawn)",
+        (false, true) => " (a correction)",
+        (false, false) => "",
+    }
+}
+
+fn path_table(path: &PairPath, arrived: &HashMap<i64, (String, &'static str)>) -> Markup {
     html! {
         h2 { "After each club" }
         table {
@@ -379,8 +424,8 @@ fn path_table(path: &PairPath, arrived: &HashMap<i64, (String, bool)>) -> Markup
                 @for x in &path.points {
                     tr {
                         td.num { (x.generation) }
-                        td.l { @if let Some((club, correction)) = arrived.get(&x.generation) {
-                            (club) @if *correction { " (a correction)" } } }
+                        td.l { @if let Some((club, what)) = arrived.get(&x.generation) {
+                            (club) (what) } }
                         td.num { (x.combined_place) }
                         td.num.wide { (x.place) @if x.tied { "=" } }
                         td.num { (pct(x.percent)) }
@@ -404,6 +449,7 @@ mod tests {
             applied_at_ms: 0,
             sealed_at_ms: 0,
             correction: false,
+            withdrawn: false,
             results: 0,
             clubs: 1,
         };

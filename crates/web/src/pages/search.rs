@@ -66,7 +66,9 @@ fn results(p: &Projection, catalog: &Catalog, found: &SearchResults) -> Markup {
                         tr {
                             td.l { a href=(fmt::pair_url(&hit.pair)) { (fmt::pair_label(&hit.pair, &simpairs_pipeline::views::players_of(p, &hit.pair))) } }
                             td.l { (club_name(p, &hit.pair.club)) ", pair " (fmt::pair_number(&hit.pair))
-                                @if !hit.pair.section.is_empty() { ", section " (hit.pair.section) } }
+                                @if !hit.pair.section.is_empty() { ", section " (hit.pair.section) }
+                                @if catalog.clubs().get(&hit.pair.club).is_some_and(|c| c.withdrawn()) {
+                                    br; span.meta { "the club's results withdrawn" } } }
                             td.num.wide { @if let Some(s) = &standing { (s.rank) @if s.tied { "=" } } }
                             td.num { @if let Some(s) = &standing { (fmt::pct(s.percent_hundredths)) } }
                         }
