@@ -1235,3 +1235,30 @@ fn a_correction_taken_back_by_publishing_the_first_file_again_applies() {
         "{listed}"
     );
 }
+
+#[test]
+fn a_club_withdrawn_before_it_published_is_listed_withdrawn_with_nothing_taken_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-4");
+    let out = withdraw(d, "A", "keys/organiser.key", "did not run the session");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        listed.starts_with("event E: 0 of 1 declared club in, 1 withdrawn;"),
+        "{listed}"
+    );
+    let notes: Vec<&str> = (listed.lines())
+        .filter(|l| l.starts_with("  note: "))
+        .collect();
+    assert_eq!(
+        notes,
+        ["  note: the club's results withdrawn: it had none in force"],
+        "{listed}"
+    );
+}

@@ -20,7 +20,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use simpairs_events::types::{AppliedResult, Movement, ResultKey, SubmissionApplied};
+use simpairs_events::types::{
+    AppliedResult, Movement, ResultKey, SubmissionApplied, SubmissionSealed,
+};
 use simpairs_events::{Codec, Packer};
 
 use crate::announce::Announced;
@@ -33,12 +35,16 @@ use crate::results::{ClubResults, Seat, seats, seats_of};
 pub(crate) fn name_accepted(
     in_force: Option<&ClubResults>,
     codec: &Codec,
-    (applied, whole_session): (&mut SubmissionApplied, bool),
+    (applied, seal): (&mut SubmissionApplied, &SubmissionSealed),
     announced: Option<Announced>,
     packer: impl FnOnce() -> Option<Packer>,
 ) -> (Option<Announced>, Vec<String>) {
-    let Some(in_force) = in_force else {
-        return (announced, Vec::new());
+    let whole_session = seal.whole_session;
+    let Some(in_force) = in_force.filter(|club| !club.is_empty()) else {
+        // A withdrawal (a whole session of nothing) of a club with nothing in force.
+        let nothing = whole_session && seal.count == 0;
+        let note = "the club's results withdrawn: it had none in force".to_string();
+        return (announced, nothing.then_some(note).into_iter().collect());
     };
     let Some(announced) = announced else {
         let read = read_as_in_force(in_force, applied, whole_session);

@@ -528,7 +528,7 @@ impl EventState {
             let (verdict, announced) = match verdict {
                 Ok(mut a) => {
                     let in_force = self.results.get(&ready.seal.club_id);
-                    let applied = (&mut a.applied, ready.seal.whole_session);
+                    let applied = (&mut a.applied, &ready.seal);
                     let (announced, notes) =
                         crate::sections::name_accepted(in_force, codec, applied, announced, packer);
                     a.notes = notes;
