@@ -1262,3 +1262,99 @@ fn a_club_withdrawn_before_it_published_is_listed_withdrawn_with_nothing_taken_o
         "{listed}"
     );
 }
+
+/// The real Compscore sessions and the hand records of one of them, copied into `dir`.
+fn cobalt_files(dir: &Path) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for (from, to) in [
+        ("realdata/native/cobalt/mp_pairs_mitchell_02.xml", "02.xml"),
+        ("realdata/native/cobalt/mp_pairs_mitchell_03.xml", "03.xml"),
+        ("hands/cobalt_mp_pairs_mitchell_02.pbn", "hands.pbn"),
+    ] {
+        std::fs::copy(root.join(from), dir.join(to)).unwrap();
+    }
+}
+
+fn aggregated(dir: &Path) {
+    let args = [
+        "aggregate",
+        "--log",
+        "log",
+        "--until-idle",
+        "--key",
+        "keys/aggregator.key",
+    ];
+    ok(dir, &args);
+}
+
+#[test]
+fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("clubs.csv"),
+        "club,name\nA,Club A\nB,Club B\nC,Club C\n",
+    )
+    .unwrap();
+    declared(d, "1-27");
+    cobalt_files(d);
+    // A plays another session's boards and is first: its deals are the event's, and it applies.
+    publish(d, "A", "03.xml");
+    aggregated(d);
+    // An index built now is read on from here below: its saved state keeps A's deals apart.
+    let index = ["--index-dir", "index"];
+    let first = ok(
+        d,
+        &[&["replay", "--log", "log", "--json"][..], &index].concat(),
+    );
+    assert_eq!(pairs_of(&first), ["A"]);
+    // The organiser declares the hand records; B played them.
+    let args = [
+        "event",
+        "hands",
+        "--log",
+        "log",
+        "--event",
+        "E",
+        "--organiser-key",
+    ];
+    ok(
+        d,
+        &[&args[..], &["keys/organiser.key", "hands.pbn"]].concat(),
+    );
+    publish(d, "B", "02.xml");
+    aggregated(d);
+    // The director's listing (a replay) says what the aggregator did: both applied, A judged by
+    // the deals known when it applied, not by hand records declared after.
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        listed.contains("2 submissions: 2 applied, 0 superseded, 0 set aside"),
+        "{listed}"
+    );
+    for indexed in [&["--no-index"][..], &index] {
+        let args = [&["replay", "--log", "log", "--json"][..], indexed].concat();
+        assert_eq!(pairs_of(&ok(d, &args)), ["A", "B"], "{indexed:?}");
+    }
+    // A club that publishes other deals now is refused at publish, naming the boards.
+    let out = simpairs(
+        d,
+        &[
+            "club",
+            "publish",
+            "--log",
+            "log",
+            "--event",
+            "E",
+            "--club",
+            "C",
+            "--key",
+            "keys/C.key",
+            "03.xml",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("played other deals"),
+        "{err}"
+    );
+}

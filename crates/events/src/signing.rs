@@ -20,7 +20,7 @@
 use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use sha2::{Digest, Sha256};
 
-use crate::types::{HashFunction, OutputSealed, SubmissionSealed};
+use crate::types::{EventAmended, HashFunction, OutputSealed, SubmissionSealed};
 
 /// Length of a digest and of a record hash, in bytes.
 pub const DIGEST_LEN: usize = 32;
@@ -342,7 +342,19 @@ pub fn verify_output(key: &PublicKey, seal: &OutputSealed) -> bool {
 }
 
 /// The bytes an amendment's signature covers: [`AMENDMENT_DOMAIN`] and the amendment's datum
-/// written with an empty signature.
-pub fn amendment_bytes(datum_without_signature: &[u8]) -> Vec<u8> {
-    [AMENDMENT_DOMAIN, datum_without_signature].concat()
+/// written with an empty signature. `hands_from`, the field after the signature, is left out
+/// when it is empty (its one byte, the count 0): an amendment written before the field keeps
+/// the bytes it was signed over.
+pub fn amendment_bytes(codec: &crate::Codec, amended: &EventAmended) -> Vec<u8> {
+    let unsigned = crate::Event::EventAmended(EventAmended {
+        signature: Vec::new(),
+        ..amended.clone()
+    });
+    let mut datum = codec.datum(&unsigned);
+    if amended.hands_from.is_empty() {
+        // An empty array is written as its count, 0, alone, and it is the datum's last field.
+        debug_assert_eq!(datum.last(), Some(&0));
+        datum.pop();
+    }
+    [AMENDMENT_DOMAIN, &datum].concat()
 }

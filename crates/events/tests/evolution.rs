@@ -184,3 +184,16 @@ fn seals_written_before_whole_sessions_decode_as_line_by_line() {
     let current = codec.current_schema(EventType::SubmissionSealed);
     assert_eq!(current.version(), 4);
 }
+
+/// Amendments written before hand records said where they hold from (version 1) decode with no
+/// place: their hand records hold for every seal, as every reader applied them then.
+#[test]
+fn amendments_written_before_hands_from_decode_with_hand_records_for_every_seal() {
+    let codec = Codec::new().unwrap();
+    let golden = std::fs::read(common::golden_dir().join("v1/EventAmended.bin")).unwrap();
+    let writer = codec.writer_schema(&golden).unwrap();
+    assert_eq!((writer.version(), writer.is_current()), (1, false));
+    let expected: Event = common::event_amended_v1().into();
+    assert_eq!(codec.decode(&golden).unwrap(), expected);
+    assert_eq!(codec.current_schema(EventType::EventAmended).version(), 2);
+}

@@ -3,10 +3,10 @@
 use crate::common;
 
 use simpairs_events::{
-    Codec, Event, HashFunction, PrivateKey, PublicKey, SEAL_DOMAIN, SEAL_DOMAIN_BLAKE3,
-    SealWarning, SubmissionSealed, WHOLE_SESSION, key_id, output_seal_bytes, record_hash,
-    seal_bytes, sign_output, sign_seal, split_message, submission_digest, verify_output,
-    verify_seal,
+    AMENDMENT_DOMAIN, Codec, Event, HashFunction, PrivateKey, PublicKey, SEAL_DOMAIN,
+    SEAL_DOMAIN_BLAKE3, SealWarning, SubmissionSealed, WHOLE_SESSION, amendment_bytes, key_id,
+    output_seal_bytes, record_hash, seal_bytes, sign_output, sign_seal, split_message,
+    submission_digest, verify_output, verify_seal,
 };
 
 fn unhex(text: &str) -> Vec<u8> {
@@ -372,4 +372,37 @@ fn output_seals_verify_with_the_aggregators_key_only() {
     );
     assert!(output_seal_bytes(&sealed).starts_with(b"simpairs/OutputSealed/v2/BLAKE3\0"));
     assert!(output_seal_bytes(&moved).starts_with(b"simpairs/OutputSealed/v1\0"));
+}
+
+/// An amendment written before `hands_from` (version 1) is signed over its datum with an empty
+/// signature; read with version 2, the bytes its signature covers are those same bytes, so it
+/// still verifies. With the field, the place is signed too.
+#[test]
+fn amendment_bytes_are_the_version_1_bytes_until_hand_records_say_where_they_hold_from() {
+    let codec = Codec::new().unwrap();
+    let golden = std::fs::read(common::golden_dir().join("v1/EventAmended.bin")).unwrap();
+    let v1 = split_message(&golden).unwrap().datum;
+    // The signature is the last field of version 1: 64 bytes, their length written 0x80 0x01.
+    let signature = [&[0x80, 0x01][..], &[0x77; 64]].concat();
+    assert!(v1.ends_with(&signature));
+    let unsigned_v1 = [&v1[..v1.len() - signature.len()], &[0]].concat();
+    assert_eq!(
+        amendment_bytes(&codec, &common::event_amended_v1()),
+        [AMENDMENT_DOMAIN, &unsigned_v1].concat()
+    );
+    // Version 2 with a place: the whole datum, the place included, so it cannot be moved.
+    let amended = common::event_amended();
+    let bytes = amendment_bytes(&codec, &amended);
+    assert!(bytes.starts_with(AMENDMENT_DOMAIN) && bytes.ends_with(&[6, 80, 14, 0, 0]));
+    let moved = simpairs_events::types::EventAmended {
+        hands_from: vec![41, 7, 0],
+        ..amended.clone()
+    };
+    assert_ne!(amendment_bytes(&codec, &moved), bytes);
+    // The signature is no part of what it signs.
+    let resigned = simpairs_events::types::EventAmended {
+        signature: vec![1; 64],
+        ..amended
+    };
+    assert_eq!(amendment_bytes(&codec, &resigned), bytes);
 }

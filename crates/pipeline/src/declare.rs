@@ -453,9 +453,7 @@ pub fn amend(
     let mut made = Made::new(amendment.keys_dir.clone());
     let mut amended = amendment_of(log, &roster, &amendment, &mut made)?;
     amended.key_id = organiser.public().id();
-    let mut signed_part = amended.clone();
-    signed_part.signature = Vec::new();
-    let bytes = simpairs_events::amendment_bytes(&codec.datum(&Event::EventAmended(signed_part)));
+    let bytes = simpairs_events::amendment_bytes(&codec, &amended);
     amended.signature = organiser.sign(&bytes).to_vec();
     let key_files = made.write()?;
     let event = Event::EventAmended(amended.clone());
@@ -608,7 +606,20 @@ fn amendment_of(
         amended_at_ms: now_ms(),
         key_id: String::new(),
         signature: Vec::new(),
+        hands_from: hands_from(log, &results, partitions, a)?,
     })
+}
+
+/// Where hand records hold from: each partition's end of the results stream now, so that every
+/// reader checks the seals appended before them against the deals known before (none when the
+/// amendment declares no hand records).
+fn hands_from(log: &dyn Log, results: &str, partitions: u32, a: &Amendment) -> Result<Vec<i64>> {
+    if a.hands.is_empty() {
+        return Ok(Vec::new());
+    }
+    (0..partitions)
+        .map(|p| Ok(log.end_offset(results, p)? as i64))
+        .collect()
 }
 
 /// The events declared in a log, in declaration order.

@@ -56,9 +56,10 @@ use crate::replay::AsOf;
 use crate::{Error, Result, stream_name};
 
 /// The version of the index file, its layout and the rules its results in force were read by
-/// (docs/rules.md, "Corrections"; the organiser's seals for a club, docs/decisions/trust.md): an
+/// (docs/rules.md, "Corrections"; the organiser's seals for a club, docs/decisions/trust.md; hand
+/// records from where they were declared, its saved state keeping the clubs' deals apart): an
 /// index of another version is built again.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// One generation: a submission applied, where, and what it needed to apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@
 //! recorded score differs from its contract is a warning, never a rejection: the recorded score is
 //! what the director ruled.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use simpairs_events::Codec;
@@ -23,6 +23,7 @@ use simpairs_events::types::{
 };
 use simpairs_scoring::Field;
 
+use crate::known_deals::{KnownDeals, Place};
 use crate::limits::Limits;
 use crate::pending::{Part, Pending, datum};
 
@@ -34,7 +35,9 @@ pub struct Context<'a> {
     pub limits: &'a Limits,
     /// The deal of each board as the event knows it (the organiser's hand records, else the
     /// first applied club's), in PBN deal notation.
-    pub deals: &'a BTreeMap<i32, String>,
+    pub deals: &'a KnownDeals,
+    /// The seal's place in the results stream, which says which hand records hold for it.
+    pub place: Place,
 }
 
 /// A submission that passed every check: what applies.
@@ -258,7 +261,7 @@ pub(crate) fn judge(
         problems,
     };
     let mut checked = check_records(codec, pending, &seal.club_id, context).map_err(invalid)?;
-    let other = other_deals(&checked.deals, context.deals);
+    let other = other_deals(&checked.deals, context.deals, context.place);
     if !other.is_empty() {
         return Err(invalid(vec![Problem::OtherDeals { boards: other }]));
     }
@@ -292,13 +295,13 @@ pub(crate) fn judge(
     })
 }
 
-/// The boards whose deal in `deals` differs from the event's.
-fn other_deals(deals: &[(i32, String)], known: &BTreeMap<i32, String>) -> Vec<i32> {
+/// The boards whose deal in `deals` differs from the event's at `place`.
+fn other_deals(deals: &[(i32, String)], known: &KnownDeals, place: Place) -> Vec<i32> {
     let mut boards: Vec<i32> = deals
         .iter()
         .filter(|(board, deal)| {
             known
-                .get(board)
+                .at(*board, place)
                 .is_some_and(|k| !crate::deals::same_deal(k, deal))
         })
         .map(|(board, _)| *board)
@@ -313,9 +316,10 @@ fn other_deals(deals: &[(i32, String)], known: &BTreeMap<i32, String>) -> Vec<i3
 pub(crate) fn check_deals_again(
     seal: &SubmissionSealed,
     accepted: Accepted,
-    known: &BTreeMap<i32, String>,
+    known: &KnownDeals,
+    place: Place,
 ) -> Result<Accepted, Rejection> {
-    let other = other_deals(&accepted.deals, known);
+    let other = other_deals(&accepted.deals, known, place);
     if other.is_empty() {
         return Ok(accepted);
     }

@@ -34,6 +34,7 @@ pub mod field;
 pub mod history;
 pub mod judge;
 pub mod keys;
+pub mod known_deals;
 pub mod limits;
 pub mod output;
 mod pair;

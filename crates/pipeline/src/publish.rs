@@ -660,6 +660,9 @@ pub(crate) fn preflight(
     roster: Roster,
     events: &[Event],
 ) -> std::result::Result<Vec<crate::judge::LineWarning>, Refusal> {
+    // The records will be appended after everything in the log now: past the place from which
+    // every hand record declared so far holds.
+    const AFTER_THE_LOG: i64 = i64::MAX / 4;
     let mut state = EventState::new();
     state.set_roster(roster);
     let mut batch = crate::state::Batch::new(codec);
@@ -668,7 +671,7 @@ pub(crate) fn preflight(
         state.stage(
             &mut batch,
             crate::state::decode(codec, &message),
-            i as i64,
+            AFTER_THE_LOG + i as i64,
             i,
         );
     }

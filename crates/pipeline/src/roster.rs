@@ -6,7 +6,7 @@
 //! applies when it is the next one (numbered from 1) and its signature verifies with the
 //! organiser's key of the declaration; anything else is set aside with the reason.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{EventAmended, EventDeclared, EventLimits};
@@ -36,8 +36,8 @@ pub struct Roster {
     pub aggregators: HashMap<String, PublicKey>,
     pub organiser: Option<PublicKey>,
     pub limits: Limits,
-    /// The organiser's hand records, by board (PBN deal notation).
-    pub hands: BTreeMap<i32, String>,
+    /// The organiser's hand records, in the order declared, each with where it holds from.
+    pub hands: Vec<crate::known_deals::HandRecords>,
     /// Amendments applied.
     pub amendments: i64,
     /// The one club whose entry `clubs` holds, when the roster was read for one club
@@ -144,7 +144,7 @@ impl Roster {
             aggregators,
             organiser,
             limits: limits_of(declared.limits.as_ref()),
-            hands: BTreeMap::new(),
+            hands: Vec::new(),
             amendments: 0,
             only: only.map(str::to_string),
             added_elsewhere: BTreeSet::new(),
@@ -234,11 +234,7 @@ impl Roster {
         let Some(organiser) = &self.organiser else {
             return false;
         };
-        let unsigned = Event::EventAmended(EventAmended {
-            signature: Vec::new(),
-            ..amended.clone()
-        });
-        let bytes = simpairs_events::amendment_bytes(&codec.datum(&unsigned));
+        let bytes = simpairs_events::amendment_bytes(codec, amended);
         amended.key_id == organiser.id() && organiser.verify(&bytes, &amended.signature)
     }
 
@@ -294,8 +290,13 @@ impl Roster {
             let key = public(&k.public_key)?;
             next.aggregators.insert(k.key_id.clone(), key);
         }
-        for h in &a.hands {
-            next.hands.insert(h.board, h.deal.clone());
+        if !a.hands.is_empty() {
+            next.hands.push(crate::known_deals::HandRecords {
+                from: (a.hands_from.iter())
+                    .map(|&offset| u64::try_from(offset).unwrap_or(0))
+                    .collect(),
+                deals: a.hands.iter().map(|h| (h.board, h.deal.clone())).collect(),
+            });
         }
         next.amendments = a.amendment;
         *self = next;
@@ -457,6 +458,7 @@ mod tests {
             amended_at_ms: 0,
             key_id: String::new(),
             signature: Vec::new(),
+            hands_from: Vec::new(),
         }
     }
 

@@ -26,6 +26,7 @@ use simpairs_scoring::Field;
 
 use crate::announce::{Announced, Announcement};
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
+use crate::known_deals::Place;
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
@@ -92,7 +93,7 @@ pub struct EventState {
     applied_count: i64,
     /// The deal of each board as the event knows it: the organiser's hand records, else the
     /// first applied club's.
-    deals: Arc<BTreeMap<i32, String>>,
+    deals: Arc<crate::known_deals::KnownDeals>,
     /// The partition the records being staged come from (a key's revocation is an offset of a
     /// partition).
     partition: u32,
@@ -110,6 +111,8 @@ struct Ready {
     /// The batch index of the record that completed it (its effect is that record's).
     trigger: usize,
     seal: SubmissionSealed,
+    /// The seal's place: its partition and offset.
+    partition: u32,
     offset: i64,
     pending: Pending,
 }
@@ -289,7 +292,7 @@ impl EventState {
 
     /// The deal of each board as the event knows it.
     pub fn deals(&self) -> &BTreeMap<i32, String> {
-        &self.deals
+        self.deals.latest()
     }
 
     /// The results in force, in identity order (club, then table): (club, result).
@@ -379,11 +382,7 @@ impl EventState {
 
     /// Takes the roster as the declarations stream tells it now (read by [`Roster::load`]).
     pub(crate) fn set_roster(&mut self, roster: Roster) {
-        let mut deals = (*self.deals).clone();
-        for (board, deal) in &roster.hands {
-            deals.insert(*board, deal.clone());
-        }
-        self.deals = Arc::new(deals);
+        Arc::make_mut(&mut self.deals).declare(&roster.hands);
         self.roster = Some(Arc::new(roster));
     }
 
@@ -488,6 +487,7 @@ impl EventState {
                 boards: &boards,
                 limits: &limits,
                 deals: &deals,
+                place: Place::of(r.partition, r.offset),
             };
             let mut verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
             // The records are not needed once judged: freed here, in parallel, rather than one
@@ -522,8 +522,10 @@ impl EventState {
         for (ready, verdict, announced) in decided {
             // Deals learnt from a submission applied earlier in the batch are checked again here,
             // as they would be one submission at a time.
-            let verdict =
-                verdict.and_then(|a| crate::judge::check_deals_again(&ready.seal, a, &self.deals));
+            let verdict = verdict.and_then(|a| {
+                let place = Place::of(ready.partition, ready.offset);
+                crate::judge::check_deals_again(&ready.seal, a, &self.deals, place)
+            });
             // So is the club's section in force.
             let (verdict, announced) = match verdict {
                 Ok(mut a) => {
@@ -571,15 +573,8 @@ impl EventState {
         };
         self.note(seal, offset, verdict);
         // The first club to apply a board's deal sets it, where the organiser declared none.
-        if accepted
-            .deals
-            .iter()
-            .any(|(board, _)| !self.deals.contains_key(board))
-        {
-            let deals = Arc::make_mut(&mut self.deals);
-            for (board, deal) in accepted.deals {
-                deals.entry(board).or_insert(deal);
-            }
+        if self.deals.teaches(&accepted.deals) {
+            Arc::make_mut(&mut self.deals).learn(accepted.deals);
         }
         let applied = self.apply(key, offset, accepted.applied, announced);
         // The field built by the checks is the club's field only when the club's results in
@@ -867,9 +862,11 @@ impl EventState {
                 break;
             };
             batch.completing.insert(submission_hash(&key.0, &key.1));
+            // A club's records and seals share its partition (their key is event/club).
             batch.ready.push(Ready {
                 trigger: index,
                 seal,
+                partition: self.partition,
                 offset,
                 pending,
             });

@@ -103,6 +103,15 @@ pub fn event_amended() -> EventAmended {
         amended_at_ms: 1_795_100_000_000,
         key_id: s("kba9876543210"),
         signature: vec![0x77; 64],
+        hands_from: vec![40, 7, 0],
+    }
+}
+
+/// The version 1 sample as version 2 reads it (hand records that hold for every seal).
+pub fn event_amended_v1() -> EventAmended {
+    EventAmended {
+        hands_from: Vec::new(),
+        ..event_amended()
     }
 }
 

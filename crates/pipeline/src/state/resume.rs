@@ -33,7 +33,8 @@ pub struct Saved {
     queues: Vec<(String, Vec<String>)>,
     /// Submissions whose signed content was set aside for good, by club and submission.
     set_aside: Vec<(String, String)>,
-    /// The deal of each board as the event knew it.
+    /// The deal of each board as the clubs gave it (the first to apply one); the organiser's hand
+    /// records are the roster's.
     deals: BTreeMap<i32, String>,
 }
 
@@ -123,7 +124,7 @@ impl EventState {
             pending,
             queues,
             set_aside,
-            deals: (*self.deals).clone(),
+            deals: self.deals.learnt().clone(),
         }
     }
 
@@ -175,7 +176,7 @@ impl EventState {
             .into_iter()
             .map(|(club, submission)| (club.into(), submission.into()))
             .collect();
-        self.deals = Arc::new(saved.deals);
+        Arc::make_mut(&mut self.deals).set_learnt(saved.deals);
         Ok(())
     }
 }

@@ -1,0 +1,169 @@
+//! The deal of each board as the event knows it at a seal's place in the results stream: the
+//! organiser's hand records from the place they were declared at, else the deal of the first
+//! club that applied one (docs/rules.md, "Hand records").
+//!
+//! Hand records hold from the offsets the results stream had reached when the organiser declared
+//! them, not from the start: a club whose deals were the event's when it applied stays applied,
+//! and a replay, the aggregator and an aggregator started again all judge each seal by the deals
+//! known at its place.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A seal's place in the results stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub partition: u32,
+    pub offset: u64,
+}
+
+impl Place {
+    /// The place of a seal at `offset` (as the state numbers records) of `partition`.
+    pub fn of(partition: u32, offset: i64) -> Place {
+        Place {
+            partition,
+            offset: u64::try_from(offset).unwrap_or(0),
+        }
+    }
+}
+
+/// The hand records one amendment declared, and where they hold from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandRecords {
+    /// For each partition of the results stream, the first offset they hold at. Empty (and for
+    /// a partition it does not name): every seal, as hand records declared before the offsets
+    /// were recorded hold.
+    pub from: Vec<u64>,
+    /// Each board's deal, in PBN deal notation.
+    pub deals: BTreeMap<i32, String>,
+}
+
+impl HandRecords {
+    fn hold_at(&self, place: Place) -> bool {
+        (self.from.get(place.partition as usize)).is_none_or(|&from| place.offset >= from)
+    }
+}
+
+/// What the event knows of its deals: what clubs applied, and the hand records declared.
+#[derive(Clone, Debug, Default)]
+pub struct KnownDeals {
+    /// Each board's deal as the first club to apply one gave it.
+    learnt: BTreeMap<i32, String>,
+    /// The hand records, in the order declared.
+    declared: Arc<[HandRecords]>,
+    /// The deals after the last record: the latest hand records, else what was learnt.
+    latest: BTreeMap<i32, String>,
+}
+
+impl KnownDeals {
+    /// The deal of `board` that a seal at `place` is checked against, if any is known.
+    pub fn at(&self, board: i32, place: Place) -> Option<&str> {
+        let declared = (self.declared.iter().rev())
+            .filter(|h| h.hold_at(place))
+            .find_map(|h| h.deals.get(&board));
+        declared
+            .or_else(|| self.learnt.get(&board))
+            .map(String::as_str)
+    }
+
+    /// The deals after the last record read, for the views: the organiser's latest hand record of
+    /// a board, else the first club's deal.
+    pub fn latest(&self) -> &BTreeMap<i32, String> {
+        &self.latest
+    }
+
+    /// The deals learnt from the clubs (what a saved state keeps).
+    pub(crate) fn learnt(&self) -> &BTreeMap<i32, String> {
+        &self.learnt
+    }
+
+    /// Whether an applied submission's deals teach anything: a board no club gave before.
+    pub(crate) fn teaches(&self, deals: &[(i32, String)]) -> bool {
+        deals
+            .iter()
+            .any(|(board, _)| !self.learnt.contains_key(board))
+    }
+
+    /// Learns the deals of an applied submission where no club gave the board's before.
+    pub(crate) fn learn(&mut self, deals: Vec<(i32, String)>) {
+        for (board, deal) in deals {
+            self.learnt.entry(board).or_insert(deal);
+        }
+        self.refresh();
+    }
+
+    /// Takes the learnt deals of a saved state.
+    pub(crate) fn set_learnt(&mut self, learnt: BTreeMap<i32, String>) {
+        self.learnt = learnt;
+        self.refresh();
+    }
+
+    /// Takes the hand records as the roster holds them now.
+    pub(crate) fn declare(&mut self, hands: &[HandRecords]) {
+        if *self.declared != *hands {
+            self.declared = hands.into();
+            self.refresh();
+        }
+    }
+
+    fn refresh(&mut self) {
+        let mut latest = self.learnt.clone();
+        for h in self.declared.iter() {
+            latest.extend(h.deals.iter().map(|(b, d)| (*b, d.clone())));
+        }
+        self.latest = latest;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place(partition: u32, offset: u64) -> Place {
+        Place { partition, offset }
+    }
+
+    fn records(from: &[u64], deals: &[(i32, &str)]) -> HandRecords {
+        HandRecords {
+            from: from.to_vec(),
+            deals: deals.iter().map(|(b, d)| (*b, d.to_string())).collect(),
+        }
+    }
+
+    #[test]
+    fn hand_records_hold_from_their_place_and_what_was_learnt_before() {
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, "club".into()), (2, "club 2".into())]);
+        // A second club's deal of board 1 teaches nothing: the first stands.
+        assert!(!known.teaches(&[(1, "other".into())]));
+        known.learn(vec![(1, "other".into())]);
+        known.declare(&[
+            records(&[10, 20], &[(1, "first")]),
+            records(&[15, 30], &[(1, "second")]),
+        ]);
+        assert_eq!(known.at(1, place(0, 9)), Some("club"));
+        assert_eq!(known.at(1, place(0, 10)), Some("first"));
+        assert_eq!(known.at(1, place(0, 15)), Some("second"));
+        assert_eq!(known.at(1, place(1, 25)), Some("first"));
+        assert_eq!(known.at(1, place(1, 30)), Some("second"));
+        // A partition the records do not name came later: they hold there.
+        assert_eq!(known.at(1, place(2, 0)), Some("second"));
+        // A board they do not give is the club's, and one nobody gave is unknown.
+        assert_eq!(known.at(2, place(0, 50)), Some("club 2"));
+        assert_eq!(known.at(3, place(0, 50)), None);
+        let latest: Vec<(i32, &str)> = (known.latest().iter())
+            .map(|(b, d)| (*b, d.as_str()))
+            .collect();
+        assert_eq!(latest, [(1, "second"), (2, "club 2")]);
+    }
+
+    #[test]
+    fn hand_records_declared_before_their_place_was_recorded_hold_everywhere() {
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, "club".into())]);
+        known.declare(&[records(&[], &[(1, "declared")])]);
+        assert_eq!(known.at(1, place(0, 0)), Some("declared"));
+        assert_eq!(known.at(3, place(5, 0)), None);
+        assert_eq!(known.learnt().get(&1).map(String::as_str), Some("club"));
+    }
+}
