@@ -1287,15 +1287,21 @@ fn aggregated(dir: &Path) {
     ok(dir, &args);
 }
 
+/// `club publish` of `file` for club `club`, as it came out.
+fn publishing(dir: &Path, club: &str, file: &str) -> Output {
+    let key = format!("keys/{club}.key");
+    let args = [
+        "club", "publish", "--log", "log", "--event", "E", "--club", club,
+    ];
+    simpairs(dir, &[&args[..], &["--key", &key, file]].concat())
+}
+
 #[test]
 fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reader() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(
-        d.join("clubs.csv"),
-        "club,name\nA,Club A\nB,Club B\nC,Club C\n",
-    )
-    .unwrap();
+    let clubs = "club,name\nA,Club A\nB,Club B\nC,Club C\n";
+    std::fs::write(d.join("clubs.csv"), clubs).unwrap();
     declared(d, "1-27");
     cobalt_files(d);
     // A plays another session's boards and is first: its deals are the event's, and it applies.
@@ -1303,58 +1309,44 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
     aggregated(d);
     // An index built now is read on from here below: its saved state keeps A's deals apart.
     let index = ["--index-dir", "index"];
-    let first = ok(
-        d,
-        &[&["replay", "--log", "log", "--json"][..], &index].concat(),
-    );
-    assert_eq!(pairs_of(&first), ["A"]);
+    let replay = ["replay", "--log", "log", "--json"];
+    assert_eq!(pairs_of(&ok(d, &[&replay[..], &index].concat())), ["A"]);
+    // C played the right boards, but A's are the event's until the organiser says otherwise:
+    // C is set aside, and the director is told whose deals it was held to.
+    publish(d, "C", "02.xml");
+    aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
+    let whose = "are not the event's (club A's, the first club to apply them)";
+    assert!(listed.contains(whose), "{listed}");
     // The organiser declares the hand records; B played them.
-    let args = [
-        "event",
-        "hands",
-        "--log",
-        "log",
-        "--event",
-        "E",
-        "--organiser-key",
-    ];
+    let hands = ["event", "hands", "--log", "log", "--event", "E"];
     ok(
         d,
-        &[&args[..], &["keys/organiser.key", "hands.pbn"]].concat(),
+        &[
+            &hands[..],
+            &["--organiser-key", "keys/organiser.key", "hands.pbn"],
+        ]
+        .concat(),
     );
     publish(d, "B", "02.xml");
     aggregated(d);
-    // The director's listing (a replay) says what the aggregator did: both applied, A judged by
-    // the deals known when it applied, not by hand records declared after.
+    // The director's listing (a replay) says what the aggregator did: A and B applied, A judged
+    // by the deals known when it applied, not by hand records declared after.
     let listed = ok(d, &["submissions", "--log", "log"]);
-    assert!(
-        listed.contains("2 submissions: 2 applied, 0 superseded, 0 set aside"),
-        "{listed}"
-    );
+    let counts = "3 submissions: 2 applied, 0 superseded, 1 set aside";
+    assert!(listed.contains(counts), "{listed}");
     for indexed in [&["--no-index"][..], &index] {
-        let args = [&["replay", "--log", "log", "--json"][..], indexed].concat();
+        let args = [&replay[..], indexed].concat();
         assert_eq!(pairs_of(&ok(d, &args)), ["A", "B"], "{indexed:?}");
     }
-    // A club that publishes other deals now is refused at publish, naming the boards.
-    let out = simpairs(
-        d,
-        &[
-            "club",
-            "publish",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--club",
-            "C",
-            "--key",
-            "keys/C.key",
-            "03.xml",
-        ],
-    );
+    // A club that publishes other deals now is refused at publish, naming the boards and whose
+    // deals they are not; C, publishing again what it played, applies.
+    let out = publishing(d, "C", "03.xml");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("played other deals"),
-        "{err}"
-    );
+    let refused = "not the event's (the organiser's hand records): it played other deals";
+    assert!(!out.status.success() && err.contains(refused), "{err}");
+    publish(d, "C", "02.xml");
+    aggregated(d);
+    let replayed = ok(d, &[&replay[..], &["--no-index"]].concat());
+    assert_eq!(pairs_of(&replayed), ["A", "B", "C"]);
 }

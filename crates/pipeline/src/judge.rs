@@ -88,8 +88,9 @@ pub enum Problem {
     SameTable { first: i32, again: i32 },
     /// A limit of the event is exceeded.
     OverLimit(crate::limits::Exceeded),
-    /// The club's deals of these boards are not the event's: another session was played.
-    OtherDeals { boards: Vec<i32> },
+    /// The club's deals of these boards are not the event's (`of`: whose they are, in words):
+    /// another session was played.
+    OtherDeals { boards: Vec<i32>, of: String },
 }
 
 impl Problem {
@@ -122,8 +123,8 @@ impl Problem {
                 format!("records {first} and {again} are the same table entered twice")
             }
             Problem::OverLimit(exceeded) => exceeded.to_string(),
-            Problem::OtherDeals { boards } => format!(
-                "the club's hand records of board(s) {} are not the event's: it played other deals",
+            Problem::OtherDeals { boards, of } => format!(
+                "the club's hand records of board(s) {} are not the event's ({of}): it played other deals",
                 boards
                     .iter()
                     .map(i32::to_string)
@@ -261,9 +262,8 @@ pub(crate) fn judge(
         problems,
     };
     let mut checked = check_records(codec, pending, &seal.club_id, context).map_err(invalid)?;
-    let other = other_deals(&checked.deals, context.deals, context.place);
-    if !other.is_empty() {
-        return Err(invalid(vec![Problem::OtherDeals { boards: other }]));
+    if let Some(other) = other_deals(&checked.deals, context.deals, context.place) {
+        return Err(invalid(vec![other]));
     }
     let exceeded = context
         .limits
@@ -295,20 +295,30 @@ pub(crate) fn judge(
     })
 }
 
-/// The boards whose deal in `deals` differs from the event's at `place`.
-fn other_deals(deals: &[(i32, String)], known: &KnownDeals, place: Place) -> Vec<i32> {
-    let mut boards: Vec<i32> = deals
-        .iter()
-        .filter(|(board, deal)| {
-            known
-                .at(*board, place)
-                .is_some_and(|k| !crate::deals::same_deal(k, deal))
-        })
-        .map(|(board, _)| *board)
-        .collect();
+/// The boards whose deal in `deals` differs from the event's at `place`, and whose deals those
+/// are, as a problem; none when every deal is the event's.
+fn other_deals(deals: &[(i32, String)], known: &KnownDeals, place: Place) -> Option<Problem> {
+    let mut sources = BTreeSet::new();
+    let mut boards: Vec<i32> = Vec::new();
+    for (board, deal) in deals {
+        match known.at(*board, place) {
+            Some((k, source)) if !crate::deals::same_deal(k, deal) => {
+                boards.push(*board);
+                sources.insert(source);
+            }
+            _ => {}
+        }
+    }
+    if boards.is_empty() {
+        return None;
+    }
     boards.sort_unstable();
     boards.dedup();
-    boards
+    let of: Vec<String> = sources.iter().map(|s| s.words()).collect();
+    Some(Problem::OtherDeals {
+        boards,
+        of: of.join(" and "),
+    })
 }
 
 /// An accepted submission's deals against deals learnt since it was judged (from a submission
@@ -319,14 +329,13 @@ pub(crate) fn check_deals_again(
     known: &KnownDeals,
     place: Place,
 ) -> Result<Accepted, Rejection> {
-    let other = other_deals(&accepted.deals, known, place);
-    if other.is_empty() {
+    let Some(other) = other_deals(&accepted.deals, known, place) else {
         return Ok(accepted);
-    }
+    };
     Err(Rejection::Invalid {
         club: seal.club_id.clone(),
         submission: seal.submission_id.clone(),
-        problems: vec![Problem::OtherDeals { boards: other }],
+        problems: vec![other],
     })
 }
 

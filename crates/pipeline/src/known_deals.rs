@@ -44,11 +44,38 @@ impl HandRecords {
     }
 }
 
+/// Where the deal a seal is checked against comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source<'a> {
+    /// The organiser's hand records.
+    Organiser,
+    /// The first club to apply a deal of the board.
+    Club(&'a str),
+}
+
+impl Source<'_> {
+    /// Whose deals these are, in words.
+    pub fn words(&self) -> String {
+        match self {
+            Source::Organiser => "the organiser's hand records".to_string(),
+            Source::Club(club) => format!("club {club}'s, the first club to apply them"),
+        }
+    }
+}
+
+/// A board's deal as a club taught it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Learnt {
+    pub deal: String,
+    /// The club whose applied submission gave it first.
+    pub club: String,
+}
+
 /// What the event knows of its deals: what clubs applied, and the hand records declared.
 #[derive(Clone, Debug, Default)]
 pub struct KnownDeals {
     /// Each board's deal as the first club to apply one gave it.
-    learnt: BTreeMap<i32, String>,
+    learnt: BTreeMap<i32, Learnt>,
     /// The hand records, in the order declared.
     declared: Arc<[HandRecords]>,
     /// The deals after the last record: the latest hand records, else what was learnt.
@@ -56,14 +83,16 @@ pub struct KnownDeals {
 }
 
 impl KnownDeals {
-    /// The deal of `board` that a seal at `place` is checked against, if any is known.
-    pub fn at(&self, board: i32, place: Place) -> Option<&str> {
+    /// The deal of `board` that a seal at `place` is checked against, if any is known, and
+    /// where it comes from.
+    pub fn at(&self, board: i32, place: Place) -> Option<(&str, Source<'_>)> {
         let declared = (self.declared.iter().rev())
             .filter(|h| h.hold_at(place))
             .find_map(|h| h.deals.get(&board));
-        declared
-            .or_else(|| self.learnt.get(&board))
-            .map(String::as_str)
+        match declared {
+            Some(deal) => Some((deal, Source::Organiser)),
+            None => (self.learnt.get(&board)).map(|l| (l.deal.as_str(), Source::Club(&l.club))),
+        }
     }
 
     /// The deals after the last record read, for the views: the organiser's latest hand record of
@@ -73,7 +102,7 @@ impl KnownDeals {
     }
 
     /// The deals learnt from the clubs (what a saved state keeps).
-    pub(crate) fn learnt(&self) -> &BTreeMap<i32, String> {
+    pub(crate) fn learnt(&self) -> &BTreeMap<i32, Learnt> {
         &self.learnt
     }
 
@@ -84,16 +113,19 @@ impl KnownDeals {
             .any(|(board, _)| !self.learnt.contains_key(board))
     }
 
-    /// Learns the deals of an applied submission where no club gave the board's before.
-    pub(crate) fn learn(&mut self, deals: Vec<(i32, String)>) {
+    /// Learns the deals of `club`'s applied submission where no club gave the board's before.
+    pub(crate) fn learn(&mut self, deals: Vec<(i32, String)>, club: &str) {
         for (board, deal) in deals {
-            self.learnt.entry(board).or_insert(deal);
+            (self.learnt.entry(board)).or_insert_with(|| Learnt {
+                deal,
+                club: club.to_string(),
+            });
         }
         self.refresh();
     }
 
     /// Takes the learnt deals of a saved state.
-    pub(crate) fn set_learnt(&mut self, learnt: BTreeMap<i32, String>) {
+    pub(crate) fn set_learnt(&mut self, learnt: BTreeMap<i32, Learnt>) {
         self.learnt = learnt;
         self.refresh();
     }
@@ -107,7 +139,9 @@ impl KnownDeals {
     }
 
     fn refresh(&mut self) {
-        let mut latest = self.learnt.clone();
+        let mut latest: BTreeMap<i32, String> = (self.learnt.iter())
+            .map(|(board, l)| (*board, l.deal.clone()))
+            .collect();
         for h in self.declared.iter() {
             latest.extend(h.deals.iter().map(|(b, d)| (*b, d.clone())));
         }
@@ -133,23 +167,25 @@ mod tests {
     #[test]
     fn hand_records_hold_from_their_place_and_what_was_learnt_before() {
         let mut known = KnownDeals::default();
-        known.learn(vec![(1, "club".into()), (2, "club 2".into())]);
+        known.learn(vec![(1, "club".into()), (2, "club 2".into())], "A");
         // A second club's deal of board 1 teaches nothing: the first stands.
         assert!(!known.teaches(&[(1, "other".into())]));
-        known.learn(vec![(1, "other".into())]);
+        known.learn(vec![(1, "other".into())], "B");
+        let a = |deal| Some((deal, Source::Club("A")));
+        let organiser = |deal| Some((deal, Source::Organiser));
         known.declare(&[
             records(&[10, 20], &[(1, "first")]),
             records(&[15, 30], &[(1, "second")]),
         ]);
-        assert_eq!(known.at(1, place(0, 9)), Some("club"));
-        assert_eq!(known.at(1, place(0, 10)), Some("first"));
-        assert_eq!(known.at(1, place(0, 15)), Some("second"));
-        assert_eq!(known.at(1, place(1, 25)), Some("first"));
-        assert_eq!(known.at(1, place(1, 30)), Some("second"));
+        assert_eq!(known.at(1, place(0, 9)), a("club"));
+        assert_eq!(known.at(1, place(0, 10)), organiser("first"));
+        assert_eq!(known.at(1, place(0, 15)), organiser("second"));
+        assert_eq!(known.at(1, place(1, 25)), organiser("first"));
+        assert_eq!(known.at(1, place(1, 30)), organiser("second"));
         // A partition the records do not name came later: they hold there.
-        assert_eq!(known.at(1, place(2, 0)), Some("second"));
+        assert_eq!(known.at(1, place(2, 0)), organiser("second"));
         // A board they do not give is the club's, and one nobody gave is unknown.
-        assert_eq!(known.at(2, place(0, 50)), Some("club 2"));
+        assert_eq!(known.at(2, place(0, 50)), a("club 2"));
         assert_eq!(known.at(3, place(0, 50)), None);
         let latest: Vec<(i32, &str)> = (known.latest().iter())
             .map(|(b, d)| (*b, d.as_str()))
@@ -160,10 +196,13 @@ mod tests {
     #[test]
     fn hand_records_declared_before_their_place_was_recorded_hold_everywhere() {
         let mut known = KnownDeals::default();
-        known.learn(vec![(1, "club".into())]);
+        known.learn(vec![(1, "club".into())], "A");
         known.declare(&[records(&[], &[(1, "declared")])]);
-        assert_eq!(known.at(1, place(0, 0)), Some("declared"));
+        assert_eq!(
+            known.at(1, place(0, 0)),
+            Some(("declared", Source::Organiser))
+        );
         assert_eq!(known.at(3, place(5, 0)), None);
-        assert_eq!(known.learnt().get(&1).map(String::as_str), Some("club"));
+        assert_eq!(known.learnt()[&1].deal, "club");
     }
 }

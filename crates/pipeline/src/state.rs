@@ -574,7 +574,7 @@ impl EventState {
         self.note(seal, offset, verdict);
         // The first club to apply a board's deal sets it, where the organiser declared none.
         if self.deals.teaches(&accepted.deals) {
-            Arc::make_mut(&mut self.deals).learn(accepted.deals);
+            Arc::make_mut(&mut self.deals).learn(accepted.deals, &club);
         }
         let applied = self.apply(key, offset, accepted.applied, announced);
         // The field built by the checks is the club's field only when the club's results in

@@ -454,7 +454,7 @@ fn a_club_that_played_other_deals_is_set_aside() {
             .replayed;
         assert!(
             replayed.dead_letters.iter().any(|(_, r)| r
-                .contains("are not the event's: it played other deals")
+                .contains("are not the event's (club NEWTON's, the first club to apply them): it played other deals")
                 && r.contains("board(s) 1,")),
             "{:?}",
             replayed.dead_letters
@@ -523,7 +523,11 @@ fn the_organisers_hand_records_decide_which_deals_are_the_events() {
     )
     .unwrap_err()
     .to_string();
-    assert!(refused.contains("other deals"), "{refused}");
+    assert!(
+        refused
+            .contains("are not the event's (the organiser's hand records): it played other deals"),
+        "{refused}"
+    );
     simpairs_pipeline::publish::publish_file(
         log.as_ref(),
         "hands",

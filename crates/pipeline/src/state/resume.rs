@@ -35,7 +35,7 @@ pub struct Saved {
     set_aside: Vec<(String, String)>,
     /// The deal of each board as the clubs gave it (the first to apply one); the organiser's hand
     /// records are the roster's.
-    deals: BTreeMap<i32, String>,
+    deals: BTreeMap<i32, crate::known_deals::Learnt>,
 }
 
 /// One submission's records waiting, as they were received.
