@@ -91,8 +91,8 @@ pub struct EventState {
     clubs: BTreeMap<String, usize>,
     /// Submissions applied so far (the generation counter of derived output).
     applied_count: i64,
-    /// The deal of each board as the event knows it: the organiser's hand records, else the
-    /// first applied club's.
+    /// The deal of each board as the event knows it at each seal's place: the organiser's hand
+    /// records, else the first applied club's.
     deals: Arc<crate::known_deals::KnownDeals>,
     /// The partition the records being staged come from (a key's revocation is an offset of a
     /// partition).
@@ -572,7 +572,8 @@ impl EventState {
             notes: accepted.notes,
         };
         self.note(seal, offset, verdict);
-        // The first club to apply a board's deal sets it, where the organiser declared none.
+        // The first club to apply a board's deal teaches it: the deal a seal is held to where
+        // no hand record holds (none declared, or declared after the seal).
         if self.deals.teaches(&accepted.deals) {
             Arc::make_mut(&mut self.deals).learn(accepted.deals, &club);
         }
