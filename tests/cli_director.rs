@@ -1075,7 +1075,7 @@ fn a_whole_session_published_again_takes_out_a_table_entered_under_a_mistyped_bo
     assert_eq!(
         notes,
         [
-            "  note: kept: 1 line in force that this file does not hold (board 4 NS 2 EW 2); if the file is the club's whole session, publish it again with --whole-session to take it out",
+            "  note: 1 line in force that this file does not hold stays (board 4 NS 2 EW 2): if the file is the club's whole session, publish it again with --whole-session to take it out",
             "  note: the whole session: 1 line in force that this file does not hold taken out (board 4 NS 2 EW 2)"
         ],
         "{listed}"

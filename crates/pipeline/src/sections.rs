@@ -126,16 +126,16 @@ fn left_in_force(held: &[Held], applied: &SubmissionApplied) -> Option<String> {
     }
     let (count, it) = match left.len() {
         1 => (
-            "1 line in force that this file does not hold".to_string(),
+            "1 line in force that this file does not hold stays".to_string(),
             "it",
         ),
         n => (
-            format!("{n} lines in force that this file does not hold"),
+            format!("{n} lines in force that this file does not hold stay"),
             "them",
         ),
     };
     Some(format!(
-        "kept: {count} ({}); if the file is the club's whole session, publish it again with \
+        "{count} ({}): if the file is the club's whole session, publish it again with \
          --whole-session to take {it} out",
         named_lines(&left)
     ))

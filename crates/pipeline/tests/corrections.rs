@@ -356,10 +356,10 @@ fn a_whole_session_published_again_takes_out_a_table_that_never_happened() {
     assert!(
         notes[0]
             .1
-            .starts_with("kept: 1 line in force that this file does not hold (board ")
+            .starts_with("1 line in force that this file does not hold stays (board ")
             && notes[0]
                 .1
-                .contains(" NS 98 EW 99); if the file is the club's whole session"),
+                .contains(" NS 98 EW 99): if the file is the club's whole session"),
         "{notes:?}"
     );
     // Given whole, it goes: the national boards are the session's as played.

@@ -284,7 +284,7 @@ fn a_file_given_line_by_line_that_looks_whole_names_the_lines_it_leaves_in_force
     assert_eq!(
         as_in_force(Some(&club), &mut file, false),
         [
-            "kept: 1 line in force that this file does not hold (section A board 15 NS 3 EW 4); if the file is the club's whole session, publish it again with --whole-session to take it out"
+            "1 line in force that this file does not hold stays (section A board 15 NS 3 EW 4): if the file is the club's whole session, publish it again with --whole-session to take it out"
         ]
     );
     // Told, not done: nothing more is withdrawn.
@@ -297,7 +297,7 @@ fn a_file_given_line_by_line_that_looks_whole_names_the_lines_it_leaves_in_force
     let said = as_in_force(Some(&club), &mut twelve, false);
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(
-        said[0].starts_with("kept: 3 lines in force that this file does not hold (section A board 1 NS 1 EW 2, section A board 10 NS 5 EW 6, section A board 15 NS 3 EW 4)"),
+        said[0].starts_with("3 lines in force that this file does not hold stay (section A board 1 NS 1 EW 2, section A board 10 NS 5 EW 6, section A board 15 NS 3 EW 4)"),
         "{said:?}"
     );
     assert!(said[0].ends_with("to take them out"), "{said:?}");
