@@ -98,13 +98,36 @@ fn fate(v: &SubmissionView) -> Markup {
         strong { (v.state.words()) }
         @if let Some(by) = &v.superseded_by { " by " (display_name(by)) }
         @if v.by_organiser { br; "signed by the organiser for the club" }
-        @if let Some(why) = &v.reason { br; (display_text(why, MAX_TEXT)) }
-        @for n in &v.notes { br; (display_text(n, MAX_TEXT)) }
+        @if let Some(why) = &v.reason { br; (with_flags(why)) }
+        @for n in &v.notes { br; (with_flags(n)) }
         @if !v.warnings.is_empty() {
             ul { @for w in v.warnings.iter().take(10) { li { (display_text(w, MAX_TEXT)) } }
                  @if v.warnings.len() > 10 { li { "and " (v.warnings.len() - 10) " more warnings" } } }
         }
     }
+}
+
+/// A reason or a note in words, a command's flag in it (`--whole-session`) on one line, as code.
+fn with_flags(text: &str) -> Markup {
+    let text = display_text(text, MAX_TEXT);
+    html! {
+        @for (i, word) in text.split(' ').enumerate() {
+            @if i > 0 { " " }
+            @match flag_of(word) {
+                Some((flag, rest)) => { code.flag { (flag) } (rest) },
+                None => { (word) },
+            }
+        }
+    }
+}
+
+/// A word that is a flag (`--whole-session`, `--whole-session;`): the flag, then what follows it.
+fn flag_of(word: &str) -> Option<(&str, &str)> {
+    let name = word.strip_prefix("--")?;
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(name.len());
+    (end > 0).then(|| word.split_at(end + 2))
 }
 
 fn submissions(
@@ -256,5 +279,25 @@ fn missing(
         } @else {
             ul { @for c in missing.iter().take(MAX_LIMIT) { li { (club_name(p, c)) " (" (display_name(c)) ")" } } }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{flag_of, with_flags};
+
+    #[test]
+    fn a_flag_in_a_note_is_code_kept_on_one_line() {
+        assert_eq!(flag_of("--whole-session;"), Some(("--whole-session", ";")));
+        assert_eq!(flag_of("--whole-session"), Some(("--whole-session", "")));
+        assert_eq!(flag_of("--"), None);
+        assert_eq!(flag_of("-3"), None);
+        assert_eq!(flag_of("board"), None);
+        let html =
+            with_flags("publish it again with --whole-session to take <it> out").into_string();
+        assert_eq!(
+            html,
+            "publish it again with <code class=\"flag\">--whole-session</code> to take &lt;it&gt; out"
+        );
     }
 }
