@@ -1320,14 +1320,17 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
     assert!(listed.contains(whose), "{listed}");
     // The organiser declares the hand records; B played them.
     let hands = ["event", "hands", "--log", "log", "--event", "E"];
-    ok(
-        d,
-        &[
-            &hands[..],
-            &["--organiser-key", "keys/organiser.key", "hands.pbn"],
-        ]
-        .concat(),
+    let key = ["--organiser-key", "keys/organiser.key", "hands.pbn"];
+    let said = ok(d, &[&hands[..], &key].concat());
+    // The organiser is told whose deals the event held to, and what to do if they were wrong.
+    let boards: Vec<String> = (1..=21).map(|b| b.to_string()).collect();
+    let whose = format!(
+        "note: until now the event's deals of board(s) {} were club A's",
+        boards.join(", ")
     );
+    assert!(said.contains(&whose), "{said}");
+    assert!(said.contains("simpairs club withdraw --club A"), "{said}");
+    assert_eq!(said.matches("note:").count(), 1, "{said}");
     publish(d, "B", "02.xml");
     aggregated(d);
     // The director's listing (a replay) says what the aggregator did: A and B applied, A judged

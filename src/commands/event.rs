@@ -304,18 +304,35 @@ fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
         anyhow::bail!("{name} holds no [Deal]: nothing to declare");
     }
     let count = hands.len();
+    // The clubs whose deals the event held to until now, where these differ from them.
+    let replayed = simpairs_pipeline::replay::replay_packed(log.as_ref(), &args.event, None)?;
+    let differing: Vec<(String, Vec<i32>)> = (replayed.state.known_deals())
+        .learnt_otherwise(&hands)
+        .into_iter()
+        .map(|(club, boards)| (club.to_string(), boards))
+        .collect();
     amend(
         log.as_ref(),
         &args.event,
         &organiser,
         Amendment {
-            hands,
+            hands: hands.clone(),
             ..Amendment::default()
         },
     )?;
     println!(
-        "event {}: the hand records of {count} boards declared",
+        "event {}: the hand records of {count} boards declared; they hold for what is published from now on",
         args.event
     );
+    for (club, boards) in differing {
+        let boards: Vec<String> = boards.iter().map(i32::to_string).collect();
+        println!(
+            "note: until now the event's deals of board(s) {} were club {club}'s, the first club to apply them, and these differ: \
+             the clubs applied before were judged by club {club}'s. If it played other boards, withdraw its results \
+             (simpairs club withdraw --club {club} --key {} --reason \"...\") and have the clubs set aside for their deals publish again",
+            boards.join(", "),
+            args.organiser_key.display()
+        );
+    }
     Ok(())
 }

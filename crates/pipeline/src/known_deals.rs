@@ -106,6 +106,20 @@ impl KnownDeals {
         &self.learnt
     }
 
+    /// The clubs whose deals the event learnt differ from `hands` (hand records about to be
+    /// declared), with those boards: the clubs whose deals the seals before were held to.
+    pub fn learnt_otherwise(&self, hands: &[(i32, String)]) -> BTreeMap<&str, Vec<i32>> {
+        let mut clubs: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+        for (board, deal) in hands {
+            if let Some(l) = self.learnt.get(board)
+                && !crate::deals::same_deal(&l.deal, deal)
+            {
+                clubs.entry(l.club.as_str()).or_default().push(*board);
+            }
+        }
+        clubs
+    }
+
     /// Whether an applied submission's deals teach anything: a board no club gave before.
     pub(crate) fn teaches(&self, deals: &[(i32, String)]) -> bool {
         deals
@@ -191,6 +205,22 @@ mod tests {
             .map(|(b, d)| (*b, d.as_str()))
             .collect();
         assert_eq!(latest, [(1, "second"), (2, "club 2")]);
+    }
+
+    #[test]
+    fn the_clubs_whose_deals_differ_from_hand_records_are_named_with_their_boards() {
+        let deal = |n: &str| format!("N:{n}.AKQ.T98.765 - - -");
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, deal("AKQJ")), (2, deal("T987"))], "A");
+        known.learn(vec![(3, deal("2345"))], "B");
+        let hands = [
+            (1, deal("AKQJ")),
+            (2, deal("5432")),
+            (3, deal("6789")),
+            (4, deal("A")),
+        ];
+        let differ: Vec<(&str, Vec<i32>)> = known.learnt_otherwise(&hands).into_iter().collect();
+        assert_eq!(differ, [("A", vec![2]), ("B", vec![3])]);
     }
 
     #[test]

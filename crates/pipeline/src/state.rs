@@ -295,6 +295,11 @@ impl EventState {
         self.deals.latest()
     }
 
+    /// What the event knows of its deals: the hand records declared, and the clubs' deals.
+    pub fn known_deals(&self) -> &crate::known_deals::KnownDeals {
+        &self.deals
+    }
+
     /// The results in force, in identity order (club, then table): (club, result).
     pub fn results(&self) -> impl Iterator<Item = (&str, &AppliedResult)> + '_ {
         self.results
