@@ -152,10 +152,10 @@ fn now<'a>(h: &FieldHistory, path: &'a PairPath) -> Option<&'a Point> {
 
 /// Why a pair ranked on the way is no longer ranked, in words.
 fn out_words(h: &FieldHistory, p: &Projection, path: &PairPath) -> Option<String> {
-    let last = path.points.last()?.generation;
-    if h.scored.last() == Some(&last) {
+    if now(h, path).is_some() {
         return None;
     }
+    let last = path.points.last()?.generation;
     let withdrawn =
         (h.generations.iter()).find(|s| s.generation > last && s.club == path.club && s.withdrawn);
     Some(match withdrawn {
