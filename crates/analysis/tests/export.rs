@@ -540,3 +540,38 @@ fn the_standings_budget_counts_pairs_without_names() {
     assert_eq!(exported.standings_generations, 1);
     assert_eq!(rows(&out.path().join("standings.parquet")).len(), 12);
 }
+
+/// A club's results withdrawn: the generation that withdrew them is marked so, and ranks the
+/// other clubs' pairs alone.
+#[test]
+fn the_standings_mark_the_generation_that_withdrew_a_club() {
+    let t = common::empty_log();
+    let log = t.log.as_ref();
+    common::declare_event(log, "out", &["A", "B"], 1..=2);
+    let csv = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n2,2,1,600\n";
+    for club in ["A", "B"] {
+        common::publish(log, "out", club, "session.csv", csv.as_bytes());
+    }
+    let key = simpairs_sim::club_key("A");
+    simpairs_pipeline::publish::withdraw_club(log, "out", "A", &key, "wrong event").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    export(log, "out", None, out.path(), &ExportOptions::default()).unwrap();
+    let standings = rows(&out.path().join("standings.parquet"));
+    let at = |g: i64| -> Vec<&BTreeMap<String, serde_json::Value>> {
+        standings.iter().filter(|r| r["generation"] == g).collect()
+    };
+    let flags = |g: i64| {
+        (
+            at(g)[0]["correction"].clone(),
+            at(g)[0]["withdrawn"].clone(),
+        )
+    };
+    assert_eq!(flags(2), (false.into(), false.into()));
+    assert_eq!(flags(3), (true.into(), true.into()));
+    assert!(
+        at(3)
+            .iter()
+            .all(|r| r["club"] == "B" && r["arriving_club"] == "A")
+    );
+    assert_eq!(at(3).len(), at(2).len() / 2);
+}

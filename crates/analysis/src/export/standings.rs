@@ -1,5 +1,6 @@
 //! The standings table: every pair's place and percentage after each generation scored (a club
-//! arriving or a correction), with the generation and when it applied.
+//! arriving, a correction, or a club's results withdrawn), with the generation and when it
+//! applied.
 
 use std::path::Path;
 
@@ -18,6 +19,7 @@ const COLUMNS: &[(&str, Kind)] = &[
     ("applied_at", Kind::Time),
     ("arriving_club", Kind::Text),
     ("correction", Kind::Flag),
+    ("withdrawn", Kind::Flag),
     ("club", Kind::Text),
     ("section", Kind::Text),
     ("pair", Kind::Text),
@@ -57,6 +59,7 @@ pub fn write(
                     .time(Some(step.applied_at_ms))
                     .text(Some(&step.club))
                     .flag(Some(step.correction))
+                    .flag(Some(step.withdrawn))
                     .text(Some(&key.club))
                     .text(Some(&key.section))
                     .text(Some(&key.pair))
