@@ -262,6 +262,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
     };
     let body = html! {
         p { "Each pair's place in the national ranking (combined: every pair of every club) after each club's results were applied. Place 1 is at the top; the scale widens near the top so that the leaders' moves show." }
+        @if let Some(out) = mine.and_then(|m| out_words(h, &p, m)) { p.note role="status" { (out) } }
         @if let Some(behind) = behind(h, p.generation()) {
             p.meta role="status" { (behind) }
         }
@@ -279,10 +280,7 @@ fn show(site: &Site, ask: &Ask, h: &FieldHistory) -> Response {
                 figcaption { (legend(&series)) }
             }
             (summary(&p, h, &paths))
-            @if let Some(m) = mine {
-                @if let Some(out) = out_words(h, &p, m) { p.note role="status" { (out) } }
-                (path_table(m, &arrived))
-            }
+            @if let Some(m) = mine { (path_table(m, &arrived)) }
         }
         p.meta { "Scoring: " code { (h.options) } ". The same figures as JSON: "
             a href=(api_link(ask)) { "/api/movement" } "." }
