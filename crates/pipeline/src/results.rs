@@ -431,21 +431,13 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::test_result::key;
 
     fn result(section: &str, board: i32, ns: &str, ew: &str, score: i32) -> AppliedResult {
         AppliedResult {
             section: section.into(),
             ns_score: Some(score),
             ..crate::test_result::table(board, ns, ew)
-        }
-    }
-
-    fn key(section: &str, board: i32, ns: &str, ew: &str) -> ResultKey {
-        ResultKey {
-            section: section.into(),
-            board,
-            ns_pair: ns.into(),
-            ew_pair: ew.into(),
         }
     }
 

@@ -3,6 +3,7 @@ use std::sync::Arc;
 use simpairs_events::types::{AppliedPair, AppliedResult, Movement, ResultKey, SubmissionApplied};
 
 use crate::results::ClubResults;
+use crate::test_result::key;
 
 /// The notes of reading `applied` as in force: what the rules changed, then what they left.
 fn as_in_force(
@@ -301,13 +302,4 @@ fn a_file_given_line_by_line_that_looks_whole_names_the_lines_it_leaves_in_force
         "{said:?}"
     );
     assert!(said[0].ends_with("to take them out"), "{said:?}");
-}
-
-fn key(section: &str, board: i32, ns: &str, ew: &str) -> ResultKey {
-    ResultKey {
-        section: section.into(),
-        board,
-        ns_pair: ns.into(),
-        ew_pair: ew.into(),
-    }
 }
