@@ -212,6 +212,13 @@ impl Rejection {
             Rejection::Altered { .. } | Rejection::Incomplete { .. }
         )
     }
+
+    /// Whether the submission was set aside for its deals alone: with other deals known (a
+    /// club's withdrawn), it may apply.
+    pub(crate) fn for_its_deals(&self) -> bool {
+        matches!(self, Rejection::Invalid { problems, .. }
+            if matches!(problems.as_slice(), [Problem::OtherDeals { .. }]))
+    }
 }
 
 /// The first problems, then how many more.

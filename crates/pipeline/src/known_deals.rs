@@ -6,8 +6,13 @@
 //! them, not from the start: a club whose deals were the event's when it applied stays applied,
 //! and a replay, the aggregator and an aggregator started again all judge each seal by the deals
 //! known at its place.
+//!
+//! A club whose results are withdrawn no longer holds the deals it gave: the first club still in
+//! force that applied the same deal of a board holds it, and where none did the board's deal is
+//! unknown again until a club applies one. So a club that played the wrong boards and applied
+//! first stops binding the others once the director withdraws it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A seal's place in the results stream.
@@ -67,15 +72,99 @@ impl Source<'_> {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Learnt {
     pub deal: String,
-    /// The club whose applied submission gave it first.
+    /// The first club still in force whose applied submission gave it.
     pub club: String,
+}
+
+/// What the clubs taught of the deals (what a saved state keeps of them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Learning {
+    /// Each board's deal as the first club in force to apply one gave it.
+    boards: BTreeMap<i32, Learnt>,
+    /// The clubs whose applied submissions gave the learnt deal of a board: the boards, and
+    /// the order the club first gave one in (who holds a board next when its club withdraws).
+    givers: BTreeMap<String, Giver>,
+    /// The order of the next club to give a deal.
+    next: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Giver {
+    order: u64,
+    boards: BTreeSet<i32>,
+}
+
+impl Learning {
+    /// Learns `club`'s applied deals: a board no club gave is taught, and a deal equal to the
+    /// one learnt is vouched for. Returns whether a board was taught.
+    fn learn(&mut self, deals: Vec<(i32, String)>, club: &str) -> bool {
+        let mut taught = false;
+        let mut given = Vec::new();
+        for (board, deal) in deals {
+            match self.boards.entry(board) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(Learnt {
+                        deal,
+                        club: club.to_string(),
+                    });
+                    taught = true;
+                    given.push(board);
+                }
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    if crate::deals::same_deal(&e.get().deal, &deal) {
+                        given.push(board);
+                    }
+                }
+            }
+        }
+        if !given.is_empty() {
+            let next = &mut self.next;
+            let giver = self.givers.entry(club.to_string()).or_insert_with(|| {
+                *next += 1;
+                Giver {
+                    order: *next - 1,
+                    boards: BTreeSet::new(),
+                }
+            });
+            giver.boards.extend(given);
+        }
+        taught
+    }
+
+    /// Forgets what `club` gave: each board it held passes to the next club that gave the same
+    /// deal, else is unknown. Returns whether a board's deal was forgotten.
+    fn forget(&mut self, club: &str) -> bool {
+        let Some(gave) = self.givers.remove(club) else {
+            return false;
+        };
+        let mut forgotten = false;
+        for board in gave.boards {
+            let Some(learnt) = self.boards.get_mut(&board) else {
+                continue;
+            };
+            if learnt.club != club {
+                continue;
+            }
+            let next = (self.givers.iter())
+                .filter(|(_, g)| g.boards.contains(&board))
+                .min_by_key(|(_, g)| g.order);
+            match next {
+                Some((next, _)) => learnt.club = next.clone(),
+                None => {
+                    self.boards.remove(&board);
+                    forgotten = true;
+                }
+            }
+        }
+        forgotten
+    }
 }
 
 /// What the event knows of its deals: what clubs applied, and the hand records declared.
 #[derive(Clone, Debug, Default)]
 pub struct KnownDeals {
-    /// Each board's deal as the first club to apply one gave it.
-    learnt: BTreeMap<i32, Learnt>,
+    /// Each board's deal as the first club in force to apply one gave it.
+    learnt: Learning,
     /// The hand records, in the order declared.
     declared: Arc<[HandRecords]>,
     /// The deals after the last record: the latest hand records, else what was learnt.
@@ -91,7 +180,7 @@ impl KnownDeals {
             .find_map(|h| h.deals.get(&board));
         match declared {
             Some(deal) => Some((deal, Source::Organiser)),
-            None => (self.learnt.get(&board)).map(|l| (l.deal.as_str(), Source::Club(&l.club))),
+            None => (self.learnt.boards.get(&board)).map(|l| (l.deal.as_str(), Source::Club(&l.club))),
         }
     }
 
@@ -102,7 +191,7 @@ impl KnownDeals {
     }
 
     /// The deals learnt from the clubs (what a saved state keeps).
-    pub(crate) fn learnt(&self) -> &BTreeMap<i32, Learnt> {
+    pub(crate) fn learnt(&self) -> &Learning {
         &self.learnt
     }
 
@@ -111,7 +200,7 @@ impl KnownDeals {
     pub fn learnt_otherwise(&self, hands: &[(i32, String)]) -> BTreeMap<&str, Vec<i32>> {
         let mut clubs: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
         for (board, deal) in hands {
-            if let Some(l) = self.learnt.get(board)
+            if let Some(l) = self.learnt.boards.get(board)
                 && !crate::deals::same_deal(&l.deal, deal)
             {
                 clubs.entry(l.club.as_str()).or_default().push(*board);
@@ -120,26 +209,28 @@ impl KnownDeals {
         clubs
     }
 
-    /// Whether an applied submission's deals teach anything: a board no club gave before.
-    pub(crate) fn teaches(&self, deals: &[(i32, String)]) -> bool {
-        deals
-            .iter()
-            .any(|(board, _)| !self.learnt.contains_key(board))
+    /// Learns the deals of `club`'s applied submission: those of boards no club gave before, and
+    /// which of the learnt ones it gave too.
+    pub(crate) fn learn(&mut self, deals: Vec<(i32, String)>, club: &str) {
+        if self.learnt.learn(deals, club) {
+            self.refresh();
+        }
     }
 
-    /// Learns the deals of `club`'s applied submission where no club gave the board's before.
-    pub(crate) fn learn(&mut self, deals: Vec<(i32, String)>, club: &str) {
-        for (board, deal) in deals {
-            (self.learnt.entry(board)).or_insert_with(|| Learnt {
-                deal,
-                club: club.to_string(),
-            });
+    /// Whether `club` gave a deal the event learnt.
+    pub(crate) fn gave(&self, club: &str) -> bool {
+        self.learnt.givers.contains_key(club)
+    }
+
+    /// Forgets the deals of `club`, whose results were withdrawn.
+    pub(crate) fn forget(&mut self, club: &str) {
+        if self.learnt.forget(club) {
+            self.refresh();
         }
-        self.refresh();
     }
 
     /// Takes the learnt deals of a saved state.
-    pub(crate) fn set_learnt(&mut self, learnt: BTreeMap<i32, Learnt>) {
+    pub(crate) fn set_learnt(&mut self, learnt: Learning) {
         self.learnt = learnt;
         self.refresh();
     }
@@ -153,7 +244,7 @@ impl KnownDeals {
     }
 
     fn refresh(&mut self) {
-        let mut latest: BTreeMap<i32, String> = (self.learnt.iter())
+        let mut latest: BTreeMap<i32, String> = (self.learnt.boards.iter())
             .map(|(board, l)| (*board, l.deal.clone()))
             .collect();
         for h in self.declared.iter() {
@@ -183,8 +274,8 @@ mod tests {
         let mut known = KnownDeals::default();
         known.learn(vec![(1, "club".into()), (2, "club 2".into())], "A");
         // A second club's deal of board 1 teaches nothing: the first stands.
-        assert!(!known.teaches(&[(1, "other".into())]));
         known.learn(vec![(1, "other".into())], "B");
+        assert!(!known.gave("B"));
         let a = |deal| Some((deal, Source::Club("A")));
         let organiser = |deal| Some((deal, Source::Organiser));
         known.declare(&[
@@ -233,6 +324,51 @@ mod tests {
             Some(("declared", Source::Organiser))
         );
         assert_eq!(known.at(3, place(5, 0)), None);
-        assert_eq!(known.learnt()[&1].deal, "club");
+        assert_eq!(known.learnt().boards[&1].deal, "club");
+    }
+
+    #[test]
+    fn a_withdrawn_club_s_deals_pass_to_the_next_club_that_gave_them_or_are_forgotten() {
+        let deal = |n: &str| format!("N:{n}.AKQ.T98.765 - - -");
+        let at = |known: &KnownDeals, board| {
+            (known.at(board, place(0, 0))).map(|(d, s)| (d.to_string(), format!("{s:?}")))
+        };
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, deal("AKQJ")), (2, deal("T987"))], "A");
+        // B plays board 1 as A did, and board 2 otherwise (applied under hand records, say).
+        known.learn(vec![(1, deal("AKQJ")), (2, deal("5432"))], "B");
+        known.learn(vec![(1, deal("AKQJ")), (3, deal("2345"))], "C");
+        // C gave board 1 and taught board 3; giving again keeps its place in the order.
+        known.learn(vec![(1, deal("AKQJ"))], "C");
+        known.forget("A");
+        assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("B")"#.into())));
+        // Nobody else gave A's deal of board 2: unknown, the next club to apply one sets it.
+        assert_eq!(at(&known, 2), None);
+        assert!(!known.latest().contains_key(&2));
+        known.learn(vec![(2, deal("5432"))], "D");
+        assert_eq!(at(&known, 2), Some((deal("5432"), r#"Club("D")"#.into())));
+        known.forget("B");
+        assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("C")"#.into())));
+        // A club that gave nothing learnt changes nothing, and a club back after its withdrawal
+        // gives its deals again.
+        known.forget("E");
+        known.learn(vec![(1, deal("AKQJ"))], "A");
+        known.forget("C");
+        assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("A")"#.into())));
+        assert_eq!(at(&known, 3), None);
+    }
+
+    #[test]
+    fn hand_records_stay_when_the_club_whose_deals_differ_is_withdrawn() {
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, "club".into())], "A");
+        known.declare(&[records(&[5], &[(1, "declared")])]);
+        known.forget("A");
+        assert_eq!(known.at(1, place(0, 4)), None);
+        assert_eq!(
+            known.at(1, place(0, 5)),
+            Some(("declared", Source::Organiser))
+        );
+        assert_eq!(known.latest()[&1], "declared");
     }
 }

@@ -15,7 +15,7 @@
 //! the records one at a time; a record of a submission that is waiting to be checked first
 //! finishes the ones staged before it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{
@@ -26,7 +26,8 @@ use simpairs_scoring::Field;
 
 use crate::announce::{Announced, Announcement};
 use crate::judge::{Accepted, Context, LineWarning, Rejection};
-use crate::known_deals::Place;
+use crate::known_deals::{KnownDeals, Place};
+use crate::limits::Limits;
 use crate::pending::{Part, Pending, datum};
 use crate::results::ClubResults;
 use crate::roster::{Roster, SignerProblem};
@@ -213,6 +214,43 @@ pub struct Finished {
 /// A ready submission after its checks: its verdict, and its announcement when the batch
 /// announces.
 type Decided = (Ready, Result<Accepted, Rejection>, Option<Announced>);
+
+/// What a batch's submissions are judged by, besides the deals.
+struct Rules<'a> {
+    codec: &'a Codec,
+    boards: &'a BTreeSet<i32>,
+    limits: &'a Limits,
+}
+
+impl Rules<'_> {
+    /// Judges one ready submission against `deals`, and packs it if it applies and `packer` is
+    /// given.
+    fn check(&self, deals: &KnownDeals, packer: &mut Option<Packer>, mut r: Ready) -> Decided {
+        let context = Context {
+            boards: self.boards,
+            limits: self.limits,
+            deals,
+            place: Place::of(r.partition, r.offset),
+        };
+        let mut verdict = crate::judge::judge(self.codec, &r.seal, &r.pending, context);
+        // The records are not needed once judged: freed here, in parallel, rather than one
+        // submission after the other as the verdicts are applied. A submission set aside for its
+        // deals keeps them, to be judged again with the deals known at its place.
+        if !verdict.as_ref().is_err_and(Rejection::for_its_deals) {
+            drop(std::mem::take(&mut r.pending));
+        }
+        let announced = match (&mut verdict, packer) {
+            (Ok(accepted), Some(packer)) => Some(crate::announce::announce(
+                self.codec,
+                packer,
+                &mut accepted.applied,
+                r.offset,
+            )),
+            _ => None,
+        };
+        (r, verdict, announced)
+    }
+}
 
 /// A submission applied: shared with its effect, or announced.
 enum Applied {
@@ -487,50 +525,34 @@ impl EventState {
         };
         let (boards, limits, deals) = (roster.boards.clone(), roster.limits, self.deals.clone());
         let (codec, announcing, compressing) = (batch.codec, batch.announcing, batch.compressing);
-        let check = |packer: &mut Option<Packer>, mut r: Ready| {
-            let context = Context {
-                boards: &boards,
-                limits: &limits,
-                deals: &deals,
-                place: Place::of(r.partition, r.offset),
-            };
-            let mut verdict = crate::judge::judge(codec, &r.seal, &r.pending, context);
-            // The records are not needed once judged: freed here, in parallel, rather than one
-            // submission after the other as the verdicts are applied.
-            drop(std::mem::take(&mut r.pending));
-            let announced = match (&mut verdict, packer) {
-                (Ok(accepted), Some(packer)) => Some(crate::announce::announce(
-                    codec,
-                    packer,
-                    &mut accepted.applied,
-                    r.offset,
-                )),
-                _ => None,
-            };
-            (r, verdict, announced)
-        };
         let packer = || {
             announcing.then(|| match compressing {
                 true => Packer::default(),
                 false => Packer::plain(),
             })
         };
+        let rules = Rules {
+            codec,
+            boards: &boards,
+            limits: &limits,
+        };
         // One submission (a live club's upload) is checked on this thread.
         let checking = std::time::Instant::now();
         let decided: Vec<Decided> = if ready.len() == 1 {
             let mut packer = packer();
-            ready.into_iter().map(|r| check(&mut packer, r)).collect()
+            (ready.into_iter())
+                .map(|r| rules.check(&deals, &mut packer, r))
+                .collect()
         } else {
-            ready.into_par_iter().map_init(packer, check).collect()
+            (ready.into_par_iter())
+                .map_init(packer, |packer, r| rules.check(&deals, packer, r))
+                .collect()
         };
+        // Unshared, so that learning a deal below does not copy what the event knows.
+        drop(deals);
         tracing::trace!(elapsed = ?checking.elapsed(), submissions = decided.len(), "submissions checked");
-        for (ready, verdict, announced) in decided {
-            // Deals learnt from a submission applied earlier in the batch are checked again here,
-            // as they would be one submission at a time.
-            let verdict = verdict.and_then(|a| {
-                let place = Place::of(ready.partition, ready.offset);
-                crate::judge::check_deals_again(&ready.seal, a, &self.deals, place)
-            });
+        for decided in decided {
+            let (ready, verdict, announced) = self.with_deals_now(&rules, packer, decided);
             // So is the club's section in force.
             let (verdict, announced) = match verdict {
                 Ok(mut a) => {
@@ -560,6 +582,30 @@ impl EventState {
         tracing::trace!(elapsed = ?checking.elapsed(), "submissions applied");
     }
 
+    /// A verdict given with the deals known when the batch began, given with those known at the
+    /// seal's place, as judging one submission at a time would: deals learnt from a submission
+    /// applied earlier in the batch are checked, and a submission set aside for its deals is
+    /// judged again (a club withdrawn earlier in the batch may have held them).
+    fn with_deals_now(
+        &self,
+        rules: &Rules<'_>,
+        packer: impl Fn() -> Option<Packer>,
+        (ready, verdict, announced): Decided,
+    ) -> Decided {
+        let place = Place::of(ready.partition, ready.offset);
+        match verdict {
+            Err(rejection) if rejection.for_its_deals() => {
+                rules.check(&self.deals, &mut packer(), ready)
+            }
+            verdict => {
+                let verdict = verdict.and_then(|a| {
+                    crate::judge::check_deals_again(&ready.seal, a, &self.deals, place)
+                });
+                (ready, verdict, announced)
+            }
+        }
+    }
+
     /// Applies a submission the judge accepted and notes it.
     fn accept(
         &mut self,
@@ -579,10 +625,14 @@ impl EventState {
         self.note(seal, offset, verdict);
         // The first club to apply a board's deal teaches it: the deal a seal is held to where
         // no hand record holds (none declared, or declared after the seal).
-        if self.deals.teaches(&accepted.deals) {
+        if !accepted.deals.is_empty() {
             Arc::make_mut(&mut self.deals).learn(accepted.deals, &club);
         }
         let applied = self.apply(key, offset, accepted.applied, announced);
+        // A club whose results are all withdrawn no longer holds the deals it gave.
+        if self.clubs.get(&club) == Some(&0) && self.deals.gave(&club) {
+            Arc::make_mut(&mut self.deals).forget(&club);
+        }
         // The field built by the checks is the club's field only when the club's results in
         // force are exactly this submission's.
         if first {

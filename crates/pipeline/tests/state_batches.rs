@@ -7,12 +7,13 @@
 //! effects and ends in the state that reading on without a break gives.
 //!
 //! The records are shuffled, repeated and cut into batches at random, from submissions that apply,
-//! correct, withdraw, are forged, altered in transit, invalid or enter a table twice.
+//! correct, withdraw, are forged, altered in transit, invalid or enter a table twice, and from
+//! clubs that give deals, other deals, and withdraw the deals the others were held to.
 
 use proptest::prelude::*;
 use simpairs_events::types::{
-    ClubEntry, EventDeclared, Factoring, Movement, ResultLine, ResultWithdrawn, ResultsRecorded,
-    Scoring,
+    ClubEntry, DealRecorded, EventDeclared, Factoring, Movement, ResultLine, ResultWithdrawn,
+    ResultsRecorded, Scoring,
 };
 use simpairs_events::{Codec, Event};
 use simpairs_pipeline::state::{Batch, Effect, EventState};
@@ -99,6 +100,10 @@ fn sealed(
                 w.sequence = next;
                 next += 1;
             }
+            Event::DealRecorded(d) => {
+                d.sequence = next;
+                next += 1;
+            }
             _ => next += 1,
         }
     }
@@ -129,6 +134,40 @@ fn club_session(club: &str, tricks: i32) -> Vec<Event> {
             )
         })
         .collect()
+}
+
+/// A club's deal of `board`, North holding `north` (thirteen cards of spades and hearts).
+fn dealt(club: &str, board: i32, north: &str) -> Event {
+    Event::DealRecorded(DealRecorded {
+        event_id: EVENT.into(),
+        club_id: club.into(),
+        submission_id: String::new(),
+        sequence: 0,
+        board,
+        deal: format!("N:{north} - - -"),
+    })
+}
+
+/// A club's session with its deals of boards 1 and 2 (`north` of board 1; board 2's is the same
+/// for every club).
+fn session_with_deals(club: &str, tricks: i32, north: &str) -> Vec<Event> {
+    let mut events = club_session(club, tricks);
+    events.push(dealt(club, 1, north));
+    events.push(dealt(club, 2, "AKQJT98.AKQ.2.2"));
+    events
+}
+
+/// North's hand of board 1 in the event's deal, and in another session's.
+const BOARD_1: &str = "AKQJT98765432...";
+const OTHER_BOARD_1: &str = ".AKQJT98765432..";
+
+/// Every club's results withdrawn: an empty whole session sealed with its key.
+fn withdrawal(codec: &Codec, club: &str) -> Vec<Event> {
+    let info = simpairs_pipeline::publish::SealInfo {
+        whole_session: true,
+        ..Default::default()
+    };
+    simpairs_pipeline::publish::seal(codec, EVENT, club, &key_of(club), Vec::new(), info)
 }
 
 /// Every message the tests draw from: submissions of every kind, each a list of messages.
@@ -188,6 +227,12 @@ fn submissions(codec: &Codec) -> Vec<Vec<Vec<u8>>> {
     }
     all.push(encode(altered));
     all.push(vec![b"\xc3\x01damaged".to_vec()]);
+    // Deals: A's of another session, B's and C's of the event's, and A withdrawn.
+    for (club, north) in [("A", OTHER_BOARD_1), ("B", BOARD_1), ("C", BOARD_1)] {
+        let session = session_with_deals(club, 9, north);
+        all.push(encode(sealed(codec, club, &key_of(club), session)));
+    }
+    all.push(encode(withdrawal(codec, "A")));
     all
 }
 
@@ -408,4 +453,47 @@ fn a_batch_past_the_event_s_limits_is_set_aside_as_it_comes() {
             .any(|r| r.contains("holds more records than the event allows")),
         "{reasons:?}"
     );
+}
+
+/// Club A played another session's board 1 and applied first; B, who played the event's, is held
+/// to A's deal. Once A's results are withdrawn its deal no longer holds: B's next file applies,
+/// whether it is judged in the same batch as the withdrawal or after it.
+#[test]
+fn a_withdrawn_club_s_deals_no_longer_hold_in_the_same_batch_or_after() {
+    let codec = Codec::new().unwrap();
+    let a = sealed(&codec, "A", &key_of("A"), session_with_deals("A", 9, OTHER_BOARD_1));
+    let b = sealed(&codec, "B", &key_of("B"), session_with_deals("B", 8, BOARD_1));
+    let b_again = sealed(&codec, "B", &key_of("B"), session_with_deals("B", 7, BOARD_1));
+    let b_again_len = b_again.len();
+    let events: Vec<Event> = [a, b, withdrawal(&codec, "A"), b_again].concat();
+    let (reasons, applied) = feed(&mut fresh_state(), &codec, &events);
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("board(s) 1 are not the event's (club A's, the first club to apply them)"),
+        "{reasons:?}"
+    );
+    // A, its withdrawal and B's second file.
+    assert_eq!(applied, 3);
+
+    // A and B in one batch; A's withdrawal and B's second file in the next, B's judged with the
+    // deals of the batch's start (A's) and again with those known at its place.
+    let mut batched = fresh_state();
+    let mut dead = Vec::new();
+    let cut = events.len() - 1 - b_again_len;
+    for range in [0..cut, cut..events.len()] {
+        let mut batch = Batch::new(&codec);
+        for i in range.clone() {
+            let decoded = simpairs_pipeline::state::decode(&codec, &codec.encode(&events[i]));
+            batched.stage(&mut batch, decoded, i as i64, i - range.start);
+        }
+        let finished = batched.finish(batch);
+        dead.extend(finished.effects.into_iter().filter_map(|(_, e)| match e {
+            Effect::DeadLetter { reason } => Some(reason),
+            Effect::Applied(_) => None,
+        }));
+    }
+    assert_eq!(dead, reasons);
+    let mut one_by_one = fresh_state();
+    feed(&mut one_by_one, &codec, &events);
+    assert_eq!(snapshot(&batched), snapshot(&one_by_one));
 }

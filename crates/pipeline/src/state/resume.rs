@@ -12,7 +12,6 @@
 //! A state taken up again does not hold what the judge decided before it was saved: its list of
 //! submissions judged holds those judged since. The index keeps the rest.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -33,9 +32,9 @@ pub struct Saved {
     queues: Vec<(String, Vec<String>)>,
     /// Submissions whose signed content was set aside for good, by club and submission.
     set_aside: Vec<(String, String)>,
-    /// The deal of each board as the clubs gave it (the first to apply one); the organiser's hand
-    /// records are the roster's.
-    deals: BTreeMap<i32, crate::known_deals::Learnt>,
+    /// The deal of each board as the clubs gave it (the first in force to apply one, and the
+    /// clubs that gave the same); the organiser's hand records are the roster's.
+    deals: crate::known_deals::Learning,
 }
 
 /// One submission's records waiting, as they were received.
