@@ -1353,3 +1353,62 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
     let replayed = ok(d, &[&replay[..], &["--no-index"]].concat());
     assert_eq!(pairs_of(&replayed), ["A", "B", "C"]);
 }
+
+#[test]
+fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let clubs = "club,name\nA,Club A\nB,Club B\nC,Club C\n";
+    std::fs::write(d.join("clubs.csv"), clubs).unwrap();
+    declared(d, "1-27");
+    cobalt_files(d);
+    // A plays another session's boards and is first; C, who played the event's, is held to A's.
+    publish(d, "A", "03.xml");
+    aggregated(d);
+    let index = ["--index-dir", "index"];
+    let replay = ["replay", "--log", "log", "--json"];
+    assert_eq!(pairs_of(&ok(d, &[&replay[..], &index].concat())), ["A"]);
+    publish(d, "C", "02.xml");
+    aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
+    assert!(
+        listed.contains("(club A's, the first club to apply them)"),
+        "{listed}"
+    );
+    // Without hand records declared, withdrawing A is enough: its deals no longer hold, and C,
+    // publishing again, applies; B, who played the boards A did, is held to C's deals now.
+    let out = withdraw(
+        d,
+        "A",
+        "keys/organiser.key",
+        "played another session's boards",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    publish(d, "C", "02.xml");
+    aggregated(d);
+    publish(d, "B", "03.xml");
+    aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "B"]);
+    assert!(
+        listed.contains("(club C's, the first club to apply them)"),
+        "{listed}"
+    );
+    // The aggregator, a replay without the index and one read on from an index built before the
+    // withdrawal agree.
+    // A applied and was superseded by its withdrawal; C's first file and B are set aside.
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
+    let counts = "1 of 3 declared clubs in, 1 withdrawn; 5 submissions: 2 applied, 1 superseded, 2 set aside";
+    assert!(listed.contains(counts), "{listed}");
+    assert!(
+        listed.trim_end().ends_with("636 records, applied"),
+        "{listed}"
+    );
+    for indexed in [&["--no-index"][..], &index] {
+        let args = [&replay[..], indexed].concat();
+        assert_eq!(pairs_of(&ok(d, &args)), ["C"], "{indexed:?}");
+    }
+}

@@ -180,7 +180,9 @@ impl KnownDeals {
             .find_map(|h| h.deals.get(&board));
         match declared {
             Some(deal) => Some((deal, Source::Organiser)),
-            None => (self.learnt.boards.get(&board)).map(|l| (l.deal.as_str(), Source::Club(&l.club))),
+            None => {
+                (self.learnt.boards.get(&board)).map(|l| (l.deal.as_str(), Source::Club(&l.club)))
+            }
         }
     }
 

@@ -461,15 +461,31 @@ fn a_batch_past_the_event_s_limits_is_set_aside_as_it_comes() {
 #[test]
 fn a_withdrawn_club_s_deals_no_longer_hold_in_the_same_batch_or_after() {
     let codec = Codec::new().unwrap();
-    let a = sealed(&codec, "A", &key_of("A"), session_with_deals("A", 9, OTHER_BOARD_1));
-    let b = sealed(&codec, "B", &key_of("B"), session_with_deals("B", 8, BOARD_1));
-    let b_again = sealed(&codec, "B", &key_of("B"), session_with_deals("B", 7, BOARD_1));
+    let a = sealed(
+        &codec,
+        "A",
+        &key_of("A"),
+        session_with_deals("A", 9, OTHER_BOARD_1),
+    );
+    let b = sealed(
+        &codec,
+        "B",
+        &key_of("B"),
+        session_with_deals("B", 8, BOARD_1),
+    );
+    let b_again = sealed(
+        &codec,
+        "B",
+        &key_of("B"),
+        session_with_deals("B", 7, BOARD_1),
+    );
     let b_again_len = b_again.len();
     let events: Vec<Event> = [a, b, withdrawal(&codec, "A"), b_again].concat();
     let (reasons, applied) = feed(&mut fresh_state(), &codec, &events);
     assert_eq!(reasons.len(), 1, "{reasons:?}");
     assert!(
-        reasons[0].contains("board(s) 1 are not the event's (club A's, the first club to apply them)"),
+        reasons[0]
+            .contains("board(s) 1 are not the event's (club A's, the first club to apply them)"),
         "{reasons:?}"
     );
     // A, its withdrawal and B's second file.
