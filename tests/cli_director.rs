@@ -1388,8 +1388,14 @@ fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The director's listing tells C so.
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
+    let again = "note: the deals it was held to are no longer the event's (the club that gave them was withdrawn): publish the file again";
+    assert!(listed.contains(again), "{listed}");
     publish(d, "C", "02.xml");
     aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
+    assert!(!listed.contains(again), "{listed}");
     publish(d, "B", "03.xml");
     aggregated(d);
     let listed = ok(d, &["submissions", "--log", "log", "--club", "B"]);
@@ -1397,6 +1403,8 @@ fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
         listed.contains("(club C's, the first club to apply them)"),
         "{listed}"
     );
+    // C holds them: B is not told to publish again.
+    assert!(!listed.contains(again), "{listed}");
     // The aggregator, a replay without the index and one read on from an index built before the
     // withdrawal agree.
     // A applied and was superseded by its withdrawal; C's first file and B are set aside.

@@ -216,8 +216,18 @@ impl Rejection {
     /// Whether the submission was set aside for its deals alone: with other deals known (a
     /// club's withdrawn), it may apply.
     pub(crate) fn for_its_deals(&self) -> bool {
-        matches!(self, Rejection::Invalid { problems, .. }
-            if matches!(problems.as_slice(), [Problem::OtherDeals { .. }]))
+        self.deals_of_boards().is_some()
+    }
+
+    /// The boards whose deals the submission was set aside for, when that was its only reason.
+    pub(crate) fn deals_of_boards(&self) -> Option<&[i32]> {
+        match self {
+            Rejection::Invalid { problems, .. } => match problems.as_slice() {
+                [Problem::OtherDeals { boards, .. }] => Some(boards),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }
 

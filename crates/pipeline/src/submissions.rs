@@ -169,6 +169,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
     dead_letters.dedup_by_key(|d| d.offset);
     let mut unsealed = state.unsealed();
     unsealed.sort();
+    note_deals_no_longer_known(state, &mut submissions);
     Submissions {
         event: event.to_string(),
         clubs_declared: state.roster().map_or(0, |r| r.clubs.len()),
@@ -223,6 +224,37 @@ fn withdrawn(state: &EventState, submissions: &[SubmissionView]) -> Vec<ClubWith
         .collect();
     withdrawn.sort_by(|a, b| a.club.cmp(&b.club));
     withdrawn
+}
+
+/// Tells a club set aside for its deals, with nothing published since, when none of those
+/// boards' deals is known any more (the club that gave them withdrawn, no hand records declared
+/// for them): the same file, published again, is not held to them (docs/rules.md, "Hand records").
+fn note_deals_no_longer_known(state: &EventState, submissions: &mut [SubmissionView]) {
+    let deals = state.deals();
+    let set_aside: std::collections::HashMap<(&str, &str), &[i32]> = (state.judged())
+        .filter_map(|((club, submission), j)| match &j.verdict {
+            Verdict::SetAside(rejection) => {
+                Some(((&**club, &**submission), rejection.deals_of_boards()?))
+            }
+            Verdict::Applied { .. } => None,
+        })
+        .collect();
+    // A club's seals share a partition: in offset order, they are in the order they came.
+    let mut published_since = std::collections::HashSet::new();
+    for s in submissions.iter_mut().rev() {
+        let key = (s.club.as_str(), s.submission.as_str());
+        let freed = (set_aside.get(&key)).is_some_and(|boards| {
+            (s.state == State::SetAside && !published_since.contains(&s.club))
+                && boards.iter().all(|b| !deals.contains_key(b))
+        });
+        if freed {
+            s.notes.push(
+                "the deals it was held to are no longer the event's (the club that gave them was withdrawn): publish the file again"
+                    .to_string(),
+            );
+        }
+        published_since.insert(s.club.clone());
+    }
 }
 
 /// A submission's warnings as its seal carries them: `file:line: field: message`.
