@@ -18,6 +18,7 @@
 //! | `results` | [`PairEntered`]: a pair and its players | club node | `event_id/club_id` |
 //! | `results` | [`DealRecorded`]: a board's hand record as the club's file has it | club node | `event_id/board` |
 //! | `results` | [`SubmissionSealed`]: count, digest, signature | club node | `event_id/club_id` |
+//! | `results` | [`LineDrawn`]: where an amendment's hand records and revocations hold from | organiser | each partition |
 //! | `board-scores` | [`SubmissionApplied`]: what the aggregator accepted | aggregator | `event_id/club_id` |
 //! | `board-scores` | [`BoardScored`]: one board over one field | aggregator | `scope/board` |
 //! | `leaderboard` | [`StandingsComputed`]: every pair of one club's field | aggregator | `scope` |

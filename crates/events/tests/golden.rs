@@ -81,6 +81,7 @@ golden_tests! {
     golden_event_declared => event_declared,
     golden_event_amended => event_amended,
     golden_deal_recorded => deal_recorded,
+    golden_line_drawn => line_drawn,
     golden_output_sealed => output_sealed,
     golden_result_recorded => result_recorded,
     golden_results_recorded => results_recorded,

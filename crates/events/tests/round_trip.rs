@@ -138,6 +138,7 @@ fn events_know_their_stream() {
             Results,
             Results,
             Results,
+            Results,
             BoardScores,
             BoardScores,
             BoardScores,

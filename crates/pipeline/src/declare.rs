@@ -19,7 +19,7 @@ use simpairs_log::{Log, Produce, StreamConfig};
 
 use crate::keys;
 use crate::limits::Limits;
-use crate::roster::Roster;
+use crate::roster::{IN_BAND, Roster};
 use crate::{BadClubId, DeclareError, Error, EventError, KeyError, Result, now_ms, stream_name};
 
 /// The stream listing every event declared in a log, so roles can find them.
@@ -470,6 +470,7 @@ pub fn amend(
         made.remove(&key_files);
         return Err(e.into());
     }
+    draw_lines(log, &codec, &roster.lines, &amended)?;
     Ok(Declared {
         event: roster.declared,
         key_files,
@@ -569,15 +570,15 @@ fn amendment_of(
     let partitions = log.partitions(&results)?;
     let mut revoked_keys = Vec::new();
     for (club, key_id) in &a.revoked {
-        // A club's seals go to one partition (their key is event/club): revoked from its end now.
+        // A club's seals go to one partition (their key is event/club): revoked from the
+        // amendment's line there.
         let partition =
             simpairs_log::partition_for_key(format!("{event_id}/{club}").as_bytes(), partitions);
-        let from_offset = log.end_offset(&results, partition)?;
         revoked_keys.push(simpairs_events::types::Revocation {
             club_id: club.clone(),
             key_id: key_id.clone(),
             partition: partition as i32,
-            from_offset: from_offset as i64,
+            from_offset: IN_BAND,
         });
     }
     Ok(EventAmended {
@@ -606,20 +607,62 @@ fn amendment_of(
         amended_at_ms: now_ms(),
         key_id: String::new(),
         signature: Vec::new(),
-        hands_from: hands_from(log, &results, partitions, a)?,
+        // From the amendment's line in each partition (none without hand records).
+        hands_from: match a.hands.is_empty() {
+            true => Vec::new(),
+            false => vec![IN_BAND; partitions as usize],
+        },
     })
 }
 
-/// Where hand records hold from: each partition's end of the results stream now, so that every
-/// reader checks the seals appended before them against the deals known before (none when the
-/// amendment declares no hand records).
-fn hands_from(log: &dyn Log, results: &str, partitions: u32, a: &Amendment) -> Result<Vec<i64>> {
-    if a.hands.is_empty() {
-        return Ok(Vec::new());
+/// Draws the line of `amended` in every partition of the results stream, after the amendment
+/// itself: each reader meets it at the same record, so a seal appended while the amendment was
+/// made is on the same side of it for the aggregator, a replay and an aggregator started again.
+/// The lines of the amendments before it (`earlier`) are drawn again: only the first line of an
+/// amendment in a partition counts, so this changes nothing where they were drawn, and draws one
+/// that an earlier amendment could not.
+fn draw_lines(
+    log: &dyn Log,
+    codec: &Codec,
+    earlier: &std::collections::BTreeMap<i64, Vec<u8>>,
+    amended: &EventAmended,
+) -> Result<()> {
+    let revokes = amended
+        .revoked_keys
+        .iter()
+        .any(|r| r.from_offset == IN_BAND);
+    let draws = revokes || amended.hands_from.contains(&IN_BAND);
+    let new = draws.then_some((amended.amendment, amended.signature.clone()));
+    let lines: Vec<Event> = (earlier.iter().map(|(a, s)| (*a, s.clone())))
+        .chain(new)
+        .map(|(amendment, signature)| {
+            Event::LineDrawn(simpairs_events::types::LineDrawn {
+                event_id: amended.event_id.clone(),
+                amendment,
+                signature,
+            })
+        })
+        .collect();
+    if lines.is_empty() {
+        return Ok(());
     }
-    (0..partitions)
-        .map(|p| Ok(log.end_offset(results, p)? as i64))
-        .collect()
+    let results = stream_name(&amended.event_id, Stream::Results);
+    let messages: Vec<(Vec<u8>, Vec<u8>)> = (lines.iter())
+        .map(|line| (line.partition_key(), codec.encode(line)))
+        .collect();
+    let partitions = log.partitions(&results)?;
+    let records: Vec<Produce<'_>> = (0..partitions)
+        .flat_map(|p| {
+            (messages.iter())
+                .map(move |(key, message)| Produce::new(key, message, now_ms()).to_partition(p))
+        })
+        .collect();
+    log.append(&results, &records)
+        .map_err(|e| DeclareError::LineNotDrawn {
+            amendment: amended.amendment,
+            reason: e.to_string(),
+        })?;
+    Ok(())
 }
 
 /// The events declared in a log, in declaration order.

@@ -96,12 +96,13 @@ pub enum KeyError {
     },
     /// A club key the organiser revoked.
     #[error(
-        "this key ({key}) of club {club} was revoked by the organiser (from offset {from_offset} of the results stream); sign with the club's new key"
+        "this key ({key}) of club {club} was revoked by the organiser ({from}); sign with the club's new key"
     )]
     Revoked {
         key: String,
         club: String,
-        from_offset: u64,
+        /// From where, in words.
+        from: String,
     },
     /// A key that is not one of the event's aggregator keys.
     #[error(
@@ -148,6 +149,11 @@ impl std::fmt::Display for FoundKey {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DeclareError {
+    /// An amendment appended whose line could not be drawn in the results stream.
+    #[error(
+        "amendment {amendment} is made, but its line could not be drawn in the results stream ({reason}): its hand records and key revocations hold from that line only; the next amendment draws it (simpairs event hands with the same file, for hand records)"
+    )]
+    LineNotDrawn { amendment: i64, reason: String },
     /// A part of `--boards` that is neither a board number nor a range.
     #[error("--boards: {part:?} is not a board number or a range like 1-27")]
     BadBoards { part: String },

@@ -41,6 +41,11 @@ pub struct HandRecords {
     pub from: Vec<u64>,
     /// Each board's deal, in PBN deal notation.
     pub deals: BTreeMap<i32, String>,
+    /// The amendment that declared them.
+    pub amendment: i64,
+    /// Whether they hold from the amendment's line in each partition of the results stream
+    /// (`from` is [`crate::roster::NOT_DRAWN`] until the line is met there).
+    pub in_band: bool,
 }
 
 impl HandRecords {
@@ -268,6 +273,8 @@ mod tests {
         HandRecords {
             from: from.to_vec(),
             deals: deals.iter().map(|(b, d)| (*b, d.to_string())).collect(),
+            amendment: 1,
+            in_band: false,
         }
     }
 

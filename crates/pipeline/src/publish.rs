@@ -404,11 +404,11 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
         }
         .into());
     }
-    if let Some((_, _, from)) = entry.revoked.iter().find(|(k, _, _)| *k == id) {
+    if let Some(revoked) = entry.revoked.iter().find(|r| r.key_id == id) {
         return Err(KeyError::Revoked {
             key: id,
             club: club.to_string(),
-            from_offset: *from,
+            from: revoked_from(revoked.from),
         }
         .into());
     }
@@ -652,17 +652,26 @@ pub enum Refusal {
     Records(Vec<String>),
 }
 
+/// Where a revocation holds from, in words.
+fn revoked_from(from: u64) -> String {
+    match from {
+        crate::roster::NOT_DRAWN => "from its line in the results stream".to_string(),
+        from => format!("from offset {from} of the results stream"),
+    }
+}
+
 /// Judges a sealed submission as the aggregator will, on an event that has only its declaration:
 /// the records go through [`EventState`] exactly as the aggregator reads them back from the log.
 /// Returns the warnings of the lines that apply, or why it would be set aside.
 pub(crate) fn preflight(
     codec: &Codec,
-    roster: Roster,
+    mut roster: Roster,
     events: &[Event],
 ) -> std::result::Result<Vec<crate::judge::LineWarning>, Refusal> {
     // The records will be appended after everything in the log now: past the place from which
-    // every hand record declared so far holds.
+    // every hand record declared so far holds, and past the lines of every amendment made.
     const AFTER_THE_LOG: i64 = i64::MAX / 4;
+    roster.draw_every_line();
     let mut state = EventState::new();
     state.set_roster(roster);
     let mut batch = crate::state::Batch::new(codec);

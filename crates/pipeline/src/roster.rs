@@ -6,7 +6,7 @@
 //! applies when it is the next one (numbered from 1) and its signature verifies with the
 //! organiser's key of the declaration; anything else is set aside with the reason.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use simpairs_events::types::{EventAmended, EventDeclared, EventLimits};
@@ -16,15 +16,38 @@ use simpairs_log::Log;
 use crate::limits::Limits;
 use crate::{AmendmentRefused, Error, KeyError, Result, stream_name};
 
+/// The offset an amendment gives (`hands_from`, a revocation's `from_offset`) when its line is
+/// drawn in the results stream by a `LineDrawn` record.
+pub const IN_BAND: i64 = -1;
+
 /// A club and the keys it may sign with.
 #[derive(Clone, Debug)]
 pub struct Club {
     pub name: String,
     /// Every one not revoked is accepted.
     pub keys: Vec<ClubKey>,
-    /// (key id, partition, offset): seals with that key at or after that offset are refused.
-    pub revoked: Vec<(String, u32, u64)>,
+    /// The keys revoked, and from where.
+    pub revoked: Vec<Revoked>,
 }
+
+/// A club key the organiser revoked: seals signed with it at or after `from` of `partition` are
+/// refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Revoked {
+    pub key_id: String,
+    /// The partition the club's seals go to.
+    pub partition: u32,
+    /// [`NOT_DRAWN`] until the line of an amendment that draws one in the results stream is met.
+    pub from: u64,
+    /// The amendment that revoked it.
+    pub amendment: i64,
+    /// Whether its line is drawn in the results stream ([`Roster::draw`]).
+    pub in_band: bool,
+}
+
+/// Where an amendment whose line is drawn in the results stream holds from in a partition
+/// before its line is met there: past every record.
+pub const NOT_DRAWN: u64 = u64::MAX;
 
 /// The event as declared and amended.
 #[derive(Clone, Debug)]
@@ -40,6 +63,9 @@ pub struct Roster {
     pub hands: Vec<crate::known_deals::HandRecords>,
     /// Amendments applied.
     pub amendments: i64,
+    /// The amendments whose line is drawn in the results stream, with the signature each
+    /// `LineDrawn` record must carry.
+    pub lines: BTreeMap<i64, Vec<u8>>,
     /// The one club whose entry `clubs` holds, when the roster was read for one club
     /// ([`Roster::new_for`]).
     only: Option<String>,
@@ -146,6 +172,7 @@ impl Roster {
             limits: limits_of(declared.limits.as_ref()),
             hands: Vec::new(),
             amendments: 0,
+            lines: BTreeMap::new(),
             only: only.map(str::to_string),
             added_elsewhere: BTreeSet::new(),
             declared,
@@ -178,12 +205,12 @@ impl Roster {
                 declared: club.keys.iter().map(|k| k.id.clone()).collect(),
             });
         };
-        if let Some(&(_, _, from_offset)) = club
-            .revoked
-            .iter()
-            .find(|(id, p, from)| *id == seal.key_id && *p == partition && offset >= *from)
+        if let Some(revoked) = (club.revoked.iter())
+            .find(|r| r.key_id == seal.key_id && r.partition == partition && offset >= r.from)
         {
-            return Err(SignerProblem::Revoked { from_offset });
+            return Err(SignerProblem::Revoked {
+                from_offset: revoked.from,
+            });
         }
         key.public().ok_or(SignerProblem::NotAKey)
     }
@@ -228,6 +255,37 @@ impl Roster {
     /// Whether `club`'s entry is kept (see [`Roster::new_for`]).
     fn keeps(&self, club: &str) -> bool {
         self.only.as_deref().is_none_or(|only| only == club)
+    }
+
+    /// Draws the line of amendment `amendment` at `offset` of `partition`: its hand records and
+    /// its revocations of keys whose clubs publish there hold from it, where no line was drawn.
+    pub(crate) fn draw(&mut self, amendment: i64, partition: u32, offset: u64) {
+        let p = partition as usize;
+        for h in (self.hands.iter_mut()).filter(|h| h.in_band && h.amendment == amendment) {
+            if let Some(from) = h.from.get_mut(p).filter(|from| **from == NOT_DRAWN) {
+                *from = offset;
+            }
+        }
+        let revoked = self.clubs.values_mut().flat_map(|c| c.revoked.iter_mut());
+        for r in revoked.filter(|r| r.in_band && r.amendment == amendment) {
+            if r.partition == partition && r.from == NOT_DRAWN {
+                r.from = offset;
+            }
+        }
+    }
+
+    /// Draws every line not drawn yet at the start: what `club publish` judges a file by, as
+    /// its records will come after every amendment made so far and, once drawn, its lines.
+    pub(crate) fn draw_every_line(&mut self) {
+        for from in self.hands.iter_mut().flat_map(|h| h.from.iter_mut()) {
+            if *from == NOT_DRAWN {
+                *from = 0;
+            }
+        }
+        let revoked = self.clubs.values_mut().flat_map(|c| c.revoked.iter_mut());
+        for r in revoked.filter(|r| r.from == NOT_DRAWN) {
+            r.from = 0;
+        }
     }
 
     fn verifies(&self, codec: &Codec, amended: &EventAmended) -> bool {
@@ -276,14 +334,25 @@ impl Roster {
             if !next.has_club(&r.club_id) {
                 return Err(no_club(&r.club_id));
             }
-            let (partition, from) = (u32::try_from(r.partition), u64::try_from(r.from_offset));
-            let (Ok(partition), Ok(from)) = (partition, from) else {
+            let in_band = r.from_offset == IN_BAND;
+            let from = if in_band {
+                Ok(NOT_DRAWN)
+            } else {
+                u64::try_from(r.from_offset)
+            };
+            let (Ok(partition), Ok(from)) = (u32::try_from(r.partition), from) else {
                 return Err(AmendmentRefused::NoOffset {
                     key: r.key_id.clone(),
                 });
             };
             if let Some(club) = next.clubs.get_mut(&r.club_id) {
-                club.revoked.push((r.key_id.clone(), partition, from));
+                club.revoked.push(Revoked {
+                    key_id: r.key_id.clone(),
+                    partition,
+                    from,
+                    amendment: a.amendment,
+                    in_band,
+                });
             }
         }
         for k in &a.added_aggregator_keys {
@@ -291,12 +360,23 @@ impl Roster {
             next.aggregators.insert(k.key_id.clone(), key);
         }
         if !a.hands.is_empty() {
+            let in_band = a.hands_from.contains(&IN_BAND);
             next.hands.push(crate::known_deals::HandRecords {
                 from: (a.hands_from.iter())
-                    .map(|&offset| u64::try_from(offset).unwrap_or(0))
+                    .map(|&offset| match in_band {
+                        true => NOT_DRAWN,
+                        false => u64::try_from(offset).unwrap_or(0),
+                    })
                     .collect(),
                 deals: a.hands.iter().map(|h| (h.board, h.deal.clone())).collect(),
+                amendment: a.amendment,
+                in_band,
             });
+        }
+        if a.hands_from.contains(&IN_BAND)
+            || a.revoked_keys.iter().any(|r| r.from_offset == IN_BAND)
+        {
+            next.lines.insert(a.amendment, a.signature.clone());
         }
         next.amendments = a.amendment;
         *self = next;
@@ -497,7 +577,8 @@ mod tests {
         next(&|a| a.added_keys = vec![added_key("D", 8, key_bytes(8))]);
         next(&|a| a.revoked_keys = vec![revoked("Z", "k3", 5)]);
         next(&|a| a.revoked_keys = vec![revoked("C", "k3", 5)]);
-        next(&|a| a.revoked_keys = vec![revoked("A", "k1", -1)]);
+        // -1 is a line drawn in the results stream; any other negative offset is none.
+        next(&|a| a.revoked_keys = vec![revoked("A", "k1", -2)]);
         next(&|a| {
             let mut bad = entry("E", 10);
             bad.public_key.truncate(31);
@@ -508,7 +589,7 @@ mod tests {
     }
 
     /// A club's entry as (key ids, revocations).
-    type Entry = (Vec<String>, Vec<(String, u32, u64)>);
+    type Entry = (Vec<String>, Vec<super::Revoked>);
 
     fn club(roster: &Roster, club: &str) -> Option<Entry> {
         let c = roster.clubs.get(club)?;

@@ -98,6 +98,9 @@ pub struct EventState {
     /// The partition the records being staged come from (a key's revocation is an offset of a
     /// partition).
     partition: u32,
+    /// The amendments' lines met in the results stream: (amendment, partition) and the line's
+    /// offset, drawn into the roster whenever it is read again.
+    lines: BTreeMap<(i64, u32), u64>,
     /// Every sealed submission judged, and what became of it (since the state was taken up
     /// again, for one that was: [`EventState::resume`]).
     judged: HashMap<SubmissionKey, Judged>,
@@ -424,9 +427,46 @@ impl EventState {
     }
 
     /// Takes the roster as the declarations stream tells it now (read by [`Roster::load`]).
-    pub(crate) fn set_roster(&mut self, roster: Roster) {
+    pub(crate) fn set_roster(&mut self, mut roster: Roster) {
+        for (&(amendment, partition), &offset) in &self.lines {
+            roster.draw(amendment, partition, offset);
+        }
         Arc::make_mut(&mut self.deals).declare(&roster.hands);
         self.roster = Some(Arc::new(roster));
+    }
+
+    /// Meets an amendment's line in the results stream at `offset` of the partition being
+    /// staged: its hand records and revocations hold from here. A line whose amendment draws
+    /// none, or that does not carry the amendment's signature, is set aside; a line met again
+    /// changes nothing.
+    fn draw_line(&mut self, line: &simpairs_events::types::LineDrawn, offset: i64) -> Vec<Effect> {
+        let Some(roster) = &mut self.roster else {
+            return Vec::new();
+        };
+        let amendment = line.amendment;
+        match roster.lines.get(&amendment) {
+            None => {
+                return vec![dead(format!(
+                    "a line of amendment {amendment}, which draws no line in the results stream (or is not made): set aside"
+                ))];
+            }
+            Some(signature) if *signature != line.signature => {
+                return vec![dead(format!(
+                    "a line of amendment {amendment} without the amendment's signature: not the organiser's, set aside"
+                ))];
+            }
+            Some(_) => {}
+        }
+        let place = (amendment, self.partition);
+        if self.lines.contains_key(&place) {
+            return Vec::new();
+        }
+        let offset = u64::try_from(offset).unwrap_or(0);
+        self.lines.insert(place, offset);
+        let roster = Arc::make_mut(roster);
+        roster.draw(amendment, self.partition, offset);
+        Arc::make_mut(&mut self.deals).declare(&roster.hands);
+        Vec::new()
     }
 
     /// Handles one message of the results stream (`offset` is its offset, used as the seal's position).
@@ -722,6 +762,7 @@ impl EventState {
         }
         let part = match event {
             Event::SubmissionSealed(seal) => return self.handle_seal(batch, index, seal, offset),
+            Event::LineDrawn(line) => return self.draw_line(&line, offset),
             other => match Part::of_event(other) {
                 Ok(part) => part,
                 Err(event_type) => {

@@ -9,6 +9,7 @@ mod history;
 mod kafka_e2e;
 mod kafka_outage;
 mod leaderboard;
+mod lines;
 mod one_judge;
 mod output_then_commit;
 mod real_files;

@@ -115,6 +115,14 @@ pub fn event_amended_v1() -> EventAmended {
     }
 }
 
+pub fn line_drawn() -> LineDrawn {
+    LineDrawn {
+        event_id: s(EVENT_ID),
+        amendment: 3,
+        signature: vec![7; 64],
+    }
+}
+
 pub fn deal_recorded() -> DealRecorded {
     DealRecorded {
         event_id: s(EVENT_ID),
@@ -505,6 +513,7 @@ pub fn samples() -> Vec<Event> {
         event_amended().into(),
         event_declared().into(),
         deal_recorded().into(),
+        line_drawn().into(),
         pair_entered().into(),
         result_recorded().into(),
         result_withdrawn().into(),

@@ -7,7 +7,8 @@
 //! pairs and counts. What is saved is what the applied submissions do not tell: the records
 //! waiting for their seal or for each other, each club's queue of sealed submissions, the
 //! submissions whose signed content was set aside for good (a copy of one is refused without
-//! being gathered), and the deals as the event knows them.
+//! being gathered), the deals as the event knows them, and the amendments' lines met in the
+//! results stream.
 //!
 //! A state taken up again does not hold what the judge decided before it was saved: its list of
 //! submissions judged holds those judged since. The index keeps the rest.
@@ -35,6 +36,8 @@ pub struct Saved {
     /// The deal of each board as the clubs gave it (the first in force to apply one, and the
     /// clubs that gave the same); the organiser's hand records are the roster's.
     deals: crate::known_deals::Learning,
+    /// The amendments' lines met in the results stream: amendment, partition, offset.
+    lines: Vec<(i64, u32, u64)>,
 }
 
 /// One submission's records waiting, as they were received.
@@ -124,6 +127,7 @@ impl EventState {
             queues,
             set_aside,
             deals: self.deals.learnt().clone(),
+            lines: (self.lines.iter()).map(|(&(a, p), &o)| (a, p, o)).collect(),
         }
     }
 
@@ -176,6 +180,12 @@ impl EventState {
             .map(|(club, submission)| (club.into(), submission.into()))
             .collect();
         Arc::make_mut(&mut self.deals).set_learnt(saved.deals);
+        self.lines = (saved.lines.into_iter())
+            .map(|(a, p, o)| ((a, p), o))
+            .collect();
+        if let Some(roster) = self.roster.take() {
+            self.set_roster(Arc::unwrap_or_clone(roster));
+        }
         Ok(())
     }
 }

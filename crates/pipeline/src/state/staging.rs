@@ -3,6 +3,8 @@
 //! other record, so they are done in parallel; staging is in log order, one record after the
 //! other ([`EventState::stage_at`]).
 
+use std::sync::Arc;
+
 use simpairs_events::{Event, Skimmed};
 
 use super::{Batch, EventState, check_signer};
@@ -67,11 +69,19 @@ pub(crate) fn stage_overlapped(
     messages: Messages,
 ) {
     let roster = state.roster.clone();
+    let checked_by = roster.clone();
     let codec = batch.codec;
     if records.len() <= STAGED_HERE {
         for (i, record) in records.iter_mut().enumerate() {
             let decoded = decoded(roster.as_deref(), codec, record, messages);
-            stage_decoded(state, batch, record, decoded, first_index + i);
+            stage_decoded(
+                state,
+                batch,
+                record,
+                decoded,
+                first_index + i,
+                checked_by.as_ref(),
+            );
         }
         return;
     }
@@ -89,7 +99,7 @@ pub(crate) fn stage_overlapped(
         let mut index = first_index;
         for (chunk, decoded) in decoded_rx {
             for (record, decoded) in chunk.iter_mut().zip(decoded) {
-                stage_decoded(state, batch, record, decoded, index);
+                stage_decoded(state, batch, record, decoded, index, checked_by.as_ref());
                 index += 1;
             }
         }
@@ -128,16 +138,23 @@ fn decoded(
     (Ok((skimmed, copy)), checked)
 }
 
-/// Stages one decoded record at `index` of `batch`, with its signer check if it had one; the
-/// record's value is taken unless the decoding copied it.
+/// Stages one decoded record at `index` of `batch`, with its signer check if it had one and the
+/// roster it was checked against (`checked_by`) is still the state's; the record's value is
+/// taken unless the decoding copied it. (An amendment's line met while staging changes the
+/// roster: a seal after it is checked again, against the roster with the line drawn.)
 fn stage_decoded(
     state: &mut EventState,
     batch: &mut Batch<'_>,
     record: &mut simpairs_log::Record,
     (decoded, checked): Decoded,
     index: usize,
+    checked_by: Option<&Arc<Roster>>,
 ) {
-    if let Some(checked) = checked {
+    let current = match (&state.roster, checked_by) {
+        (Some(now), Some(then)) => Arc::ptr_eq(now, then),
+        _ => false,
+    };
+    if let Some(checked) = checked.filter(|_| current) {
         batch.prechecked.insert(index, checked);
     }
     let decoded = decoded.map(|(skimmed, copy)| {
@@ -179,6 +196,7 @@ pub(crate) fn read_in_batches(
     mut done: impl FnMut(&EventState, &[(u64, i64)], super::Finished),
 ) -> crate::Result<()> {
     let (roster, codec) = (state.roster.clone(), batch.codec);
+    let checked_by = roster.clone();
     std::thread::scope(|scope| {
         let (read_tx, read_rx) = std::sync::mpsc::sync_channel(1);
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(CHUNKS_AHEAD);
@@ -196,7 +214,15 @@ pub(crate) fn read_in_batches(
         let mut positions: Vec<(u64, i64)> = Vec::new();
         for (mut chunk, decoded) in decoded_rx {
             for (record, decoded) in chunk.iter_mut().zip(decoded) {
-                stage_decoded(state, &mut batch, record, decoded, positions.len());
+                let index = positions.len();
+                stage_decoded(
+                    state,
+                    &mut batch,
+                    record,
+                    decoded,
+                    index,
+                    checked_by.as_ref(),
+                );
                 positions.push((record.offset, record.timestamp_ms));
             }
             if positions.len() >= super::REBUILD_BATCH {

@@ -1,0 +1,253 @@
+//! An amendment's line in the results stream: the organiser appends the amendment, then a line in
+//! each partition, and the amendment's revocations (and hand records) hold from the line. A seal
+//! appended while the amendment was being made, before its line, is judged without it by the
+//! aggregator, by an aggregator started again and by a replay alike; one after the line, with it.
+//! A line that is not the organiser's is set aside; a line met again changes nothing.
+
+use crate::common;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use simpairs_events::{Codec, Event, Stream};
+use simpairs_log::{Consumer, Log, Produce, Record, StreamConfig};
+use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
+use simpairs_pipeline::submissions::State;
+
+/// A record held back: its key, value and partition.
+type HeldRecord = (Vec<u8>, Vec<u8>, Option<u32>);
+
+/// A log whose appends of lines to the results stream are held back until [`Held::release`]: the
+/// moment between the amendment reaching the log and its lines.
+struct Held {
+    log: Arc<dyn Log>,
+    lines: Mutex<Vec<HeldRecord>>,
+}
+
+impl Held {
+    fn release(&self) {
+        let lines = std::mem::take(&mut *self.lines.lock().unwrap());
+        let records: Vec<Produce<'_>> = (lines.iter())
+            .map(|(key, value, partition)| Produce {
+                key,
+                value,
+                timestamp_ms: 0,
+                partition: *partition,
+            })
+            .collect();
+        let stream = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+        self.log.append(&stream, &records).unwrap();
+    }
+}
+
+impl Log for Held {
+    fn create_stream(&self, name: &str, config: &StreamConfig) -> simpairs_log::Result<()> {
+        self.log.create_stream(name, config)
+    }
+    fn partitions(&self, stream: &str) -> simpairs_log::Result<u32> {
+        self.log.partitions(stream)
+    }
+    fn append(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        let codec = Codec::new().unwrap();
+        let lines = records
+            .iter()
+            .all(|r| matches!(codec.decode(r.value), Ok(Event::LineDrawn(_))));
+        if !lines {
+            return self.log.append(stream, records);
+        }
+        let mut held = self.lines.lock().unwrap();
+        held.extend(
+            records
+                .iter()
+                .map(|r| (r.key.to_vec(), r.value.to_vec(), r.partition)),
+        );
+        Ok(Vec::new())
+    }
+    fn read(
+        &self,
+        stream: &str,
+        partition: u32,
+        from: u64,
+        max: usize,
+    ) -> simpairs_log::Result<Vec<Record>> {
+        self.log.read(stream, partition, from, max)
+    }
+    fn end_offset(&self, stream: &str, partition: u32) -> simpairs_log::Result<u64> {
+        self.log.end_offset(stream, partition)
+    }
+    fn consumer(&self, group: &str, streams: &[&str]) -> simpairs_log::Result<Box<dyn Consumer>> {
+        self.log.consumer(group, streams)
+    }
+}
+
+const EVENT: &str = "lines";
+
+fn aggregated(log: &Arc<dyn Log>) -> Aggregator {
+    let mut aggregator =
+        Aggregator::open(log.clone(), EVENT, simpairs_sim::aggregator_key()).unwrap();
+    let until_idle = AggregateOptions {
+        until_idle: true,
+        ..AggregateOptions::default()
+    };
+    (aggregator.run(&until_idle, &AtomicBool::new(false), |_| {})).unwrap();
+    aggregator
+}
+
+/// WEST's session signed with its own key and appended as is (as a club whose key was stolen
+/// would), bypassing `club publish`'s refusal of a revoked key.
+fn west_appends(log: &dyn Log, csv: &str, source: &str) -> String {
+    let codec = Codec::new().unwrap();
+    let imported = simpairs_formats::import::read("west.csv", csv.as_bytes(), None).unwrap();
+    let events = simpairs_pipeline::publish::submission_events(EVENT, "WEST", &imported)
+        .unwrap()
+        .events;
+    let info = simpairs_pipeline::publish::SealInfo {
+        source: Some(source.to_string()),
+        ..Default::default()
+    };
+    let key = common::key_of("WEST");
+    let sealed = simpairs_pipeline::publish::seal(&codec, EVENT, "WEST", &key, events, info);
+    simpairs_pipeline::publish::append_submission(log, &codec, EVENT, &sealed).unwrap();
+    let Some(Event::SubmissionSealed(seal)) = sealed.last() else {
+        panic!("sealed")
+    };
+    seal.submission_id.clone()
+}
+
+/// What became of each of WEST's submissions, by its file's name, as the director's listing says.
+fn west_listed(log: &dyn Log) -> Vec<(String, State)> {
+    let listing = simpairs_pipeline::submissions::list(log, EVENT, None).unwrap();
+    (listing.submissions.into_iter())
+        .filter(|s| s.club == "WEST")
+        .map(|s| (s.source.unwrap_or_default(), s.state))
+        .collect()
+}
+
+fn line(amendment: i64, signature: Vec<u8>) -> Vec<u8> {
+    let codec = Codec::new().unwrap();
+    codec.encode(&Event::LineDrawn(simpairs_events::types::LineDrawn {
+        event_id: EVENT.to_string(),
+        amendment,
+        signature,
+    }))
+}
+
+#[test]
+fn a_revocation_holds_from_its_line_for_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
+    common::publish_csv(
+        log.as_ref(),
+        EVENT,
+        "NORTH",
+        &common::key_of("NORTH"),
+        &clubs[0],
+    );
+    // The organiser revokes WEST's key; its line is not in the log yet.
+    let held = Held {
+        log: log.clone(),
+        lines: Mutex::new(Vec::new()),
+    };
+    let west = common::key_of("WEST").public().id();
+    let amendment = simpairs_pipeline::declare::Amendment {
+        revoked: vec![("WEST".to_string(), west)],
+        ..Default::default()
+    };
+    simpairs_pipeline::declare::amend(&held, EVENT, &simpairs_sim::organiser_key(), amendment)
+        .unwrap();
+    // A seal appended meanwhile, judged by an aggregator that has read the amendment: before
+    // the line, it applies.
+    west_appends(log.as_ref(), &clubs[2], "before the line");
+    assert!(aggregated(&log).state().clubs().contains_key("WEST"));
+    held.release();
+    std::thread::sleep(Duration::from_millis(2));
+    west_appends(log.as_ref(), &clubs[2], "after the line");
+    // An aggregator started again (rebuilding its state from the log) and a replay agree: the
+    // first applied, the second set aside as it came.
+    let aggregator = aggregated(&log);
+    assert_eq!(
+        aggregator.state().applied_count(),
+        2,
+        "NORTH's and WEST's first"
+    );
+    let expected = [("before the line".to_string(), State::Applied)];
+    assert_eq!(west_listed(log.as_ref()), expected);
+    let listing = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
+    let reasons: Vec<&str> = (listing.dead_letters.iter())
+        .map(|d| d.reason.as_str())
+        .collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    let revoked = "of club WEST is signed with key";
+    let from = "which the organiser revoked from offset";
+    assert!(
+        reasons[0].contains(revoked) && reasons[0].contains(from),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
+    let held = Held {
+        log: log.clone(),
+        lines: Mutex::new(Vec::new()),
+    };
+    let west = common::key_of("WEST").public().id();
+    let amendment = simpairs_pipeline::declare::Amendment {
+        revoked: vec![("WEST".to_string(), west)],
+        ..Default::default()
+    };
+    simpairs_pipeline::declare::amend(&held, EVENT, &simpairs_sim::organiser_key(), amendment)
+        .unwrap();
+    // A club draws the line itself, early, without the amendment's signature; and a line of an
+    // amendment that was never made.
+    let results = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+    let forged = [line(1, vec![9; 64]), line(7, vec![9; 64])];
+    let records: Vec<Produce<'_>> = (forged.iter())
+        .map(|value| Produce::new(EVENT.as_bytes(), value, 0).to_partition(0))
+        .collect();
+    log.append(&results, &records).unwrap();
+    west_appends(log.as_ref(), &clubs[2], "after the forged lines");
+    held.release();
+    held_again(&held, log.as_ref());
+    let listing = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
+    let reasons: Vec<&str> = (listing.dead_letters.iter())
+        .map(|d| d.reason.as_str())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "a line of amendment 1 without the amendment's signature: not the organiser's, set aside",
+            "a line of amendment 7, which draws no line in the results stream (or is not made): set aside",
+        ]
+    );
+    assert_eq!(
+        west_listed(log.as_ref()),
+        [("after the forged lines".to_string(), State::Applied)]
+    );
+    assert_eq!(aggregated(&log).state().applied_count(), 1);
+}
+
+/// The organiser's lines appended a second time (a later amendment draws the earlier ones again).
+fn held_again(held: &Held, log: &dyn Log) {
+    let roster = simpairs_pipeline::roster::Roster::load(log, &Codec::new().unwrap(), EVENT)
+        .unwrap()
+        .unwrap()
+        .0;
+    let signature = roster.lines[&1].clone();
+    let again = line(1, signature);
+    let results = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+    let partitions = log.partitions(&results).unwrap();
+    let records: Vec<Produce<'_>> = (0..partitions)
+        .map(|p| Produce::new(EVENT.as_bytes(), &again, 0).to_partition(p))
+        .collect();
+    held.log.append(&results, &records).unwrap();
+}
