@@ -408,7 +408,7 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
         return Err(KeyError::Revoked {
             key: id,
             club: club.to_string(),
-            from: revoked_from(revoked.from),
+            from: revoked_from(revoked),
         }
         .into());
     }
@@ -652,11 +652,11 @@ pub enum Refusal {
     Records(Vec<String>),
 }
 
-/// Where a revocation holds from, in words.
-fn revoked_from(from: u64) -> String {
-    match from {
-        crate::roster::NOT_DRAWN => "from its line in the results stream".to_string(),
-        from => format!("from offset {from} of the results stream"),
+/// When a key was revoked, in words.
+fn revoked_from(revoked: &crate::roster::Revoked) -> String {
+    match revoked.in_band {
+        true => format!("amendment {}", revoked.amendment),
+        false => format!("from offset {} of the results stream", revoked.from),
     }
 }
 
