@@ -486,13 +486,14 @@ pub(crate) fn event_limits(l: &Limits) -> EventLimits {
 mod tests {
     //! A roster read for one club refuses exactly what the whole roster refuses, and keeps that
     //! club's entry as the whole roster has it.
+    //! An amendment drawn in the results stream holds from its lines.
 
     use simpairs_events::PrivateKey;
     use simpairs_events::types::{
         ClubEntry, ClubKey as AddedKey, EventAmended, EventDeclared, Factoring, Revocation, Scoring,
     };
 
-    use super::Roster;
+    use super::{IN_BAND, NOT_DRAWN, Roster};
 
     fn key_bytes(seed: u8) -> Vec<u8> {
         PrivateKey::from_secret([seed; 32])
@@ -625,5 +626,47 @@ mod tests {
         bad.clubs[1].public_key.truncate(31);
         assert!(Roster::new(bad.clone()).is_err());
         assert!(Roster::new_for(bad, Some("A")).is_err());
+    }
+
+    #[test]
+    fn an_amendment_drawn_in_the_results_stream_holds_from_its_first_line_in_each_partition() {
+        let mut roster = Roster::new(declared()).unwrap();
+        let mut offsets = amendment(1);
+        offsets.hands = vec![simpairs_events::types::DealEntry {
+            board: 1,
+            deal: "N:AKQJ.AKQ.AKQ.AKQ - - -".into(),
+        }];
+        offsets.hands_from = vec![5, 8];
+        roster.apply_amendment(&offsets).unwrap();
+        let mut drawn = amendment(2);
+        drawn.hands = offsets.hands.clone();
+        drawn.hands_from = vec![IN_BAND, IN_BAND];
+        drawn.revoked_keys = vec![revoked("A", "k1", IN_BAND)];
+        drawn.signature = vec![3; 64];
+        roster.apply_amendment(&drawn).unwrap();
+        assert_eq!(roster.lines.keys().collect::<Vec<_>>(), [&2]);
+        let from =
+            |r: &Roster| -> Vec<Vec<u64>> { r.hands.iter().map(|h| h.from.clone()).collect() };
+        let revoked_from = |r: &Roster| r.clubs["A"].revoked[0].from;
+        // Offsets named hold as named; a line not met yet holds nowhere.
+        assert_eq!(from(&roster), [vec![5, 8], vec![NOT_DRAWN, NOT_DRAWN]]);
+        assert_eq!(revoked_from(&roster), NOT_DRAWN);
+        // The line of amendment 1 (which draws none) and of another partition's club change
+        // nothing of A's revocation; the first line of amendment 2 in a partition counts.
+        roster.draw(1, 0, 3);
+        roster.draw(2, 1, 20);
+        assert_eq!(from(&roster), [vec![5, 8], vec![NOT_DRAWN, 20]]);
+        assert_eq!(revoked_from(&roster), NOT_DRAWN);
+        roster.draw(2, 0, 30);
+        roster.draw(2, 0, 40);
+        assert_eq!(from(&roster), [vec![5, 8], vec![30, 20]]);
+        assert_eq!(revoked_from(&roster), 30);
+        // `club publish` judges as if every line were drawn.
+        let mut publishing = Roster::new(declared()).unwrap();
+        drawn.amendment = 1;
+        publishing.apply_amendment(&drawn).unwrap();
+        publishing.draw_every_line();
+        assert_eq!(from(&publishing), [vec![0, 0]]);
+        assert_eq!(revoked_from(&publishing), 0);
     }
 }
