@@ -1350,8 +1350,11 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
     assert!(!out.status.success() && err.contains(refused), "{err}");
     publish(d, "C", "02.xml");
     aggregated(d);
-    let replayed = ok(d, &[&replay[..], &["--no-index"]].concat());
-    assert_eq!(pairs_of(&replayed), ["A", "B", "C"]);
+    // Read on from the index saved after the hand records' line, too.
+    for indexed in [&["--no-index"][..], &index] {
+        let args = [&replay[..], indexed].concat();
+        assert_eq!(pairs_of(&ok(d, &args)), ["A", "B", "C"], "{indexed:?}");
+    }
 }
 
 #[test]
