@@ -23,9 +23,19 @@ type HeldRecord = (Vec<u8>, Vec<u8>, Option<u32>);
 struct Held {
     log: Arc<dyn Log>,
     lines: Mutex<Vec<HeldRecord>>,
+    /// Whether appending lines fails instead (the disk full), holding nothing.
+    refusing: bool,
 }
 
 impl Held {
+    fn new(log: &Arc<dyn Log>, refusing: bool) -> Held {
+        Held {
+            log: log.clone(),
+            lines: Mutex::new(Vec::new()),
+            refusing,
+        }
+    }
+
     fn release(&self) {
         let lines = std::mem::take(&mut *self.lines.lock().unwrap());
         let records: Vec<Produce<'_>> = (lines.iter())
@@ -59,6 +69,13 @@ impl Log for Held {
             .all(|r| matches!(codec.decode(r.value), Ok(Event::LineDrawn(_))));
         if !lines {
             return self.log.append(stream, records);
+        }
+        if self.refusing {
+            return Err(simpairs_log::Error::Io {
+                action: "write to the segment file",
+                path: "results/0".into(),
+                source: std::io::Error::other("no space left on device"),
+            });
         }
         let mut held = self.lines.lock().unwrap();
         held.extend(
@@ -150,10 +167,7 @@ fn a_revocation_holds_from_its_line_for_every_reader() {
         &clubs[0],
     );
     // The organiser revokes WEST's key; its line is not in the log yet.
-    let held = Held {
-        log: log.clone(),
-        lines: Mutex::new(Vec::new()),
-    };
+    let held = Held::new(&log, false);
     let west = common::key_of("WEST").public().id();
     let amendment = simpairs_pipeline::declare::Amendment {
         revoked: vec![("WEST".to_string(), west)],
@@ -196,10 +210,7 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
-    let held = Held {
-        log: log.clone(),
-        lines: Mutex::new(Vec::new()),
-    };
+    let held = Held::new(&log, false);
     let west = common::key_of("WEST").public().id();
     let amendment = simpairs_pipeline::declare::Amendment {
         revoked: vec![("WEST".to_string(), west)],
@@ -250,4 +261,37 @@ fn held_again(held: &Held, log: &dyn Log) {
         .map(|p| Produce::new(EVENT.as_bytes(), &again, 0).to_partition(p))
         .collect();
     held.log.append(&results, &records).unwrap();
+}
+
+#[test]
+fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
+    let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
+    let organiser = simpairs_sim::organiser_key();
+    let west = common::key_of("WEST").public().id();
+    let revoke = simpairs_pipeline::declare::Amendment {
+        revoked: vec![("WEST".to_string(), west)],
+        ..Default::default()
+    };
+    let refusing = Held::new(&log, true);
+    let err = simpairs_pipeline::declare::amend(&refusing, EVENT, &organiser, revoke)
+        .unwrap_err()
+        .to_string();
+    let said = "amendment 1 is made, but its line could not be drawn in the results stream";
+    let next = "the next amendment draws it";
+    assert!(err.contains(said) && err.contains(next), "{err}");
+    west_appends(log.as_ref(), &clubs[2], "before any line");
+    // A key added for SOUTH: the next amendment, which draws amendment 1's line.
+    let south = simpairs_events::PrivateKey::from_secret([42; 32]).public();
+    let add = simpairs_pipeline::declare::Amendment {
+        added_keys: vec![("SOUTH".to_string(), south)],
+        ..Default::default()
+    };
+    simpairs_pipeline::declare::amend(log.as_ref(), EVENT, &organiser, add).unwrap();
+    std::thread::sleep(Duration::from_millis(2));
+    west_appends(log.as_ref(), &clubs[2], "after the next amendment");
+    assert_eq!(aggregated(&log).state().applied_count(), 1);
+    let expected = [("before any line".to_string(), State::Applied)];
+    assert_eq!(west_listed(log.as_ref()), expected);
 }
