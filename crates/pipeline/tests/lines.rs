@@ -22,15 +22,17 @@ type HeldRecord = (Vec<u8>, Vec<u8>, Option<u32>);
 /// moment between the amendment reaching the log and its lines.
 struct Held {
     log: Arc<dyn Log>,
+    event: String,
     lines: Mutex<Vec<HeldRecord>>,
     /// Whether appending lines fails instead (the disk full), holding nothing.
     refusing: bool,
 }
 
 impl Held {
-    fn new(log: &Arc<dyn Log>, refusing: bool) -> Held {
+    fn new(log: &Arc<dyn Log>, event: &str, refusing: bool) -> Held {
         Held {
             log: log.clone(),
+            event: event.to_string(),
             lines: Mutex::new(Vec::new()),
             refusing,
         }
@@ -46,7 +48,7 @@ impl Held {
                 partition: *partition,
             })
             .collect();
-        let stream = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+        let stream = simpairs_pipeline::stream_name(&self.event, Stream::Results);
         self.log.append(&stream, &records).unwrap();
     }
 }
@@ -104,9 +106,9 @@ impl Log for Held {
 
 const EVENT: &str = "lines";
 
-fn aggregated(log: &Arc<dyn Log>) -> Aggregator {
+fn aggregated(log: &Arc<dyn Log>, event: &str) -> Aggregator {
     let mut aggregator =
-        Aggregator::open(log.clone(), EVENT, simpairs_sim::aggregator_key()).unwrap();
+        Aggregator::open(log.clone(), event, simpairs_sim::aggregator_key()).unwrap();
     let until_idle = AggregateOptions {
         until_idle: true,
         ..AggregateOptions::default()
@@ -117,10 +119,10 @@ fn aggregated(log: &Arc<dyn Log>) -> Aggregator {
 
 /// WEST's session signed with its own key and appended as is (as a club whose key was stolen
 /// would), bypassing `club publish`'s refusal of a revoked key.
-fn west_appends(log: &dyn Log, csv: &str, source: &str) -> String {
+fn west_appends(log: &dyn Log, event: &str, csv: &str, source: &str) -> String {
     let codec = Codec::new().unwrap();
     let imported = simpairs_formats::import::read("west.csv", csv.as_bytes(), None).unwrap();
-    let events = simpairs_pipeline::publish::submission_events(EVENT, "WEST", &imported)
+    let events = simpairs_pipeline::publish::submission_events(event, "WEST", &imported)
         .unwrap()
         .events;
     let info = simpairs_pipeline::publish::SealInfo {
@@ -128,8 +130,8 @@ fn west_appends(log: &dyn Log, csv: &str, source: &str) -> String {
         ..Default::default()
     };
     let key = common::key_of("WEST");
-    let sealed = simpairs_pipeline::publish::seal(&codec, EVENT, "WEST", &key, events, info);
-    simpairs_pipeline::publish::append_submission(log, &codec, EVENT, &sealed).unwrap();
+    let sealed = simpairs_pipeline::publish::seal(&codec, event, "WEST", &key, events, info);
+    simpairs_pipeline::publish::append_submission(log, &codec, event, &sealed).unwrap();
     let Some(Event::SubmissionSealed(seal)) = sealed.last() else {
         panic!("sealed")
     };
@@ -137,8 +139,8 @@ fn west_appends(log: &dyn Log, csv: &str, source: &str) -> String {
 }
 
 /// What became of each of WEST's submissions, by its file's name, as the director's listing says.
-fn west_listed(log: &dyn Log) -> Vec<(String, State)> {
-    let listing = simpairs_pipeline::submissions::list(log, EVENT, None).unwrap();
+fn west_listed(log: &dyn Log, event: &str) -> Vec<(String, State)> {
+    let listing = simpairs_pipeline::submissions::list(log, event, None).unwrap();
     (listing.submissions.into_iter())
         .filter(|s| s.club == "WEST")
         .map(|s| (s.source.unwrap_or_default(), s.state))
@@ -154,55 +156,46 @@ fn line(amendment: i64, signature: Vec<u8>) -> Vec<u8> {
     }))
 }
 
+/// On the embedded log, and on a broker's partitions when `SIMPAIRS_KAFKA` names one.
 #[test]
 fn a_revocation_holds_from_its_line_for_every_reader() {
-    let dir = tempfile::tempdir().unwrap();
-    let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
-    let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
-    common::publish_csv(
-        log.as_ref(),
-        EVENT,
-        "NORTH",
-        &common::key_of("NORTH"),
-        &clubs[0],
-    );
-    // The organiser revokes WEST's key; its line is not in the log yet.
-    let held = Held::new(&log, false);
-    let west = common::key_of("WEST").public().id();
-    let amendment = simpairs_pipeline::declare::Amendment {
-        revoked: vec![("WEST".to_string(), west)],
-        ..Default::default()
-    };
-    simpairs_pipeline::declare::amend(&held, EVENT, &simpairs_sim::organiser_key(), amendment)
-        .unwrap();
-    // A seal appended meanwhile, judged by an aggregator that has read the amendment: before
-    // the line, it applies.
-    west_appends(log.as_ref(), &clubs[2], "before the line");
-    assert!(aggregated(&log).state().clubs().contains_key("WEST"));
-    held.release();
-    std::thread::sleep(Duration::from_millis(2));
-    west_appends(log.as_ref(), &clubs[2], "after the line");
-    // An aggregator started again (rebuilding its state from the log) and a replay agree: the
-    // first applied, the second set aside as it came.
-    let aggregator = aggregated(&log);
-    assert_eq!(
-        aggregator.state().applied_count(),
-        2,
-        "NORTH's and WEST's first"
-    );
-    let expected = [("before the line".to_string(), State::Applied)];
-    assert_eq!(west_listed(log.as_ref()), expected);
-    let listing = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
-    let reasons: Vec<&str> = (listing.dead_letters.iter())
-        .map(|d| d.reason.as_str())
-        .collect();
-    assert_eq!(reasons.len(), 1, "{reasons:?}");
-    let revoked = "of club WEST is signed with key";
-    let from = "which the organiser revoked from offset";
-    assert!(
-        reasons[0].contains(revoked) && reasons[0].contains(from),
-        "{reasons:?}"
-    );
+    for (log, event) in common::logs("lines") {
+        let event = event.as_str();
+        let clubs = common::declared_session(log.as_ref(), event, "lines");
+        let north = common::key_of("NORTH");
+        common::publish_csv(log.as_ref(), event, "NORTH", &north, &clubs[0]);
+        // The organiser revokes WEST's key; its line is not in the log yet.
+        let held = Held::new(&log, event, false);
+        let west = common::key_of("WEST").public().id();
+        let amendment = simpairs_pipeline::declare::Amendment {
+            revoked: vec![("WEST".to_string(), west)],
+            ..Default::default()
+        };
+        let organiser = simpairs_sim::organiser_key();
+        simpairs_pipeline::declare::amend(&held, event, &organiser, amendment).unwrap();
+        // A seal appended meanwhile, judged by an aggregator that has read the amendment: before
+        // the line, it applies.
+        west_appends(log.as_ref(), event, &clubs[2], "before the line");
+        assert!(aggregated(&log, event).state().clubs().contains_key("WEST"));
+        held.release();
+        std::thread::sleep(Duration::from_millis(2));
+        west_appends(log.as_ref(), event, &clubs[2], "after the line");
+        // An aggregator started again (rebuilding its state from the log) and a replay agree:
+        // the first applied, the second set aside as it came.
+        let applied = aggregated(&log, event).state().applied_count();
+        assert_eq!(applied, 2, "NORTH's and WEST's first");
+        let expected = [("before the line".to_string(), State::Applied)];
+        assert_eq!(west_listed(log.as_ref(), event), expected);
+        let listing = simpairs_pipeline::submissions::list(log.as_ref(), event, None).unwrap();
+        let reasons: Vec<&str> = (listing.dead_letters.iter())
+            .map(|d| d.reason.as_str())
+            .collect();
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+        let revoked = "of club WEST is signed with key";
+        let from = "which the organiser revoked from offset";
+        let said = reasons[0].contains(revoked) && reasons[0].contains(from);
+        assert!(said, "{reasons:?}");
+    }
 }
 
 #[test]
@@ -210,7 +203,7 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
-    let held = Held::new(&log, false);
+    let held = Held::new(&log, EVENT, false);
     let west = common::key_of("WEST").public().id();
     let amendment = simpairs_pipeline::declare::Amendment {
         revoked: vec![("WEST".to_string(), west)],
@@ -226,7 +219,7 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
         .map(|value| Produce::new(EVENT.as_bytes(), value, 0).to_partition(0))
         .collect();
     log.append(&results, &records).unwrap();
-    west_appends(log.as_ref(), &clubs[2], "after the forged lines");
+    west_appends(log.as_ref(), EVENT, &clubs[2], "after the forged lines");
     held.release();
     held_again(&held, log.as_ref());
     let listing = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
@@ -241,10 +234,10 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
         ]
     );
     assert_eq!(
-        west_listed(log.as_ref()),
+        west_listed(log.as_ref(), EVENT),
         [("after the forged lines".to_string(), State::Applied)]
     );
-    assert_eq!(aggregated(&log).state().applied_count(), 1);
+    assert_eq!(aggregated(&log, EVENT).state().applied_count(), 1);
 }
 
 /// The organiser's lines appended a second time (a later amendment draws the earlier ones again).
@@ -274,14 +267,14 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
         revoked: vec![("WEST".to_string(), west)],
         ..Default::default()
     };
-    let refusing = Held::new(&log, true);
+    let refusing = Held::new(&log, EVENT, true);
     let err = simpairs_pipeline::declare::amend(&refusing, EVENT, &organiser, revoke)
         .unwrap_err()
         .to_string();
     let said = "amendment 1 is made, but its line could not be drawn in the results stream";
     let next = "the next amendment draws it";
     assert!(err.contains(said) && err.contains(next), "{err}");
-    west_appends(log.as_ref(), &clubs[2], "before any line");
+    west_appends(log.as_ref(), EVENT, &clubs[2], "before any line");
     // A key added for SOUTH: the next amendment, which draws amendment 1's line.
     let south = simpairs_events::PrivateKey::from_secret([42; 32]).public();
     let add = simpairs_pipeline::declare::Amendment {
@@ -290,8 +283,8 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
     };
     simpairs_pipeline::declare::amend(log.as_ref(), EVENT, &organiser, add).unwrap();
     std::thread::sleep(Duration::from_millis(2));
-    west_appends(log.as_ref(), &clubs[2], "after the next amendment");
-    assert_eq!(aggregated(&log).state().applied_count(), 1);
+    west_appends(log.as_ref(), EVENT, &clubs[2], "after the next amendment");
+    assert_eq!(aggregated(&log, EVENT).state().applied_count(), 1);
     let expected = [("before any line".to_string(), State::Applied)];
-    assert_eq!(west_listed(log.as_ref()), expected);
+    assert_eq!(west_listed(log.as_ref(), EVENT), expected);
 }

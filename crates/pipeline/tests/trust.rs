@@ -4,6 +4,7 @@
 //! over the event's limits, at publish and past it; hand records of another session.
 
 use crate::common;
+use crate::common::logs;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -14,22 +15,6 @@ use simpairs_log::{Log, Produce};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::declare::{ClubLine, Declaration, declare};
 use simpairs_pipeline::project::Projection;
-
-fn logs(prefix: &str) -> Vec<(Arc<dyn Log>, String)> {
-    let dir = Box::leak(Box::new(tempfile::tempdir().unwrap()));
-    let mut logs: Vec<(Arc<dyn Log>, String)> = vec![(
-        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap()),
-        prefix.to_string(),
-    )];
-    if let Some(location) = common::kafka_location() {
-        let event = format!("{prefix}-{}-{}", std::process::id(), fastrand::u32(..));
-        logs.push((
-            Arc::new(simpairs_kafka::KafkaLog::open(&location).expect("the broker answers")),
-            event,
-        ));
-    }
-    logs
-}
 
 fn declared(log: &dyn Log, event: &str) -> Vec<String> {
     common::declared_session(log, event, "trust")

@@ -321,3 +321,21 @@ pub fn kafka_location() -> Option<String> {
         }
     }
 }
+
+/// The embedded log, and a broker's too when `SIMPAIRS_KAFKA` names one, each with an event id
+/// of its own (from `prefix`).
+pub fn logs(prefix: &str) -> Vec<(Arc<dyn simpairs_log::Log>, String)> {
+    let dir = Box::leak(Box::new(tempfile::tempdir().unwrap()));
+    let mut logs: Vec<(Arc<dyn simpairs_log::Log>, String)> = vec![(
+        Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap()),
+        prefix.to_string(),
+    )];
+    if let Some(location) = kafka_location() {
+        let event = format!("{prefix}-{}-{}", std::process::id(), fastrand::u32(..));
+        logs.push((
+            Arc::new(simpairs_kafka::KafkaLog::open(&location).expect("the broker answers")),
+            event,
+        ));
+    }
+    logs
+}
