@@ -205,12 +205,8 @@ impl Roster {
                 declared: club.keys.iter().map(|k| k.id.clone()).collect(),
             });
         };
-        if let Some(revoked) = (club.revoked.iter())
-            .find(|r| r.key_id == seal.key_id && r.partition == partition && offset >= r.from)
-        {
-            return Err(SignerProblem::Revoked {
-                from_offset: revoked.from,
-            });
+        if let Some(from_offset) = self.revoked_at(seal, partition, offset) {
+            return Err(SignerProblem::Revoked { from_offset });
         }
         key.public().ok_or(SignerProblem::NotAKey)
     }
@@ -255,6 +251,20 @@ impl Roster {
     /// Whether `club`'s entry is kept (see [`Roster::new_for`]).
     fn keeps(&self, club: &str) -> bool {
         self.only.as_deref().is_none_or(|only| only == club)
+    }
+
+    /// Where the key a seal names was revoked from, if it is revoked at `offset` of `partition`
+    /// (the part of [`Roster::signer`] a line met in the results stream can change).
+    pub(crate) fn revoked_at(
+        &self,
+        seal: &SubmissionSealed,
+        partition: u32,
+        offset: u64,
+    ) -> Option<u64> {
+        let club = self.clubs.get(&seal.club_id)?;
+        (club.revoked.iter())
+            .find(|r| r.key_id == seal.key_id && r.partition == partition && offset >= r.from)
+            .map(|r| r.from)
     }
 
     /// Draws the line of amendment `amendment` at `offset` of `partition`: its hand records and

@@ -901,7 +901,7 @@ impl EventState {
         };
         // Checked beforehand, in parallel with the batch's other seals, when the reader could.
         let checked = match batch.prechecked.remove(&index) {
-            Some(checked) => checked,
+            Some(checked) => revoked_since(roster, &seal, self.partition, offset, checked),
             None => check_signer(roster, &seal, self.partition, offset),
         };
         if let Err(rejection) = checked {
@@ -1085,6 +1085,35 @@ pub(crate) fn check_signer(
         return Err(Rejection::Forged { club, submission });
     }
     Ok(())
+}
+
+/// A signer check made against the roster as the records were read ([`check_signer`]), made
+/// against `roster` now: a line of an amendment met while they were staged may have revoked the
+/// key since. Lines only ever revoke (a revocation's place is drawn once), and a revocation is
+/// checked after the club and its key are found and before the signature.
+fn revoked_since(
+    roster: &Roster,
+    seal: &SubmissionSealed,
+    partition: u32,
+    offset: i64,
+    checked: Result<(), Rejection>,
+) -> Result<(), Rejection> {
+    if matches!(
+        checked,
+        Err(Rejection::UnknownClub { .. } | Rejection::WrongKey { .. })
+    ) {
+        return checked;
+    }
+    let place = u64::try_from(offset).unwrap_or(0);
+    match roster.revoked_at(seal, partition, place) {
+        Some(from_offset) => Err(Rejection::Revoked {
+            club: seal.club_id.clone(),
+            submission: seal.submission_id.clone(),
+            key: seal.key_id.clone(),
+            from_offset,
+        }),
+        None => checked,
+    }
 }
 
 /// The key of the submission a seal closes.

@@ -3,8 +3,6 @@
 //! other record, so they are done in parallel; staging is in log order, one record after the
 //! other ([`EventState::stage_at`]).
 
-use std::sync::Arc;
-
 use simpairs_events::{Event, Skimmed};
 
 use super::{Batch, EventState, check_signer};
@@ -69,19 +67,11 @@ pub(crate) fn stage_overlapped(
     messages: Messages,
 ) {
     let roster = state.roster.clone();
-    let checked_by = roster.clone();
     let codec = batch.codec;
     if records.len() <= STAGED_HERE {
         for (i, record) in records.iter_mut().enumerate() {
             let decoded = decoded(roster.as_deref(), codec, record, messages);
-            stage_decoded(
-                state,
-                batch,
-                record,
-                decoded,
-                first_index + i,
-                checked_by.as_ref(),
-            );
+            stage_decoded(state, batch, record, decoded, first_index + i);
         }
         return;
     }
@@ -99,7 +89,7 @@ pub(crate) fn stage_overlapped(
         let mut index = first_index;
         for (chunk, decoded) in decoded_rx {
             for (record, decoded) in chunk.iter_mut().zip(decoded) {
-                stage_decoded(state, batch, record, decoded, index, checked_by.as_ref());
+                stage_decoded(state, batch, record, decoded, index);
                 index += 1;
             }
         }
@@ -138,23 +128,16 @@ fn decoded(
     (Ok((skimmed, copy)), checked)
 }
 
-/// Stages one decoded record at `index` of `batch`, with its signer check if it had one and the
-/// roster it was checked against (`checked_by`) is still the state's; the record's value is
-/// taken unless the decoding copied it. (An amendment's line met while staging changes the
-/// roster: a seal after it is checked again, against the roster with the line drawn.)
+/// Stages one decoded record at `index` of `batch`, with its signer check if it had one; the
+/// record's value is taken unless the decoding copied it.
 fn stage_decoded(
     state: &mut EventState,
     batch: &mut Batch<'_>,
     record: &mut simpairs_log::Record,
     (decoded, checked): Decoded,
     index: usize,
-    checked_by: Option<&Arc<Roster>>,
 ) {
-    let current = match (&state.roster, checked_by) {
-        (Some(now), Some(then)) => Arc::ptr_eq(now, then),
-        _ => false,
-    };
-    if let Some(checked) = checked.filter(|_| current) {
+    if let Some(checked) = checked {
         batch.prechecked.insert(index, checked);
     }
     let decoded = decoded.map(|(skimmed, copy)| {
@@ -196,7 +179,6 @@ pub(crate) fn read_in_batches(
     mut done: impl FnMut(&EventState, &[(u64, i64)], super::Finished),
 ) -> crate::Result<()> {
     let (roster, codec) = (state.roster.clone(), batch.codec);
-    let checked_by = roster.clone();
     std::thread::scope(|scope| {
         let (read_tx, read_rx) = std::sync::mpsc::sync_channel(1);
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(CHUNKS_AHEAD);
@@ -214,15 +196,7 @@ pub(crate) fn read_in_batches(
         let mut positions: Vec<(u64, i64)> = Vec::new();
         for (mut chunk, decoded) in decoded_rx {
             for (record, decoded) in chunk.iter_mut().zip(decoded) {
-                let index = positions.len();
-                stage_decoded(
-                    state,
-                    &mut batch,
-                    record,
-                    decoded,
-                    index,
-                    checked_by.as_ref(),
-                );
+                stage_decoded(state, &mut batch, record, decoded, positions.len());
                 positions.push((record.offset, record.timestamp_ms));
             }
             if positions.len() >= super::REBUILD_BATCH {
