@@ -1338,6 +1338,26 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
     let listed = ok(d, &["submissions", "--log", "log"]);
     let counts = "3 submissions: 2 applied, 0 superseded, 1 set aside";
     assert!(listed.contains(counts), "{listed}");
+    // It says where the hand records hold from: their line, after A's and C's seals.
+    let from = "amendment 1: the hand records of 27 boards, from offset ";
+    let at: u64 = (listed.split(from).nth(1).and_then(|r| r.split(' ').next()))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{listed}"));
+    let sealed = |club: &str| -> Vec<u64> {
+        (listed.lines())
+            .filter(|l| l.starts_with(&format!("club {club}, ")))
+            .filter_map(|l| {
+                l.split(" at offset ")
+                    .nth(1)?
+                    .split(':')
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect()
+    };
+    let (a, b, c) = (sealed("A"), sealed("B"), sealed("C"));
+    assert!(a[0] < at && c[0] < at && at < b[0], "{listed}");
     for indexed in [&["--no-index"][..], &index] {
         let args = [&replay[..], indexed].concat();
         assert_eq!(pairs_of(&ok(d, &args)), ["A", "B"], "{indexed:?}");

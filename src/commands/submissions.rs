@@ -90,6 +90,11 @@ impl Filter {
                 .filter(|c| any_state && self.club(&c.club))
                 .cloned()
                 .collect(),
+            // The event's, shown with the whole event.
+            amendments: match any_state && self.clubs.is_empty() {
+                true => s.amendments.clone(),
+                false => Vec::new(),
+            },
         }
     }
 }
@@ -137,6 +142,15 @@ fn write_list(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result
     }
     for d in &s.dead_letters {
         writeln!(out, "\nset aside at offset {}: {}", d.offset, d.reason)?;
+    }
+    if !s.amendments.is_empty() {
+        writeln!(
+            out,
+            "\nhand records and keys revoked (the organiser's amendments):"
+        )?;
+        for a in &s.amendments {
+            writeln!(out, "  amendment {}: {}, {}", a.amendment, a.what, a.from)?;
+        }
     }
     write_waiting(out, s)
 }

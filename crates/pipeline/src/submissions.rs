@@ -12,6 +12,9 @@ use crate::Result;
 use crate::replay::{AsOf, replay_packed};
 use crate::state::{EventState, Unsealed, Verdict};
 
+mod holds;
+pub use holds::Held;
+
 /// What became of a submission.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -100,6 +103,8 @@ pub struct Submissions {
     pub clubs_declared: usize,
     pub not_in: Vec<ClubNotIn>,
     pub withdrawn: Vec<ClubWithdrawn>,
+    /// The organiser's hand records and revoked keys, and where each holds from.
+    pub amendments: Vec<Held>,
 }
 
 impl Submissions {
@@ -175,6 +180,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         clubs_declared: state.roster().map_or(0, |r| r.clubs.len()),
         not_in: not_in(state, &submissions),
         withdrawn: withdrawn(state, &submissions),
+        amendments: state.roster().map(holds::holds).unwrap_or_default(),
         submissions,
         dead_letters,
         unsealed,

@@ -274,6 +274,18 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
     let said = "amendment 1 is made, but its line could not be drawn in the results stream";
     let next = "the next amendment draws it";
     assert!(err.contains(said) && err.contains(next), "{err}");
+    // The director's listing says the revocation holds nowhere yet.
+    let held = |log: &dyn Log| {
+        let listing = simpairs_pipeline::submissions::list(log, EVENT, None).unwrap();
+        let amendments = listing.amendments;
+        assert_eq!(amendments.len(), 1, "{amendments:?}");
+        (amendments[0].not_drawn, amendments[0].from.clone())
+    };
+    let (not_drawn, from) = held(log.as_ref());
+    assert!(
+        not_drawn && from.starts_with("nowhere yet in partition"),
+        "{from}"
+    );
     west_appends(log.as_ref(), EVENT, &clubs[2], "before any line");
     // A key added for SOUTH: the next amendment, which draws amendment 1's line.
     let south = simpairs_events::PrivateKey::from_secret([42; 32]).public();
@@ -282,6 +294,8 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
         ..Default::default()
     };
     simpairs_pipeline::declare::amend(log.as_ref(), EVENT, &organiser, add).unwrap();
+    let (not_drawn, from) = held(log.as_ref());
+    assert!(!not_drawn && from.starts_with("from offset"), "{from}");
     std::thread::sleep(Duration::from_millis(2));
     west_appends(log.as_ref(), EVENT, &clubs[2], "after the next amendment");
     assert_eq!(aggregated(&log, EVENT).state().applied_count(), 1);

@@ -400,6 +400,41 @@ async fn players_of_real_files_are_found_by_national_id_and_name() {
     assert!(html.contains("National, combined") && html.contains("Club, "));
 }
 
+/// A key revoked after its club published: the director's page says from where the revocation
+/// holds, and a seal after it is set aside.
+#[tokio::test]
+async fn the_directors_page_says_where_a_revocation_holds_from() {
+    let e = common::declared("revoked", "Revoked", &common::settings(44, 2, 3));
+    e.publish(0);
+    let club = &e.sim.clubs[1];
+    let key = simpairs_sim::club_key(&club.id);
+    let amendment = simpairs_pipeline::declare::Amendment {
+        revoked: vec![(club.id.clone(), key.public().id())],
+        ..Default::default()
+    };
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::declare::amend(e.log.as_ref(), &e.id, &organiser, amendment).unwrap();
+    append(&e, &club.id, &key, &club.csv, "after.csv");
+    e.aggregate();
+    let site = e.site();
+    let (_, _, html) = common::get(&site, "/director").await;
+    let said = format!(
+        "Amendment 1: club {}&#39;s key {} revoked, from offset ",
+        club.id,
+        key.public().id()
+    );
+    let said_plain = said.replace("&#39;", "'");
+    assert!(
+        html.contains("Hand records and keys revoked")
+            && (html.contains(&said) || html.contains(&said_plain)),
+        "{html}"
+    );
+    assert!(
+        html.contains("which the organiser revoked from offset"),
+        "{html}"
+    );
+}
+
 /// Seals and appends a submission as a club program would, without publish's own checks.
 fn append(
     e: &common::Event,

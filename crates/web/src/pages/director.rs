@@ -60,6 +60,7 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                     (dead_letters(&d.listing))
                     (unsealed(&p, &d.listing))
                     (withdrawn(&p, &d.listing))
+                    (amendments(&d.listing))
                 },
             }
             (missing(&p, &catalog, listing.as_ref().map(|d| &d.listing), site.health.state() == Health::Reading))
@@ -241,6 +242,20 @@ fn withdrawn(p: &Projection, s: &Submissions) -> Markup {
                     a href=(fmt::club_url(&c.club)) { (club_name(p, &c.club)) } " (" (display_name(&c.club)) "): "
                     (display_text(c.source.as_deref().unwrap_or("no reason given"), MAX_TEXT))
                 }
+            } }
+        }
+    }
+}
+
+/// The organiser's hand records and revoked keys, and where each holds from. Shown only when there
+/// are some.
+fn amendments(s: &Submissions) -> Markup {
+    html! {
+        @if !s.amendments.is_empty() {
+            h2 #amendments { "Hand records and keys revoked" }
+            p.note { "Each holds from its line in the results stream: a submission sealed before it was judged without it." }
+            ul { @for a in &s.amendments {
+                li { "Amendment " (a.amendment) ": " (a.what) ", " (a.from) }
             } }
         }
     }
