@@ -253,7 +253,7 @@ fn amendments(s: &Submissions) -> Markup {
     html! {
         @if !s.amendments.is_empty() {
             h2 #amendments { "Hand records and keys revoked" }
-            p.note { "Each holds from its line in the results stream: a submission sealed before it was judged without it." }
+            p.note { "Each holds from its line in the results stream: a submission whose seal came before the line was judged without it." }
             ul { @for a in &s.amendments {
                 li { "Amendment " (a.amendment) ": " (a.what) ", " (a.from) }
             } }
