@@ -197,6 +197,14 @@ impl KnownDeals {
         &self.latest
     }
 
+    /// Where the deal of `board` after the last record ([`KnownDeals::latest`]) comes from.
+    pub fn latest_source(&self, board: i32) -> Option<Source<'_>> {
+        if (self.declared.iter()).any(|h| h.deals.contains_key(&board)) {
+            return Some(Source::Organiser);
+        }
+        (self.learnt.boards.get(&board)).map(|l| Source::Club(&l.club))
+    }
+
     /// The deals learnt from the clubs (what a saved state keeps).
     pub(crate) fn learnt(&self) -> &Learning {
         &self.learnt
@@ -358,6 +366,7 @@ mod tests {
         assert_eq!(at(&known, 2), Some((deal("5432"), r#"Club("D")"#.into())));
         known.forget("B");
         assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("C")"#.into())));
+        assert_eq!(known.latest_source(1), Some(Source::Club("C")));
         // A club that gave nothing learnt changes nothing, and a club back after its withdrawal
         // gives its deals again.
         known.forget("E");
@@ -379,5 +388,7 @@ mod tests {
             Some(("declared", Source::Organiser))
         );
         assert_eq!(known.latest()[&1], "declared");
+        assert_eq!(known.latest_source(1), Some(Source::Organiser));
+        assert_eq!(known.latest_source(2), None);
     }
 }

@@ -138,6 +138,16 @@ impl Analysis {
 #[derive(Debug, Default)]
 pub struct Deals {
     boards: Mutex<HashMap<i32, Arc<Analysis>>>,
+    /// Whose each deal is.
+    given: Mutex<HashMap<i32, Given>>,
+}
+
+/// Whose a board's deal is: the organiser's hand record, or the deal of the club whose file
+/// gave it (the first club still in force to apply one, where no hand record is declared).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Given {
+    Organiser,
+    Club(String),
 }
 
 impl Deals {
@@ -145,6 +155,13 @@ impl Deals {
         self.boards
             .lock()
             .unwrap_or_else(|e| e.into_inner())
+            .get(&board)
+            .cloned()
+    }
+
+    /// Whose the deal of `board` is, once read from the log.
+    pub fn given(&self, board: i32) -> Option<Given> {
+        (self.given.lock().unwrap_or_else(|e| e.into_inner()))
             .get(&board)
             .cloned()
     }
@@ -165,6 +182,24 @@ impl Deals {
 }
 
 impl Deals {
+    /// Takes the deals the event knows now, and whose each is: analyses each not analysed yet or
+    /// changed since (the organiser's hand records replace a club's), and forgets those no longer
+    /// known (the club that gave them withdrawn).
+    pub fn know(&self, known: &simpairs_pipeline::known_deals::KnownDeals) {
+        use simpairs_pipeline::known_deals::Source;
+        let deals = known.latest();
+        let given: HashMap<i32, Given> = (deals.keys())
+            .filter_map(|&board| match known.latest_source(board)? {
+                Source::Organiser => Some((board, Given::Organiser)),
+                Source::Club(club) => Some((board, Given::Club(club.to_string()))),
+            })
+            .collect();
+        (self.boards.lock().unwrap_or_else(|e| e.into_inner()))
+            .retain(|board, _| deals.contains_key(board));
+        *self.given.lock().unwrap_or_else(|e| e.into_inner()) = given;
+        self.update(deals);
+    }
+
     /// Analyses each deal of `deals` (board to PBN) not analysed yet or changed since (the
     /// organiser's hand records replace a club's). A deal that cannot be read is left out, with
     /// a warning: the board page then says the hand record is not published.

@@ -153,7 +153,7 @@ impl Site {
             }
         };
         tracing::debug!(elapsed = ?started.elapsed(), read_on, "director: the log read");
-        self.deals.update(replay.state.deals());
+        self.deals.know(replay.state.known_deals());
         let read = Director {
             listing: simpairs_pipeline::submissions::from_replay(&event, replay),
             read_at_ms: now,

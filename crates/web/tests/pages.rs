@@ -357,6 +357,26 @@ async fn a_real_clubs_hand_records_reach_the_board_page_with_double_dummy_and_pa
     // The leads the club recorded are on the traveller.
     let (_, _, traveller) = common::get(&site, "/board/5?club=LINDFIELD").await;
     assert!(traveller.contains(">Lead<"), "the lead column is shown");
+    // Whose the hand record is: no organiser's is declared.
+    let whose = "As Club LINDFIELD's file gave it: the organiser has declared no hand record of this board.";
+    assert!(html.contains(whose), "{html}");
+}
+
+/// The club whose file gave the hands is withdrawn: they leave the board page.
+#[tokio::test]
+async fn a_withdrawn_clubs_hands_leave_the_board_page() {
+    let (dir, site) = real_event();
+    assert!(site.deals.get(5).is_some());
+    let log = simpairs_log::EmbeddedLog::open(dir.path()).unwrap();
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::publish::withdraw_club(&log, "real", "LINDFIELD", &organiser, "test")
+        .unwrap();
+    let replay = simpairs_pipeline::replay::replay_packed(&log, "real", None).unwrap();
+    site.deals.know(replay.state.known_deals());
+    assert_eq!((site.deals.get(5), site.deals.given(5)), (None, None));
+    let (_, _, html) = common::get(&site, "/board/5").await;
+    let gone = "The hand record of this board is not published yet.";
+    assert!(html.contains(gone), "{html}");
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use simpairs_pipeline::views::board::{BoardQuery, BoardView, Scope, TravellerLin
 use simpairs_pipeline::views::value::show_hundredths;
 use simpairs_pipeline::views::{club_name, text};
 
-use crate::deals::{Analysis, STRAINS};
+use crate::deals::{Analysis, Given, STRAINS};
 use crate::pages::fmt;
 use crate::pages::layout::{Frame, page, pager};
 use crate::params::{BadParam, MAX_LIMIT, Params, enc};
@@ -92,7 +92,7 @@ pub async fn board(
     let body = html! {
         p.meta { "Dealer " (view.dealer) " · Vulnerable: " (view.vulnerability) }
         (scopes(&q, club_label.as_deref()))
-        (hand_record(deal.as_deref()))
+        (hand_record(deal.as_deref(), given_words(&p, site.deals.given(number))))
         div data-live="board" {
             (frequency(&view))
             (traveller(&view, &q, club_label.as_deref()))
@@ -134,13 +134,25 @@ fn hand(a: &Analysis, seat: usize) -> Markup {
     }
 }
 
-fn hand_record(deal: Option<&Analysis>) -> Markup {
+/// Whose the hand record is, in words.
+fn given_words(p: &simpairs_pipeline::project::Projection, given: Option<Given>) -> Option<String> {
+    match given? {
+        Given::Organiser => Some("The organiser's hand record.".to_string()),
+        Given::Club(club) => Some(format!(
+            "As {}'s file gave it: the organiser has declared no hand record of this board.",
+            club_name(p, &club)
+        )),
+    }
+}
+
+fn hand_record(deal: Option<&Analysis>, given: Option<String>) -> Markup {
     let Some(a) = deal else {
         return html! { p.meta { "The hand record of this board is not published yet." } };
     };
     html! {
         section aria-labelledby="hand-record" {
             h2 #hand-record { "Hand record" }
+            @if let Some(given) = given { p.meta { (given) } }
             div.deal {
                 @for seat in 0..4 { (hand(a, seat)) }
                 div.c { "Board " (a.board) br; "Dealer " (a.dealer) br; "Vul: " (a.vulnerability) }
