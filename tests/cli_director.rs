@@ -1296,28 +1296,35 @@ fn publishing(dir: &Path, club: &str, file: &str) -> Output {
     simpairs(dir, &[&args[..], &["--key", &key, file]].concat())
 }
 
-#[test]
-fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reader() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+const INDEX: [&str; 2] = ["--index-dir", "index"];
+const REPLAY: [&str; 4] = ["replay", "--log", "log", "--json"];
+
+/// Clubs A, B and C declared for boards 1-27; A plays another session's boards and is first: its
+/// deals are the event's, and it applies. An index is built then (read on by the tests). C played
+/// the right boards, but A's are the event's: C is set aside, and the director is told whose
+/// deals it was held to.
+fn a_first_with_other_boards(d: &Path) {
     let clubs = "club,name\nA,Club A\nB,Club B\nC,Club C\n";
     std::fs::write(d.join("clubs.csv"), clubs).unwrap();
     declared(d, "1-27");
     cobalt_files(d);
-    // A plays another session's boards and is first: its deals are the event's, and it applies.
     publish(d, "A", "03.xml");
     aggregated(d);
-    // An index built now is read on from here below: its saved state keeps A's deals apart.
-    let index = ["--index-dir", "index"];
-    let replay = ["replay", "--log", "log", "--json"];
-    assert_eq!(pairs_of(&ok(d, &[&replay[..], &index].concat())), ["A"]);
-    // C played the right boards, but A's are the event's until the organiser says otherwise:
-    // C is set aside, and the director is told whose deals it was held to.
+    assert_eq!(pairs_of(&ok(d, &[&REPLAY[..], &INDEX].concat())), ["A"]);
     publish(d, "C", "02.xml");
     aggregated(d);
     let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
     let whose = "are not the event's (club A's, the first club to apply them)";
     assert!(listed.contains(whose), "{listed}");
+}
+
+#[test]
+fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The index built after A's file keeps A's deals apart in its saved state.
+    a_first_with_other_boards(d);
+    let (index, replay) = (INDEX, REPLAY);
     // The organiser declares the hand records; B played them.
     let hands = ["event", "hands", "--log", "log", "--event", "E"];
     let key = ["--organiser-key", "keys/organiser.key", "hands.pbn"];
@@ -1381,23 +1388,8 @@ fn hand_records_declared_late_hold_from_where_they_were_declared_for_every_reade
 fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let clubs = "club,name\nA,Club A\nB,Club B\nC,Club C\n";
-    std::fs::write(d.join("clubs.csv"), clubs).unwrap();
-    declared(d, "1-27");
-    cobalt_files(d);
-    // A plays another session's boards and is first; C, who played the event's, is held to A's.
-    publish(d, "A", "03.xml");
-    aggregated(d);
-    let index = ["--index-dir", "index"];
-    let replay = ["replay", "--log", "log", "--json"];
-    assert_eq!(pairs_of(&ok(d, &[&replay[..], &index].concat())), ["A"]);
-    publish(d, "C", "02.xml");
-    aggregated(d);
-    let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
-    assert!(
-        listed.contains("(club A's, the first club to apply them)"),
-        "{listed}"
-    );
+    a_first_with_other_boards(d);
+    let (index, replay) = (INDEX, REPLAY);
     // Without hand records declared, withdrawing A is enough: its deals no longer hold, and C,
     // publishing again, applies; B, who played the boards A did, is held to C's deals now.
     let out = withdraw(

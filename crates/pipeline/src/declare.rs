@@ -627,11 +627,7 @@ fn draw_lines(
     earlier: &std::collections::BTreeMap<i64, Vec<u8>>,
     amended: &EventAmended,
 ) -> Result<()> {
-    let revokes = amended
-        .revoked_keys
-        .iter()
-        .any(|r| r.from_offset == IN_BAND);
-    let draws = revokes || amended.hands_from.contains(&IN_BAND);
+    let draws = crate::roster::draws_a_line(amended);
     let new = draws.then_some((amended.amendment, amended.signature.clone()));
     let lines: Vec<Event> = (earlier.iter().map(|(a, s)| (*a, s.clone())))
         .chain(new)

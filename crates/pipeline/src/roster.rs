@@ -20,6 +20,12 @@ use crate::{AmendmentRefused, Error, KeyError, Result, stream_name};
 /// drawn in the results stream by a `LineDrawn` record.
 pub const IN_BAND: i64 = -1;
 
+/// Whether an amendment's hand records or revocations hold from a line drawn in the results
+/// stream ([`IN_BAND`]).
+pub(crate) fn draws_a_line(a: &EventAmended) -> bool {
+    a.hands_from.contains(&IN_BAND) || (a.revoked_keys.iter()).any(|r| r.from_offset == IN_BAND)
+}
+
 /// A club and the keys it may sign with.
 #[derive(Clone, Debug)]
 pub struct Club {
@@ -383,9 +389,7 @@ impl Roster {
                 in_band,
             });
         }
-        if a.hands_from.contains(&IN_BAND)
-            || a.revoked_keys.iter().any(|r| r.from_offset == IN_BAND)
-        {
+        if draws_a_line(a) {
             next.lines.insert(a.amendment, a.signature.clone());
         }
         next.amendments = a.amendment;

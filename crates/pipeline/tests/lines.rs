@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use simpairs_events::{Codec, Event, Stream};
-use simpairs_log::{Consumer, Log, Produce, Record, StreamConfig};
+use simpairs_log::{Log, Produce};
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator};
 use simpairs_pipeline::submissions::State;
 
@@ -23,18 +23,35 @@ type HeldRecord = (Vec<u8>, Vec<u8>, Option<u32>);
 struct Held {
     log: Arc<dyn Log>,
     event: String,
-    lines: Mutex<Vec<HeldRecord>>,
-    /// Whether appending lines fails instead (the disk full), holding nothing.
-    refusing: bool,
+    lines: Arc<Mutex<Vec<HeldRecord>>>,
+    /// The log to amend through.
+    holding: common::Intercepted,
 }
 
 impl Held {
-    fn new(log: &Arc<dyn Log>, event: &str, refusing: bool) -> Held {
+    fn new(log: &Arc<dyn Log>, event: &str) -> Held {
+        let lines: Arc<Mutex<Vec<HeldRecord>>> = Arc::default();
+        let kept = lines.clone();
+        let hook: common::Hook = Box::new(move |_, records| {
+            let codec = Codec::new().unwrap();
+            let held = |r: &Produce<'_>| matches!(codec.decode(r.value), Ok(Event::LineDrawn(_)));
+            if !records.iter().all(held) {
+                return None;
+            }
+            let records = records
+                .iter()
+                .map(|r| (r.key.to_vec(), r.value.to_vec(), r.partition));
+            kept.lock().unwrap().extend(records);
+            Some(Ok(Vec::new()))
+        });
         Held {
             log: log.clone(),
             event: event.to_string(),
-            lines: Mutex::new(Vec::new()),
-            refusing,
+            lines,
+            holding: common::Intercepted {
+                inner: log.clone(),
+                hook,
+            },
         }
     }
 
@@ -50,57 +67,6 @@ impl Held {
             .collect();
         let stream = simpairs_pipeline::stream_name(&self.event, Stream::Results);
         self.log.append(&stream, &records).unwrap();
-    }
-}
-
-impl Log for Held {
-    fn create_stream(&self, name: &str, config: &StreamConfig) -> simpairs_log::Result<()> {
-        self.log.create_stream(name, config)
-    }
-    fn partitions(&self, stream: &str) -> simpairs_log::Result<u32> {
-        self.log.partitions(stream)
-    }
-    fn append(
-        &self,
-        stream: &str,
-        records: &[Produce<'_>],
-    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
-        let codec = Codec::new().unwrap();
-        let lines = records
-            .iter()
-            .all(|r| matches!(codec.decode(r.value), Ok(Event::LineDrawn(_))));
-        if !lines {
-            return self.log.append(stream, records);
-        }
-        if self.refusing {
-            return Err(simpairs_log::Error::Io {
-                action: "write to the segment file",
-                path: "results/0".into(),
-                source: std::io::Error::other("no space left on device"),
-            });
-        }
-        let mut held = self.lines.lock().unwrap();
-        held.extend(
-            records
-                .iter()
-                .map(|r| (r.key.to_vec(), r.value.to_vec(), r.partition)),
-        );
-        Ok(Vec::new())
-    }
-    fn read(
-        &self,
-        stream: &str,
-        partition: u32,
-        from: u64,
-        max: usize,
-    ) -> simpairs_log::Result<Vec<Record>> {
-        self.log.read(stream, partition, from, max)
-    }
-    fn end_offset(&self, stream: &str, partition: u32) -> simpairs_log::Result<u64> {
-        self.log.end_offset(stream, partition)
-    }
-    fn consumer(&self, group: &str, streams: &[&str]) -> simpairs_log::Result<Box<dyn Consumer>> {
-        self.log.consumer(group, streams)
     }
 }
 
@@ -165,14 +131,14 @@ fn a_revocation_holds_from_its_line_for_every_reader() {
         let north = common::key_of("NORTH");
         common::publish_csv(log.as_ref(), event, "NORTH", &north, &clubs[0]);
         // The organiser revokes WEST's key; its line is not in the log yet.
-        let held = Held::new(&log, event, false);
+        let held = Held::new(&log, event);
         let west = common::key_of("WEST").public().id();
         let amendment = simpairs_pipeline::declare::Amendment {
             revoked: vec![("WEST".to_string(), west)],
             ..Default::default()
         };
         let organiser = simpairs_sim::organiser_key();
-        simpairs_pipeline::declare::amend(&held, event, &organiser, amendment).unwrap();
+        simpairs_pipeline::declare::amend(&held.holding, event, &organiser, amendment).unwrap();
         // A seal appended meanwhile, judged by an aggregator that has read the amendment: before
         // the line, it applies.
         west_appends(log.as_ref(), event, &clubs[2], "before the line");
@@ -203,14 +169,19 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
     let dir = tempfile::tempdir().unwrap();
     let log: Arc<dyn Log> = Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     let clubs = common::declared_session(log.as_ref(), EVENT, "lines");
-    let held = Held::new(&log, EVENT, false);
+    let held = Held::new(&log, EVENT);
     let west = common::key_of("WEST").public().id();
     let amendment = simpairs_pipeline::declare::Amendment {
         revoked: vec![("WEST".to_string(), west)],
         ..Default::default()
     };
-    simpairs_pipeline::declare::amend(&held, EVENT, &simpairs_sim::organiser_key(), amendment)
-        .unwrap();
+    simpairs_pipeline::declare::amend(
+        &held.holding,
+        EVENT,
+        &simpairs_sim::organiser_key(),
+        amendment,
+    )
+    .unwrap();
     // A club draws the line itself, early, without the amendment's signature; and a line of an
     // amendment that was never made.
     let results = simpairs_pipeline::stream_name(EVENT, Stream::Results);
@@ -267,7 +238,10 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
         revoked: vec![("WEST".to_string(), west)],
         ..Default::default()
     };
-    let refusing = Held::new(&log, EVENT, true);
+    // The disk full for lines, as the amendment is made.
+    let results = simpairs_pipeline::stream_name(EVENT, Stream::Results);
+    let lines = Some(simpairs_events::EventType::LineDrawn);
+    let refusing = common::full_disk(log.clone(), results, lines);
     let err = simpairs_pipeline::declare::amend(&refusing, EVENT, &organiser, revoke)
         .unwrap_err()
         .to_string();

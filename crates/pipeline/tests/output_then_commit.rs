@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use simpairs_events::Stream;
-use simpairs_log::{Consumer, Log, Produce, Record, StreamConfig};
+use simpairs_log::Log;
 use simpairs_pipeline::aggregate::{AggregateOptions, Aggregator, BatchReport};
 
 const EVENT: &str = "lone-club";
@@ -118,77 +118,6 @@ fn a_batchs_board_scores_are_in_the_stream_before_the_next_batchs_applied_submis
     }
 }
 
-/// A log whose appends to one stream fail as on a full disk: all of them, or only those that
-/// hold an event of type `holding`.
-struct FullDisk {
-    inner: Arc<dyn Log>,
-    stream: String,
-    holding: Option<simpairs_events::EventType>,
-}
-
-impl FullDisk {
-    fn refuse(&self, stream: &str, records: &[Produce<'_>]) -> simpairs_log::Result<()> {
-        if stream != self.stream || !self.holding.is_none_or(|wanted| holds(records, wanted)) {
-            return Ok(());
-        }
-        Err(simpairs_log::Error::Io {
-            action: "write to the segment file",
-            path: stream.into(),
-            source: std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device"),
-        })
-    }
-}
-
-/// Whether any of `records` is an event of type `wanted`.
-fn holds(records: &[Produce<'_>], wanted: simpairs_events::EventType) -> bool {
-    let codec = simpairs_events::Codec::new().unwrap();
-    records.iter().any(|r| {
-        codec
-            .decode(r.value)
-            .is_ok_and(|e| e.event_type() == wanted)
-    })
-}
-
-impl Log for FullDisk {
-    fn create_stream(&self, name: &str, config: &StreamConfig) -> simpairs_log::Result<()> {
-        self.inner.create_stream(name, config)
-    }
-    fn partitions(&self, stream: &str) -> simpairs_log::Result<u32> {
-        self.inner.partitions(stream)
-    }
-    fn append(
-        &self,
-        stream: &str,
-        records: &[Produce<'_>],
-    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
-        self.refuse(stream, records)?;
-        self.inner.append(stream, records)
-    }
-    fn append_derived(
-        &self,
-        stream: &str,
-        records: &[Produce<'_>],
-    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
-        self.refuse(stream, records)?;
-        self.inner.append_derived(stream, records)
-    }
-    fn read(
-        &self,
-        stream: &str,
-        partition: u32,
-        from: u64,
-        max: usize,
-    ) -> simpairs_log::Result<Vec<Record>> {
-        self.inner.read(stream, partition, from, max)
-    }
-    fn end_offset(&self, stream: &str, partition: u32) -> simpairs_log::Result<u64> {
-        self.inner.end_offset(stream, partition)
-    }
-    fn consumer(&self, group: &str, streams: &[&str]) -> simpairs_log::Result<Box<dyn Consumer>> {
-        self.inner.consumer(group, streams)
-    }
-}
-
 #[test]
 fn output_that_cannot_be_written_stops_the_aggregator_with_the_logs_error_and_is_written_on_restart()
  {
@@ -215,11 +144,7 @@ fn stopped_then_written_on_restart(stream: String, holding: Option<simpairs_even
         common::publish_csv(log.as_ref(), EVENT, club, &common::key_of(club), csv);
     }
     let leaderboard = simpairs_pipeline::stream_name(EVENT, Stream::Leaderboard);
-    let full: Arc<dyn Log> = Arc::new(FullDisk {
-        inner: log.clone(),
-        stream,
-        holding,
-    });
+    let full: Arc<dyn Log> = Arc::new(common::full_disk(log.clone(), stream, holding));
     // A batch a club: the clubs after the first are read and judged while its output fails.
     let options = AggregateOptions {
         batch: 1,

@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
+
+use simpairs_log::{Consumer, Log, Produce, Record, StreamConfig};
 use std::sync::atomic::AtomicBool;
 
 use simpairs_events::types::{Factoring, Scoring};
@@ -338,4 +340,94 @@ pub fn logs(prefix: &str) -> Vec<(Arc<dyn simpairs_log::Log>, String)> {
         ));
     }
     logs
+}
+
+/// What an [`Intercepted`] log does with an append: `None` passes it on; otherwise the answer
+/// given instead.
+pub type Hook = Box<
+    dyn Fn(&str, &[Produce<'_>]) -> Option<simpairs_log::Result<Vec<(u32, u64)>>> + Send + Sync,
+>;
+
+/// A log whose appends a test intercepts (a full disk, records held back); everything else goes
+/// to `inner`.
+pub struct Intercepted {
+    pub inner: Arc<dyn Log>,
+    pub hook: Hook,
+}
+
+/// A log whose appends to `stream` fail as on a full disk: all of them, or only those that hold
+/// an event of type `holding`.
+pub fn full_disk(
+    inner: Arc<dyn Log>,
+    stream: String,
+    holding: Option<simpairs_events::EventType>,
+) -> Intercepted {
+    let hook: Hook = Box::new(move |to, records| {
+        let refused = to == stream && holding.is_none_or(|wanted| holds(records, wanted));
+        refused.then(|| {
+            Err(simpairs_log::Error::Io {
+                action: "write to the segment file",
+                path: to.into(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "no space left on device",
+                ),
+            })
+        })
+    });
+    Intercepted { inner, hook }
+}
+
+/// Whether any of `records` is an event of type `wanted`.
+fn holds(records: &[Produce<'_>], wanted: simpairs_events::EventType) -> bool {
+    let codec = simpairs_events::Codec::new().unwrap();
+    records.iter().any(|r| {
+        codec
+            .decode(r.value)
+            .is_ok_and(|e| e.event_type() == wanted)
+    })
+}
+
+impl Log for Intercepted {
+    fn create_stream(&self, name: &str, config: &StreamConfig) -> simpairs_log::Result<()> {
+        self.inner.create_stream(name, config)
+    }
+    fn partitions(&self, stream: &str) -> simpairs_log::Result<u32> {
+        self.inner.partitions(stream)
+    }
+    fn append(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        match (self.hook)(stream, records) {
+            Some(answer) => answer,
+            None => self.inner.append(stream, records),
+        }
+    }
+    fn append_derived(
+        &self,
+        stream: &str,
+        records: &[Produce<'_>],
+    ) -> simpairs_log::Result<Vec<(u32, u64)>> {
+        match (self.hook)(stream, records) {
+            Some(answer) => answer,
+            None => self.inner.append_derived(stream, records),
+        }
+    }
+    fn read(
+        &self,
+        stream: &str,
+        partition: u32,
+        from: u64,
+        max: usize,
+    ) -> simpairs_log::Result<Vec<Record>> {
+        self.inner.read(stream, partition, from, max)
+    }
+    fn end_offset(&self, stream: &str, partition: u32) -> simpairs_log::Result<u64> {
+        self.inner.end_offset(stream, partition)
+    }
+    fn consumer(&self, group: &str, streams: &[&str]) -> simpairs_log::Result<Box<dyn Consumer>> {
+        self.inner.consumer(group, streams)
+    }
 }
