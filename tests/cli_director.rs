@@ -1405,7 +1405,7 @@ fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
     );
     // The director's listing tells C so.
     let listed = ok(d, &["submissions", "--log", "log", "--club", "C"]);
-    let again = "note: the deals it was held to are no longer the event's (the club that gave them was withdrawn): publish the file again";
+    let again = "note: the deals it was held to are no longer the event's (the club that gave them withdrew its results of those boards): publish the file again";
     assert!(listed.contains(again), "{listed}");
     publish(d, "C", "02.xml");
     aggregated(d);

@@ -136,32 +136,47 @@ impl Learning {
         taught
     }
 
-    /// Forgets what `club` gave: each board it held passes to the next club that gave the same
-    /// deal, else is unknown. Returns whether a board's deal was forgotten.
-    fn forget(&mut self, club: &str) -> bool {
-        let Some(gave) = self.givers.remove(club) else {
+    /// Forgets what `club` gave of the boards it no longer has a result in force on (`kept` are
+    /// those it has): each board it held passes to the next club that gave the same deal, else is
+    /// unknown. Returns whether a board's deal was forgotten.
+    fn forget(&mut self, club: &str, kept: &BTreeSet<i32>) -> bool {
+        let Some(giver) = self.givers.get_mut(club) else {
             return false;
         };
+        let gone: Vec<i32> = giver.boards.difference(kept).copied().collect();
+        giver.boards.retain(|b| kept.contains(b));
+        if giver.boards.is_empty() {
+            self.givers.remove(club);
+        }
         let mut forgotten = false;
-        for board in gave.boards {
-            let Some(learnt) = self.boards.get_mut(&board) else {
-                continue;
-            };
-            if learnt.club != club {
-                continue;
-            }
-            let next = (self.givers.iter())
-                .filter(|(_, g)| g.boards.contains(&board))
-                .min_by_key(|(_, g)| g.order);
-            match next {
-                Some((next, _)) => learnt.club = next.clone(),
-                None => {
-                    self.boards.remove(&board);
-                    forgotten = true;
-                }
-            }
+        for board in gone {
+            forgotten |= self.pass_on(board, club);
         }
         forgotten
+    }
+
+    /// Passes `board`, if `club` held it, to the next club that gave the same deal, or forgets
+    /// it. Returns whether it was forgotten.
+    fn pass_on(&mut self, board: i32, club: &str) -> bool {
+        let Some(learnt) = self.boards.get_mut(&board) else {
+            return false;
+        };
+        if learnt.club != club {
+            return false;
+        }
+        let next = (self.givers.iter())
+            .filter(|(_, g)| g.boards.contains(&board))
+            .min_by_key(|(_, g)| g.order);
+        match next {
+            Some((next, _)) => {
+                learnt.club = next.clone();
+                false
+            }
+            None => {
+                self.boards.remove(&board);
+                true
+            }
+        }
     }
 }
 
@@ -237,9 +252,11 @@ impl KnownDeals {
         self.learnt.givers.contains_key(club)
     }
 
-    /// Forgets the deals of `club`, whose results were withdrawn.
-    pub(crate) fn forget(&mut self, club: &str) {
-        if self.learnt.forget(club) {
+    /// Forgets the deals `club` gave of boards it no longer has a result in force on (`kept`
+    /// are those it has): a club whose results of a board were all withdrawn no longer vouches
+    /// for its deal.
+    pub(crate) fn forget(&mut self, club: &str, kept: &BTreeSet<i32>) {
+        if self.learnt.forget(club, kept) {
             self.refresh();
         }
     }
@@ -357,23 +374,49 @@ mod tests {
         known.learn(vec![(1, deal("AKQJ")), (3, deal("2345"))], "C");
         // C gave board 1 and taught board 3; giving again keeps its place in the order.
         known.learn(vec![(1, deal("AKQJ"))], "C");
-        known.forget("A");
+        known.forget("A", &BTreeSet::new());
         assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("B")"#.into())));
         // Nobody else gave A's deal of board 2: unknown, the next club to apply one sets it.
         assert_eq!(at(&known, 2), None);
         assert!(!known.latest().contains_key(&2));
         known.learn(vec![(2, deal("5432"))], "D");
         assert_eq!(at(&known, 2), Some((deal("5432"), r#"Club("D")"#.into())));
-        known.forget("B");
+        known.forget("B", &BTreeSet::new());
         assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("C")"#.into())));
         assert_eq!(known.latest_source(1), Some(Source::Club("C")));
         // A club that gave nothing learnt changes nothing, and a club back after its withdrawal
         // gives its deals again.
-        known.forget("E");
+        known.forget("E", &BTreeSet::new());
         known.learn(vec![(1, deal("AKQJ"))], "A");
-        known.forget("C");
+        known.forget("C", &BTreeSet::new());
         assert_eq!(at(&known, 1), Some((deal("AKQJ"), r#"Club("A")"#.into())));
         assert_eq!(at(&known, 3), None);
+    }
+
+    #[test]
+    fn a_club_s_withdrawn_boards_pass_on_and_the_boards_it_still_plays_stay_its() {
+        let deal = |n: &str| format!("N:{n}.AKQ.T98.765 - - -");
+        fn holder(known: &KnownDeals, board: i32) -> Option<Source<'_>> {
+            known.latest_source(board)
+        }
+        let mut known = KnownDeals::default();
+        known.learn(vec![(1, deal("AKQJ")), (2, deal("T987"))], "A");
+        known.learn(vec![(1, deal("AKQJ"))], "B");
+        // A withdraws its results of board 1 and keeps board 2's.
+        known.forget("A", &BTreeSet::from([2]));
+        assert_eq!(holder(&known, 1), Some(Source::Club("B")));
+        assert_eq!(holder(&known, 2), Some(Source::Club("A")));
+        assert!(known.gave("A"));
+        // Then board 2's: nobody else gave it, so it is unknown and A vouches for nothing.
+        known.forget("A", &BTreeSet::new());
+        assert_eq!(holder(&known, 2), None);
+        assert!(!known.gave("A"));
+        // B withdrawing a board it never gave changes nothing.
+        known.forget("B", &BTreeSet::from([1]));
+        assert_eq!(
+            known.at(1, place(0, 0)).map(|(d, _)| d.to_string()),
+            Some(deal("AKQJ"))
+        );
     }
 
     #[test]
@@ -381,7 +424,7 @@ mod tests {
         let mut known = KnownDeals::default();
         known.learn(vec![(1, "club".into())], "A");
         known.declare(&[records(&[5], &[(1, "declared")])]);
-        known.forget("A");
+        known.forget("A", &BTreeSet::new());
         assert_eq!(known.at(1, place(0, 4)), None);
         assert_eq!(
             known.at(1, place(0, 5)),

@@ -668,10 +668,10 @@ impl EventState {
         if !accepted.deals.is_empty() {
             Arc::make_mut(&mut self.deals).learn(accepted.deals, &club);
         }
+        let withdrew = !accepted.applied.withdrawn.is_empty();
         let applied = self.apply(key, offset, accepted.applied, announced);
-        // A club whose results are all withdrawn no longer holds the deals it gave.
-        if self.clubs.get(&club) == Some(&0) && self.deals.gave(&club) {
-            Arc::make_mut(&mut self.deals).forget(&club);
+        if withdrew && self.deals.gave(&club) {
+            self.forget_withdrawn_deals(&club);
         }
         // The field built by the checks is the club's field only when the club's results in
         // force are exactly this submission's.
@@ -681,6 +681,17 @@ impl EventState {
             batch.fields.remove(&club);
         }
         applied
+    }
+
+    /// A club whose results of a board are all withdrawn no longer vouches for the board's deal.
+    fn forget_withdrawn_deals(&mut self, club: &str) {
+        let mut kept = BTreeSet::new();
+        if let Some(results) = self.results.get(club) {
+            results.visit(|r| {
+                kept.insert(r.board);
+            });
+        }
+        Arc::make_mut(&mut self.deals).forget(club, &kept);
     }
 
     /// Sets a sealed submission aside. Its records are dropped: a copy of the same signed

@@ -255,7 +255,7 @@ fn note_deals_no_longer_known(state: &EventState, submissions: &mut [SubmissionV
         });
         if freed {
             s.notes.push(
-                "the deals it was held to are no longer the event's (the club that gave them was withdrawn): publish the file again"
+                "the deals it was held to are no longer the event's (the club that gave them withdrew its results of those boards): publish the file again"
                     .to_string(),
             );
         }

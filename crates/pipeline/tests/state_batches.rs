@@ -170,6 +170,24 @@ fn withdrawal(codec: &Codec, club: &str) -> Vec<Event> {
     simpairs_pipeline::publish::seal(codec, EVENT, club, &key_of(club), Vec::new(), info)
 }
 
+/// A club's results of one board withdrawn (its three tables), sealed with its key.
+fn board_withdrawn(codec: &Codec, club: &str, board: i32) -> Vec<Event> {
+    let table = |pair: &str| {
+        Event::ResultWithdrawn(ResultWithdrawn {
+            event_id: EVENT.into(),
+            club_id: club.into(),
+            submission_id: String::new(),
+            sequence: 0,
+            section: Default::default(),
+            board,
+            ns_pair: pair.into(),
+            ew_pair: pair.into(),
+        })
+    };
+    let tables = ["1", "2", "3"].map(table).to_vec();
+    sealed(codec, club, &key_of(club), tables)
+}
+
 /// Every message the tests draw from: submissions of every kind, each a list of messages.
 fn submissions(codec: &Codec) -> Vec<Vec<Vec<u8>>> {
     let encode =
@@ -233,6 +251,7 @@ fn submissions(codec: &Codec) -> Vec<Vec<Vec<u8>>> {
         all.push(encode(sealed(codec, club, &key_of(club), session)));
     }
     all.push(encode(withdrawal(codec, "A")));
+    all.push(encode(board_withdrawn(codec, "A", 1)));
     all
 }
 
@@ -512,4 +531,43 @@ fn a_withdrawn_club_s_deals_no_longer_hold_in_the_same_batch_or_after() {
     let mut one_by_one = fresh_state();
     feed(&mut one_by_one, &codec, &events);
     assert_eq!(snapshot(&batched), snapshot(&one_by_one));
+}
+
+/// Club A played another session's board 1 and applied first. Once A withdraws its results of
+/// board 1 (keeping the others), its deal of board 1 no longer holds: B, who played the event's,
+/// applies; A still vouches for board 2, which it still plays.
+#[test]
+fn a_club_s_deal_of_a_board_it_withdrew_no_longer_holds() {
+    let codec = Codec::new().unwrap();
+    let a = sealed(
+        &codec,
+        "A",
+        &key_of("A"),
+        session_with_deals("A", 9, OTHER_BOARD_1),
+    );
+    let b = sealed(
+        &codec,
+        "B",
+        &key_of("B"),
+        session_with_deals("B", 8, BOARD_1),
+    );
+    // C gives another deal of board 2, which A still plays: held to A's.
+    let mut c = session_with_deals("C", 10, BOARD_1);
+    c.pop();
+    c.push(dealt("C", 2, "AKQJT98.AKQ.3.2"));
+    let c = sealed(&codec, "C", &key_of("C"), c);
+    let mut state = fresh_state();
+    let events = [a, board_withdrawn(&codec, "A", 1), b, c].concat();
+    let (reasons, applied) = feed(&mut state, &codec, &events);
+    assert_eq!(applied, 3, "{reasons:?}");
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("board(s) 2 are not the event's (club A's"),
+        "{reasons:?}"
+    );
+    let a_boards: Vec<i32> = state.club_results("A").map(|r| r.board).collect();
+    assert!(
+        !a_boards.contains(&1) && a_boards.contains(&2),
+        "{a_boards:?}"
+    );
 }
