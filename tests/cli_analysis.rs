@@ -269,9 +269,11 @@ fn duckdb_reads_the_export_back_to_replay_s_totals() {
         "--no-index",
     ]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/analysis/read_export.py");
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let out = Command::new(python)
         .arg(script)
         .arg(to.path())
+        .arg(readme)
         .output()
         .unwrap();
     assert!(
@@ -327,6 +329,14 @@ fn duckdb_reads_the_export_back_to_replay_s_totals() {
     for query in ["top_movers", "board_contracts", "club_average"] {
         assert!(!read[query].as_array().unwrap().is_empty(), "{query}");
     }
+    // The README's queries, as printed: each answers, and the first reads each pair's own
+    // arrival (a Mitchell's NS 1 and EW 1 are two pairs).
+    let readme = read["readme"].as_array().unwrap();
+    assert_eq!(readme.len(), 3, "{readme:?}");
+    for (i, answer) in readme.iter().enumerate() {
+        assert!(!answer.as_array().unwrap().is_empty(), "README query {i}");
+    }
+    assert_eq!(read["readme_moved_misread"], serde_json::json!([]));
     eprintln!(
         "example queries: {}",
         serde_json::to_string_pretty(&read)

@@ -1,12 +1,15 @@
 """Reads a `simpairs export` directory with DuckDB and prints what the Rust test checks, as JSON:
 row counts, each pair's national matchpoint total summed from the results table, the last
-generation's standings, and the answers to the README's example queries."""
+generation's standings, and the answers to the README's example queries (those it has, run as
+printed, and a check of the first against each pair's own first standing)."""
+import re
 import json
 import sys
 
 import duckdb
 
 d = sys.argv[1]
+readme = open(sys.argv[2], encoding="utf-8").read() if len(sys.argv) > 2 else ""
 con = duckdb.connect()
 for table in ["results", "submissions", "dead_letters", "standings"]:
     con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{d}/{table}.parquet')")
@@ -47,4 +50,33 @@ out = {
         SELECT club, round(avg(percent), 2) AS average_percent, count(*) AS pairs FROM standings
         WHERE generation = (SELECT max(generation) FROM standings) GROUP BY club ORDER BY club"""),
 }
+
+
+def readme_queries():
+    """The README's DuckDB queries, each run as printed on this export."""
+    queries = []
+    for block in re.findall(r"```sql\n(.*?)```", readme, re.S):
+        for statement in block.split(";"):
+            if statement.strip() and not all(
+                    line.strip().startswith("--") or not line.strip() for line in statement.splitlines()):
+                queries.append(statement.replace("'out/", f"'{d}/"))
+    return [rows(q) for q in queries]
+
+
+def moved_misread(moved):
+    """The rows of the README's first query whose percentage on arrival is not that pair's own
+    first standing (the pair read by club, section, number and direction)."""
+    wrong = []
+    for r in moved:
+        first = con.execute("""
+            SELECT arg_min(percent, generation) FROM standings
+            WHERE club = ? AND pair = ? AND direction = ? AND players = ?""",
+                            [r["club"], r["pair"], r.get("direction"), r["players"]]).fetchone()[0]
+        if first is None or abs(first - r["on_arrival"]) > 1e-9:
+            wrong.append(r)
+    return wrong
+
+
+out["readme"] = readme_queries()
+out["readme_moved_misread"] = moved_misread(out["readme"][0]) if out["readme"] else []
 print(json.dumps(out, default=str))
