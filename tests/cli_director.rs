@@ -992,6 +992,36 @@ fn a_line_corrected_from_a_plainer_file_corrects_the_session_it_belongs_to() {
 }
 
 #[test]
+fn a_pair_number_typed_without_its_leading_zero_corrects_the_pair_in_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-2");
+    // The scoring program writes pair numbers with a leading zero; the director types the
+    // correction into a spreadsheet, which drops it.
+    let session = "board,ns_pair,ew_pair,ns_score\n1,01,01,420\n1,02,02,-50\n1,03,03,400\n\
+                   2,01,02,100\n2,02,03,200\n2,03,01,300\n";
+    std::fs::write(d.join("s.csv"), session).unwrap();
+    std::fs::write(
+        d.join("fix.csv"),
+        "board,ns_pair,ew_pair,ns_score\n1,2,2,450\n",
+    )
+    .unwrap();
+    publish(d, "A", "s.csv");
+    publish(d, "A", "fix.csv");
+    let corrected = session.replace("1,02,02,-50", "1,02,02,450");
+    std::fs::write(d.join("whole.csv"), corrected).unwrap();
+    let alone = ok(d, &["score", "whole.csv", "--json"]);
+    let replayed = replayed_club(d, "A", false);
+    assert_eq!(standings(&replayed), standings(&alone));
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    assert!(
+        listed.contains("  note: pair 2 read as pair 02, the club's pair in force"),
+        "{listed}"
+    );
+}
+
+#[test]
 fn a_table_marked_not_played_in_a_correction_takes_its_result_out() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -56,10 +56,11 @@ use crate::replay::AsOf;
 use crate::{Error, Result, stream_name};
 
 /// The version of the index file, its layout and the rules its results in force were read by
-/// (docs/rules.md, "Corrections"; the organiser's seals for a club, docs/decisions/trust.md; hand
-/// records from where they were declared, its saved state keeping the clubs' deals apart; a
-/// withdrawn club's deals forgotten, a board at a time, its saved state keeping which clubs gave
-/// each deal): an index of another version is built again.
+/// (docs/rules.md, "Corrections", a pair number read as the pair in force; the organiser's seals
+/// for a club, docs/decisions/trust.md; hand records from where they were declared, its saved
+/// state keeping the clubs' deals apart; a withdrawn club's deals forgotten, a board at a time,
+/// its saved state keeping which clubs gave each deal): an index of another version is built
+/// again.
 pub const FORMAT: u32 = 7;
 
 /// One generation: a submission applied, where, and what it needed to apply.

@@ -17,8 +17,13 @@
 //!   happened, entered under a mistyped board) are taken out, as withdrawals of the submission.
 //!   Its lines are read in their own movement. A file given line by line that looks like a whole
 //!   session is told the lines it leaves in force, with the way to take them out.
+//! - A pair's number, written with leading zeros in one file and without them in another (`01`
+//!   by a scoring program, `1` typed into a spreadsheet, which drops them). Read as written, the
+//!   correction's `1` would be a new pair beside `01`, and its line a second result of the table.
+//!   So a correction's pair number that no pair in force of its section is written as, but that
+//!   one pair in force is by its number, is read as that pair's.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use simpairs_events::types::{
     AppliedResult, Movement, ResultKey, SubmissionApplied, SubmissionSealed,
@@ -91,6 +96,7 @@ fn read_as_in_force(in_force: &ClubResults, applied: &mut SubmissionApplied, who
             told: None,
         };
     }
+    changed.extend(numbered_as_held(&held, applied));
     changed.extend(moved_as_held(&held, applied));
     let told = left_in_force(&held, applied);
     Read { changed, told }
@@ -246,6 +252,72 @@ fn named_as_held(held: &[Held], applied: &mut SubmissionApplied) -> Option<Strin
         section_words(&held),
         section_words(&given)
     ))
+}
+
+/// The pair-number rule: each pair number it read as the pair in force of the same number, in
+/// words.
+fn numbered_as_held(held: &[Held], applied: &mut SubmissionApplied) -> Vec<String> {
+    let mut written: BTreeMap<(&str, u64), BTreeSet<&str>> = BTreeMap::new();
+    for h in held {
+        for label in [&h.2, &h.3] {
+            if let Some(number) = number_of(label) {
+                written.entry((&h.0, number)).or_default().insert(label);
+            }
+        }
+    }
+    let mut read: BTreeSet<(String, String, String)> = BTreeSet::new();
+    let mut as_held = |section: &str, label: &str| -> Option<String> {
+        let in_force = written.get(&(section, number_of(label)?))?;
+        // Two ways of writing one number in force (`1` and `01`): neither is chosen.
+        let [in_force] = in_force.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        (*in_force != label).then(|| {
+            read.insert((section.into(), label.into(), in_force.to_string()));
+            in_force.to_string()
+        })
+    };
+    for r in &mut applied.results {
+        if let Some(ns) = as_held(&r.section, &r.ns_pair) {
+            r.ns_pair = ns.as_str().into();
+        }
+        if let Some(ew) = as_held(&r.section, &r.ew_pair) {
+            r.ew_pair = ew.as_str().into();
+        }
+    }
+    for w in &mut applied.withdrawn {
+        if let Some(ns) = as_held(&w.section, &w.ns_pair) {
+            w.ns_pair = ns.as_str().into();
+        }
+        if let Some(ew) = as_held(&w.section, &w.ew_pair) {
+            w.ew_pair = ew.as_str().into();
+        }
+    }
+    for p in &mut applied.pairs {
+        if let Some(label) = as_held(&p.section, &p.pair) {
+            p.pair = label;
+        }
+    }
+    read.into_iter()
+        .map(|(section, given, held)| number_words(&section, &given, &held))
+        .collect()
+}
+
+fn number_words(section: &str, given: &str, held: &str) -> String {
+    let section = match section {
+        "" => String::new(),
+        s => format!("section {s} "),
+    };
+    format!("{section}pair {given} read as pair {held}, the club's pair in force")
+}
+
+/// A pair number's value, if the label is all digits (`01` and `1` are both 1).
+fn number_of(label: &str) -> Option<u64> {
+    let label = label.trim();
+    if label.is_empty() || !label.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    label.parse().ok()
 }
 
 /// The movement rule: each section whose lines it read in another movement, in words.

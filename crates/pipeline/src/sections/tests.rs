@@ -303,3 +303,45 @@ fn a_file_given_line_by_line_that_looks_whole_names_the_lines_it_leaves_in_force
     );
     assert!(said[0].ends_with("to take them out"), "{said:?}");
 }
+
+#[test]
+fn a_pair_number_without_its_leading_zero_is_read_as_the_pair_in_force() {
+    let club = holding(vec![
+        result("", 1, "01", "01"),
+        result("", 1, "02", "02"),
+        result("", 2, "01", "02"),
+        result("A", 1, "7", "07"),
+    ]);
+    let mut applied = submission(vec![result("", 1, "2", "02"), result("", 3, "10", "1")]);
+    applied.withdrawn.push(key("", 2, "1", "2"));
+    applied.pairs.push(AppliedPair {
+        section: "".into(),
+        pair: "2".into(),
+        direction: None,
+        players: Vec::new(),
+    });
+    let notes = as_in_force(Some(&club), &mut applied, false);
+    assert_eq!(
+        notes,
+        [
+            "pair 1 read as pair 01, the club's pair in force",
+            "pair 2 read as pair 02, the club's pair in force",
+        ]
+    );
+    let tables: Vec<(i32, &str, &str)> = (applied.results.iter())
+        .map(|r| (r.board, &*r.ns_pair, &*r.ew_pair))
+        .collect();
+    // Pair 10 has no pair in force of its number: as written.
+    assert_eq!(tables, [(1, "02", "02"), (3, "10", "01")]);
+    let withdrawn = &applied.withdrawn[0];
+    assert_eq!((&*withdrawn.ns_pair, &*withdrawn.ew_pair), ("01", "02"));
+    assert_eq!(applied.pairs[0].pair, "02");
+
+    // Section A writes 7 both ways: neither is chosen, and other sections' numbers are not its.
+    let mut applied = submission(vec![result("A", 1, "007", "2")]);
+    assert!(as_in_force(Some(&club), &mut applied, false).is_empty());
+    assert_eq!(
+        (&*applied.results[0].ns_pair, &*applied.results[0].ew_pair),
+        ("007", "2")
+    );
+}
