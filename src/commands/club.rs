@@ -7,6 +7,7 @@ use anyhow::Context;
 use simpairs_formats::import::Format;
 use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::keys;
+use simpairs_pipeline::submissions::counted;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ClubCommand {
@@ -147,11 +148,11 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         false => "",
     };
     println!(
-        "club {} published {}{whole}: {} results, {} pairs{not_played} as submission {} (seal at offset {})",
+        "club {} published {}{whole}: {}, {}{not_played} as submission {} (seal at offset {})",
         args.club,
         name,
-        published.results,
-        published.pairs,
+        counted(published.results, "result", "results"),
+        pairs_words(published.pairs, published.named),
         published.submission_id,
         published.seal_offset
     );
@@ -159,6 +160,16 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
         eprintln!("warning: {warning}");
     }
     Ok(())
+}
+
+/// The pairs a file's results seat, and how many it names the players of.
+fn pairs_words(pairs: usize, named: usize) -> String {
+    let seated = counted(pairs, "pair", "pairs");
+    match named {
+        0 => format!("{seated} (no players' names in the file)"),
+        n if n == pairs => format!("{seated} with their players' names"),
+        n => format!("{seated}, {n} with players' names"),
+    }
 }
 
 fn withdraw(args: WithdrawArgs) -> anyhow::Result<()> {

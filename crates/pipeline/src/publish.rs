@@ -30,7 +30,10 @@ use crate::{Error, EventError, KeyError, PublishError, Result, now_ms, stream_na
 pub struct Published {
     pub submission_id: String,
     pub results: usize,
+    /// The pairs its results seat (a Mitchell's NS 1 and EW 1 are two).
     pub pairs: usize,
+    /// The pairs it gives players' names for.
+    pub named: usize,
     /// Tables the file marks not played, withdrawn (an earlier result of theirs taken out).
     pub withdrawn: usize,
     /// Offset of the seal on the results stream (partition 0 for the embedded log).
@@ -359,7 +362,7 @@ pub fn append_submission(
             _ => 0,
         })
         .sum();
-    let pairs = events
+    let named = events
         .iter()
         .filter(|e| matches!(e, Event::PairEntered(_)))
         .count();
@@ -370,13 +373,31 @@ pub fn append_submission(
     Ok(Published {
         submission_id: seal.submission_id.clone(),
         results,
-        pairs,
+        pairs: pairs_seated(events),
+        named,
         withdrawn,
         seal_partition,
         seal_offset,
         sealed_at_ms: seal.sealed_at_ms,
         warnings: Vec::new(),
     })
+}
+
+/// The pairs the results of `events` seat: a Mitchell pair by its section, number and direction,
+/// a Howell pair by its section and number.
+fn pairs_seated(events: &[Event]) -> usize {
+    let mut pairs = std::collections::HashSet::new();
+    for e in events {
+        let Event::ResultsRecorded(b) = e else {
+            continue;
+        };
+        for r in &b.results {
+            let mitchell = r.movement == Movement::Mitchell;
+            pairs.insert((&r.section, &r.ns_pair, mitchell.then_some(true)));
+            pairs.insert((&r.section, &r.ew_pair, mitchell.then_some(false)));
+        }
+    }
+    pairs.len()
 }
 
 /// Checks a submission against the event's declaration before publishing: the club is part of the
