@@ -190,7 +190,44 @@ fn the_director_sees_every_submission_and_what_became_of_it() {
         expected.map(|(c, f, s)| (c.to_string(), f.to_string(), s.to_string()))
     );
     let text = ok(dir.path(), &["submissions", "--log", "log"]);
-    assert!(text.contains("corrected by submission"), "{text}");
+    assert!(
+        text.contains("corrected by submission")
+            && text.contains(": none of its lines is in force"),
+        "{text}"
+    );
+
+    // B corrects one line: its file stays applied, three of its four lines in force.
+    let d = dir.path();
+    std::fs::write(
+        d.join("b2.csv"),
+        "board,ns_pair,ew_pair,ns_score\n1,2,2,420\n",
+    )
+    .unwrap();
+    publish(d, "B", "b2.csv");
+    let json = ok(d, &["submissions", "--log", "log", "--json", "--club", "B"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let listed: Vec<(&str, &str, Option<u64>, bool)> = (v["submissions"].as_array().unwrap())
+        .iter()
+        .map(|s| {
+            let by = s["superseded_by"].is_string();
+            (
+                s["source"].as_str().unwrap(),
+                s["state"].as_str().unwrap(),
+                s["lines_in_force"].as_u64(),
+                by,
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("b.csv", "applied", Some(3), true),
+            ("b2.csv", "applied", Some(1), false)
+        ]
+    );
+    let text = ok(d, &["submissions", "--log", "log", "--club", "B"]);
+    assert!(text.contains(": 3 of its lines still in force"), "{text}");
+    assert!(text.contains("3 applied, 1 superseded"), "{text}");
 }
 
 #[test]

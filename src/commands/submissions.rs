@@ -197,7 +197,7 @@ fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::i
         v.state.words()
     )?;
     if let Some(by) = &v.superseded_by {
-        writeln!(out, "  corrected by submission {by}")?;
+        writeln!(out, "  corrected by submission {by}{}", still_in_force(v))?;
     }
     if let Some(reason) = &v.reason {
         writeln!(out, "  why: {reason}")?;
@@ -209,6 +209,18 @@ fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::i
         writeln!(out, "  note: {n}")?;
     }
     Ok(())
+}
+
+/// How much of a corrected submission is still in force, in words.
+fn still_in_force(v: &SubmissionView) -> String {
+    match v.lines_in_force {
+        Some(0) => ": none of its lines is in force".to_string(),
+        Some(n) => format!(
+            ": {} still in force",
+            counted(n, "of its lines", "of its lines")
+        ),
+        None => String::new(),
+    }
 }
 
 /// The submissions that cannot apply yet and the clubs with nothing applied.

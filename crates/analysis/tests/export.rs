@@ -344,26 +344,40 @@ fn the_export_reads_back_with_replay_s_figures_and_the_real_files_club_figures()
         .len()
     );
 
-    // Submissions: M03's first superseded by its correction; the unreadable record set aside.
+    // Submissions: M03's first corrected by its correction of one line, the rest of it still in
+    // force; the unreadable record set aside.
     let submissions = rows(&out.path().join("submissions.parquet"));
-    let states: Vec<(String, String, Option<i64>)> = submissions
+    let states: Vec<(String, String, Option<i64>, bool)> = submissions
         .iter()
         .map(|r| {
             (
                 r["club"].as_str().unwrap().into(),
                 r["state"].as_str().unwrap().into(),
                 r["generation"].as_i64(),
+                r["superseded_by"].is_string(),
             )
         })
         .collect();
     assert_eq!(
         states,
         vec![
-            ("M03".into(), "superseded".into(), Some(1)),
-            ("NZ".into(), "applied".into(), Some(2)),
-            ("M02".into(), "applied".into(), Some(3)),
-            ("M03".into(), "applied".into(), Some(4)),
+            ("M03".into(), "applied".into(), Some(1), true),
+            ("NZ".into(), "applied".into(), Some(2), false),
+            ("M02".into(), "applied".into(), Some(3), false),
+            ("M03".into(), "applied".into(), Some(4), false),
         ]
+    );
+    // Each result in force is counted once, by the submission that brought it.
+    let in_force: i64 = (submissions.iter())
+        .map(|r| r["lines_in_force"].as_i64().unwrap())
+        .sum();
+    assert_eq!(in_force as usize, results.len());
+    let by_correction = (results.iter())
+        .filter(|r| r["generation"].as_i64() == Some(4))
+        .count() as i64;
+    assert_eq!(
+        submissions[3]["lines_in_force"].as_i64(),
+        Some(by_correction)
     );
     assert_eq!(rows(&out.path().join("dead_letters.parquet")).len(), 1);
     let manifest: serde_json::Value =

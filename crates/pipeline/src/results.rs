@@ -156,6 +156,26 @@ impl ClubResults {
         }
     }
 
+    /// How many of the results in force each applied submission brought, by submission id (a
+    /// submission whose every line a later one replaced has none). Packed submissions are decoded
+    /// for this count only.
+    pub fn in_force_by_submission(&self) -> std::collections::HashMap<String, usize> {
+        let mut rows = vec![0usize; self.sources.len()];
+        for row in self.rows() {
+            rows[row.source as usize] += 1;
+        }
+        let id = |source: &Source| match source {
+            Source::Packed { packed, decoded } if decoded.get().is_none() => {
+                unpack(packed).submission_id.to_string()
+            }
+            source => source.submission().submission_id.to_string(),
+        };
+        (self.sources.iter().zip(rows))
+            .filter(|(_, n)| *n > 0)
+            .map(|(source, n)| (id(source), n))
+            .collect()
+    }
+
     fn find(&self, key: &ResultKey) -> Result<usize, usize> {
         let key = table_of_key(key);
         let (mut low, mut high) = (0, self.len());

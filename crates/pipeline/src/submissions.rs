@@ -5,6 +5,8 @@
 //! Rebuilt from the results stream by the judge itself ([`crate::replay`]), not from what the
 //! aggregator wrote: the view is what the log says, whoever else writes to it.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use simpairs_log::Log;
 
@@ -52,8 +54,11 @@ pub struct SubmissionView {
     /// Records the seal covers (pairs entered and results).
     pub records: i64,
     pub state: State,
-    /// The submission that superseded it.
+    /// The later submission of the club that corrected it (replaced some or all of its lines).
     pub superseded_by: Option<String>,
+    /// How many of its results are in force: all of an applied submission's unless a later one
+    /// corrected some of them, none of a superseded one's (`None` when set aside).
+    pub lines_in_force: Option<usize>,
     /// Why it was set aside.
     pub reason: Option<String>,
     /// Lines a director should look at.
@@ -150,6 +155,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
                 records: judged.count,
                 state,
                 superseded_by: None,
+                lines_in_force: None,
                 reason,
                 warnings,
                 notes,
@@ -158,7 +164,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         })
         .collect();
     submissions.sort_by_key(|s| s.offset);
-    mark_superseded(&mut submissions);
+    mark_corrected(state, &mut submissions);
     // A record is set aside once, however often it is read (a seal's own rejection is its
     // submission's reason, listed above).
     let mut dead_letters: Vec<DeadLetterView> = replayed
@@ -273,17 +279,36 @@ fn seal_warnings(judged: &crate::state::Judged) -> Vec<String> {
         .collect()
 }
 
-/// Each club's applied submissions but the last are superseded by the one after them.
-fn mark_superseded(submissions: &mut [SubmissionView]) {
-    let mut later: std::collections::HashMap<String, String> = Default::default();
+/// Each club's applied submissions but the last are corrected by the one after them: superseded
+/// when none of their lines is in force any more, still applied while some are (a correction of
+/// a few lines leaves the rest of the file in force).
+fn mark_corrected(state: &EventState, submissions: &mut [SubmissionView]) {
+    let mut applied: HashMap<String, usize> = HashMap::new();
+    for s in submissions.iter().filter(|s| s.state == State::Applied) {
+        *applied.entry(s.club.clone()).or_default() += 1;
+    }
+    let mut by_submission: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    let mut later: HashMap<String, String> = HashMap::new();
     for s in submissions.iter_mut().rev() {
         if s.state != State::Applied {
             continue;
         }
+        let club = state.club(&s.club);
+        let lines = match applied[&s.club] {
+            1 => club.map_or(0, |c| c.len()),
+            _ => (by_submission.entry(s.club.clone()))
+                .or_insert_with(|| club.map(|c| c.in_force_by_submission()).unwrap_or_default())
+                .get(&s.submission)
+                .copied()
+                .unwrap_or(0),
+        };
+        s.lines_in_force = Some(lines);
         match later.get(&s.club) {
             Some(by) => {
-                s.state = State::Superseded;
                 s.superseded_by = Some(by.clone());
+                if lines == 0 {
+                    s.state = State::Superseded;
+                }
             }
             None => {
                 later.insert(s.club.clone(), s.submission.clone());

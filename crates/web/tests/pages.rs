@@ -523,12 +523,16 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     let (_, _, html) = common::get(&site, "/director").await;
     assert!(
         html.contains("5 submissions")
-            && html.contains("1 superseded")
+            && html.contains("0 superseded")
             && html.contains("1 set aside")
             && html.contains("1 record set aside on its own"),
         "{html}"
     );
-    assert!(html.contains("superseded</strong> by"));
+    // The correction replaced a few lines: the club's first file is still applied, corrected.
+    assert!(
+        html.contains("applied</strong>, corrected by") && html.contains("of its lines still in force"),
+        "{html}"
+    );
     let text = |t: &str| {
         simpairs_pipeline::views::text::display_text(t, simpairs_pipeline::views::text::MAX_TEXT)
             .replace('&', "&amp;")

@@ -21,6 +21,7 @@ const COLUMNS: &[(&str, Kind)] = &[
     ("records", Kind::Int),
     ("state", Kind::Text),
     ("superseded_by", Kind::Text),
+    ("lines_in_force", Kind::Int),
     ("reason", Kind::Text),
     ("warnings", Kind::Text),
     ("notes", Kind::Text),
@@ -58,6 +59,7 @@ pub fn write(
             .int(Some(v.records))
             .text(Some(v.state.words()))
             .text(v.superseded_by.as_deref())
+            .int(v.lines_in_force.map(|n| n as i64))
             .text(v.reason.as_deref())
             .text((!warnings.is_empty()).then_some(warnings.as_str()))
             .text((!notes.is_empty()).then_some(notes.as_str()))

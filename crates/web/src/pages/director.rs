@@ -97,7 +97,14 @@ fn applied(listing: Option<&Submissions>) -> std::collections::HashSet<&str> {
 fn fate(v: &SubmissionView) -> Markup {
     html! {
         strong { (v.state.words()) }
-        @if let Some(by) = &v.superseded_by { " by " (display_name(by)) }
+        @if let Some(by) = &v.superseded_by {
+            @if v.state == Fate::Applied { ", corrected" }
+            " by " (display_name(by))
+            @match v.lines_in_force {
+                Some(0) | None => {}
+                Some(n) => { ": " (counted(n, "of its lines", "of its lines")) " still in force" }
+            }
+        }
         @if v.by_organiser { br; "signed by the organiser for the club" }
         @if let Some(why) = &v.reason { br; (with_flags(why)) }
         @for n in &v.notes { br; (with_flags(n)) }
