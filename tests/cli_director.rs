@@ -1059,6 +1059,26 @@ fn a_pair_number_typed_without_its_leading_zero_corrects_the_pair_in_force() {
 }
 
 #[test]
+fn a_file_in_the_windows_code_page_is_listed_with_its_warning_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-2");
+    // Excel's plain CSV on Windows: a player's name in Windows-1252 (0xE9 is é).
+    let mut csv =
+        b"board,ns_pair,ew_pair,ns_score,ns_names\r\n1,1,1,420,Ren\xe9 Dupont\r\n".to_vec();
+    csv.extend_from_slice(b"1,2,2,450,\r\n2,1,2,-110,\r\n2,2,1,600,\r\n");
+    std::fs::write(d.join("w.csv"), csv).unwrap();
+    publish(d, "A", "w.csv");
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    let warning = (listed.lines())
+        .find(|l| l.contains("Windows-1252"))
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert!(warning.starts_with("  warning: w.csv:2: "), "{warning}");
+    assert!(!warning.contains(": :"), "{warning}");
+}
+
+#[test]
 fn a_table_marked_not_played_in_a_correction_takes_its_result_out() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

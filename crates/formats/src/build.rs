@@ -291,18 +291,12 @@ pub(crate) fn build(
         .append(&mut builder.not_played_tables);
     if problems.is_empty() {
         for (first, again) in builder.field.duplicate_rows() {
-            let r = builder.field.result(again);
             let mut at = naming.locate(file, &ats[again], "board");
             at.field = Some(ats[again].path.clone());
+            let first_line = builder.lines.line_of(first);
             problems.push(Problem {
                 at,
-                message: format!(
-                    "the same table entered twice: board {} with {} and {} was already on line {}",
-                    r.board,
-                    builder.field.describe_pair(r.ns),
-                    builder.field.describe_pair(r.ew),
-                    builder.lines.line_of(first)
-                ),
+                message: crate::csv::played_twice(&builder.field, first, first_line, again),
             });
         }
     }

@@ -6,7 +6,7 @@
 //! | `club`, `section` | optional; one club and one section by default |
 //! | `ns_pair`, `ew_pair` | pair numbers as written on the traveller (required) |
 //! | `contract` | `3NT`, `4HX`, `6DXX`, `PASS`; `NP` for not played; empty when the row gives a score or an adjustment |
-//! | `declarer`, `tricks` | `N`/`E`/`S`/`W`; tricks taken by declarer, 0-13 (needed with a contract) |
+//! | `declarer`, `tricks` | `N`/`E`/`S`/`W`; tricks taken by declarer, 0-13, or the result against the contract, `=`, `+1`, `-2` (4S `+1` is 11 tricks) (needed with a contract) |
 //! | `ns_score` | optional when the contract is given; when both are given and disagree, the recorded score stands (a warning) |
 //! | `ew_score` | optional; present and not equal to -ns_score: a split score |
 //! | `adjusted` | `AVE`, `AVE+`, `AVE-`, or `NS%/EW%` such as `60/40`; or a director's award in IMPs, `NS/EW IMP` such as `0/1.2 IMP` (IMP scoring takes the IMPs as given; matchpoint scoring an average) |
@@ -547,22 +547,46 @@ impl<'f> Merged<'f> {
 /// A table entered twice is a problem on the line of its second entry.
 fn duplicates(file: &str, field: &Field, lines: &Lines, problems: &mut Problems) {
     for (first, again) in field.duplicate_rows() {
-        let r = field.result(again);
         problems.push(Problem {
             at: Location {
                 file: file.to_string(),
                 line: lines.line_of(again),
                 field: None,
             },
-            message: format!(
-                "the same table entered twice: board {} with {} and {} was already on line {}",
-                r.board,
-                field.describe_pair(r.ns),
-                field.describe_pair(r.ew),
-                lines.line_of(first)
-            ),
+            message: played_twice(field, first, lines.line_of(first), again),
         });
     }
+}
+
+/// What is wrong when row `again` seats a pair that row `first` (on line `first_line`) seated on
+/// the same board: the same table entered twice when both pairs are the same, or else the pair
+/// that repeats the board, with whom it played it on that line and here. `first` is the row
+/// where the first repeated pair of `again` (NS, then EW) played the board.
+pub(crate) fn played_twice(field: &Field, first: usize, first_line: u64, again: usize) -> String {
+    let (was, now) = (field.result(first), field.result(again));
+    let pair = |id| field.describe_pair(id);
+    if [now.ns, now.ew] == [was.ns, was.ew] || [now.ns, now.ew] == [was.ew, was.ns] {
+        return format!(
+            "the same table entered twice: board {} with {} and {} was already on line {first_line}",
+            now.board,
+            pair(now.ns),
+            pair(now.ew)
+        );
+    }
+    let (repeated, opponent_here) = if now.ns == was.ns || now.ns == was.ew {
+        (now.ns, now.ew)
+    } else {
+        (now.ew, now.ns)
+    };
+    let opponent_there = if was.ns == repeated { was.ew } else { was.ns };
+    format!(
+        "pair {} has played board {} already, on line {first_line} (against {}); here it plays it \
+         again against {}",
+        pair(repeated),
+        now.board,
+        pair(opponent_there),
+        pair(opponent_here)
+    )
 }
 
 #[cfg(test)]
@@ -718,9 +742,11 @@ mod tests {
                 (2 * (row / 5) + 1, 2 * (row / 5) + 2)
             };
             let result = match row % 7 {
-                0 | 3 => ",,,,,",
+                0 => ",,,,,",
                 1 => "4S,N,10,,,",
                 2 => ",,,,AVE+,",
+                // Tricks against the contract, read the checked way.
+                3 => ["4S,N,+1,,,", "3NT,S,=,,,", "2H,E,-2,,,"][row as usize % 3],
                 4 => "NP,,,,,",
                 5 => ",,,110,,",
                 _ => ",,,-100,,",
@@ -770,11 +796,10 @@ mod tests {
                 format!("{text}{repeat}"),
             ] {
                 let whole = shown(&super::read_in_chunks("f.csv", text.as_bytes(), usize::MAX));
-                assert_eq!(
-                    whole[0].contains("the same table entered twice"),
-                    found,
-                    "{whole:?}"
-                );
+                // The same table, or a pair that played one of its boards at another table.
+                let told = whole[0].contains("the same table entered twice")
+                    || whole[0].contains("has played board");
+                assert_eq!(told, found, "{whole:?}");
                 reads_alike_in_pieces(&text, &whole, (1..40).chain([100, 300]));
             }
         }

@@ -76,7 +76,15 @@ pub(crate) fn add(_file: &str, bytes: &[u8], imported: &mut Imported) -> Result<
             } else {
                 get(1).parse::<Seat>().ok()
             },
-            tricks: if passed { None } else { get(2).parse().ok() },
+            // As the result was read: `+1` against the contract is tricks taken here too.
+            tricks: if passed {
+                None
+            } else {
+                crate::row::tricks_taken(get(2), get(0))
+                    .ok()
+                    .flatten()
+                    .and_then(|t| u8::try_from(t).ok())
+            },
             lead: non_empty(get(3)).filter(|l| l != "?" && l != "-"),
             table: get(4).parse().ok(),
             round: get(5).parse().ok(),

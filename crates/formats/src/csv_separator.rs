@@ -38,12 +38,40 @@ pub(crate) fn separator(header: &[u8]) -> u8 {
         .unwrap_or(b',')
 }
 
-/// A traveller CSV as a comma-separated file: `bytes` themselves when they are one already.
-pub(crate) fn with_commas(bytes: &[u8]) -> Cow<'_, [u8]> {
-    match separator(bytes) {
+/// A traveller CSV as a comma-separated file: `bytes` themselves when they are one already. The
+/// separator is `given` (by a `sep=` line, [`sep_line`]), or the header's ([`separator`]).
+pub(crate) fn with_commas(bytes: &[u8], given: Option<u8>) -> Cow<'_, [u8]> {
+    match given.unwrap_or_else(|| separator(bytes)) {
         b',' => Cow::Borrowed(bytes),
         other => Cow::Owned(rewritten(strip_bom(bytes), other)),
     }
+}
+
+/// The separator a first line such as `sep=;` names, as Excel writes it at the top of some CSVs
+/// (`sep=,`, `sep=;`, `sep=<tab>`, perhaps quoted or followed by empty fields when a spreadsheet
+/// saved the file again), and the bytes after that line: the header and the rows. `None` when
+/// the file (after a UTF-8 byte-order mark) does not start with one.
+pub(crate) fn sep_line(bytes: &[u8]) -> Option<(u8, &[u8])> {
+    let bytes = strip_bom(bytes);
+    let end = memchr::memchr(b'\n', bytes).map_or(bytes.len(), |i| i + 1);
+    // Not `trim_ascii_end`: that would take the tab of `sep=<tab>`.
+    let mut line = &bytes[..end];
+    while let [rest @ .., b'\r' | b'\n' | b' '] = line {
+        line = rest;
+    }
+    let line = line.strip_prefix(b"\"").unwrap_or(line);
+    let (sep, rest) = match line {
+        [s, e, p, b'=', separator, rest @ ..]
+            if [s, e, p].map(u8::to_ascii_lowercase) == *b"sep" =>
+        {
+            (*separator, rest)
+        }
+        _ => return None,
+    };
+    // What a spreadsheet adds after it: a closing quote, the empty fields of the line.
+    let known = sep == b',' || OTHERS.contains(&sep);
+    let only_leftovers = rest.iter().all(|&b| b == b'"' || b == sep);
+    (known && only_leftovers).then_some((sep, &bytes[end..]))
 }
 
 /// `body` with its fields separated by commas instead of `separator`, each field written by
@@ -100,13 +128,16 @@ mod tests {
     use super::*;
 
     fn commas(text: &str) -> String {
-        String::from_utf8(with_commas(text.as_bytes()).into_owned()).unwrap()
+        String::from_utf8(with_commas(text.as_bytes(), None).into_owned()).unwrap()
     }
 
     #[test]
     fn a_comma_separated_file_is_borrowed_as_it_is() {
         let text = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n";
-        assert!(matches!(with_commas(text.as_bytes()), Cow::Borrowed(_)));
+        assert!(matches!(
+            with_commas(text.as_bytes(), None),
+            Cow::Borrowed(_)
+        ));
         // A header with a comma is comma-separated, whatever else it holds.
         assert_eq!(separator(b"board;ns_pair;ew_pair,ns_score\n"), b',');
     }
@@ -145,6 +176,33 @@ mod tests {
         assert_eq!(separator(b"board|ns_pair|ew_pair\n"), b',');
         assert_eq!(separator(b"bord;ns;ew\n"), b',');
         assert_eq!(separator(b""), b',');
+    }
+
+    #[test]
+    fn a_sep_line_names_the_separator_and_is_skipped() {
+        let rest = &b"board;ns_pair\n"[..];
+        for first in [
+            "sep=;\n",
+            "SEP=;\r\n",
+            "\u{feff}sep=;\n",
+            "\"sep=;\"\n",
+            "sep=;;;;\r\n",
+        ] {
+            let text = [first.as_bytes(), rest].concat();
+            assert_eq!(sep_line(&text), Some((b';', rest)), "{first:?}");
+        }
+        assert_eq!(sep_line(b"sep=\t\r\nx"), Some((b'\t', &b"x"[..])));
+        assert_eq!(sep_line(b"sep=,"), Some((b',', &b""[..])));
+        for not in [
+            "board,sep=;\n",
+            "sep=|\n",
+            "sep=;x\n",
+            "sep=\n",
+            "separator=;\n",
+            "",
+        ] {
+            assert_eq!(sep_line(not.as_bytes()), None, "{not:?}");
+        }
     }
 
     #[test]

@@ -81,6 +81,16 @@ impl Error {
         }
     }
 
+    /// The error with each problem's line `by` lines further on: for a part of a file read as a
+    /// file of its own, whose lines are the file's lines after those before the part.
+    pub(crate) fn lines_moved_by(mut self, by: u64) -> Error {
+        let Error::Rejected { problems, .. } = &mut self;
+        for p in problems {
+            p.at.line += by;
+        }
+        self
+    }
+
     /// The problems listed.
     pub fn problems(&self) -> &[Problem] {
         match self {

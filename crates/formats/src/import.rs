@@ -25,13 +25,17 @@ const SNIFF_BYTES: usize = 64 << 10;
 pub fn detect(file: &str, bytes: &[u8]) -> Result<Format> {
     not_a_workbook(file, bytes)?;
     let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
-    let body = text::strip_bom(head);
+    // UTF-16 text (Excel's "Unicode Text") is told by what it says, as its UTF-8 would be.
+    let decoded = text::utf16_head(head);
+    let body = decoded
+        .as_ref()
+        .map_or_else(|| text::strip_bom(head), |t| t.as_bytes());
     let trimmed = body.trim_ascii_start();
     if trimmed.is_empty() {
         return Err(Error::at(file, 1, None, "the file is empty"));
     }
-    let utf16 = matches!(head, [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..]);
-    if utf16 || trimmed.starts_with(b"<") {
+    if trimmed.starts_with(b"<") {
+        // The XML readers read a UTF-16 file's bytes themselves.
         return match crate::xml::root_name(file, bytes)?.as_deref() {
             Some(name) if name.eq_ignore_ascii_case("USEBIO") => Ok(Format::Usebio),
             Some("session") => Ok(Format::Scorer),
@@ -97,8 +101,10 @@ pub(crate) fn not_a_workbook(file: &str, bytes: &[u8]) -> Result<()> {
     ))
 }
 
-/// Whether the first line is a traveller CSV header (it names `board` and the pair columns).
+/// Whether the first line (after a `sep=` line) is a traveller CSV header (it names `board` and
+/// the pair columns).
 fn looks_like_traveller_csv(body: &[u8]) -> bool {
+    let body = crate::csv_separator::sep_line(body).map_or(body, |(_, rest)| rest);
     let end = memchr::memchr(b'\n', body).unwrap_or(body.len());
     [b',', b';', b'\t']
         .into_iter()
@@ -116,21 +122,15 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
         Some(f) => f,
         None => detect(file, bytes)?,
     };
+    // UTF-16 text (Excel's "Unicode Text") is read as the UTF-8 it stands for; the XML readers
+    // read it themselves, as its declaration may name it.
+    let decoded = match format {
+        Format::Usebio | Format::Scorer => None,
+        _ => text::utf16(file, bytes).transpose()?,
+    };
+    let bytes = decoded.as_ref().map_or(bytes, |t| t.as_bytes());
     match format {
-        Format::Csv => {
-            not_a_workbook(file, bytes)?;
-            // A spreadsheet's code page and its semicolons or tabs read as the UTF-8 and the commas
-            // they stand for.
-            let (text, encoding) = match text::as_windows_1252(file, bytes) {
-                Some((text, warning)) => (Cow::Owned(text.into_bytes()), Some(warning)),
-                None => (Cow::Borrowed(bytes), None),
-            };
-            let bytes = &crate::csv_separator::with_commas(&text)[..];
-            let mut imported = csv_imported(file, crate::csv::read(file, bytes)?)?;
-            crate::csv_extras::add(file, bytes, &mut imported)?;
-            crate::error::warn_in_line_order(&mut imported.warnings, encoding);
-            Ok(imported)
-        }
+        Format::Csv => read_csv(file, bytes),
         Format::Usebio => crate::usebio::read(file, bytes),
         Format::Scorer => crate::scorer::read(file, bytes),
         Format::Pbn => crate::pbn::read(file, bytes),
@@ -138,11 +138,47 @@ pub fn read(file: &str, bytes: &[u8], format: Option<Format>) -> Result<Imported
     }
 }
 
+/// Reads a traveller CSV: in a spreadsheet's code page, with its semicolons or tabs, or after a
+/// `sep=` line, it is read as the UTF-8 and the commas they stand for.
+fn read_csv(file: &str, bytes: &[u8]) -> Result<Imported> {
+    not_a_workbook(file, bytes)?;
+    let (text, encoding) = match text::as_windows_1252(file, bytes) {
+        Some((text, warning)) => (Cow::Owned(text.into_bytes()), Some(warning)),
+        None => (Cow::Borrowed(bytes), None),
+    };
+    // The rows after a `sep=` line are read as a file of their own, and their lines then counted
+    // from the top of the file, as the user's text editor counts them.
+    let (given, rows) = match crate::csv_separator::sep_line(&text) {
+        Some((separator, rows)) => (Some(separator), rows),
+        None => (None, &text[..]),
+    };
+    let skipped = u64::from(given.is_some());
+    let bytes = &crate::csv_separator::with_commas(rows, given)[..];
+    let read = crate::csv::read(file, bytes).map_err(|e| e.lines_moved_by(skipped))?;
+    let mut imported = csv_imported(file, read).map_err(|e| e.lines_moved_by(skipped))?;
+    crate::csv_extras::add(file, bytes, &mut imported)?;
+    move_lines(&mut imported, skipped);
+    // Found in the file's own lines.
+    crate::error::warn_in_line_order(&mut imported.warnings, encoding);
+    Ok(imported)
+}
+
+/// Moves the lines of a CSV's results and warnings `by` lines on: they were read after a first
+/// line that is not part of the table.
+fn move_lines(imported: &mut Imported, by: u64) {
+    if by > 0 {
+        imported.lines.move_by(by);
+        for w in &mut imported.warnings {
+            w.at.line += by;
+        }
+    }
+}
+
 /// Reads a large file without holding all of it (see [`crate::csv::read_ranged`]): `fetch(offset,
 /// buffer)` fills `buffer` from the file at `offset`, `len` is the file's length. `Ok(None)` when
 /// the file is not a plain traveller CSV that path can read (another format, quoted fields,
-/// informational columns, separators other than commas, a small file): the caller then reads the
-/// whole file and calls [`read`].
+/// informational columns, separators other than commas, UTF-16, a small file): the caller then
+/// reads the whole file and calls [`read`]. A `sep=,` first line is read past.
 pub fn read_ranged(
     file: &str,
     len: u64,
@@ -152,19 +188,36 @@ pub fn read_ranged(
     let mut head = vec![0; len.min(SNIFF_BYTES as u64) as usize];
     fetch(0, &mut head).map_err(|e| crate::csv::read_failed(file, e))?;
     not_a_workbook(file, &head)?;
-    let header_end = memchr::memchr(b'\n', &head).map_or(head.len(), |i| i + 1);
     let is_csv = match format {
         Some(f) => f == Format::Csv,
         // Detection looks at no more than this head.
         None => matches!(detect(file, &head), Ok(Format::Csv)),
     };
-    let commas = crate::csv_separator::separator(&head[..header_end]) == b',';
-    if !is_csv || !commas || crate::csv_extras::named_in(&head[..header_end]) {
+    // UTF-16 is read whole, as UTF-8 ([`read`]).
+    if !is_csv || text::is_utf16(&head) {
         return Ok(None);
     }
-    crate::csv::read_ranged(file, len, &head[..header_end], fetch)?
-        .map(|read| csv_imported(file, read))
-        .transpose()
+    // After a `sep=,` line, the rest of the file is read as a file of its own, its lines then
+    // counted from the top of the file (as [`read_csv`] does).
+    let (skip, rows) = match crate::csv_separator::sep_line(&head) {
+        Some((b',', rows)) => (head.len() - rows.len(), rows),
+        Some(_) => return Ok(None),
+        None => (0, &head[..]),
+    };
+    let header_end = memchr::memchr(b'\n', rows).map_or(rows.len(), |i| i + 1);
+    let header = &rows[..header_end];
+    let commas = crate::csv_separator::separator(header) == b',';
+    if !commas || crate::csv_extras::named_in(header) {
+        return Ok(None);
+    }
+    let skipped = u64::from(skip > 0);
+    let fetch_rows = |at: u64, buffer: &mut [u8]| fetch(at + skip as u64, buffer);
+    let read = crate::csv::read_ranged(file, len - skip as u64, header, &fetch_rows)
+        .map_err(|e| e.lines_moved_by(skipped))?;
+    let Some(read) = read else { return Ok(None) };
+    let mut imported = csv_imported(file, read).map_err(|e| e.lines_moved_by(skipped))?;
+    move_lines(&mut imported, skipped);
+    Ok(Some(imported))
 }
 
 /// A traveller CSV's reading as an import: refused when it has no rows or a name with a control
@@ -481,3 +534,6 @@ mod csv_extras_tests {
         assert_eq!(whole.warnings[0].at.line, 2);
     }
 }
+
+#[cfg(test)]
+mod reported;

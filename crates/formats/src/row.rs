@@ -547,7 +547,7 @@ impl<'l> FieldBuilder<'l> {
                     parse_int(t, field, what).map(Some)
                 }
             };
-        let tricks = number(row.tricks, "tricks", "the tricks declarer took, 0 to 13")?;
+        let tricks = tricks_taken(row.tricks, contract)?;
         let ns_score = number(row.ns_score, "ns_score", "a whole-number score")?;
         let ew_score = number(row.ew_score, "ew_score", "a whole-number score")?;
         let score = |v: Option<i64>, field: &'static str| -> Result<Option<i32>, FieldProblem> {
@@ -1043,6 +1043,76 @@ fn contract_result(
     }))
 }
 
+/// The tricks declarer took as a row writes them: a number from 0 to 13 (`0` too is a number of
+/// tricks), or the result against the contract as many traveller exports write it, `=`, `+1`,
+/// `-2`, counted from the contract's level (4S `+1` is 11 tricks). `None` when the field is empty.
+/// A result against no contract (none given, or passed out), or one no contract level can make,
+/// is refused: read as a number it would score a wrong contract without a word.
+pub(crate) fn tricks_taken(text: &str, contract: &str) -> Result<Option<i64>, FieldProblem> {
+    let t = text.trim();
+    let relative = t == "=" || t.starts_with(['+', '-']);
+    if !relative {
+        let what =
+            "the tricks declarer took, 0 to 13, or the result against the contract (=, +1, -2)";
+        return match t {
+            "" => Ok(None),
+            _ => parse_int(t, "tricks", what).map(Some),
+        };
+    }
+    let over = over_the_contract(t)?;
+    let contract = contract.trim();
+    let level = match contract.parse::<Contract>() {
+        Ok(Contract::Bid { level, .. }) => i64::from(level),
+        Ok(Contract::PassedOut) => {
+            return Err(problem(
+                "tricks",
+                format!(
+                    "tricks {t} is a result against the contract, but the board was passed out"
+                ),
+            ));
+        }
+        // The contract's own problem is told by its field.
+        Err(_) if !contract.is_empty() => return Ok(None),
+        Err(_) => {
+            return Err(problem(
+                "tricks",
+                format!("tricks {t} is a result against the contract, but the row has no contract"),
+            ));
+        }
+    };
+    let tricks = level + 6 + over;
+    if !(0..=13).contains(&tricks) {
+        // Never `=`: every level's contract is 7 to 13 tricks.
+        return Err(problem(
+            "tricks",
+            format!(
+                "{contract}{over:+} would be {tricks} tricks: declarer takes 0 to 13; give the tricks \
+                 taken or the result against the contract"
+            ),
+        ));
+    }
+    Ok(Some(tricks))
+}
+
+/// The tricks over (or under) the contract of a result written `=`, `+1` or `-2`.
+fn over_the_contract(t: &str) -> Result<i64, FieldProblem> {
+    let (sign, digits) = t.split_at(1);
+    if sign == "=" && digits.is_empty() {
+        return Ok(0);
+    }
+    if (1..=2).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let n: i64 = digits.parse().unwrap_or_default();
+        return Ok(if sign == "-" { -n } else { n });
+    }
+    Err(problem(
+        "tricks",
+        format!(
+            "{t:?} is neither the tricks declarer took (0 to 13) nor a result against the \
+             contract (=, +1, -2)"
+        ),
+    ))
+}
+
 fn movement_name(m: Movement) -> &'static str {
     match m {
         Movement::Howell => "howell",
@@ -1404,5 +1474,57 @@ mod tests {
         }
         assert_eq!(b.field.len(), 1, "rejected rows add nothing");
         assert_eq!(b.push(&row("2", "NP", "", "", ""), 4), Ok(Added::NotPlayed));
+    }
+
+    /// Tricks written against the contract, as many traveller exports write them: `+1`, `-2`, `=`
+    /// count from the contract's level (4S `+1` is 11 tricks); a plain number is the tricks taken,
+    /// `0` included.
+    #[test]
+    fn tricks_against_the_contract() {
+        let legal = LegalScores::new();
+        let mut b = FieldBuilder::new(&legal);
+        // Board 1: nobody vulnerable.
+        for (contract, tricks, ns) in [
+            ("4S", "+1", 450),
+            ("4S", "=", 420),
+            ("4S", " = ", 420),
+            ("4S", "-2", -100),
+            ("3NT", "+0", 400),
+            ("4S", "10", 420),
+            ("4S", "0", -500),
+            ("1C", "-7", -350),
+            ("7NT", "=", 1520),
+        ] {
+            let r = b.push(&row("1", contract, "N", tricks, ""), 2).unwrap();
+            let Added::Result(at) = r else { panic!() };
+            assert_eq!(
+                b.field.result(at).outcome,
+                Outcome::Played(ns),
+                "{contract} {tricks}"
+            );
+        }
+        let refused = |contract: &str, tricks: &str| {
+            let mut b = FieldBuilder::new(&legal);
+            let e = b.push(&row("1", contract, "N", tricks, ""), 2).unwrap_err();
+            (e.field, e.message)
+        };
+        let (field, message) = refused("7NT", "+1");
+        assert_eq!(field, "tricks");
+        assert!(
+            message.contains("7NT+1") && message.contains("14 tricks"),
+            "{message}"
+        );
+        let (field, message) = refused("1C", "-8");
+        assert_eq!(field, "tricks");
+        assert!(message.contains("-1 tricks"), "{message}");
+        let (field, message) = refused("", "+1");
+        assert_eq!(field, "tricks");
+        assert!(message.contains("no contract"), "{message}");
+        let (field, message) = refused("PASS", "=");
+        assert_eq!(field, "tricks");
+        assert!(message.contains("passed out"), "{message}");
+        let (field, message) = refused("4S", "+x");
+        assert_eq!(field, "tricks");
+        assert!(message.contains("+x"), "{message}");
     }
 }

@@ -121,13 +121,36 @@ pub(crate) fn windows_1252(bytes: &[u8]) -> String {
 
 /// UTF-16 text with a byte-order mark, if `bytes` starts with one.
 pub(crate) fn utf16(file: &str, bytes: &[u8]) -> Option<Result<String>> {
-    let little = match bytes {
-        [0xFF, 0xFE, ..] => true,
-        [0xFE, 0xFF, ..] => false,
-        _ => return None,
-    };
-    let body = &bytes[2..];
-    let units: Vec<u16> = body
+    let units = utf16_units(bytes)?;
+    Some(String::from_utf16(&units).map_err(|_| {
+        Error::at(
+            file,
+            1,
+            None,
+            "the file says it is UTF-16 text (it starts with a byte-order mark) but is not",
+        )
+    }))
+}
+
+/// [`utf16`] for a file's first bytes, to tell its format: they may end inside a character,
+/// which is then replaced.
+pub(crate) fn utf16_head(bytes: &[u8]) -> Option<String> {
+    utf16_units(bytes).map(|units| String::from_utf16_lossy(&units))
+}
+
+/// Whether `bytes` start with a UTF-16 byte-order mark.
+pub(crate) fn is_utf16(bytes: &[u8]) -> bool {
+    matches!(bytes, [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..])
+}
+
+/// The 16-bit units after a UTF-16 byte-order mark (little- or big-endian), if `bytes` starts
+/// with one.
+fn utf16_units(bytes: &[u8]) -> Option<Vec<u16>> {
+    if !is_utf16(bytes) {
+        return None;
+    }
+    let little = bytes[0] == 0xFF;
+    let units = bytes[2..]
         .chunks(2)
         .map(|c| {
             let pair = [c[0], c.get(1).copied().unwrap_or(0)];
@@ -138,14 +161,7 @@ pub(crate) fn utf16(file: &str, bytes: &[u8]) -> Option<Result<String>> {
             }
         })
         .collect();
-    Some(String::from_utf16(&units).map_err(|_| {
-        Error::at(
-            file,
-            1,
-            None,
-            "the file says it is UTF-16 text (it starts with a byte-order mark) but is not",
-        )
-    }))
+    Some(units)
 }
 
 /// The text without a UTF-8 byte-order mark.

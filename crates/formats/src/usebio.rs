@@ -1048,7 +1048,11 @@ fn line_details(acc: &LineAcc<'_>, passed_out: bool) -> LineDetails {
             Err(_) => c,
         }),
         declarer: acc.declarer.parse().ok(),
-        tricks: acc.tricks.trim().parse().ok(),
+        // As the line was read: a result against the contract (`+1`) counts from its level.
+        tricks: crate::row::tricks_taken(&acc.tricks, contract_text)
+            .ok()
+            .flatten()
+            .and_then(|t| u8::try_from(t).ok()),
         lead: non_empty(&acc.lead),
         table: acc.table.trim().parse().ok(),
         round: acc.round.trim().parse().ok(),

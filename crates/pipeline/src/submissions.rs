@@ -275,7 +275,11 @@ fn seal_warnings(judged: &crate::state::Judged) -> Vec<String> {
     judged
         .warnings
         .iter()
-        .map(|w| format!("{file}:{}: {}: {}", w.line, w.field, w.message))
+        .map(|w| match w.field.as_str() {
+            // A warning about the whole file (its code page) names no field.
+            "" => format!("{file}:{}: {}", w.line, w.message),
+            field => format!("{file}:{}: {field}: {}", w.line, w.message),
+        })
         .collect()
 }
 
