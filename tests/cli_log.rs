@@ -30,7 +30,8 @@ fn stdout(out: &Output) -> String {
 }
 
 /// A log with 300 results in two partitions (150 each) and an aggregator that read 100 of
-/// partition 0.
+/// partition 0; the event's other streams and the catalog are there, empty (`log check` holds
+/// a log to all the streams of its events).
 fn event_log(dir: &Path) -> EmbeddedLog {
     let options = Options {
         fsync: false,
@@ -39,6 +40,15 @@ fn event_log(dir: &Path) -> EmbeddedLog {
     let log = EmbeddedLog::open_with(dir, options).unwrap();
     log.create_stream("ev.results", &StreamConfig::with_partitions(2))
         .unwrap();
+    for other in [
+        "ev.declarations",
+        "ev.board-scores",
+        "ev.leaderboard",
+        "ev.dead-letter",
+        "simpairs-events",
+    ] {
+        log.create_stream(other, &StreamConfig::default()).unwrap();
+    }
     for batch in 0..30 {
         let values: Vec<String> = (0..10).map(|i| format!("result {batch}-{i}")).collect();
         let records: Vec<Produce<'_>> = values
@@ -93,7 +103,9 @@ fn a_whole_log_is_reported_in_words_and_json() {
     assert_eq!(out.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["whole"], true);
-    let p0 = &json["streams"][0]["partitions"][0];
+    let streams = json["streams"].as_array().unwrap();
+    let results = streams.iter().find(|s| s["name"] == "ev.results").unwrap();
+    let p0 = &results["partitions"][0];
     assert_eq!(p0["end_offset"], 150);
     assert_eq!(p0["durable"]["next_offset"], 150);
     assert_eq!(p0["committed"][0]["group"], "aggregator");
@@ -126,7 +138,9 @@ fn a_cut_tail_fails_the_check_and_repair_refuses_it() {
     let out = simpairs(&["log", "check", "--json"], dir.path());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["whole"], false);
-    let problem = &json["streams"][0]["partitions"][1]["problems"][0];
+    let streams = json["streams"].as_array().unwrap();
+    let results = streams.iter().find(|s| s["name"] == "ev.results").unwrap();
+    let problem = &results["partitions"][1]["problems"][0];
     assert_eq!(problem["kind"], "lost");
     assert_eq!(problem["file"], last.display().to_string());
 
@@ -249,4 +263,91 @@ fn a_torn_tail_is_cut_by_repair_which_says_what_it_cut() {
         simpairs(&["log", "check"], dir.path()).status.code(),
         Some(0)
     );
+}
+
+/// Copies a directory tree (a log, to damage the copy).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// What a command said, on both outputs.
+fn said(out: &Output) -> String {
+    format!("{}{}", stdout(out), String::from_utf8_lossy(&out.stderr))
+}
+
+/// The README's promise: a missing part of the log is an error naming it, never a smaller
+/// event, and never the advice to declare an event over the damaged log.
+#[test]
+fn a_missing_stream_of_a_declared_event_is_reported_not_taken_for_a_new_log() {
+    let event = simpairs_sim::national_event(&simpairs_sim::Settings {
+        seed: 5,
+        clubs: 3,
+        boards: 2,
+        ..Default::default()
+    });
+    let log = common::embedded("gone");
+    log.declare(&event, 1);
+    let dir = PathBuf::from(&log.location);
+    assert_eq!(simpairs(&["log", "check"], &dir).status.code(), Some(0));
+    // Every stream `event declare` makes, and the catalog of events.
+    for stream in [
+        "simpairs-events",
+        "gone.declarations",
+        "gone.results",
+        "gone.board-scores",
+        "gone.leaderboard",
+        "gone.dead-letter",
+    ] {
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(&dir, copy.path());
+        fs::remove_dir_all(copy.path().join(stream)).unwrap();
+        let out = simpairs(&["log", "check"], copy.path());
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{stream}: {text}");
+        assert!(
+            text.contains(&format!("stream \"{stream}\" is missing from the log"))
+                && text.contains("NOT WHOLE"),
+            "{stream}: {text}"
+        );
+        for command in [["replay"], ["submissions"]] {
+            let out = simpairs(&command, copy.path());
+            let words = said(&out);
+            assert!(!words.contains("declare first"), "{stream}: {words}");
+            assert!(!words.contains("create it first"), "{stream}: {words}");
+        }
+    }
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(&dir, copy.path());
+    fs::remove_dir_all(copy.path().join("simpairs-events")).unwrap();
+    let words = said(&simpairs(&["replay"], copy.path()));
+    assert!(words.contains("is missing from the log"), "{words}");
+    // A new log, nothing declared yet: declaring is the advice, and it is whole.
+    let new = tempfile::tempdir().unwrap();
+    drop(EmbeddedLog::open(new.path()).unwrap());
+    assert!(said(&simpairs(&["replay"], new.path())).contains("declare first"));
+    assert_eq!(
+        simpairs(&["log", "check"], new.path()).status.code(),
+        Some(0)
+    );
+}
+
+/// Streams made by a declaration that stopped before its first record are no loss.
+#[test]
+fn an_interrupted_declaration_is_not_reported_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = EmbeddedLog::open(dir.path()).unwrap();
+    for stream in ["half.declarations", "half.results"] {
+        log.create_stream(stream, &StreamConfig::default()).unwrap();
+    }
+    let out = simpairs(&["log", "check"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
 }

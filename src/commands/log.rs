@@ -5,13 +5,16 @@
 //! could not be read; 3 whole but for the torn end of an interrupted append (run `log repair`).
 //! Of `repair`: 0 every partition whole afterwards; 1 something refused or failed.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
+use simpairs_events::Stream;
 use simpairs_log::{Error, PartitionReport, RepairOptions, RepairReport, Report, StreamReport};
-use simpairs_pipeline::LogLocation;
+use simpairs_pipeline::declare::CATALOG;
+use simpairs_pipeline::{LogLocation, stream_name};
 
 /// Exit code of `log check` when only torn tails were found.
 const EXIT_TORN_TAIL: u8 = 3;
@@ -83,7 +86,9 @@ fn embedded_dir(location: &LogLocation) -> anyhow::Result<PathBuf> {
 
 fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let dir = embedded_dir(&args.log)?;
-    let report = simpairs_log::check(&dir)?;
+    let mut report = simpairs_log::check(&dir)?;
+    let missing = missing_streams(&dir, &report);
+    report.problems.extend(missing);
     let mut out = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer_pretty(&mut out, &report_json(&report))?;
@@ -99,6 +104,122 @@ fn check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A stream of the log as far as the event check needs it.
+struct Present {
+    records: u64,
+    /// A consumer group holding a position in it.
+    reader: Option<String>,
+}
+
+/// The streams the log shows it should hold and does not: every stream `event declare` makes
+/// (all of them at once, before the declaration's first record) of each event the log shows
+/// was declared, and the catalog of events. The log crate knows no events: this is the check
+/// that an event is whole, which a stream-by-stream check cannot see.
+fn missing_streams(dir: &Path, report: &Report) -> Vec<Error> {
+    let present: BTreeMap<&str, Present> = report.streams.iter().map(present).collect();
+    let cataloged = cataloged_events(dir, &present);
+    let mut events: BTreeSet<String> = cataloged.iter().cloned().collect();
+    for name in present.keys() {
+        if let Some((event, kind)) = name.rsplit_once('.')
+            && Stream::ALL.iter().any(|s| s.name() == kind)
+        {
+            events.insert(event.to_owned());
+        }
+    }
+    let mut problems = Vec::new();
+    let mut declared = Vec::new();
+    for event in &events {
+        let shown = cataloged
+            .contains(event)
+            .then(|| "the catalog of events lists it".to_owned())
+            .or_else(|| declared_by_streams(event, &present));
+        problems.extend(missing_of_event(dir, event, shown.as_deref(), &present));
+        if let Some(shown) = shown.filter(|_| !cataloged.contains(event)) {
+            declared.push(format!("event \"{event}\" was declared ({shown})"));
+        }
+    }
+    if !present.contains_key(CATALOG) && !declared.is_empty() {
+        problems.push(missing(dir, CATALOG, declared.join("; ")));
+    }
+    problems
+}
+
+fn present(stream: &StreamReport) -> (&str, Present) {
+    let partitions = stream.partitions.iter();
+    let records = partitions.clone().map(|p| p.records).sum();
+    let reader = partitions
+        .flat_map(|p| p.committed.iter())
+        .map(|c| c.group.clone())
+        .next();
+    (stream.name.as_str(), Present { records, reader })
+}
+
+/// The events the catalog lists; none if it is absent or unreadable (then reported already).
+fn cataloged_events(dir: &Path, present: &BTreeMap<&str, Present>) -> BTreeSet<String> {
+    // Opening a directory that is no log would make one: only an existing log is opened.
+    if !present.contains_key(CATALOG) || !simpairs_log::EmbeddedLog::is_log(dir) {
+        return BTreeSet::new();
+    }
+    let events = simpairs_log::EmbeddedLog::open(dir)
+        .map_err(simpairs_pipeline::Error::from)
+        .and_then(|log| simpairs_pipeline::declare::events(&log));
+    events
+        .map(|events| events.into_iter().map(|e| e.event_id).collect())
+        .unwrap_or_default()
+}
+
+/// How the event's own streams show it was declared: a record in one (its declaration is the
+/// first), or a consumer group that read one. Streams without either may be those of a
+/// declaration that stopped before its first record, which declaring again completes.
+fn declared_by_streams(event: &str, present: &BTreeMap<&str, Present>) -> Option<String> {
+    Stream::ALL.iter().find_map(|&kind| {
+        let name = stream_name(event, kind);
+        let p = present.get(name.as_str())?;
+        match &p.reader {
+            Some(group) => Some(format!("consumer group \"{group}\" has read {name}")),
+            None if p.records > 0 => Some(format!("{name} holds records")),
+            None => None,
+        }
+    })
+}
+
+/// The streams of a declared event (`shown`: how the log shows it was) that are not there; or
+/// of any event, those missing before one that is there (they are made in order).
+fn missing_of_event(
+    dir: &Path,
+    event: &str,
+    shown: Option<&str>,
+    present: &BTreeMap<&str, Present>,
+) -> Vec<Error> {
+    let names: Vec<String> = Stream::ALL.iter().map(|&s| stream_name(event, s)).collect();
+    let mut problems = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if present.contains_key(name.as_str()) {
+            continue;
+        }
+        let later = names[i + 1..]
+            .iter()
+            .find(|n| present.contains_key(n.as_str()));
+        let evidence = match (shown, later) {
+            (Some(shown), _) => format!(
+                "event \"{event}\" was declared ({shown}), and `event declare` makes all its streams"
+            ),
+            (None, Some(later)) => format!("{later} is there, made after it"),
+            (None, None) => continue,
+        };
+        problems.push(missing(dir, name, evidence));
+    }
+    problems
+}
+
+fn missing(dir: &Path, stream: &str, evidence: String) -> Error {
+    Error::MissingStream {
+        stream: stream.to_owned(),
+        dir: dir.join(stream),
+        evidence,
+    }
 }
 
 /// The report in words, one paragraph per stream, one line per partition and problem.
@@ -122,13 +243,29 @@ fn write_report(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
     for problem in &report.problems {
         writeln!(out, "  {}: {problem}", kind(problem).to_uppercase())?;
     }
-    let damaged = report.problems().count();
+    write_verdict(out, report)
+}
+
+/// The last line: whole, torn, not whole, or not readable by this user.
+fn write_verdict(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
+    let denied = report.problems().filter(|e| is_denied(e)).count();
+    let damaged = report.problems().count() - denied;
     let torn = report.torn_tails().count();
     if damaged > 0 {
         writeln!(
             out,
             "NOT WHOLE: {damaged} problem(s) of lost or damaged records; restore the files named above from a backup (`simpairs log repair` cuts only what a crash leaves and will refuse these)"
-        )
+        )?;
+    }
+    if denied > 0 {
+        // Not damage: a backup restored over it would change nothing.
+        return writeln!(
+            out,
+            "NOT CHECKED: {denied} file(s) this user may not read (above); nothing is known to be lost or damaged in them: run the check as a user who may read the whole log"
+        );
+    }
+    if damaged > 0 {
+        Ok(())
     } else if torn > 0 {
         writeln!(
             out,
@@ -223,9 +360,16 @@ fn kind(error: &Error) -> &'static str {
         Error::Corrupt { .. } => "damaged",
         Error::MissingCheckpoint { .. } => "missing checkpoint",
         Error::BadMetadata { .. } => "bad metadata",
+        Error::MissingStream { .. } => "missing stream",
+        e if is_denied(e) => "permission denied",
         Error::Io { .. } => "unreadable",
         _ => "error",
     }
+}
+
+/// A file the user running the check may not read: no damage.
+fn is_denied(error: &Error) -> bool {
+    matches!(error, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::PermissionDenied)
 }
 
 fn report_json(report: &Report) -> Value {
@@ -298,6 +442,8 @@ fn problem_json(error: &Error) -> Value {
         Error::MissingCheckpoint { path, .. } | Error::BadMetadata { path, .. } => {
             json!({ "file": path })
         }
+        Error::MissingStream { stream, dir, .. } => json!({ "stream": stream, "file": dir }),
+        Error::Io { path, .. } => json!({ "file": path }),
         _ => json!({}),
     };
     if let (Some(map), Value::Object(extra)) = (value.as_object_mut(), extra) {

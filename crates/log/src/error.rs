@@ -13,8 +13,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A file or directory operation failed.
-    #[error("could not {action} {}: {source}", path.display())]
+    /// A file or directory operation failed. Permission refused is said as such: it is no
+    /// damage, and a log copied for reading is not to be restored from a backup.
+    #[error("{}", io_message(action, path, source))]
     Io {
         /// What was being done, e.g. "write to the segment file".
         action: &'static str,
@@ -30,6 +31,22 @@ pub enum Error {
     UnknownStream {
         /// The stream asked for.
         stream: String,
+    },
+
+    /// The stream is not in the log although the log shows it was made: a consumer group read
+    /// it, or other streams of its family (`<family>.<name>`, an event's) are there. Streams are
+    /// never removed, so it was lost or damaged, not yet to be made.
+    #[error(
+        "stream \"{stream}\" is missing from the log: there is no directory {}, although {evidence}. Streams are never removed, so it was lost or damaged: restore that directory from a backup of the log (`simpairs log check` lists everything missing). Do not make it again (nor declare its event again): it would start empty in place of the records it held",
+        dir.display()
+    )]
+    MissingStream {
+        /// The stream.
+        stream: String,
+        /// Where its directory should be.
+        dir: PathBuf,
+        /// How the log knows it existed, in words.
+        evidence: String,
     },
 
     /// The stream exists but has no such partition.
@@ -263,6 +280,31 @@ impl Error {
     }
 }
 
+/// The words of an [`Error::Io`]: a refused permission names the file and says it is no damage.
+fn io_message(action: &str, path: &std::path::Path, source: &io::Error) -> String {
+    if source.kind() != io::ErrorKind::PermissionDenied {
+        return format!("could not {action} {}: {source}", path.display());
+    }
+    // What reading paths do is named after reading; anything else changes the log.
+    let reading = [
+        "read",
+        "open the segment",
+        "open the checkpoint",
+        "list",
+        "look for",
+    ]
+    .iter()
+    .any(|verb| action.starts_with(verb));
+    let (doing, may) = match reading {
+        true => ("reading", "read"),
+        false => ("writing", "write to"),
+    };
+    format!(
+        "permission denied {doing} {} (trying to {action}): the log is not damaged by this; run as a user who may {may} the log (its owner), or give that access",
+        path.display()
+    )
+}
+
 /// An I/O failure that may pass: interrupted, would block, timed out.
 fn transient_io(kind: io::ErrorKind) -> bool {
     matches!(
@@ -298,5 +340,26 @@ mod tests {
             source: None,
         };
         assert!(backend.is_retriable());
+    }
+
+    #[test]
+    fn a_refused_permission_is_said_as_such_not_as_damage() {
+        let denied = |action| Error::Io {
+            action,
+            path: PathBuf::from("L/s/0/checkpoint"),
+            source: io::Error::from(io::ErrorKind::PermissionDenied),
+        };
+        let said = denied("read the checkpoint").to_string();
+        assert!(
+            said.starts_with(
+                "permission denied reading L/s/0/checkpoint (trying to read the checkpoint)"
+            ) && said.contains("not damaged"),
+            "{said}"
+        );
+        let said = denied("create").to_string();
+        assert!(
+            said.starts_with("permission denied writing L/s/0/checkpoint"),
+            "{said}"
+        );
     }
 }

@@ -5,6 +5,7 @@ mod common;
 mod consumer;
 mod fuzz_segments;
 mod integrity;
+mod missing_and_read_only;
 mod processes;
 mod proptest_round_trip;
 mod recovery;

@@ -666,7 +666,9 @@ pub fn events(log: &dyn Log) -> Result<Vec<EventDeclared>> {
     let codec = Codec::new()?;
     let end = match log.end_offset(CATALOG, 0) {
         Ok(end) => end,
-        Err(_) => return Ok(Vec::new()),
+        // Only a catalog never made means none: one missing or unreadable is said as such.
+        Err(simpairs_log::Error::UnknownStream { .. }) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
     };
     let mut out: Vec<EventDeclared> = Vec::new();
     crate::read_range(log, CATALOG, 0, 0, end, |r| {

@@ -135,12 +135,22 @@ pub(super) fn write(file: &File, path: &Path, checkpoint: &Checkpoint) -> Result
         .map_err(Error::io("write the checkpoint", path))
 }
 
-/// Opens a checkpoint file for reading and writing; `None` if there is none.
+/// Opens a checkpoint file for reading and writing (the writer's); `None` if there is none.
 pub(super) fn open(path: &Path) -> Result<Option<File>> {
     match OpenOptions::new().read(true).write(true).open(path) {
         Ok(file) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io("open the checkpoint", path)(e)),
+    }
+}
+
+/// Opens a checkpoint file for reading only; `None` if there is none. Readers never write it,
+/// and a log the user may read but not write (a backup copy, another user's) must read whole.
+pub(super) fn open_for_reading(path: &Path) -> Result<Option<File>> {
+    match File::open(path) {
+        Ok(file) => Ok(Some(file)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("read the checkpoint", path)(e)),
     }
 }
 
@@ -162,7 +172,7 @@ pub(super) fn read(file: &File, path: &Path) -> Result<Checkpoint> {
 /// Reads the newest whole checkpoint of a partition; `None` if it has no checkpoint file.
 pub(super) fn load(part_dir: &Path) -> Result<Option<Checkpoint>> {
     let path = path(part_dir);
-    match open(&path)? {
+    match open_for_reading(&path)? {
         Some(file) => read(&file, &path).map(Some),
         None => Ok(None),
     }
@@ -280,6 +290,24 @@ mod tests {
             last: u64::MAX,
             last_crc: 0xdead_beef,
         }
+    }
+
+    /// Holds even for root, whom permissions do not stop: a reader's checkpoint file cannot write.
+    #[test]
+    fn readers_open_the_checkpoint_read_only() {
+        let dir = tempfile::tempdir().unwrap();
+        create(dir.path(), &sample(0), false).unwrap();
+        let path = path(dir.path());
+        let file = open_for_reading(&path).unwrap().unwrap();
+        assert_eq!(read(&file, &path).unwrap(), sample(0));
+        let refused = file.write_at(b"x", 0).unwrap_err();
+        assert_eq!(refused.raw_os_error(), Some(9), "EBADF: {refused}");
+        assert_eq!(
+            open_for_reading(&dir.path().join("none"))
+                .unwrap()
+                .map(|_| ()),
+            None
+        );
     }
 
     #[test]

@@ -558,7 +558,7 @@ fn lock_partition(part: &PartInfo, locking: Locking) -> Result<Option<SharedLock
     if locking == Locking::Held {
         return Ok(None);
     }
-    let file = part.open_lock_file()?;
+    let file = part.open_lock_file_for_reading()?;
     file.lock_shared()
         .map_err(Error::io("lock", part.lock_path()))?;
     Ok(Some(SharedLock(file)))

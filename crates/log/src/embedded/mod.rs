@@ -4,6 +4,7 @@ mod checkpoint;
 mod group;
 mod inspect;
 mod integrity;
+mod missing;
 mod reader;
 mod repair;
 mod seals;
@@ -154,11 +155,8 @@ impl Inner {
         }
         check_name("stream", name)?;
         let stream_dir = self.dir.join(name);
-        let meta = read_stream_meta(&stream_dir.join(STREAM_META))?.ok_or_else(|| {
-            Error::UnknownStream {
-                stream: name.to_owned(),
-            }
-        })?;
+        let meta = read_stream_meta(&stream_dir.join(STREAM_META))?
+            .ok_or_else(|| missing::unknown_or_missing(&self.dir, name))?;
         Ok(self.remember(name, meta))
     }
 
@@ -247,6 +245,18 @@ impl PartInfo {
 
     fn open_lock_file(&self) -> Result<File> {
         open_lock_file(&self.lock_path())
+    }
+
+    /// The lock file, for a shared lock: opened read-only, so that a log the user may read but
+    /// not write reads whole (`flock` needs no write access). A partition no writer has locked
+    /// yet has none: it is made then, as a writer would.
+    fn open_lock_file_for_reading(&self) -> Result<File> {
+        let path = self.lock_path();
+        match File::open(&path) {
+            Ok(file) => Ok(file),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => open_lock_file(&path),
+            Err(e) => Err(Error::io("read the lock file", &path)(e)),
+        }
     }
 }
 

@@ -222,7 +222,7 @@ impl Reader {
         };
         let path = checkpoint::path(&part.dir);
         if self.checkpoint_file.is_none() {
-            self.checkpoint_file = checkpoint::open(&path)?;
+            self.checkpoint_file = checkpoint::open_for_reading(&path)?;
         }
         match &self.checkpoint_file {
             Some(file) => expect.checkpoint = Some(checkpoint::read(file, &path)?),
@@ -330,7 +330,7 @@ impl Reader {
         // progress, the torn end of an interrupted one, or damage.
         let lock_file = match lock {
             Some(file) => &*file,
-            None => &*lock.insert(part.open_lock_file()?),
+            None => &*lock.insert(part.open_lock_file_for_reading()?),
         };
         pass.run_locked(lock_file, out, invalid, file_len)
     }
