@@ -144,6 +144,23 @@ fn replay_as_of_the_offset_publish_printed_includes_that_seal() {
         &["replay", "--log", "log", "--as-of", &second, "--json"],
     );
     assert_eq!(pairs_of(&json), ["A", "B"]);
+    // The time the director's listing prints for A's seal, copied as printed, takes it in.
+    let listed = ok(dir.path(), &["submissions", "--log", "log", "--club", "A"]);
+    let at = listed.find(" sealed ").expect("a seal time") + " sealed ".len();
+    let sealed = &listed[at..at + listed[at..].find(" at offset").unwrap()];
+    let json = ok(
+        dir.path(),
+        &["replay", "--log", "log", "--as-of", sealed, "--json"],
+    );
+    assert!(pairs_of(&json).contains(&"A".to_string()), "{sealed}");
+    // Past the end of the log: the event now, and said so.
+    let out = simpairs(dir.path(), &["replay", "--log", "log", "--as-of", "99999"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("note: offset 99999 is past the end of the log"),
+        "{err}"
+    );
     // A moment before anything was published, in UTC and in local time.
     for moment in ["2001-02-03T04:05:06Z", "2001-02-03 04:05"] {
         let out = simpairs(dir.path(), &["replay", "--log", "log", "--as-of", moment]);

@@ -44,6 +44,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         |moment| moment.imported(args.club.as_deref()),
     )?;
     tracing::debug!(elapsed = ?started.elapsed(), results = imported.field.len(), "moment read, field built");
+    if let Some(note) = simpairs_pipeline::replay::beyond_the_log(args.as_of, moment.records) {
+        eprintln!("note: {note}");
+    }
     let declared_options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     // The flags override what the event declared, conventions included.
     let options = args.scoring.options_with(

@@ -27,13 +27,23 @@ impl std::str::FromStr for AsOf {
     type Err = Error;
 
     /// A whole number is an offset; anything else a date and time: with a zone
-    /// (`2026-11-22T20:15:00Z`, `2026-11-22T21:15+01:00`) or without one, read as this machine's
-    /// local time (`2026-11-22 20:15`, `2026-11-22T20:15:30`).
+    /// (`2026-11-22T20:15:00Z`, `2026-11-22T21:15+01:00`, `2026-11-22 20:15:00 UTC` as the
+    /// director's listing prints it) or without one, read as this machine's local time
+    /// (`2026-11-22 20:15`, `2026-11-22T20:15:30`). A time written to the second takes in the
+    /// whole of that second, and one written to the minute the whole minute: a seal listed as
+    /// sealed at 20:15:00 (at 20:15:00.166) is in the event as of 20:15:00.
     fn from_str(s: &str) -> Result<Self> {
         let text = s.trim();
         if let Ok(offset) = text.parse::<u64>() {
             return Ok(AsOf::Offset(offset));
         }
+        let text = match text
+            .strip_suffix(" UTC")
+            .or_else(|| text.strip_suffix(" utc"))
+        {
+            Some(utc) => std::borrow::Cow::Owned(format!("{}Z", utc.trim_end())),
+            None => std::borrow::Cow::Borrowed(text),
+        };
         let at = text
             .parse::<jiff::Timestamp>()
             .or_else(|_| {
@@ -45,7 +55,44 @@ impl std::str::FromStr for AsOf {
                 text: s.to_string(),
                 source,
             })?;
-        Ok(AsOf::Time(at.as_millisecond()))
+        Ok(AsOf::Time(at.as_millisecond() + whole_unit_ms(&text)))
+    }
+}
+
+/// A moment asked for past the end of the log, in words: a replay of it is the event as it
+/// stands now, which a mistyped offset should not pass for without a word. `records` are those
+/// the replay read from the results stream.
+pub fn beyond_the_log(as_of: Option<AsOf>, records: u64) -> Option<String> {
+    match as_of? {
+        AsOf::Offset(o) if o >= records => Some(format!(
+            "offset {o} is past the end of the log (its last record is at offset {}): this is \
+             the event as it stands now",
+            records.saturating_sub(1)
+        )),
+        AsOf::Time(t) if t > crate::now_ms() => Some(format!(
+            "{} has not come yet: this is the event as it stands now",
+            describe_time(t)
+        )),
+        _ => None,
+    }
+}
+
+/// How long after its start the unit a time is written to lasts, less a millisecond: 999 for a
+/// time to the second, 59,999 to the minute, 0 with a fraction of a second.
+fn whole_unit_ms(text: &str) -> i64 {
+    let Some(at) = text.find(['T', 't', ' ']) else {
+        return 0;
+    };
+    let time = &text[at + 1..];
+    let end = time.find(['Z', 'z', '+', '-', '[']).unwrap_or(time.len());
+    let time = time[..end].trim();
+    if time.contains(['.', ',']) {
+        return 0;
+    }
+    match time.matches(':').count() {
+        1 => 59_999,
+        2 => 999,
+        _ => 0,
     }
 }
 
@@ -316,5 +363,31 @@ pub fn field_of(state: &EventState, club: Option<&str>) -> Result<Field> {
                 state.club_results(club).map(|r| (club, r)),
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AsOf;
+
+    fn time(text: &str) -> i64 {
+        match text.parse::<AsOf>().unwrap() {
+            AsOf::Time(ms) => ms,
+            AsOf::Offset(o) => panic!("{text} read as offset {o}"),
+        }
+    }
+
+    #[test]
+    fn a_time_takes_in_the_whole_second_or_minute_it_is_written_to() {
+        let start = "2026-11-22T20:15:00Z".parse::<jiff::Timestamp>().unwrap();
+        let start = start.as_millisecond();
+        assert_eq!(time("2026-11-22T20:15:00Z"), start + 999);
+        assert_eq!(time("2026-11-22T20:15Z"), start + 59_999);
+        assert_eq!(time("2026-11-22T20:15:00.250Z"), start + 250);
+        assert_eq!(time("2026-11-22T21:15:00+01:00"), start + 999);
+        // As the director's listing prints a seal's time.
+        assert_eq!(time("2026-11-22 20:15:00 UTC"), start + 999);
+        assert!(matches!("153".parse::<AsOf>(), Ok(AsOf::Offset(153))));
+        assert!("yesterday".parse::<AsOf>().is_err());
     }
 }
