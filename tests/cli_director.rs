@@ -591,7 +591,13 @@ fn a_revoked_key_signs_nothing_after_its_revocation_and_a_new_one_does() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("revoked"));
+    let new = key_id_of_private(&dir.path().join("b2.key"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("revoked")
+            && err.contains(&format!("sign with the club's key in force ({new})")),
+        "{err}"
+    );
     ok(
         dir.path(),
         &[
@@ -617,6 +623,33 @@ fn a_revoked_key_signs_nothing_after_its_revocation_and_a_new_one_does() {
         (last["club"].as_str(), last["state"].as_str()),
         (Some("B"), Some("applied"))
     );
+
+    // A key revoked as `club keygen` printed it; a key the club does not have is named with
+    // the club's keys; with none left in force, the club is told it has none.
+    let amend = |revoke: &str| {
+        let args = ["event", "amend", "--log", "log", "--event", "E"];
+        let more = ["--organiser-key", "keys/organiser.key", "--revoke", revoke];
+        simpairs(dir.path(), &[&args[..], &more[..]].concat())
+    };
+    let out = amend("B=k000000000000");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("(its keys: {old}, {new})")), "{err}");
+    let printed = std::fs::read_to_string(dir.path().join("b2.pub")).unwrap();
+    let out = amend(&format!("B={}", printed.trim()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let args = [
+        "club", "publish", "--log", "log", "--event", "E", "--club", "B",
+    ];
+    let out = simpairs(
+        dir.path(),
+        &[&args[..], &["--key", "b2.key", "b2.csv"]].concat(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the club has no other key"), "{err}");
 }
 
 fn key_id_of_private(path: &Path) -> String {

@@ -122,7 +122,9 @@ pub struct AmendArgs {
     /// (ed25519-public:...) or the file holding it (repeatable).
     #[arg(long)]
     pub add_key: Vec<String>,
-    /// A club's key no longer accepted from now on: CLUB=KEY_ID (repeatable).
+    /// A club's key no longer accepted from now on: CLUB=KEY_ID (as the director's listing and
+    /// the errors name it, k...), or the key as `club keygen` printed it (ed25519-public:...) or
+    /// the file holding it (repeatable).
     #[arg(long)]
     pub revoke: Vec<String>,
     /// Where private keys made for added clubs are written.
@@ -258,6 +260,16 @@ fn club_and(text: &str, flag: &str) -> anyhow::Result<(String, String)> {
     Ok((club.trim().to_string(), value.trim().to_string()))
 }
 
+/// The id of a key given as its id (`k...`), as its public key text, or as a key file.
+fn key_id_given(given: &str, source: &str) -> anyhow::Result<String> {
+    let text = given.trim();
+    let is_key = text.starts_with("ed25519-public:") || text.starts_with("ed25519-private:");
+    if is_key || std::path::Path::new(text).is_file() {
+        return Ok(keys::public_given(text, source)?.id());
+    }
+    Ok(text.to_string())
+}
+
 fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
     let log = super::open_log(&args.log, &args.kafka)?;
     let organiser = keys::read_private(&args.organiser_key)?;
@@ -276,7 +288,9 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
         amendment.added_keys.push((club, key));
     }
     for text in &args.revoke {
-        amendment.revoked.push(club_and(text, "--revoke")?);
+        let (club, given) = club_and(text, "--revoke")?;
+        let key_id = key_id_given(&given, &format!("--revoke {club}"))?;
+        amendment.revoked.push((club, key_id));
     }
     let declared = amend(log.as_ref(), &args.event, &organiser, amendment)?;
     println!("event {} amended", args.event);

@@ -535,9 +535,13 @@ fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
             .get(club)
             .map(|c| c.keys.iter().any(|k| k.id == *key_id));
         if known != Some(true) {
+            let keys = (roster.clubs.get(club).into_iter())
+                .flat_map(|c| c.keys.iter().map(|k| k.id.clone()))
+                .collect();
             return Err(DeclareError::NoSuchKey {
                 club: club.clone(),
                 key: key_id.clone(),
+                keys,
             }
             .into());
         }

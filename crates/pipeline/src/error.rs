@@ -95,14 +95,14 @@ pub enum KeyError {
         declared: Vec<String>,
     },
     /// A club key the organiser revoked.
-    #[error(
-        "this key ({key}) of club {club} was revoked by the organiser ({from}); sign with the club's new key"
-    )]
+    #[error("this key ({key}) of club {club} was revoked by the organiser ({from}); {then}")]
     Revoked {
         key: String,
         club: String,
         /// From where, in words.
         from: String,
+        /// What the club signs with instead, in words.
+        then: String,
     },
     /// A key that is not one of the event's aggregator keys.
     #[error(
@@ -215,8 +215,12 @@ pub enum DeclareError {
     #[error("club {club} is not part of event {event}")]
     UnknownClub { club: String, event: String },
     /// An amendment revoking a key the club does not have.
-    #[error("club {club} has no key {key} to revoke")]
-    NoSuchKey { club: String, key: String },
+    #[error("club {club} has no key {key} to revoke (its keys: {})", .keys.join(", "))]
+    NoSuchKey {
+        club: String,
+        key: String,
+        keys: Vec<String>,
+    },
     /// An amendment giving the hands of a board the event does not have.
     #[error("board {board} is not a board of event {event}")]
     UnknownBoard { board: i32, event: String },

@@ -430,6 +430,7 @@ pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Re
             key: id,
             club: club.to_string(),
             from: revoked_from(revoked),
+            then: instead_of_revoked(entry),
         }
         .into());
     }
@@ -671,6 +672,21 @@ pub enum Refusal {
     Judged(crate::judge::Rejection),
     /// Records were set aside before the submission could be judged (or it never completed).
     Records(Vec<String>),
+}
+
+/// What a club whose key was revoked signs with instead, in words.
+fn instead_of_revoked(entry: &crate::roster::Club) -> String {
+    let in_force: Vec<&str> = (entry.keys.iter())
+        .filter(|k| !entry.revoked.iter().any(|r| r.key_id == k.id))
+        .map(|k| k.id.as_str())
+        .collect();
+    match in_force.as_slice() {
+        [] => {
+            "the club has no other key: the organiser gives it one (simpairs event amend --add-key)"
+                .to_string()
+        }
+        keys => format!("sign with the club's key in force ({})", keys.join(", ")),
+    }
 }
 
 /// When a key was revoked, in words.
