@@ -1572,3 +1572,45 @@ fn a_withdrawn_club_s_deals_no_longer_hold_and_the_clubs_held_to_them_apply() {
         assert_eq!(pairs_of(&ok(d, &args)), ["C"], "{indexed:?}");
     }
 }
+
+#[test]
+fn a_dealing_programs_extra_boards_are_left_out_and_new_hand_records_say_what_they_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-2");
+    let realdata =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata/rchillyard-Bridge");
+    for (from, to) in [
+        ("newtonbridge_20160120_1.pbn", "first.pbn"),
+        ("westwood_20190625_1.pbn", "second.pbn"),
+    ] {
+        std::fs::copy(realdata.join(from), d.join(to)).unwrap();
+    }
+    let hands = |file: &str| {
+        let args = ["event", "hands", "--log", "log", "--event", "E"];
+        ok(
+            d,
+            &[&args[..], &["--organiser-key", "keys/organiser.key", file]].concat(),
+        )
+    };
+    // The dealing program dealt 30 boards for a 2-board event.
+    let said = hands("first.pbn");
+    assert!(
+        said.contains("the hand records of 2 boards declared"),
+        "{said}"
+    );
+    let others: Vec<String> = (3..=30).map(|b| b.to_string()).collect();
+    let left_out = format!(
+        "note: first.pbn also deals board(s) {}, not boards of the event: left out",
+        others.join(", ")
+    );
+    assert!(said.contains(&left_out), "{said}");
+    // Other hand records of the same boards say they replace the organiser's, blaming no club.
+    let said = hands("second.pbn");
+    assert!(
+        said.contains("note: these replace the hand records of board(s) 1, 2 declared before"),
+        "{said}"
+    );
+    assert!(!said.contains("club"), "{said}");
+}

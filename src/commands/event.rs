@@ -9,6 +9,7 @@ use simpairs_pipeline::declare::{
 };
 use simpairs_pipeline::keys;
 use simpairs_pipeline::limits::Limits;
+use simpairs_pipeline::submissions::counted;
 
 use super::{FactoringArg, ScoringArg};
 
@@ -304,25 +305,43 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Board numbers in words: `1, 2, 5`.
+fn numbers(boards: impl Iterator<Item = i32>) -> String {
+    boards.map(|b| b.to_string()).collect::<Vec<_>>().join(", ")
+}
+
 fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
     let log = super::open_log(&args.log, &args.kafka)?;
     let organiser = keys::read_private(&args.organiser_key)?;
     let name = args.file.display().to_string();
     let bytes = super::read_file(&args.file)?;
     let imported = simpairs_formats::pbn::read_deals(&name, &bytes)?;
-    let hands: Vec<(i32, String)> = imported
+    let dealt: Vec<(i32, String)> = imported
         .iter()
         .map(|d| (i32::from(d.board), d.to_pbn()))
         .collect();
-    if hands.is_empty() {
+    if dealt.is_empty() {
         anyhow::bail!("{name} holds no [Deal]: nothing to declare");
     }
-    let count = hands.len();
-    // The clubs whose deals the event held to until now, where these differ from them.
     let replayed = simpairs_pipeline::replay::replay_packed(log.as_ref(), &args.event, None)?;
-    let differing: Vec<(String, Vec<i32>)> = (replayed.state.known_deals())
-        .learnt_otherwise(&hands)
-        .into_iter()
+    // A dealing program deals more boards than a session plays: the others are left out.
+    let boards = (replayed.state.roster())
+        .map(|r| r.boards.clone())
+        .unwrap_or_default();
+    let (hands, others): (Vec<_>, Vec<_>) =
+        dealt.into_iter().partition(|(b, _)| boards.contains(b));
+    if hands.is_empty() {
+        anyhow::bail!(
+            "{name} holds no deal of event {}'s boards ({}): nothing to declare",
+            args.event,
+            numbers(others.iter().map(|(b, _)| *b))
+        );
+    }
+    let count = hands.len();
+    // The deals the event held to until now, where these differ from them.
+    let known = replayed.state.known_deals();
+    let replaced = known.declared_otherwise(&hands);
+    let differing: Vec<(String, Vec<i32>)> = (known.learnt_otherwise(&hands).into_iter())
         .map(|(club, boards)| (club.to_string(), boards))
         .collect();
     amend(
@@ -335,9 +354,23 @@ fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
         },
     )?;
     println!(
-        "event {}: the hand records of {count} boards declared; they hold for what is published from now on",
-        args.event
+        "event {}: the hand records of {} declared; they hold for what is published from now on",
+        args.event,
+        counted(count, "board", "boards")
     );
+    if !others.is_empty() {
+        println!(
+            "note: {name} also deals board(s) {}, not boards of the event: left out",
+            numbers(others.iter().map(|(b, _)| *b))
+        );
+    }
+    if !replaced.is_empty() {
+        println!(
+            "note: these replace the hand records of board(s) {} declared before, which differ: \
+             what was published before now was judged by those",
+            numbers(replaced.iter().copied())
+        );
+    }
     for (club, boards) in differing {
         let boards: Vec<String> = boards.iter().map(i32::to_string).collect();
         println!(

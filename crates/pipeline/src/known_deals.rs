@@ -226,17 +226,30 @@ impl KnownDeals {
     }
 
     /// The clubs whose deals the event learnt differ from `hands` (hand records about to be
-    /// declared), with those boards: the clubs whose deals the seals before were held to.
+    /// declared), with those boards: the clubs whose deals the seals before were held to. Boards
+    /// the organiser declared hand records of before are not the clubs' ([`Self::declared_otherwise`]).
     pub fn learnt_otherwise(&self, hands: &[(i32, String)]) -> BTreeMap<&str, Vec<i32>> {
         let mut clubs: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
         for (board, deal) in hands {
-            if let Some(l) = self.learnt.boards.get(board)
-                && !crate::deals::same_deal(&l.deal, deal)
+            if let Some(Source::Club(club)) = self.latest_source(*board)
+                && !crate::deals::same_deal(&self.latest[board], deal)
             {
-                clubs.entry(l.club.as_str()).or_default().push(*board);
+                clubs.entry(club).or_default().push(*board);
             }
         }
         clubs
+    }
+
+    /// The boards whose hand records the organiser declared before differ from `hands`: these
+    /// replace them.
+    pub fn declared_otherwise(&self, hands: &[(i32, String)]) -> Vec<i32> {
+        (hands.iter())
+            .filter(|(board, deal)| {
+                self.latest_source(*board) == Some(Source::Organiser)
+                    && !crate::deals::same_deal(&self.latest[board], deal)
+            })
+            .map(|(board, _)| *board)
+            .collect()
     }
 
     /// Learns the deals of `club`'s applied submission: those of boards no club gave before, and
