@@ -7,7 +7,7 @@
 //! | `/api/status` | event, generation, clubs, results, submissions, dead letters, state |
 //! | `/api/leaderboard?list=combined\|ns\|ew&offset=&limit=` | a page of a national list |
 //! | `/api/clubs`, `/api/clubs/{club}` | the clubs; one club's own standings |
-//! | `/api/pair?club=&section=&pair=&direction=` | a pair's scorecard |
+//! | `/api/pair?club=&section=&pair=&dir=` | a pair's scorecard (`direction=` too) |
 //! | `/api/boards/{board}?scope=` | a board's scores (national, or a club's) |
 //! | `/api/movement?top=&club=&pair=&section=&dir=` | places and percentages after each generation |
 //! | `/api/compare?a_scoring=&a_factoring=&a_conventions=&a=&b_...&offset=&limit=` | two scorings side by side |
@@ -144,9 +144,11 @@ pub async fn pair(State(site): State<Site>, params: Params) -> Response {
         params.text("club"),
         params.text("section"),
         params.text("pair"),
-        params.choice("direction", &["NS", "EW"], "NS or EW"),
+        params
+            .choice("direction", &["NS", "EW"], "NS or EW")
+            .and_then(|d| Ok(d.or(params.choice("dir", &["NS", "EW"], "NS or EW")?))),
     ) else {
-        return bad("club and pair are needed; direction is NS or EW");
+        return bad("club and pair are needed; dir (or direction) is NS or EW");
     };
     let pair = simpairs_pipeline::PairKey::new(
         club,

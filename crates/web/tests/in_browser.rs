@@ -99,6 +99,7 @@ async fn a_player_finds_their_results_live_on_a_phone_and_a_desktop() {
     search_by_part_of_a_name(&c, &served).await;
     from_a_ranking_to_a_hand(&c, &real_served).await;
     a_club_arrives_while_the_scorecard_is_open(&c, &served, &event).await;
+    board_links_are_big_enough_to_tap(&c, &served).await;
     for (name, path) in page_types(&served) {
         check_page(&c, &served.url, name, &path, &axe_source).await;
     }
@@ -357,6 +358,31 @@ fn ordinal(n: i32) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// On a phone, a scorecard's board links ("1" and "club" under it) are at least 24 by 24 px.
+async fn board_links_are_big_enough_to_tap(c: &Client, served: &common::Served) {
+    c.set_window_size(390, 900).await.unwrap();
+    let first = served.site.projection().leaderboard("ns", 0, 1).1.remove(0);
+    c.goto(&format!(
+        "{}/pair/{}/{}?section={}&dir=NS",
+        served.url, first.club_id, first.pair, first.section
+    ))
+    .await
+    .unwrap();
+    let sizes = c
+        .execute(
+            "return Array.from(document.querySelectorAll('table.card tbody th a')).map(a => { const r = a.getBoundingClientRect(); return [r.width, r.height]; });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let sizes = sizes.as_array().unwrap();
+    assert!(!sizes.is_empty(), "a scorecard's board links");
+    for s in sizes {
+        let (w, h) = (s[0].as_f64().unwrap(), s[1].as_f64().unwrap());
+        assert!(w >= 24.0 && h >= 24.0, "a board link of {w} by {h} px");
+    }
 }
 
 /// One page at 1280 px and at 390 px: no sideways scroll on the phone, no serious accessibility

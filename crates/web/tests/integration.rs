@@ -9,3 +9,4 @@ mod deals;
 mod hardening;
 mod in_browser;
 mod pages;
+mod reported;

@@ -203,6 +203,12 @@ fn bar(count: i32, most: i32) -> Markup {
 
 fn frequency(view: &BoardView) -> Markup {
     let most = view.frequency.iter().map(|f| f.count).max().unwrap_or(0);
+    let unit = if view.imps { "IMPs" } else { "%" };
+    // Which field the values are of: the traveller beside it shows both.
+    let field = match view.scope {
+        Scope::National => "national",
+        Scope::Club(_) => "club",
+    };
     html! {
         h2 { "Frequency" }
         @if view.frequency.is_empty() {
@@ -218,9 +224,9 @@ fn frequency(view: &BoardView) -> Markup {
                     th scope="col" { "NS score" }
                     th scope="col" { "Tables" }
                     th.l scope="col" { span.vh { "Share of the tables" } }
-                    th.wide scope="col" { @if view.imps { "NS IMPs" } @else { "NS MP" } }
-                    th scope="col" { @if view.imps { "NS IMPs" } @else { "NS %" } }
-                    th scope="col" { @if view.imps { "EW IMPs" } @else { "EW %" } }
+                    th.wide scope="col" { @if view.imps { "NS IMPs" } @else { "NS MP" } " " (field) }
+                    th scope="col" { "NS " (unit) " " (field) }
+                    th scope="col" { "EW " (unit) " " (field) }
                 } }
                 tbody {
                     @for row in &view.frequency {
@@ -236,7 +242,7 @@ fn frequency(view: &BoardView) -> Markup {
                 }
             }
             @if view.specials > 0 {
-                p.meta { (view.specials) " line(s) are scored outside this table (adjusted, split, arrow-switched or fouled); the traveller labels them." }
+                p.meta { (fmt::count(view.specials, "line is", "lines are")) " scored outside this table (adjusted, split, arrow-switched or fouled); the traveller labels them." }
             }
         }
     }
@@ -260,7 +266,13 @@ fn pct_or_imps(v: Option<&simpairs_pipeline::views::Value>, imps: bool) -> Marku
     }
 }
 
-fn traveller_row(l: &TravellerLine, national: bool, imps: bool, leads: bool) -> Markup {
+fn traveller_row(
+    l: &TravellerLine,
+    national: bool,
+    imps: bool,
+    leads: bool,
+    club_first: bool,
+) -> Markup {
     let (nat_ns, nat_ew) = (
         l.national.as_ref().map(|v| &v.0),
         l.national.as_ref().map(|v| &v.1),
@@ -283,9 +295,9 @@ fn traveller_row(l: &TravellerLine, national: bool, imps: bool, leads: bool) -> 
             }
             @if leads { td.l.wide { (l.lead.as_deref().map(text::display_name).unwrap_or_default()) } }
             td.num { (fmt::score(l.ns_score)) @if let Some(ew) = l.ew_score { " / EW " (ew) } }
-            td.num { (pct_or_imps(nat_ns, imps)) }
+            td.num.wide[club_first] { (pct_or_imps(nat_ns, imps)) }
             td.num.wide { (pct_or_imps(nat_ew, imps)) }
-            td.num.wide { (pct_or_imps(club_ns, imps)) }
+            td.num.wide[!club_first] { (pct_or_imps(club_ns, imps)) }
             td.num.wide { (pct_or_imps(club_ew, imps)) }
         }
     }
@@ -295,6 +307,8 @@ fn traveller(view: &BoardView, q: &BoardQuery, club: Option<&str>) -> Markup {
     let national = q.club.is_none();
     let unit = if view.imps { "IMPs" } else { "%" };
     let leads = view.traveller.iter().any(|l| l.lead.is_some());
+    // A phone has room for one NS value: the club's in a club's field, else the national.
+    let club_first = view.scope != Scope::National;
     let base = match &q.club {
         Some(c) => format!(
             "/board/{}?club={}&scope={}&limit={}&",
@@ -326,12 +340,12 @@ fn traveller(view: &BoardView, q: &BoardQuery, club: Option<&str>) -> Markup {
                     th.l scope="col" { "Contract" }
                     @if leads { th.l.wide scope="col" { "Lead" } }
                     th scope="col" { "NS score" }
-                    th scope="col" { "NS " (unit) span.vh { " nationally" } }
-                    th.wide scope="col" { "EW " (unit) span.vh { " nationally" } }
-                    th.wide scope="col" { "NS " (unit) " in club" }
-                    th.wide scope="col" { "EW " (unit) " in club" }
+                    th.wide[club_first] scope="col" { "NS " (unit) " national" }
+                    th.wide scope="col" { "EW " (unit) " national" }
+                    th.wide[!club_first] scope="col" { "NS " (unit) " club" }
+                    th.wide scope="col" { "EW " (unit) " club" }
                 } }
-                tbody { @for l in &view.traveller { (traveller_row(l, national, view.imps, leads)) } }
+                tbody { @for l in &view.traveller { (traveller_row(l, national, view.imps, leads, club_first)) } }
             }
             (pager(&base, view.offset, q.limit, view.traveller_total))
         }

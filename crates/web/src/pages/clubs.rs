@@ -14,6 +14,49 @@ use crate::pages::layout::{Frame, page, pager};
 use crate::params::{MAX_LIMIT, Params, enc};
 use crate::site::Site;
 
+/// `text` as club names compare: accents, case, spaces and punctuation ignored.
+pub(crate) fn name_key(text: &str) -> String {
+    simpairs_pipeline::views::fold::fold(text)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect()
+}
+
+/// The club id `text` names in any case (`c0005` is `C0005`), if the event has such a club.
+pub(crate) fn club_id_any_case(p: &Projection, catalog: &Catalog, text: &str) -> Option<String> {
+    if simpairs_pipeline::views::resolve::is_club(p, text) {
+        return Some(text.to_string());
+    }
+    p.club_names
+        .keys()
+        .chain(catalog.clubs().keys())
+        .find(|id| id.eq_ignore_ascii_case(text))
+        .cloned()
+}
+
+/// The club a reader typed: its id in any case, or a name that names one club. A name that is
+/// a club's whole name wins over the clubs it begins (`Tauranga Bridge Club` is not `Tauranga
+/// Bridge Club 2`).
+pub(crate) fn club_named(p: &Projection, catalog: &Catalog, text: &str) -> Option<String> {
+    if let Some(id) = club_id_any_case(p, catalog, text) {
+        return Some(id);
+    }
+    let found = catalog.search().search(text).clubs;
+    if let [one] = found.as_slice() {
+        return Some(one.club.clone());
+    }
+    let key = name_key(text);
+    let exact: Vec<&str> = found
+        .iter()
+        .filter(|c| name_key(&club_name(p, &c.club)) == key || name_key(&c.name) == key)
+        .map(|c| c.club.as_str())
+        .collect();
+    match exact.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
 /// Clubs listed per page.
 const PAGE: usize = 100;
 
@@ -78,6 +121,12 @@ pub async fn clubs(State(site): State<Site>, params: Params) -> Response {
 pub async fn club(State(site): State<Site>, Path(club): Path<String>) -> Response {
     let p = site.projection();
     let catalog = site.catalog();
+    // A club id typed in another case (`c0005`): the address as the site writes it.
+    if let Some(id) = club_id_any_case(&p, &catalog, &club)
+        && id != club
+    {
+        return axum::response::Redirect::permanent(&fmt::club_url(&id)).into_response();
+    }
     if !simpairs_pipeline::views::resolve::is_club(&p, &club) {
         drop((p, catalog));
         return crate::pages::errors::not_found(
@@ -129,6 +178,15 @@ fn direction_title(d: &str) -> &'static str {
     }
 }
 
+/// Which national list a club table's national places are in.
+fn national_list(d: &str) -> &'static str {
+    match d {
+        "NS" => "NS",
+        "EW" => "EW",
+        _ => "all pairs",
+    }
+}
+
 fn club_table(p: &Projection, direction: &str, rows: &[Row]) -> Markup {
     let imps = is_imps(p);
     html! {
@@ -140,7 +198,7 @@ fn club_table(p: &Projection, direction: &str, rows: &[Row]) -> Markup {
                 th.wide scope="col" { "Boards" }
                 th.wide[!imps] scope="col" { @if imps { "IMPs" } @else { "Total" } }
                 @if !imps { th scope="col" { "%" } }
-                th scope="col" { "National place" }
+                th scope="col" { "National place, " (national_list(direction)) }
             } }
             tbody {
                 @for r in rows {

@@ -235,6 +235,54 @@ fn form(ask: &Ask) -> Markup {
     }
 }
 
+/// What a side's scores are: percentages (matchpoints) or IMPs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unit {
+    Percent,
+    Imps,
+}
+
+impl Unit {
+    fn word(self) -> &'static str {
+        match self {
+            Unit::Percent => "%",
+            Unit::Imps => "IMPs",
+        }
+    }
+}
+
+/// The unit of side A's (`b == false`) or B's figures: IMPs when a figure of that side has no
+/// percentage, else percentages (the side's options when no pair has figures on it).
+fn unit(c: &Comparison, b: bool) -> Unit {
+    let figures = || {
+        c.changed
+            .iter()
+            .filter_map(move |x| if b { x.b.as_ref() } else { x.a.as_ref() })
+    };
+    if figures().next().is_none() {
+        let options = if b { &c.b.options } else { &c.a.options };
+        return if options.contains("scoring=mp") {
+            Unit::Percent
+        } else {
+            Unit::Imps
+        };
+    }
+    if figures().any(|f| f.percent_hundredths.is_none()) {
+        Unit::Imps
+    } else {
+        Unit::Percent
+    }
+}
+
+/// A side's options as the analysts give them, and the conventions chosen for it (the options
+/// do not name them).
+fn side_words(options: &str, s: &SideAsk) -> Markup {
+    html! {
+        code { (options) }
+        @if let Some(c) = s.conventions { ", with " code { "conventions=" (c) } }
+    }
+}
+
 fn results(p: &Projection, ask: &Ask, c: &Comparison) -> Markup {
     let total = c.changed.len();
     let rows = c.changed.iter().skip(ask.offset).take(ask.limit);
@@ -244,33 +292,37 @@ fn results(p: &Projection, ask: &Ask, c: &Comparison) -> Markup {
         ask.b.query(&B),
         ask.limit
     );
-    let imps = c.changed.iter().any(|x| {
-        x.a.iter()
-            .chain(&x.b)
-            .any(|f| f.percent_hundredths.is_none())
-    });
+    let units = (unit(c, false), unit(c, true));
+    let what = if units == (Unit::Percent, Unit::Percent) {
+        "percentage"
+    } else {
+        "score"
+    };
     html! {
         dl.sides {
-            dt { "A" } dd { code { (c.a.options) } }
-            dt { "B" } dd { code { (c.b.options) } }
+            dt { "A" } dd { (side_words(&c.a.options, &ask.a)) }
+            dt { "B" } dd { (side_words(&c.b.options, &ask.b)) }
         }
         p.meta { "A place is the pair's place in its own list (North-South, East-West, or every pair of a Howell), as the analysts' compare command gives it." }
-        p { strong { (total) } " pairs change; " (c.unchanged) " keep their place and " @if imps { "score" } @else { "percentage" } "." }
+        @if units.0 != units.1 {
+            p.meta { "A is in " (units.0.word()) " and B in " (units.1.word()) ": the scores are not compared with each other, only the places." }
+        }
+        p { strong { (total) } " pairs change; " (c.unchanged) " keep their place and " (what) "." }
         @if total > 0 {
             (pager(&base, ask.offset, ask.limit, total))
             table.compare {
-                caption { "Pairs whose place or " @if imps { "score" } @else { "percentage" } " changes, largest change first" }
+                caption { "Pairs whose place or " (what) " changes, largest change first" }
                 thead { tr {
                     th.l scope="col" { "Pair" }
                     th.l.wide scope="col" { "Club, pair" }
                     th scope="col" { "Place A" }
                     th scope="col" { "Place B" }
                     th.wide scope="col" { "Places moved" }
-                    th scope="col" { @if imps { "IMPs" } @else { "% A" } }
-                    th scope="col" { @if imps { "IMPs B" } @else { "% B" } }
-                    th.wide scope="col" { "Change" }
+                    th scope="col" { "A " (units.0.word()) }
+                    th scope="col" { "B " (units.1.word()) }
+                    th.wide scope="col" { "Change" @if units.0 == units.1 { " " (units.0.word()) } }
                 } }
-                tbody { @for x in rows { (row(x, &club_name(p, &x.club))) } }
+                tbody { @for x in rows { (row(x, &club_name(p, &x.club), units)) } }
             }
             (pager(&base, ask.offset, ask.limit, total))
         }
@@ -294,11 +346,13 @@ fn place(f: Option<&Figures>) -> String {
     )
 }
 
-fn score(f: Option<&Figures>) -> String {
-    f.map_or_else(
-        || "—".to_string(),
-        |f| show_hundredths(f.percent_hundredths.unwrap_or(f.total_hundredths)),
-    )
+/// A side's score in its unit: the percentage, or the IMPs.
+fn score(f: Option<&Figures>, unit: Unit) -> String {
+    let h = f.and_then(|f| match unit {
+        Unit::Percent => f.percent_hundredths,
+        Unit::Imps => Some(f.total_hundredths),
+    });
+    h.map_or_else(|| "—".to_string(), show_hundredths)
 }
 
 fn signed(h: i64) -> String {
@@ -309,7 +363,7 @@ fn signed(h: i64) -> String {
     }
 }
 
-fn row(x: &Change, club: &str) -> Markup {
+fn row(x: &Change, club: &str, units: (Unit, Unit)) -> Markup {
     let pair = pair_of(x);
     let players: Vec<simpairs_events::types::Player> = x
         .players
@@ -319,7 +373,12 @@ fn row(x: &Change, club: &str) -> Markup {
             national_id: None,
         })
         .collect();
-    let change = x.percent_change_hundredths.or(x.total_change_hundredths);
+    // Only a change within one unit: B's IMPs less A's percentage is no number.
+    let change = match units {
+        (Unit::Percent, Unit::Percent) => x.percent_change_hundredths,
+        (Unit::Imps, Unit::Imps) => x.total_change_hundredths,
+        _ => None,
+    };
     html! {
         tr {
             th.l scope="row" {
@@ -330,9 +389,117 @@ fn row(x: &Change, club: &str) -> Markup {
             td.num { (place(x.a.as_ref())) }
             td.num { (place(x.b.as_ref())) }
             td.num.wide { @if let Some(m) = x.place_change { @if m > 0 { "+" } (m) } }
-            td.num { (score(x.a.as_ref())) }
-            td.num { (score(x.b.as_ref())) }
-            td.num.wide { @if let Some(h) = change { (signed(h)) } }
+            td.num { (score(x.a.as_ref(), units.0)) }
+            td.num { (score(x.b.as_ref(), units.1)) }
+            td.num.wide { @match change { Some(h) => (signed(h)), None => "—" } }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use simpairs_analysis::compare::{Change, Comparison, SideSummary};
+    use simpairs_analysis::figures::Figures;
+    use simpairs_pipeline::project::Projection;
+
+    use super::*;
+
+    fn figures(place: u32, percent: Option<i64>, total: i64) -> Figures {
+        Figures {
+            place,
+            tied: false,
+            combined_place: place,
+            combined_tied: false,
+            boards: 27,
+            total: total as f64 / 100.0,
+            total_hundredths: total,
+            percent: percent.map(|h| h as f64 / 100.0),
+            percent_hundredths: percent,
+        }
+    }
+
+    fn side(options: &str) -> SideSummary {
+        SideSummary {
+            options: options.to_string(),
+            as_of: None,
+            generation: 1,
+            pairs: 2,
+        }
+    }
+
+    fn comparison(a: Figures, b: Figures, b_options: &str) -> Comparison {
+        Comparison {
+            event: "e".to_string(),
+            a: side("scoring=mp,factoring=neuberg"),
+            b: side(b_options),
+            changed: vec![Change {
+                club: "C0232".to_string(),
+                section: "A".to_string(),
+                pair: "12".to_string(),
+                direction: String::new(),
+                players: Vec::new(),
+                place_change: Some(b.place as i64 - a.place as i64),
+                percent_change_hundredths: None,
+                total_change_hundredths: Some(b.total_hundredths - a.total_hundredths),
+                a: Some(a),
+                b: Some(b),
+            }],
+            unchanged: 0,
+        }
+    }
+
+    fn row_of(html: &str) -> &str {
+        let at = html.find("<tbody>").unwrap();
+        &html[at..at + html[at..].find("</tr>").unwrap()]
+    }
+
+    #[test]
+    fn matchpoints_against_imps_show_each_side_in_its_own_unit_and_no_difference() {
+        let ask = read(&Params::from_pairs(&[
+            ("b_scoring", "butler"),
+            ("b_conventions", "ebu"),
+        ]))
+        .unwrap();
+        let c = comparison(
+            figures(837, Some(5618), 9866370),
+            figures(4862, None, -2200),
+            "scoring=butler,factoring=neuberg",
+        );
+        let html = results(&Projection::new("t"), &ask, &c).into_string();
+        assert!(
+            html.contains(">A %<") && html.contains(">B IMPs<"),
+            "{html}"
+        );
+        let row = row_of(&html);
+        assert!(row.contains(">56.18<") && row.contains(">-22.00<"), "{row}");
+        assert!(
+            !row.contains("98685.70") && !row.contains("98663.70"),
+            "{row}"
+        );
+        assert!(row.contains(">—<"), "{row}");
+        // A Howell pair says so; the conventions chosen are echoed.
+        assert!(row.contains("pair 12 Howell"), "{row}");
+        assert!(html.contains("conventions=ebu"), "{html}");
+    }
+
+    #[test]
+    fn two_imp_scorings_show_the_change_in_imps() {
+        let ask = read(&Params::from_pairs(&[
+            ("a_scoring", "butler"),
+            ("b_scoring", "cross-imps"),
+        ]))
+        .unwrap();
+        let mut c = comparison(
+            figures(3, None, 1500),
+            figures(5, None, 1250),
+            "scoring=cross-imps",
+        );
+        c.a.options = "scoring=butler".to_string();
+        let html = results(&Projection::new("t"), &ask, &c).into_string();
+        assert!(
+            html.contains(">A IMPs<") && html.contains(">B IMPs<"),
+            "{html}"
+        );
+        assert!(row_of(&html).contains(">-2.50<"), "{html}");
     }
 }

@@ -47,8 +47,33 @@ pub(crate) fn bad_param(site: &Site, bad: BadParam) -> Response {
         .into_response()
 }
 
-/// Any address the site does not have.
-pub(crate) async fn fallback(axum::extract::State(site): axum::extract::State<Site>) -> Response {
+/// Any address the site does not have: one written with a slash at its end is sent to the
+/// address without it (`/club/C0005/`); under `/api/` the answer is JSON, as the API's are.
+pub(crate) async fn fallback(
+    axum::extract::State(site): axum::extract::State<Site>,
+    uri: axum::http::Uri,
+) -> Response {
+    let path = uri.path();
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.len() < path.len()
+        && !trimmed.is_empty()
+        && !trimmed.contains("//")
+        && !trimmed.contains('\\')
+    {
+        let mut to = trimmed.to_string();
+        if let Some(q) = uri.query() {
+            to.push('?');
+            to.push_str(q);
+        }
+        return axum::response::Redirect::permanent(&to).into_response();
+    }
+    if path == "/api" || path.starts_with("/api/") {
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(serde_json::json!({ "error": "no such API path; the API's paths are listed in the site's documentation" })),
+        )
+            .into_response();
+    }
     not_found(
         &site,
         "Page not found",

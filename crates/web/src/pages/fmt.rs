@@ -47,9 +47,36 @@ pub fn names(players: &[Player]) -> Option<String> {
     (!names.is_empty()).then(|| names.join(" & "))
 }
 
-/// A pair's number with its direction: `7 NS`, `3` (Howell).
+/// A pair's number with its direction: `7 NS`, `3 Howell` (a Howell pair's number alone would
+/// not say it is neither 3 North-South nor 3 East-West).
 pub fn pair_number(pair: &PairKey) -> String {
-    pair.to_string()
+    if pair.direction.is_empty() {
+        format!("{} Howell", pair.pair)
+    } else {
+        pair.to_string()
+    }
+}
+
+/// A pair's national places, each naming its list as the scorecard does: `26th NS · 55th of
+/// all` for a North-South or East-West pair (its place in its direction's list, then among every
+/// pair), `55th of all` for a Howell pair (only the list of every pair ranks it).
+pub fn national_places(direction: &str, standing: &simpairs_events::types::PairStanding) -> Markup {
+    let of_all = html! {
+        (ordinal(standing.combined_rank)) @if standing.combined_tied { "=" } " of all"
+    };
+    html! {
+        @if direction.is_empty() {
+            (of_all)
+        } @else {
+            (ordinal(standing.rank)) @if standing.tied { "=" } " " (direction)
+            " · " span.meta { (of_all) }
+        }
+    }
+}
+
+/// `1 line`, `2 lines`: a count with its noun, singular or plural.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A pair as a link line: names when known, else `Pair 7 NS`.
@@ -129,6 +156,15 @@ mod tests {
                 "111th"
             ]
         );
+    }
+
+    #[test]
+    fn a_howell_pair_says_so_and_counts_are_singular_or_plural() {
+        assert_eq!(pair_number(&PairKey::new("C1", "A", "12", "")), "12 Howell");
+        assert_eq!(pair_number(&PairKey::new("C1", "A", "12", "NS")), "12 NS");
+        assert_eq!(count(1, "line is", "lines are"), "1 line is");
+        assert_eq!(count(0, "line is", "lines are"), "0 lines are");
+        assert_eq!(count(3, "line is", "lines are"), "3 lines are");
     }
 
     #[test]

@@ -28,8 +28,24 @@ struct Named<'a> {
 pub(crate) async fn by_path(
     State(site): State<Site>,
     Path((club, number)): Path<(String, String)>,
+    uri: axum::http::Uri,
     params: Params,
 ) -> Response {
+    // A club id typed in another case (`c0005`): the address as the site writes it.
+    let known = {
+        let (p, catalog) = (site.projection(), site.catalog());
+        crate::pages::clubs::club_id_any_case(&p, &catalog, &club)
+    };
+    if let Some(id) = known
+        && id != club
+    {
+        let mut to = format!("/pair/{}/{}", enc(&id), enc(&number));
+        if let Some(q) = uri.query() {
+            to.push('?');
+            to.push_str(q);
+        }
+        return axum::response::Redirect::permanent(&to).into_response();
+    }
     let named = (|| -> Result<Named<'_>, BadParam> {
         Ok(Named {
             club: &club,
@@ -106,8 +122,10 @@ fn show(site: &Site, n: &Named<'_>) -> Response {
         )
         .into_response(),
         Resolved::None(pairs) => {
-            let why = if pairs.is_empty() {
-                "This club's results are not in yet (or the club is not in this event)."
+            let why = if !simpairs_pipeline::views::resolve::is_club(&p, n.club) {
+                "This event has no club with that number: the list of clubs gives each club's number."
+            } else if pairs.is_empty() {
+                "This club's results are not in yet."
             } else {
                 "This club has no pair with that number. Its pairs are:"
             };

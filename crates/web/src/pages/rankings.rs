@@ -52,17 +52,10 @@ fn find_me(p: &Projection, catalog: &Catalog, a: &Ask<'_>) -> Result<Option<Pair
         return Ok(None);
     };
     // A club id, or a name that names one club.
-    let club_id = if p.club_names.contains_key(club) || catalog.clubs().contains_key(club) {
-        club.to_string()
-    } else {
-        match catalog.search().search(club).clubs.as_slice() {
-            [one] => one.club.clone(),
-            _ => {
-                return Err(
-                    html! { "No single club is called that; type its number as the club pages show it." },
-                );
-            }
-        }
+    let Some(club_id) = crate::pages::clubs::club_named(p, catalog, club) else {
+        return Err(
+            html! { "No single club is called that; type its number as the club pages show it." },
+        );
     };
     let dir = a.me_dir.or(match a.list {
         List::Ns => Some("NS"),
@@ -76,6 +69,22 @@ fn find_me(p: &Projection, catalog: &Catalog, a: &Ask<'_>) -> Result<Option<Pair
             @for pair in &pairs { a href=(jump_url(a, pair)) { "pair " (fmt::pair_number(pair)) @if !pair.section.is_empty() { ", section " (pair.section) } } " " }
         }),
         Resolved::None(_) => {
+            // A Howell pair asked for on a direction's list: it is ranked among all pairs.
+            if a.me_dir.is_none()
+                && dir.is_some()
+                && let Resolved::One(pair) =
+                    resolve(p, catalog, &club_id, a.me_section, number, None)
+                && pair.direction.is_empty()
+            {
+                let combined = Ask {
+                    list: List::Combined,
+                    ..*a
+                };
+                return Err(html! {
+                    "Pair " (pair.pair) " of that club played a Howell: it is ranked in the "
+                    a href=(jump_url(&combined, &pair)) { "combined list" } ", not by direction."
+                });
+            }
             Err(html! { "That club has no pair with that number in the results." })
         }
     }
