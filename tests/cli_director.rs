@@ -1614,3 +1614,53 @@ fn a_dealing_programs_extra_boards_are_left_out_and_new_hand_records_say_what_th
     );
     assert!(!said.contains("club"), "{said}");
 }
+
+#[test]
+fn an_aggregator_of_one_event_in_a_log_of_two_leaves_the_other_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    std::fs::write(d.join("clubs2.csv"), "club,name\nZ,Club Z\n").unwrap();
+    let declare = [
+        "event", "declare", "--log", "log", "--event", "E2", "--boards", "1-3",
+    ];
+    ok(
+        d,
+        &[
+            &declare[..],
+            &["--clubs", "clubs2.csv", "--keys-out", "keys2"],
+        ]
+        .concat(),
+    );
+    let args = ["aggregate", "--log", "log", "--until-idle"];
+    // Its log lines, to a file or a journal, are plain words: no terminal colours.
+    let out = Command::new(env!("CARGO_BIN_EXE_simpairs"))
+        .current_dir(d)
+        .env("RUST_LOG", "info")
+        .args([&args[..], &["--key", "keys/aggregator.key"]].concat())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(" INFO ") && !err.contains('\x1b'), "{err:?}");
+    assert!(
+        err.contains("note: event E2 is not aggregated here") && err.contains("--event E2"),
+        "{err}"
+    );
+    // Again: nothing new, and said so.
+    let out = simpairs(
+        d,
+        &[&args[..], &["--key", "keys/aggregator.key", "--event", "E"]].concat(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("E: nothing new to aggregate"), "{err}");
+    // A key of neither event is refused, naming them.
+    ok(d, &["club", "keygen", "--out", "stranger.key"]);
+    let out = simpairs(d, &[&args[..], &["--key", "stranger.key"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("is not the aggregator key of any event in the log (E, E2)"),
+        "{err}"
+    );
+}

@@ -69,14 +69,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         batch: args.batch.max(1),
         ..AggregateOptions::default()
     };
+    let aggregators = open_each(&log, &events, &key, args.event.is_none())?;
     let results: Vec<anyhow::Result<()>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = events
-            .iter()
-            .map(|event| {
-                let (log, stop, options, key) = (log.clone(), stop.clone(), options.clone(), key.clone());
+        let handles: Vec<_> = aggregators
+            .into_iter()
+            .map(|(event, mut aggregator)| {
+                let (stop, options) = (stop.clone(), options.clone());
                 scope.spawn(move || -> anyhow::Result<()> {
-                    let mut aggregator = Aggregator::open(log, event, key)?;
+                    let mut batches = 0;
                     aggregator.run(&options, &stop, |batch| {
+                        batches += 1;
                         eprintln!(
                             "{event}: generation {}: {} submission(s) applied, {} set aside; {} clubs, {} results ({} ms)",
                             batch.generation,
@@ -87,6 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                             batch.elapsed.as_millis()
                         );
                     })?;
+                    if batches == 0 && options.until_idle {
+                        eprintln!("{event}: nothing new to aggregate: everything published is applied");
+                    }
                     Ok(())
                 })
             })
@@ -104,4 +109,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         r?;
     }
     Ok(())
+}
+
+/// Opens an aggregator of each event. Without `--event` (`every`), an event this key does not
+/// sign for is left to its own aggregator, with a note; none at all is an error.
+fn open_each<'e>(
+    log: &std::sync::Arc<dyn simpairs_log::Log>,
+    events: &'e [String],
+    key: &simpairs_events::PrivateKey,
+    every: bool,
+) -> anyhow::Result<Vec<(&'e String, Aggregator)>> {
+    let mut opened = Vec::new();
+    let mut others = Vec::new();
+    for event in events {
+        match Aggregator::open(log.clone(), event, key.clone()) {
+            Ok(aggregator) => opened.push((event, aggregator)),
+            Err(simpairs_pipeline::Error::Key(simpairs_pipeline::KeyError::NotAggregators {
+                ..
+            })) if every && events.len() > 1 => others.push(event.as_str()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if opened.is_empty() {
+        anyhow::bail!(
+            "this key ({}) is not the aggregator key of any event in the log ({}): give the \
+             event's aggregator.key, and --event to name one",
+            key.public().id(),
+            others.join(", ")
+        );
+    }
+    for event in others {
+        eprintln!(
+            "note: event {event} is not aggregated here: this key is not one of its aggregator \
+             keys (run its aggregator with its aggregator.key and --event {event})"
+        );
+    }
+    Ok(opened)
 }
