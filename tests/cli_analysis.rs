@@ -201,8 +201,19 @@ fn compare_shows_each_side_as_replay_does() {
         "factoring=ratio",
         "--no-index",
     ]);
+    // The same field both ways: every pair on both sides.
+    let unchanged = compared["unchanged"].as_u64().unwrap() as usize;
+    let in_both = changed.len() + unchanged;
+    assert_eq!(
+        compared["counts"],
+        serde_json::json!({"in_both": in_both, "changed": changed.len(), "unchanged": unchanged,
+                           "only_in_a": 0, "new_in_b": 0})
+    );
     assert!(
-        table.contains(&format!("{} pairs changed place or score", changed.len())),
+        table.contains(&format!(
+            "{in_both} pairs in both: {} changed place or score, {unchanged} did not\n",
+            changed.len()
+        )),
         "{table}"
     );
     // --limit shortens the list, not the count.
@@ -221,9 +232,8 @@ fn compare_shows_each_side_as_replay_does() {
     ]);
     assert!(
         limited.contains(&format!(
-            "{} pairs changed place or score, {} did not (the first 1 shown)",
+            "{in_both} pairs in both: {} changed place or score, {unchanged} did not (the first 1 shown)",
             changed.len(),
-            compared["unchanged"]
         )),
         "{limited}"
     );
@@ -403,6 +413,152 @@ fn history_lists_a_players_events() {
         first["national_pairs"]
     );
     assert!(text.contains(&place), "{place} in {text}");
+}
+
+/// `compare` at two moments, the second with two more clubs: the pairs of the later clubs are
+/// counted as new in B, not as pairs that changed; each move reads up the rankings as a gain
+/// (`places_gained`, `▲`) and down as a loss (`▼`); the list is ordered by the move in
+/// percentile of the combined list of every pair, so that a place number grown only with the
+/// field is not the largest move.
+#[test]
+fn compare_at_two_moments_counts_new_pairs_apart_and_reads_moves_up_as_gains() {
+    let (log, seals) = event();
+    let l = log.path().to_str().unwrap();
+    let first = seals[0].to_string();
+    let args = ["compare", "--log", l, "--a-as-of", &first, "--no-index"];
+    let json: serde_json::Value =
+        serde_json::from_str(&simpairs(&[args.as_slice(), &["--json"]].concat())).unwrap();
+    let (a_pairs, b_pairs) = (
+        json["a"]["pairs"].as_u64().unwrap(),
+        json["b"]["pairs"].as_u64().unwrap(),
+    );
+    let counts = &json["counts"];
+    let c = |k: &str| counts[k].as_u64().unwrap();
+    assert_eq!(c("in_both"), a_pairs, "{counts}");
+    assert_eq!(c("changed") + c("unchanged"), c("in_both"));
+    assert_eq!(c("only_in_a"), 0);
+    assert_eq!(c("new_in_b"), b_pairs - a_pairs);
+    assert!(c("new_in_b") > 0 && c("changed") > 0, "{counts}");
+    let changed = json["changed"].as_array().unwrap();
+    assert_eq!(
+        changed.len() as u64,
+        c("changed") + c("new_in_b") + c("only_in_a")
+    );
+    let percentile = |f: &serde_json::Value, pairs: u64| {
+        (pairs - f["combined_place"].as_u64().unwrap()) as f64 / (pairs - 1) as f64 * 100.0
+    };
+    let mut last_move = f64::INFINITY;
+    for ch in changed.iter().filter(|ch| !ch["a"].is_null()) {
+        assert!(ch.get("place_change").is_none(), "{ch}");
+        let (a, b) = (&ch["a"], &ch["b"]);
+        // Up the list (a smaller place number) is a gain.
+        assert_eq!(
+            ch["places_gained"].as_i64().unwrap(),
+            a["place"].as_i64().unwrap() - b["place"].as_i64().unwrap()
+        );
+        let gained = ch["percentile_gained"].as_f64().unwrap();
+        let want = percentile(b, b_pairs) - percentile(a, a_pairs);
+        assert!((gained - want).abs() <= 0.005 + 1e-9, "{gained} / {want}");
+        assert!(gained.abs() <= last_move + 1e-9, "largest move first");
+        last_move = gained.abs();
+    }
+    // Pairs on one side only come after the pairs on both.
+    let first_new = changed.iter().position(|ch| ch["a"].is_null()).unwrap();
+    assert!(changed[first_new..].iter().all(|ch| ch["a"].is_null()));
+
+    let table = simpairs(&args);
+    assert!(
+        table.contains(&format!(
+            "{a_pairs} pairs in both: {} changed place or score, {} did not; {} new in B; 0 only in A\n",
+            c("changed"),
+            c("unchanged"),
+            c("new_in_b")
+        )),
+        "{table}"
+    );
+    assert!(table.contains("(1 submission applied, "), "{table}");
+    // Each row's move as the JSON has it: ▲ for places gained, ▼ for places lost.
+    let rows: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("club "))
+        .skip(1)
+        .collect();
+    assert_eq!(rows.len(), changed.len());
+    for (row, ch) in rows.iter().zip(changed) {
+        let shown = match ch["places_gained"].as_i64() {
+            None => "-".to_string(),
+            Some(0) => "=".to_string(),
+            Some(g) if g > 0 => format!("▲{g}"),
+            Some(g) => format!("▼{}", -g),
+        };
+        assert!(
+            row.split_whitespace().any(|w| w == shown),
+            "{shown} in {row}"
+        );
+    }
+}
+
+/// The same national ID in two clubs of one event (the same session published by two clubs):
+/// the event is counted once, its block lists both clubs, and a warning says the ID is in two
+/// clubs of one event.
+#[test]
+fn history_counts_an_event_once_and_warns_of_an_id_in_two_clubs_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = simpairs_log::EmbeddedLog::open(dir.path()).unwrap();
+    let file = CLUBS[0].1;
+    declare(
+        &log,
+        declaration("TWICE", vec![club_line("C1"), club_line("C2")]),
+    )
+    .unwrap();
+    for club in ["C1", "C2"] {
+        simpairs_pipeline::publish::publish_file(
+            &log,
+            "TWICE",
+            club,
+            &simpairs_sim::club_key(club),
+            file,
+            &native(file),
+            None,
+        )
+        .unwrap();
+    }
+    let l = dir.path().to_str().unwrap();
+    let text = simpairs(&["history", "--log", l, "--player", "900007", "--no-index"]);
+    assert!(text.contains("(PLAYER 7): 1 event\n"), "{text}");
+    assert_eq!(text.matches("\nTWICE (TWICE)").count(), 1, "{text}");
+    assert!(text.contains("in 2 pairs"), "{text}");
+    assert!(
+        text.contains("club C1 (C1)") && text.contains("club C2 (C2)"),
+        "{text}"
+    );
+    let warning = text
+        .lines()
+        .find(|l| l.starts_with("warning:"))
+        .unwrap_or_else(|| panic!("no warning in {text}"));
+    assert!(
+        warning.contains("900007") && warning.contains("2 clubs (C1, C2)"),
+        "{warning}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&simpairs(&[
+        "history",
+        "--log",
+        l,
+        "--player",
+        "900007",
+        "--json",
+        "--no-index",
+    ]))
+    .unwrap();
+    assert_eq!(json["event_count"], 1);
+    assert_eq!(json["events"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        json["in_two_pairs"][0]["clubs"],
+        serde_json::json!(["C1", "C2"])
+    );
+    // A player in one pair of each event: no warning.
+    let alone = simpairs(&["history", "--log", l, "--player", "999999999", "--no-index"]);
+    assert!(!alone.contains("warning"), "{alone}");
 }
 
 /// A CSV line's fields (a field in double quotes may hold commas).

@@ -7,6 +7,7 @@ use simpairs_analysis::export::{ExportOptions, Format, STANDINGS_ROWS, export};
 use simpairs_analysis::timeline::Every;
 use simpairs_analysis::variant::Variant;
 use simpairs_pipeline::LogLocation;
+use simpairs_pipeline::submissions::counted;
 
 /// `--format`
 #[derive(Clone, Copy, Debug, clap::ValueEnum, Default)]
@@ -58,20 +59,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let exported = export(log.as_ref(), &event, index.as_deref(), &args.to, &options)?;
     eprintln!(
-        "event {} ({}), scored {}: {} generations, standings of {} of them, in {:.1} s",
+        "event {} ({}), scored {}: {}, standings of {} of them, in {:.1} s",
         exported.event,
         exported.name,
         exported.options,
-        exported.generations,
+        counted(exported.generations, "generation", "generations"),
         exported.standings_generations,
         started.elapsed().as_secs_f64()
     );
     for t in &exported.tables {
         eprintln!(
-            "  {}: {} rows, {} bytes, {}",
+            "  {}: {}, {}, {}",
             t.table,
-            t.rows,
-            t.bytes,
+            counted(t.rows, "row", "rows"),
+            counted(t.bytes as usize, "byte", "bytes"),
             t.path.display()
         );
     }

@@ -1,9 +1,12 @@
 //! `simpairs history`: a player's season: every event of the log the player played in, with
-//! partners, percentages and places, nationally and in the club.
+//! partners, percentages and places, nationally and in the club. Each event is listed once,
+//! with the player's pairs in it; a national ID in two pairs of one event (two clubs of a
+//! simultaneous event) is warned of, as a duplicate or mistyped ID.
 
 use simpairs_analysis::season::{PlayerHistory, player_history};
 use simpairs_pipeline::LogLocation;
 use simpairs_pipeline::replay::describe_time;
+use simpairs_pipeline::submissions::counted;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -45,9 +48,10 @@ fn figures(f: &Option<simpairs_analysis::figures::Figures>, of: usize) -> String
         None => "no result in force".to_string(),
         // The place among every pair (`of` counts them all), not within a direction.
         Some(f) => format!(
-            "place {}{} of {of} pairs, {}",
+            "place {}{} of {}, {}",
             f.combined_place,
             if f.combined_tied { "=" } else { "" },
+            counted(of, "pair", "pairs"),
             match f.percent_hundredths {
                 Some(h) => format!("{}%", simpairs_scoring::value::format_hundredths(h)),
                 None => format!(
@@ -65,51 +69,61 @@ fn write_list(out: &mut impl std::io::Write, h: &PlayerHistory) -> std::io::Resu
     }
     writeln!(
         out,
-        "player {} ({}): {} events",
+        "player {} ({}): {}",
         h.national_id,
         h.names.join(", "),
-        h.events.len()
+        counted(h.event_count, "event", "events")
     )?;
-    for e in &h.events {
-        let partners: Vec<String> = e
-            .partners
-            .iter()
-            .map(|p| match &p.national_id {
-                Some(id) => format!("{} ({id})", p.name),
-                None => p.name.clone(),
-            })
-            .collect();
+    for w in &h.in_two_pairs {
+        writeln!(out, "warning: {}", w.warning)?;
+    }
+    for (event, lines) in h.by_event() {
+        let first = lines[0];
+        let clubs = if lines.len() > 1 {
+            format!(", in {}", counted(lines.len(), "pair", "pairs"))
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "\n{} ({}), declared {}",
-            e.event,
-            e.event_name,
-            describe_time(e.declared_at_ms)
+            "\n{event} ({}), declared {}{clubs}",
+            first.event_name,
+            describe_time(first.declared_at_ms)
         )?;
-        writeln!(
-            out,
-            "  club {} ({}), section {:?}, pair {} {}, with {}",
-            e.club,
-            e.club_name,
-            e.section,
-            e.pair,
-            e.direction,
-            if partners.is_empty() {
-                "nobody named".to_string()
-            } else {
-                partners.join(" & ")
-            }
-        )?;
-        writeln!(
-            out,
-            "  national: {}",
-            figures(&e.national, e.national_pairs)
-        )?;
-        writeln!(
-            out,
-            "  club:     {}",
-            figures(&e.club_figures, e.club_pairs)
-        )?;
+        for e in lines {
+            let partners: Vec<String> = e
+                .partners
+                .iter()
+                .map(|p| match &p.national_id {
+                    Some(id) => format!("{} ({id})", p.name),
+                    None => p.name.clone(),
+                })
+                .collect();
+            writeln!(
+                out,
+                "  club {} ({}), section {:?}, pair {} {}, with {}",
+                e.club,
+                e.club_name,
+                e.section,
+                e.pair,
+                e.direction,
+                if partners.is_empty() {
+                    "nobody named".to_string()
+                } else {
+                    partners.join(" & ")
+                }
+            )?;
+            writeln!(
+                out,
+                "    national: {}",
+                figures(&e.national, e.national_pairs)
+            )?;
+            writeln!(
+                out,
+                "    club:     {}",
+                figures(&e.club_figures, e.club_pairs)
+            )?;
+        }
     }
     Ok(())
 }

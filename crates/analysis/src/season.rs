@@ -17,7 +17,8 @@ pub struct Partner {
     pub national_id: Option<String>,
 }
 
-/// One event the player played in (once per pair the player was entered in).
+/// One event the player played in, with one of the player's pairs in it (an event has a line
+/// per pair the player was entered in: see [`PlayerHistory::in_two_pairs`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayerEvent {
     pub event: String,
@@ -46,7 +47,84 @@ pub struct PlayerHistory {
     pub national_id: String,
     /// The names the clubs wrote for the player.
     pub names: Vec<String>,
+    /// Events the player played in, each counted once (`events` has a line per pair).
+    pub event_count: usize,
+    /// One line per pair the player was entered in: an event twice when the national id is in
+    /// two pairs of it (see `in_two_pairs`).
     pub events: Vec<PlayerEvent>,
+    /// Events in which the national id is in more than one pair: impossible in a simultaneous
+    /// event (one player, one table), so a national id entered twice, or mistyped, to look at.
+    pub in_two_pairs: Vec<TwoPairs>,
+}
+
+/// An event in which one national id is in more than one pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TwoPairs {
+    pub event: String,
+    /// The clubs of those pairs (each once, in the order of `events`).
+    pub clubs: Vec<String>,
+    /// How many pairs have the national id.
+    pub pairs: usize,
+    /// In words, for a warning.
+    pub warning: String,
+}
+
+impl PlayerHistory {
+    /// The player's lines grouped by event, in the order of `events`: each event once, with the
+    /// pairs the player was in.
+    pub fn by_event(&self) -> Vec<(&str, Vec<&PlayerEvent>)> {
+        let mut out: Vec<(&str, Vec<&PlayerEvent>)> = Vec::new();
+        for e in &self.events {
+            match out.iter_mut().find(|(event, _)| *event == e.event) {
+                Some((_, lines)) => lines.push(e),
+                None => out.push((&e.event, vec![e])),
+            }
+        }
+        out
+    }
+}
+
+/// The events of `events` in which the player is in more than one pair.
+fn in_two_pairs(national_id: &str, events: &[PlayerEvent]) -> Vec<TwoPairs> {
+    let mut out: Vec<TwoPairs> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for e in events {
+        if seen.contains(&e.event.as_str()) {
+            continue;
+        }
+        seen.push(&e.event);
+        let lines: Vec<&PlayerEvent> = events.iter().filter(|x| x.event == e.event).collect();
+        if lines.len() < 2 {
+            continue;
+        }
+        let mut clubs: Vec<String> = Vec::new();
+        for l in &lines {
+            if !clubs.contains(&l.club) {
+                clubs.push(l.club.clone());
+            }
+        }
+        let pairs = simpairs_pipeline::submissions::counted(lines.len(), "pair", "pairs");
+        let warning = if clubs.len() > 1 {
+            format!(
+                "national ID {national_id} is in {pairs} of event {} in {} clubs ({}): one player cannot play in two clubs of a simultaneous event, so the ID was entered for two players, or mistyped",
+                e.event,
+                clubs.len(),
+                clubs.join(", ")
+            )
+        } else {
+            format!(
+                "national ID {national_id} is in {pairs} of event {} in club {}: one player cannot play in two pairs of an event, so the ID was entered for two players, or mistyped",
+                e.event, clubs[0]
+            )
+        };
+        out.push(TwoPairs {
+            event: e.event.clone(),
+            clubs,
+            pairs: lines.len(),
+            warning,
+        });
+    }
+    out
 }
 
 /// Every event of `log` in which a pair had a player with `national_id` (compared without
@@ -67,10 +145,16 @@ pub fn player_history(
     let mut names: Vec<String> = events.iter().map(|e| e.name.clone()).collect();
     names.sort();
     names.dedup();
+    let in_two_pairs = in_two_pairs(wanted, &events);
+    let mut counted: Vec<&str> = events.iter().map(|e| e.event.as_str()).collect();
+    counted.dedup();
+    let event_count = counted.len();
     Ok(PlayerHistory {
         national_id: wanted.to_string(),
         names,
+        event_count,
         events,
+        in_two_pairs,
     })
 }
 

@@ -62,13 +62,48 @@ fn check(c: &Comparison, a: &serde_json::Value, b: &serde_json::Value) {
             }
         }
     }
-    // Largest change first: places moved never grow down the list of pairs on both sides.
-    let moved: Vec<i64> = c
+    // Largest change first: the move in percentile of the combined list of every pair (the
+    // same kind of list for every pair, whatever its movement or the field's size) never grows
+    // down the list of pairs on both sides, and each is B's percentile less A's.
+    let percentile = |place: u32, pairs: usize| {
+        if pairs <= 1 {
+            100.0
+        } else {
+            (pairs - place as usize) as f64 / (pairs - 1) as f64 * 100.0
+        }
+    };
+    let mut moved = Vec::new();
+    for ch in &c.changed {
+        let Some(gained) = c.percentile_gained(ch) else {
+            continue;
+        };
+        let (a, b) = (ch.a.as_ref().unwrap(), ch.b.as_ref().unwrap());
+        let want =
+            percentile(b.combined_place, c.b.pairs) - percentile(a.combined_place, c.a.pairs);
+        assert!((gained - want).abs() <= 0.005 + 1e-9, "{gained} / {want}");
+        assert_eq!(
+            ch.places_gained(),
+            Some(i64::from(a.place) - i64::from(b.place))
+        );
+        moved.push(gained.abs());
+    }
+    assert!(moved.windows(2).all(|w| w[0] >= w[1]), "{moved:?}");
+    // Pairs on one side only last.
+    let both = c
         .changed
         .iter()
-        .filter_map(|ch| ch.place_change.map(i64::abs))
-        .collect();
-    assert!(moved.windows(2).all(|w| w[0] >= w[1]), "{moved:?}");
+        .filter(|ch| ch.a.is_some() && ch.b.is_some())
+        .count();
+    assert!(
+        c.changed[both..]
+            .iter()
+            .all(|ch| ch.a.is_none() || ch.b.is_none())
+    );
+    let counts = c.counts();
+    assert_eq!(counts.in_both, counts.changed + counts.unchanged);
+    assert_eq!(counts.changed, both);
+    assert_eq!(counts.in_both + counts.new_in_b, pb.len());
+    assert_eq!(counts.in_both + counts.only_in_a, pa.len());
 }
 
 #[test]

@@ -589,3 +589,153 @@ fn the_standings_mark_the_generation_that_withdrew_a_club() {
     );
     assert_eq!(at(3).len(), at(2).len() / 2);
 }
+
+/// The values and datum of every result of a report JSON of an IMP scoring by (club, section,
+/// board, NS pair, EW pair): (NS IMPs, EW IMPs, the board's datum).
+fn imp_values(
+    report: &serde_json::Value,
+    club: Option<&str>,
+) -> BTreeMap<TableKey, (f64, f64, Option<i64>)> {
+    let mut out = BTreeMap::new();
+    for b in report["boards"].as_array().unwrap() {
+        for r in b["results"].as_array().unwrap() {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            let c = club.map_or_else(|| s("club"), str::to_string);
+            assert!(r.get("ns_mp").is_none(), "{r}");
+            out.insert(
+                (
+                    c,
+                    s("section"),
+                    b["board"].as_i64().unwrap(),
+                    s("ns_pair"),
+                    s("ew_pair"),
+                ),
+                (
+                    r["ns_imps"].as_f64().unwrap(),
+                    r["ew_imps"].as_f64().unwrap(),
+                    b["datum"].as_i64(),
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// A Butler event (two clubs' real Butler sessions): the export names its figures as IMPs.
+/// Every result's `national_ns_imps`/`national_ew_imps` are the `ns_imps`/`ew_imps` of `replay
+/// --json`, its `national_datum` the board's `datum` there, and the club columns those of the
+/// club's own field; the matchpoint columns (`_mp`, `_top`, `_percent`) are empty.
+#[test]
+fn a_butler_event_s_export_has_imps_and_the_datum_in_columns_named_for_them() {
+    use simpairs_events::types::Scoring;
+    let t = common::empty_log();
+    let log = t.log.as_ref();
+    common::declare_event_scored(log, "BUTLER", &["BH", "BM"], 1..=35, Scoring::Butler);
+    for (club, file) in [
+        ("BH", "cobalt/butler_howell.xml"),
+        ("BM", "cobalt/butler_mitchell.xml"),
+    ] {
+        let bytes = common::without_deals(&common::native(file));
+        common::publish(log, "BUTLER", club, file, &bytes);
+    }
+    let out = tempfile::tempdir().unwrap();
+    export(log, "BUTLER", None, out.path(), &ExportOptions::default()).unwrap();
+    let results = rows(&out.path().join("results.parquet"));
+    assert!(!results.is_empty());
+    let butler = Options {
+        method: simpairs_scoring::Method::Butler,
+        ..Options::default()
+    };
+    let national = imp_values(&common::replay_json(log, "BUTLER", None, &butler), None);
+    let mut own = BTreeMap::new();
+    for club in ["BH", "BM"] {
+        let moment = Moment::replayed(log, "BUTLER", None).unwrap();
+        let field = moment.field(Some(club)).unwrap();
+        let scoring = simpairs_scoring::score(&field, &butler).unwrap();
+        let mut json = Vec::new();
+        simpairs_formats::report::write_json(&mut json, &scoring).unwrap();
+        own.extend(imp_values(
+            &serde_json::from_slice(&json).unwrap(),
+            Some(club),
+        ));
+    }
+    let mut checked = 0;
+    let mut clubs = std::collections::BTreeSet::new();
+    for row in &results {
+        for column in [
+            "national_ns_mp",
+            "national_ew_mp",
+            "national_top",
+            "national_ns_percent",
+            "national_ew_percent",
+            "club_ns_mp",
+            "club_ew_mp",
+            "club_top",
+            "club_ns_percent",
+            "club_ew_percent",
+        ] {
+            assert!(row[column].is_null(), "{column}: {row:?}");
+        }
+        let key = key_of(row);
+        let Some(&(ns, ew, datum)) = national.get(&key) else {
+            assert!(row["national_ns_imps"].is_null(), "{row:?}");
+            continue;
+        };
+        let datum = datum.filter(|_| row["fouled_group"].is_null());
+        assert_eq!(
+            (
+                row["national_ns_imps"].as_f64(),
+                row["national_ew_imps"].as_f64(),
+                row["national_datum"].as_i64()
+            ),
+            (Some(ns), Some(ew), datum),
+            "{key:?}"
+        );
+        let (ns, ew, datum) = own[&key];
+        assert_eq!(
+            (
+                row["club_ns_imps"].as_f64(),
+                row["club_ew_imps"].as_f64(),
+                row["club_datum"].as_i64()
+            ),
+            (Some(ns), Some(ew), datum),
+            "{key:?}"
+        );
+        clubs.insert(key.0);
+        checked += 1;
+    }
+    assert_eq!(checked, national.len());
+    assert_eq!(clubs.len(), 2, "both clubs' results in force");
+    // Two clubs: the national datum is not always the club's, nor the IMPs.
+    assert!(
+        results
+            .iter()
+            .any(|r| r["national_datum"] != r["club_datum"]),
+        "the national field's datum differs from a club's somewhere"
+    );
+    assert!(national.values().any(|v| v.2.is_some()));
+
+    // A matchpoint event's IMP columns are empty.
+    let (mp, _) = common::realdata_event();
+    let mp_out = tempfile::tempdir().unwrap();
+    export(
+        mp.log.as_ref(),
+        common::EVENT,
+        None,
+        mp_out.path(),
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    for row in rows(&mp_out.path().join("results.parquet")) {
+        for column in [
+            "national_ns_imps",
+            "national_ew_imps",
+            "national_datum",
+            "club_ns_imps",
+            "club_ew_imps",
+            "club_datum",
+        ] {
+            assert!(row[column].is_null(), "{column}: {row:?}");
+        }
+    }
+}

@@ -53,15 +53,28 @@ pub(crate) fn analyse(boards: &[i32], deals: &BTreeMap<i32, String>) -> Analysed
     // With no deal at all, the note on the deals says it; here only what is missing among some.
     if !unknown.is_empty() && !known.is_empty() {
         out.notes.push(format!(
-            "double dummy and par: no deal is known for board(s) {}, so their columns are empty",
-            listed(&unknown)
+            "double dummy and par: no deal is known for {}, so {} columns are empty",
+            boards_listed(&unknown),
+            their(&unknown)
         ));
     }
     if !partial.is_empty() {
         out.notes.push(format!(
-            "double dummy and par: the hand records of board(s) {} leave a hand out, so their columns are empty",
-            listed(&partial)
+            "double dummy and par: the hand records of {} leave a hand out, so {} columns are empty",
+            boards_listed(&partial),
+            their(&partial)
         ));
     }
     out
+}
+
+/// `board 5` or `boards 5, 6`.
+fn boards_listed(boards: &[i32]) -> String {
+    let word = if boards.len() == 1 { "board" } else { "boards" };
+    format!("{word} {}", listed(boards))
+}
+
+/// `its` for one board, `their` for more.
+fn their(boards: &[i32]) -> &'static str {
+    if boards.len() == 1 { "its" } else { "their" }
 }

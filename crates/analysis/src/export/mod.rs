@@ -3,7 +3,9 @@
 //!
 //! - `results`: every result in force, with its club, pairs, players' names and national ids,
 //!   contract, declarer, lead, score, its distance from the board's par, and national and club
-//!   matchpoints and percentages;
+//!   figures: matchpoints, top and percentages (`national_ns_mp`, ...) in matchpoint scoring, IMPs
+//!   and the Butler datum (`national_ns_imps`, `national_datum`, ...) in IMP scoring, the other
+//!   kind's columns empty;
 //! - `submissions`: every sealed submission (sealed when, applied / superseded / set aside, why)
 //!   and `dead_letters`, records set aside on their own;
 //! - `standings`: every pair's place and percentage after each generation scored;

@@ -1,6 +1,8 @@
 //! The results table: every result in force with its club, pairs and players, what was played
 //! (contract, declarer, tricks, lead, score), the board's par and the score's distance from it, and
-//! its national and club matchpoints and percentages (IMPs, and no percentage, in IMP scoring).
+//! its national and club figures: matchpoints, top and percentages in matchpoint scoring; IMPs
+//! (and, for Butler, the board's datum) in IMP scoring. Each kind has columns of its own, named
+//! for its unit, and the other kind's are empty: an IMP is never in a column named `_mp`.
 
 use std::path::Path;
 
@@ -52,31 +54,74 @@ const COLUMNS: &[(&str, Kind)] = &[
     ("national_top", Kind::Float),
     ("national_ns_percent", Kind::Float),
     ("national_ew_percent", Kind::Float),
+    ("national_ns_imps", Kind::Float),
+    ("national_ew_imps", Kind::Float),
+    ("national_datum", Kind::Int),
     ("club_ns_mp", Kind::Float),
     ("club_ew_mp", Kind::Float),
     ("club_top", Kind::Float),
     ("club_ns_percent", Kind::Float),
     ("club_ew_percent", Kind::Float),
+    ("club_ns_imps", Kind::Float),
+    ("club_ew_imps", Kind::Float),
+    ("club_datum", Kind::Int),
     ("applied_at", Kind::Time),
 ];
 
-/// A result's values in one field: to NS, to EW, the board's top (`None` in IMP scoring).
-type Values = (f64, f64, Option<f64>);
+/// A result's figures in one field.
+#[derive(Clone, Copy, Debug)]
+enum Values {
+    /// Matchpoints to NS and to EW, and the board's top.
+    Matchpoints { ns: f64, ew: f64, top: Option<f64> },
+    /// IMPs to NS and to EW, and the board's Butler datum (none in cross-IMPs).
+    Imps {
+        ns: f64,
+        ew: f64,
+        datum: Option<i32>,
+    },
+}
 
 /// The values of a field row.
 fn values(scoring: &Scoring<'_>, row: usize) -> Values {
     let (ns, ew) = scoring.result_values(row);
-    let top = match scoring.options().method {
-        Method::Matchpoints => scoring
-            .board(scoring.field().board_of(row))
-            .map(|b| number(scoring.top(b))),
-        _ => None,
-    };
-    (number(ns), number(ew), top)
+    let (ns, ew) = (number(ns), number(ew));
+    let board = scoring.board(scoring.field().board_of(row));
+    match scoring.options().method {
+        Method::Matchpoints => Values::Matchpoints {
+            ns,
+            ew,
+            top: board.map(|b| number(scoring.top(b))),
+        },
+        _ => Values::Imps {
+            ns,
+            ew,
+            datum: board.and_then(|b| b.datum),
+        },
+    }
 }
 
 fn percent(v: f64, top: Option<f64>) -> Option<f64> {
     top.filter(|t| *t > 0.0).map(|t| v / t * 100.0)
+}
+
+/// Writes one field's columns (`_mp`, `_top`, `_percent`, `_imps`, `_datum`) of a result. A
+/// result of a fouled group was played on another deal than the board's, so the board's datum
+/// is not the one it was scored against: its datum is empty.
+fn figure_columns(table: &mut Table, values: Option<Values>, fouled: bool) {
+    let (mp, imps) = match values {
+        Some(Values::Matchpoints { ns, ew, top }) => (Some((ns, ew, top)), None),
+        Some(Values::Imps { ns, ew, datum }) => (None, Some((ns, ew, datum))),
+        None => (None, None),
+    };
+    table
+        .float(mp.map(|m| m.0))
+        .float(mp.map(|m| m.1))
+        .float(mp.and_then(|m| m.2))
+        .float(mp.and_then(|(ns, _, top)| percent(ns, top)))
+        .float(mp.and_then(|(_, ew, top)| percent(ew, top)))
+        .float(imps.map(|i| i.0))
+        .float(imps.map(|i| i.1))
+        .int(imps.and_then(|i| i.2).filter(|_| !fouled).map(i64::from));
 }
 
 /// Writes the results table of the results in force.
@@ -207,16 +252,7 @@ fn row_of(
         .flag(Some(r.arrow_switch))
         .text(r.group.as_deref());
     for values in [nat, club] {
-        let (ns, ew, top) = match values {
-            Some((ns, ew, top)) => (Some(ns), Some(ew), top),
-            None => (None, None, None),
-        };
-        table
-            .float(ns)
-            .float(ew)
-            .float(top)
-            .float(ns.and_then(|v| percent(v, top)))
-            .float(ew.and_then(|v| percent(v, top)));
+        figure_columns(table, values, r.group.is_some());
     }
     table.time(generation.map(|g| g.applied_at_ms));
     table.end_row()

@@ -54,6 +54,17 @@ pub fn declare_event(
     clubs: &[&str],
     boards: std::ops::RangeInclusive<i32>,
 ) {
+    declare_event_scored(log, event, clubs, boards, Scoring::Matchpoints);
+}
+
+/// An event declared with a scoring method of its own (Butler, cross-IMPs).
+pub fn declare_event_scored(
+    log: &dyn Log,
+    event: &str,
+    clubs: &[&str],
+    boards: std::ops::RangeInclusive<i32>,
+    scoring: Scoring,
+) {
     let clubs = clubs
         .iter()
         .map(|c| ClubLine {
@@ -65,7 +76,7 @@ pub fn declare_event(
     let declaration = Declaration {
         name: format!("{event} (real club sessions)"),
         boards: boards.collect(),
-        scoring: Scoring::Matchpoints,
+        scoring,
         factoring: Factoring::Neuberg,
         ..Declaration::matchpoints(event, event, 1, clubs, 1).with_keys(
             simpairs_sim::aggregator_key().public(),
