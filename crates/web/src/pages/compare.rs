@@ -388,7 +388,13 @@ fn row(x: &Change, club: &str, units: (Unit, Unit)) -> Markup {
             td.l.wide { (club) ", pair " (fmt::pair_number(&pair)) @if !x.section.is_empty() { ", section " (simpairs_pipeline::views::text::display_name(&x.section)) } }
             td.num { (place(x.a.as_ref())) }
             td.num { (place(x.b.as_ref())) }
-            td.num.wide { @if let Some(m) = x.place_change { @if m > 0 { "+" } (m) } }
+            // Up the rankings reads as a gain, as `simpairs compare` shows it.
+            td.num.wide { @match x.places_gained() {
+                Some(m) if m > 0 => { "▲" (m) }
+                Some(m) if m < 0 => { "▼" (-m) }
+                Some(_) => "0",
+                None => {}
+            } }
             td.num { (score(x.a.as_ref(), units.0)) }
             td.num { (score(x.b.as_ref(), units.1)) }
             td.num.wide { @match change { Some(h) => (signed(h)), None => "—" } }
@@ -501,5 +507,7 @@ mod tests {
             "{html}"
         );
         assert!(row_of(&html).contains(">-2.50<"), "{html}");
+        // From 3rd to 5th: two places down, as a loss.
+        assert!(row_of(&html).contains(">▼2<"), "{html}");
     }
 }
