@@ -1664,3 +1664,32 @@ fn an_aggregator_of_one_event_in_a_log_of_two_leaves_the_other_with_a_note() {
         "{err}"
     );
 }
+
+#[test]
+fn the_listing_says_when_the_aggregator_has_not_published_what_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
+    declared(d, "1-2");
+    std::fs::write(d.join("a.csv"), CLUB_A).unwrap();
+    std::fs::write(d.join("b.csv"), CLUB_B).unwrap();
+    publish(d, "A", "a.csv");
+    publish(d, "B", "b.csv");
+    let waiting = |n: &str| format!("waiting for the aggregator: {n} applied here");
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(listed.contains(&waiting("2 submissions")), "{listed}");
+    aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(!listed.contains("waiting for the aggregator"), "{listed}");
+    // A correction the aggregator has not read yet; the JSON says so too.
+    std::fs::write(d.join("a2.csv"), CLUB_A_CORRECTED).unwrap();
+    publish(d, "A", "a2.csv");
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    assert!(
+        listed.contains(&(waiting("1 submission") + " is not")),
+        "{listed}"
+    );
+    let json = ok(d, &["submissions", "--log", "log", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["awaiting_aggregator"], 1);
+}

@@ -95,6 +95,8 @@ impl Filter {
                 true => s.amendments.clone(),
                 false => Vec::new(),
             },
+            // The event's, as the summary is.
+            awaiting_aggregator: s.awaiting_aggregator,
         }
     }
 }
@@ -176,7 +178,17 @@ fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
             "record set aside on its own",
             "records set aside on their own"
         ),
-    )
+    )?;
+    match s.awaiting_aggregator {
+        Some(n) if n > 0 => writeln!(
+            out,
+            "waiting for the aggregator: {} applied here {} not in its published scores (the \
+             website) yet; if this lasts more than a few seconds, check that it is running",
+            counted(n, "submission", "submissions"),
+            if n == 1 { "is" } else { "are" }
+        ),
+        _ => Ok(()),
+    }
 }
 
 fn write_submission(out: &mut impl std::io::Write, v: &SubmissionView) -> std::io::Result<()> {

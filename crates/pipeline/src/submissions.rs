@@ -15,6 +15,7 @@ use crate::replay::{AsOf, replay_packed};
 use crate::state::{EventState, Unsealed, Verdict};
 
 mod holds;
+mod published;
 pub use holds::Held;
 
 /// What became of a submission.
@@ -110,6 +111,9 @@ pub struct Submissions {
     pub withdrawn: Vec<ClubWithdrawn>,
     /// The organiser's hand records and revoked keys, and where each holds from.
     pub amendments: Vec<Held>,
+    /// How many of the submissions applied here the aggregator has not published yet (the
+    /// website shows only what it published); `None` when not known, or for a past moment.
+    pub awaiting_aggregator: Option<usize>,
 }
 
 impl Submissions {
@@ -127,7 +131,11 @@ pub use crate::words::counted;
 /// The submissions of `event` in `log`, as of a moment (or everything).
 pub fn list(log: &dyn Log, event: &str, as_of: Option<AsOf>) -> Result<Submissions> {
     // Only the verdicts are listed: the results in force are kept packed.
-    Ok(from_replay(event, &replay_packed(log, event, as_of)?))
+    let mut listed = from_replay(event, &replay_packed(log, event, as_of)?);
+    if as_of.is_none() {
+        listed.awaiting_aggregator = published::awaiting(log, event, &listed.submissions)?;
+    }
+    Ok(listed)
 }
 
 /// The submissions of `event` as a replay of it found them.
@@ -187,6 +195,7 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         not_in: not_in(state, &submissions),
         withdrawn: withdrawn(state, &submissions),
         amendments: state.roster().map(holds::holds).unwrap_or_default(),
+        awaiting_aggregator: None,
         submissions,
         dead_letters,
         unsealed,
