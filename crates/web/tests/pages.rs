@@ -530,7 +530,8 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     );
     // The correction replaced a few lines: the club's first file is still applied, corrected.
     assert!(
-        html.contains("applied</strong>, corrected by") && html.contains("of its lines still in force"),
+        html.contains("applied</strong>, corrected by")
+            && html.contains("of its lines still in force"),
         "{html}"
     );
     let text = |t: &str| {
