@@ -1693,3 +1693,28 @@ fn the_listing_says_when_the_aggregator_has_not_published_what_applied() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["awaiting_aggregator"], 1);
 }
+
+#[test]
+fn a_second_event_beside_the_same_clubs_file_is_told_where_its_keys_go_and_leaves_no_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
+    declared(d, "1-2");
+    let args = [
+        "event", "declare", "--log", "log2", "--event", "E2", "--boards", "1-2",
+    ];
+    let out = simpairs(d, &[&args[..], &["--clubs", "clubs.csv"]].concat());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("keys/A.key already exists") && err.contains("--keys-out"),
+        "{err}"
+    );
+    // Nothing was declared, and no empty log is left to be taken for one.
+    assert!(!d.join("log2").exists());
+    ok(
+        d,
+        &[&args[..], &["--clubs", "clubs.csv", "--keys-out", "keys2"]].concat(),
+    );
+    assert!(d.join("log2").is_dir() && d.join("keys2/A.key").is_file());
+}

@@ -168,6 +168,19 @@ fn clubs_of(path: &std::path::Path) -> anyhow::Result<Vec<simpairs_pipeline::dec
 }
 
 fn run_declare(args: DeclareArgs) -> anyhow::Result<()> {
+    // A log directory this declaration makes is taken away again if nothing is declared in it.
+    let made = match &args.log {
+        LogLocation::Embedded(dir) if !dir.exists() => Some(dir.clone()),
+        _ => None,
+    };
+    let declared = declare_event(&args);
+    if let (Err(_), Some(dir)) = (&declared, made) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    declared
+}
+
+fn declare_event(args: &DeclareArgs) -> anyhow::Result<()> {
     let log = super::create_log(&args.log, &args.kafka)?;
     let clubs = clubs_of(&args.clubs)?;
     let keys_dir = args

@@ -195,7 +195,7 @@ pub enum DeclareError {
     NoKeysDir { name: String },
     /// A private key file to make that exists already.
     #[error(
-        "{} already exists; simpairs never writes over a key file (it may hold the only copy of a key). Nothing was declared",
+        "{} already exists; simpairs never writes over a key file (it may hold the only copy of a key). Nothing was declared: give the new event's keys another directory with --keys-out",
         path.display()
     )]
     KeyFileExists { path: PathBuf },
