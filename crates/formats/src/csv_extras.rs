@@ -122,13 +122,14 @@ pub(crate) fn add(_file: &str, bytes: &[u8], imported: &mut Imported) -> Result<
     Ok(())
 }
 
-/// `Ann & Bob` (or `Ann;Bob`) as players.
+/// `Ann & Bob` (or `Ann;Bob`) as players. A line break typed into a spreadsheet's cell (Alt+Enter)
+/// is a space: a name is one line wherever it is printed.
 fn players_of(text: &str) -> Vec<Player> {
     text.split(['&', ';'])
-        .map(str::trim)
+        .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|n| !n.is_empty())
-        .map(|n| Player {
-            name: n.to_string(),
+        .map(|name| Player {
+            name,
             ..Player::default()
         })
         .collect()

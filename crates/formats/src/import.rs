@@ -389,6 +389,15 @@ mod csv_extras_tests {
         assert_eq!(got.pairs[ns1 as usize].names(), "Ann & Bob");
     }
 
+    /// A line break typed into a cell (Alt+Enter in a spreadsheet) is a space in the name.
+    #[test]
+    fn a_name_broken_over_lines_in_its_cell_is_one_line() {
+        let text = "board,ns_pair,ew_pair,ns_score,ns_names\n1,1,1,420,\"Ann\r\n  Smith & Bob\"\n1,2,2,450,\n";
+        let got = read("nl.csv", text.as_bytes(), Some(Format::Csv)).unwrap();
+        let ns1 = got.field.result(0).ns;
+        assert_eq!(got.pairs[ns1 as usize].names(), "Ann Smith & Bob");
+    }
+
     /// The file of the report, verbatim: Windows line ends (as Excel and club programs write them).
     #[test]
     fn crlf_rows_keep_their_own_details() {

@@ -364,7 +364,7 @@ pub fn append_submission(
         .sum();
     let named = events
         .iter()
-        .filter(|e| matches!(e, Event::PairEntered(_)))
+        .filter(|e| matches!(e, Event::PairEntered(p) if !p.players.is_empty()))
         .count();
     let withdrawn = events
         .iter()
