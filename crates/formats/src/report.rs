@@ -811,10 +811,10 @@ fn write_table_of<W: Write + Send>(
     };
     writeln!(
         out,
-        "{title}: {} boards, {} results, {} pairs; {method}",
-        scoring.boards().len(),
-        field.len(),
-        field.pairs().len()
+        "{title}: {}, {}, {}; {method}",
+        counted(scoring.boards().len(), "board", "boards"),
+        counted(field.len(), "result", "results"),
+        counted(field.pairs().len(), "pair", "pairs")
     )?;
     let parts = NameParts {
         club: field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty()),
@@ -1169,5 +1169,13 @@ mod tests {
         assert_eq!(text.lines().count(), 1 + 2 * (3 + tables));
         let ew_at = text.find("EW pairs").unwrap();
         assert_eq!(text[..ew_at].lines().count(), 1 + 3 + tables + 1);
+    }
+}
+
+/// `n` things, in the singular when there is one.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
     }
 }
