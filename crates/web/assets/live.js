@@ -16,7 +16,9 @@
     for (var i = 0; i < times.length; i++) {
       var d = new Date(times[i].getAttribute('datetime'));
       if (!isNaN(d.getTime())) {
-        times[i].textContent = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+        var shown = { hour: '2-digit', minute: '2-digit' };
+        if (times[i].getAttribute('data-local') === 'seconds') shown.second = '2-digit';
+        times[i].textContent = d.toLocaleTimeString([], shown);
       }
     }
   }

@@ -567,6 +567,16 @@ async fn the_directors_page_says_what_became_of_every_submission() {
         html.contains("Submissions not complete") && html.contains("none that applies"),
         "{html}"
     );
+    // One club's submissions, its id typed in any case; sealed times to the second.
+    let third_id = third.id.to_lowercase();
+    let (_, _, only) = common::get(&site, &format!("/director?club={third_id}")).await;
+    assert!(
+        only.contains("board99.csv")
+            && !only.contains("forged.csv")
+            && only.contains("Submissions, latest first: 1 to 2 of 2"),
+        "{only}"
+    );
+    assert!(only.contains("data-local=\"seconds\""), "{only}");
 }
 
 /// While the log is still being read (a restart on a national event), a club with no results

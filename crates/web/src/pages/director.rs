@@ -35,16 +35,19 @@ fn wanted(params: &Params) -> Result<Option<Fate>, crate::params::BadParam> {
 }
 
 pub async fn director(State(site): State<Site>, params: Params) -> Response {
-    let (filter, offset, limit) = match (
+    let (state, offset, limit, club) = match (
         wanted(&params),
         params.number("offset", usize::MAX / 2),
         params.number("limit", MAX_LIMIT),
+        params.text("club"),
     ) {
-        (Ok(f), Ok(o), Ok(l)) => (f, o.unwrap_or(0), l.unwrap_or(PAGE).max(1)),
-        (Err(bad), _, _) | (_, Err(bad), _) | (_, _, Err(bad)) => {
+        (Ok(f), Ok(o), Ok(l), Ok(c)) => (f, o.unwrap_or(0), l.unwrap_or(PAGE).max(1), c),
+        (Err(bad), ..) | (_, Err(bad), ..) | (_, _, Err(bad), _) | (.., Err(bad)) => {
             return crate::pages::errors::bad_param(&site, bad);
         }
     };
+    let club = club.map(str::trim).filter(|c| !c.is_empty());
+    let filter = Filter { state, club };
     let listing = site.director();
     let p = site.projection();
     let catalog = site.catalog();
@@ -56,7 +59,8 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
                 Some(d) => {
                     p.meta { "Read from the log at " (fmt::time(d.read_at_ms)) "." }
                     (summary(&d.listing))
-                    (submissions(&p, &d.listing, filter.as_ref(), offset, limit))
+                    (club_form(club))
+                    (submissions(&p, &d.listing, &filter, offset, limit))
                     (dead_letters(&d.listing))
                     (unsealed(&p, &d.listing))
                     (withdrawn(&p, &d.listing))
@@ -138,10 +142,47 @@ fn flag_of(word: &str) -> Option<(&str, &str)> {
     (end > 0).then(|| word.split_at(end + 2))
 }
 
+/// Which submissions the list shows: of a state, of a club.
+struct Filter<'a> {
+    state: Option<Fate>,
+    club: Option<&'a str>,
+}
+
+impl Filter<'_> {
+    fn shows(&self, v: &SubmissionView) -> bool {
+        self.state.as_ref().is_none_or(|f| v.state == *f)
+            && self.club.is_none_or(|c| v.club.eq_ignore_ascii_case(c))
+    }
+
+    /// The list's address with this filter, for its pages.
+    fn base(&self, limit: usize) -> String {
+        let mut base = format!("/director?limit={limit}&");
+        if let Some(f) = &self.state {
+            base.push_str(&format!("state={}&", f.words().replace(' ', "-")));
+        }
+        if let Some(c) = self.club {
+            base.push_str(&format!("club={}&", crate::params::enc(c)));
+        }
+        base
+    }
+}
+
+/// Narrows the list to one club's submissions.
+fn club_form(club: Option<&str>) -> Markup {
+    html! {
+        form.inline method="get" action="/director" {
+            label for="director-club" { "Club" }
+            input #director-club type="text" name="club" value=(club.unwrap_or_default()) placeholder="club number";
+            button type="submit" { "Show its submissions" }
+            @if club.is_some() { " " a href="/director" { "Every club" } }
+        }
+    }
+}
+
 fn submissions(
     p: &Projection,
     s: &Submissions,
-    filter: Option<&Fate>,
+    filter: &Filter<'_>,
     offset: usize,
     limit: usize,
 ) -> Markup {
@@ -149,15 +190,9 @@ fn submissions(
         .submissions
         .iter()
         .rev()
-        .filter(|v| filter.is_none_or(|f| v.state == *f))
+        .filter(|v| filter.shows(v))
         .collect();
-    let base = match filter {
-        None => format!("/director?limit={limit}&"),
-        Some(f) => format!(
-            "/director?state={}&limit={limit}&",
-            f.words().replace(' ', "-")
-        ),
-    };
+    let base = filter.base(limit);
     html! {
         h2 { "Submissions" }
         @if shown.is_empty() { p { "None." } } @else {
@@ -173,7 +208,7 @@ fn submissions(
                 tbody {
                     @for v in shown.iter().skip(offset).take(limit) {
                         tr {
-                            td.l { (fmt::time(v.sealed_at_ms)) span.fold { "offset " (v.offset) } }
+                            td.l { (fmt::time_to_second(v.sealed_at_ms)) span.fold { "offset " (v.offset) } }
                             td.l.names { a href=(fmt::club_url(&v.club)) { (club_name(p, &v.club)) } }
                             td.l.wide.names { (v.source.as_deref().map(display_name).unwrap_or_default()) " (offset " (v.offset) ")" }
                             td.num.wide { (v.records) }

@@ -122,6 +122,15 @@ pub fn time(ms: i64) -> Markup {
     html! { time datetime=(iso) data-local="" title=(iso) { (hm) " UTC" } }
 }
 
+/// [`time`] to the second, for the director's list: clubs sealed within one minute are told
+/// apart.
+pub fn time_to_second(ms: i64) -> Markup {
+    let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    let iso = humantime::format_rfc3339_seconds(at).to_string();
+    let hms = iso.get(11..19).unwrap_or("").to_string();
+    html! { time datetime=(iso) data-local="seconds" title=(iso) { (hms) " UTC" } }
+}
+
 /// A day (ms since the epoch) as `2026-11-25` (UTC).
 pub(crate) fn time_date(ms: i64) -> String {
     let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
