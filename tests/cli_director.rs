@@ -1196,7 +1196,8 @@ fn a_whole_session_published_again_takes_out_a_table_entered_under_a_mistyped_bo
         &[&args[..], &["keys/A.key", "session.csv", "--whole-session"]].concat(),
     );
     assert!(
-        said.contains("published session.csv as the club's whole session: 6 results"),
+        said.contains("published session.csv as the club's whole session: 6 results")
+            && said.contains("note: as the club's whole session, it takes out the lines"),
         "{said}"
     );
     for indexed in [false, true] {

@@ -159,6 +159,14 @@ fn publish(args: PublishArgs) -> anyhow::Result<()> {
     for warning in &published.warnings {
         eprintln!("warning: {warning}");
     }
+    if args.whole_session {
+        // A few lines published so by mistake would take the rest of the session out.
+        println!(
+            "note: as the club's whole session, it takes out the lines published before in its \
+             sections that it does not hold; `simpairs submissions --club {}` lists what it took out",
+            args.club
+        );
+    }
     Ok(())
 }
 
