@@ -1580,8 +1580,8 @@ fn a_dealing_programs_extra_boards_are_left_out_and_new_hand_records_say_what_th
     let d = dir.path();
     std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\n").unwrap();
     declared(d, "1-2");
-    let realdata =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata/rchillyard-Bridge");
+    let realdata = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/realdata/native/rchillyard-Bridge");
     for (from, to) in [
         ("newtonbridge_20160120_1.pbn", "first.pbn"),
         ("westwood_20190625_1.pbn", "second.pbn"),
