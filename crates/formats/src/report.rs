@@ -1003,6 +1003,14 @@ fn table_scores(outcome: Outcome) -> (String, String) {
     }
 }
 
+/// `n` things, in the singular when there is one.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1169,13 +1177,5 @@ mod tests {
         assert_eq!(text.lines().count(), 1 + 2 * (3 + tables));
         let ew_at = text.find("EW pairs").unwrap();
         assert_eq!(text[..ew_at].lines().count(), 1 + 3 + tables + 1);
-    }
-}
-
-/// `n` things, in the singular when there is one.
-fn counted(n: usize, one: &str, many: &str) -> String {
-    match n {
-        1 => format!("1 {one}"),
-        n => format!("{n} {many}"),
     }
 }
