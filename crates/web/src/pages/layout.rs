@@ -42,7 +42,8 @@ impl Frame {
     }
 }
 
-/// `212 of 300 clubs in, last at 20:41 UTC`, or what stops the results being complete.
+/// `Provisional results: 212 of 300 clubs in, last at 20:41 UTC`, or what stops the results
+/// being complete.
 pub fn status(f: &Frame) -> Markup {
     html! {
         div data-live="status" {
@@ -58,8 +59,11 @@ pub fn status(f: &Frame) -> Markup {
                 @if f.clubs_in == 0 && f.state == State::Live {
                     "No club's results are in yet: clubs are still publishing."
                 } @else {
-                    (f.clubs_in) " of " (f.clubs_declared) " clubs in"
+                    // Nothing closes an event: a late club or a correction may still change the
+                    // results, and a player reading them after the session should know.
+                    "Provisional results: " (f.clubs_in) " of " (f.clubs_declared) " clubs in"
                     @if let Some(ms) = f.last_ms { ", last at " (fmt::time(ms)) }
+                    @if f.clubs_in >= f.clubs_declared { "; a club may still correct its results" }
                     "." @if f.boards > 0 { " " (f.boards) " boards." }
                 }
             }
