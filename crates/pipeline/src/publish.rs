@@ -30,7 +30,8 @@ use crate::{Error, EventError, KeyError, PublishError, Result, now_ms, stream_na
 pub struct Published {
     pub submission_id: String,
     pub results: usize,
-    /// The pairs its results seat (a Mitchell's NS 1 and EW 1 are two).
+    /// The pairs its file's results seat (a Mitchell's NS 1 and EW 1 are two); 0 for records
+    /// appended as they are ([`append_submission`]), which count no pairs.
     pub pairs: usize,
     /// The pairs it gives players' names for.
     pub named: usize,
@@ -373,7 +374,7 @@ pub fn append_submission(
     Ok(Published {
         submission_id: seal.submission_id.clone(),
         results,
-        pairs: pairs_seated(events),
+        pairs: 0,
         named,
         withdrawn,
         seal_partition,
@@ -381,23 +382,6 @@ pub fn append_submission(
         sealed_at_ms: seal.sealed_at_ms,
         warnings: Vec::new(),
     })
-}
-
-/// The pairs the results of `events` seat: a Mitchell pair by its section, number and direction,
-/// a Howell pair by its section and number.
-fn pairs_seated(events: &[Event]) -> usize {
-    let mut pairs = std::collections::HashSet::new();
-    for e in events {
-        let Event::ResultsRecorded(b) = e else {
-            continue;
-        };
-        for r in &b.results {
-            let mitchell = r.movement == Movement::Mitchell;
-            pairs.insert((&r.section, &r.ns_pair, mitchell.then_some(true)));
-            pairs.insert((&r.section, &r.ew_pair, mitchell.then_some(false)));
-        }
-    }
-    pairs.len()
 }
 
 /// Checks a submission against the event's declaration before publishing: the club is part of the
@@ -504,6 +488,7 @@ pub fn publish_club_file(
     let sealed = seal_file(&codec, log, event_id, club, key, file)?;
     let mut published = append_submission(log, &codec, event_id, &sealed.events)?;
     published.warnings = sealed.warnings;
+    published.pairs = sealed.pairs;
     Ok(published)
 }
 
@@ -537,6 +522,8 @@ pub struct Sealed {
     pub events: Vec<Event>,
     /// What a director should look at, as `file:line: field: message`.
     pub warnings: Vec<String>,
+    /// The pairs the file's results seat (a Mitchell's NS 1 and EW 1 are two).
+    pub pairs: usize,
 }
 
 /// The club's side of publishing a file, short of appending: reads and checks it whole, checks it
@@ -589,7 +576,12 @@ pub fn seal_file(
         .map(ToString::to_string)
         .chain(lines)
         .collect();
-    Ok(Sealed { events, warnings })
+    let pairs = imported.field.pairs().len();
+    Ok(Sealed {
+        events,
+        warnings,
+        pairs,
+    })
 }
 
 /// The file's warnings as the seal carries them.
