@@ -528,6 +528,16 @@ async fn the_directors_page_says_what_became_of_every_submission() {
             && html.contains("1 record set aside on its own"),
         "{html}"
     );
+    // The correction named links to its row among its club's submissions.
+    let first = &e.sim.clubs[*index].id;
+    let correction = (listing.listing.submissions.iter())
+        .rfind(|s| s.club == *first)
+        .unwrap();
+    let link = format!("/director?club={first}#s-{}", correction.submission);
+    assert!(
+        html.contains(&link) && html.contains(&format!("id=\"s-{}\"", correction.submission)),
+        "{link}: {html}"
+    );
     // The correction replaced a few lines: the club's first file is still applied, corrected.
     assert!(
         html.contains("applied</strong>, corrected by")

@@ -98,12 +98,26 @@ fn applied(listing: Option<&Submissions>) -> std::collections::HashSet<&str> {
         .collect()
 }
 
+/// The anchor of a submission's row.
+fn row_id(submission: &str) -> String {
+    format!("s-{submission}")
+}
+
+/// The row of the submission that corrected another, among its club's submissions.
+fn correction_url(club: &str, by: &str) -> String {
+    format!(
+        "/director?club={}#{}",
+        crate::params::enc(club),
+        crate::params::enc(&row_id(by))
+    )
+}
+
 fn fate(v: &SubmissionView) -> Markup {
     html! {
         strong { (v.state.words()) }
         @if let Some(by) = &v.superseded_by {
             @if v.state == Fate::Applied { ", corrected" }
-            " by " (display_name(by))
+            " by " a href=(correction_url(&v.club, by)) { (display_name(by)) }
             @match v.lines_in_force {
                 Some(0) | None => {}
                 Some(n) => { ": " (counted(n, "of its lines", "of its lines")) " still in force" }
@@ -207,7 +221,7 @@ fn submissions(
                 } }
                 tbody {
                     @for v in shown.iter().skip(offset).take(limit) {
-                        tr {
+                        tr id=(row_id(&v.submission)) {
                             td.l { (fmt::time_to_second(v.sealed_at_ms)) span.fold { "offset " (v.offset) } }
                             td.l.names { a href=(fmt::club_url(&v.club)) { (club_name(p, &v.club)) } }
                             td.l.wide.names { (v.source.as_deref().map(display_name).unwrap_or_default()) " (offset " (v.offset) ")" }
