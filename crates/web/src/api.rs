@@ -10,7 +10,7 @@
 //! | `/api/pair?club=&section=&pair=&dir=` | a pair's scorecard (`direction=` too) |
 //! | `/api/boards/{board}?scope=` | a board's scores (national, or a club's) |
 //! | `/api/movement?top=&club=&pair=&section=&dir=` | places and percentages after each generation |
-//! | `/api/compare?a_scoring=&a_factoring=&a_conventions=&a=&b_...&offset=&limit=` | two scorings side by side |
+//! | `/api/compare?a_scoring=&a_factoring=&a_conventions=&a=&b_...&offset=&limit=` | two scorings side by side (`places_gained`: up the rankings) |
 //! | `/api/player/{national_id}` | a player's season |
 
 use std::collections::BTreeMap;
@@ -255,7 +255,16 @@ struct ComparePage<'a> {
     /// Pairs that change, in all.
     total: usize,
     offset: usize,
-    changed: Vec<simpairs_analysis::compare::Change>,
+    changed: Vec<ChangeShown>,
+}
+
+/// A pair that changes, with its move read up the rankings as a gain (`places_gained`, as
+/// `simpairs compare --json` gives it) beside `place_change` (positive: down the list).
+#[derive(Serialize)]
+struct ChangeShown {
+    #[serde(flatten)]
+    change: simpairs_analysis::compare::Change,
+    places_gained: Option<i64>,
 }
 
 /// `/api/compare?a=&b=&a_scoring=&...&offset=&limit=`: two scorings side by side, a page of the
@@ -278,9 +287,12 @@ pub async fn compare(State(site): State<Site>, params: Params) -> Response {
                 .iter()
                 .skip(ask.offset)
                 .take(ask.limit)
-                .map(|x| simpairs_analysis::compare::Change {
-                    players: cut(&x.players),
-                    ..x.clone()
+                .map(|x| ChangeShown {
+                    places_gained: x.places_gained(),
+                    change: simpairs_analysis::compare::Change {
+                        players: cut(&x.players),
+                        ..x.clone()
+                    },
                 })
                 .collect(),
         })

@@ -207,6 +207,11 @@ async fn what_if_ratio_factoring_changes_the_pairs_of_the_club_that_played_board
             got["place_change"],
             serde_json::to_value(want.place_change).unwrap()
         );
+        // Up the rankings as a gain, as `simpairs compare --json` gives it.
+        assert_eq!(
+            got["places_gained"],
+            serde_json::to_value(want.place_change.map(|m| -m)).unwrap()
+        );
     }
     // Boards 22-27 were played only at LINDFIELD, so only they are factored: the percentages
     // that move are LINDFIELD's; LINDFIELD-2's pairs at most change places.
