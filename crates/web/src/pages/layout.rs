@@ -61,9 +61,10 @@ pub fn status(f: &Frame) -> Markup {
                 } @else {
                     // Nothing closes an event: a late club or a correction may still change the
                     // results, and a player reading them after the session should know.
+                    // The same words as clubs arrive: a line that grew would move what the
+                    // reader is looking at.
                     "Provisional results: " (f.clubs_in) " of " (f.clubs_declared) " clubs in"
                     @if let Some(ms) = f.last_ms { ", last at " (fmt::time(ms)) }
-                    @if f.clubs_in >= f.clubs_declared { "; a club may still correct its results" }
                     "." @if f.boards > 0 { " " (f.boards) " boards." }
                 }
             }
