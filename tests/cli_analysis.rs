@@ -27,6 +27,13 @@ fn native(path: &str) -> Vec<u8> {
     .unwrap()
 }
 
+/// Publishes the real file `file` (a native fixture) for `club`, signed with its simulated key.
+fn publish_native(log: &dyn simpairs_log::Log, event: &str, club: &str, file: &str) {
+    let key = simpairs_sim::club_key(club);
+    simpairs_pipeline::publish::publish_file(log, event, club, &key, file, &native(file), None)
+        .unwrap();
+}
+
 fn club_line(club: &str) -> ClubLine {
     ClubLine {
         club_id: club.into(),
@@ -365,16 +372,7 @@ fn history_lists_a_players_events() {
         Arc::new(simpairs_log::EmbeddedLog::open(dir.path()).unwrap());
     for (event, (club, file)) in ["S1", "S2", "S3"].iter().zip(CLUBS) {
         declare(log.as_ref(), declaration(event, vec![club_line(club)])).unwrap();
-        simpairs_pipeline::publish::publish_file(
-            log.as_ref(),
-            event,
-            club,
-            &simpairs_sim::club_key(club),
-            file,
-            &native(file),
-            None,
-        )
-        .unwrap();
+        publish_native(log.as_ref(), event, club, file);
     }
     let l = dir.path().to_str().unwrap();
     let json: serde_json::Value = serde_json::from_str(&simpairs(&[
@@ -512,16 +510,7 @@ fn history_counts_an_event_once_and_warns_of_an_id_in_two_clubs_of_it() {
     )
     .unwrap();
     for club in ["C1", "C2"] {
-        simpairs_pipeline::publish::publish_file(
-            &log,
-            "TWICE",
-            club,
-            &simpairs_sim::club_key(club),
-            file,
-            &native(file),
-            None,
-        )
-        .unwrap();
+        publish_native(&log, "TWICE", club, file);
     }
     let l = dir.path().to_str().unwrap();
     let text = simpairs(&["history", "--log", l, "--player", "900007", "--no-index"]);
@@ -599,9 +588,7 @@ fn the_csv_export_has_the_published_par_and_each_result_s_distance_from_it() {
             simpairs_sim::organiser_key().public(),
         );
     declare(&log, declaration).unwrap();
-    let key = simpairs_sim::club_key("NB");
-    simpairs_pipeline::publish::publish_file(&log, "NEWTON", "NB", &key, FILE, &native(FILE), None)
-        .unwrap();
+    publish_native(&log, "NEWTON", "NB", FILE);
     // The published par of each board, to NS.
     let mut published = std::collections::HashMap::new();
     let mut board = String::new();

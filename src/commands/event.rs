@@ -385,12 +385,11 @@ fn run_hands(args: HandsArgs) -> anyhow::Result<()> {
         );
     }
     for (club, boards) in differing {
-        let boards: Vec<String> = boards.iter().map(i32::to_string).collect();
         println!(
             "note: until now the event's deals of board(s) {} were club {club}'s, the first club to apply them, and these differ: \
              the clubs applied before were judged by club {club}'s. If it played other boards, withdraw its results \
              (simpairs club withdraw --club {club} --key {} --reason \"...\") and have the clubs set aside for their deals publish again",
-            boards.join(", "),
+            numbers(boards.iter().copied()),
             args.organiser_key.display()
         );
     }

@@ -157,6 +157,16 @@ fn session_with_deals(club: &str, tricks: i32, north: &str) -> Vec<Event> {
     events
 }
 
+/// [`session_with_deals`] sealed with the club's key.
+fn sealed_with_deals(codec: &Codec, club: &str, tricks: i32, north: &str) -> Vec<Event> {
+    sealed(
+        codec,
+        club,
+        &key_of(club),
+        session_with_deals(club, tricks, north),
+    )
+}
+
 /// North's hand of board 1 in the event's deal, and in another session's.
 const BOARD_1: &str = "AKQJT98765432...";
 const OTHER_BOARD_1: &str = ".AKQJT98765432..";
@@ -247,8 +257,7 @@ fn submissions(codec: &Codec) -> Vec<Vec<Vec<u8>>> {
     all.push(vec![b"\xc3\x01damaged".to_vec()]);
     // Deals: A's of another session, B's and C's of the event's, and A withdrawn.
     for (club, north) in [("A", OTHER_BOARD_1), ("B", BOARD_1), ("C", BOARD_1)] {
-        let session = session_with_deals(club, 9, north);
-        all.push(encode(sealed(codec, club, &key_of(club), session)));
+        all.push(encode(sealed_with_deals(codec, club, 9, north)));
     }
     all.push(encode(withdrawal(codec, "A")));
     all.push(encode(board_withdrawn(codec, "A", 1)));
@@ -480,24 +489,9 @@ fn a_batch_past_the_event_s_limits_is_set_aside_as_it_comes() {
 #[test]
 fn a_withdrawn_club_s_deals_no_longer_hold_in_the_same_batch_or_after() {
     let codec = Codec::new().unwrap();
-    let a = sealed(
-        &codec,
-        "A",
-        &key_of("A"),
-        session_with_deals("A", 9, OTHER_BOARD_1),
-    );
-    let b = sealed(
-        &codec,
-        "B",
-        &key_of("B"),
-        session_with_deals("B", 8, BOARD_1),
-    );
-    let b_again = sealed(
-        &codec,
-        "B",
-        &key_of("B"),
-        session_with_deals("B", 7, BOARD_1),
-    );
+    let a = sealed_with_deals(&codec, "A", 9, OTHER_BOARD_1);
+    let b = sealed_with_deals(&codec, "B", 8, BOARD_1);
+    let b_again = sealed_with_deals(&codec, "B", 7, BOARD_1);
     let b_again_len = b_again.len();
     let events: Vec<Event> = [a, b, withdrawal(&codec, "A"), b_again].concat();
     let (reasons, applied) = feed(&mut fresh_state(), &codec, &events);
@@ -539,18 +533,8 @@ fn a_withdrawn_club_s_deals_no_longer_hold_in_the_same_batch_or_after() {
 #[test]
 fn a_club_s_deal_of_a_board_it_withdrew_no_longer_holds() {
     let codec = Codec::new().unwrap();
-    let a = sealed(
-        &codec,
-        "A",
-        &key_of("A"),
-        session_with_deals("A", 9, OTHER_BOARD_1),
-    );
-    let b = sealed(
-        &codec,
-        "B",
-        &key_of("B"),
-        session_with_deals("B", 8, BOARD_1),
-    );
+    let a = sealed_with_deals(&codec, "A", 9, OTHER_BOARD_1);
+    let b = sealed_with_deals(&codec, "B", 8, BOARD_1);
     // C gives another deal of board 2, which A still plays: held to A's.
     let mut c = session_with_deals("C", 10, BOARD_1);
     c.pop();
