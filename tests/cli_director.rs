@@ -1719,3 +1719,52 @@ fn a_second_event_beside_the_same_clubs_file_is_told_where_its_keys_go_and_leave
     );
     assert!(d.join("log2").is_dir() && d.join("keys2/A.key").is_file());
 }
+
+/// The organiser closes the event as the README shows: the results in are final, a club
+/// publishing is refused at once, the listing says so, and the event cannot be closed twice.
+#[test]
+fn a_closed_event_takes_nothing_more_and_says_its_results_are_final() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
+    std::fs::write(d.join("a.csv"), CLUB_A).unwrap();
+    std::fs::write(d.join("b.csv"), CLUB_B).unwrap();
+    declared(d, "1-2");
+    publish(d, "A", "a.csv");
+    let close = [
+        "event",
+        "amend",
+        "--log",
+        "log",
+        "--event",
+        "E",
+        "--organiser-key",
+        "keys/organiser.key",
+        "--close",
+    ];
+    let closed = ok(d, &close);
+    assert!(
+        closed.starts_with("event E closed: the results in by now are final;"),
+        "{closed}"
+    );
+    let refused = publishing(d, "B", "b.csv");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        stderr.contains("event E was closed by the organiser at ")
+            && stderr.contains("its results are final, and nothing more is taken"),
+        "{stderr}"
+    );
+    let again = simpairs(d, &close);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success() && stderr.contains("cannot be closed again"));
+    aggregated(d);
+    let listed = ok(d, &["submissions", "--log", "log"]);
+    let said = [
+        "event E: 1 of 2 declared clubs in;",
+        "\nclosed by the organiser at ",
+        "amendment 1: the event closed at ",
+        "\nclubs with no results in the event (it is closed): 1\n  B (Club B)",
+    ];
+    assert!(said.iter().all(|s| listed.contains(s)), "{listed}");
+}

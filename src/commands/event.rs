@@ -19,7 +19,7 @@ pub enum EventCommand {
     /// public keys; key pairs are made for clubs without one). Refuses an event already declared.
     Declare(Box<DeclareArgs>),
     /// Amends a declared event, signed with the organiser's key: adds clubs or club keys, revokes
-    /// keys.
+    /// keys, closes the event.
     Amend(AmendArgs),
     /// Declares the boards' hand records (a PBN file's deals): a club whose deals differ is set
     /// aside, naming the boards.
@@ -128,6 +128,10 @@ pub struct AmendArgs {
     /// the file holding it (repeatable).
     #[arg(long)]
     pub revoke: Vec<String>,
+    /// Closes the event, for good: the results in by now are final. A submission sealed from now
+    /// on is set aside, and `club publish` refuses. See docs/rules.md, "Closing an event".
+    #[arg(long)]
+    pub close: bool,
     /// Where private keys made for added clubs are written.
     #[arg(long)]
     pub keys_out: Option<PathBuf>,
@@ -306,8 +310,20 @@ fn run_amend(args: AmendArgs) -> anyhow::Result<()> {
         let key_id = key_id_given(&given, &format!("--revoke {club}"))?;
         amendment.revoked.push((club, key_id));
     }
+    let only_close = amendment.clubs.is_empty()
+        && amendment.added_keys.is_empty()
+        && amendment.revoked.is_empty();
+    amendment.close = args.close;
     let declared = amend(log.as_ref(), &args.event, &organiser, amendment)?;
-    println!("event {} amended", args.event);
+    if !(args.close && only_close) {
+        println!("event {} amended", args.event);
+    }
+    if args.close {
+        println!(
+            "event {} closed: the results in by now are final; a submission sealed from now on is set aside, and clubs publishing are refused",
+            args.event
+        );
+    }
     if !declared.unchanged.is_empty() {
         println!(
             "already part of the event, as listed, and left as they are: {}",

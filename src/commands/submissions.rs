@@ -96,6 +96,7 @@ impl Filter {
                 false => Vec::new(),
             },
             // The event's, as the summary is.
+            closed_ms: s.closed_ms,
             awaiting_aggregator: s.awaiting_aggregator,
         }
     }
@@ -148,7 +149,7 @@ fn write_list(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result
     if !s.amendments.is_empty() {
         writeln!(
             out,
-            "\nhand records and keys revoked (the organiser's amendments):"
+            "\nthe organiser's amendments (hand records, keys revoked, the event closed):"
         )?;
         for a in &s.amendments {
             writeln!(out, "  amendment {}: {}, {}", a.amendment, a.what, a.from)?;
@@ -179,6 +180,13 @@ fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
             "records set aside on their own"
         ),
     )?;
+    if let Some(ms) = s.closed_ms {
+        writeln!(
+            out,
+            "closed by the organiser at {}: the results are final",
+            describe_time(ms)
+        )?;
+    }
     match s.awaiting_aggregator {
         Some(n) if n > 0 => writeln!(
             out,
@@ -267,7 +275,11 @@ fn write_waiting(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
         }
     }
     if !s.not_in.is_empty() {
-        writeln!(out, "\nclubs not in yet: {}", s.not_in.len())?;
+        let heading = match s.closed_ms {
+            Some(_) => "clubs with no results in the event (it is closed)",
+            None => "clubs not in yet",
+        };
+        writeln!(out, "\n{heading}: {}", s.not_in.len())?;
         for c in &s.not_in {
             writeln!(out, "  {} ({})", c.club, c.name)?;
         }

@@ -342,16 +342,21 @@ pub fn verify_output(key: &PublicKey, seal: &OutputSealed) -> bool {
 }
 
 /// The bytes an amendment's signature covers: [`AMENDMENT_DOMAIN`] and the amendment's datum
-/// written with an empty signature. `hands_from`, the field after the signature, is left out
-/// when it is empty (its one byte, the count 0): an amendment written before the field keeps
-/// the bytes it was signed over.
+/// written with an empty signature. The fields after the signature that are empty at the
+/// datum's end are left out (each one byte, the count 0): `closed_from` when it is empty, then
+/// `hands_from` when it is empty too. An amendment written before those fields keeps the bytes
+/// it was signed over.
 pub fn amendment_bytes(codec: &crate::Codec, amended: &EventAmended) -> Vec<u8> {
     let unsigned = crate::Event::EventAmended(EventAmended {
         signature: Vec::new(),
         ..amended.clone()
     });
     let mut datum = codec.datum(&unsigned);
-    if amended.hands_from.is_empty() {
+    // The fields added since version 1, last first.
+    for added in [&amended.closed_from, &amended.hands_from] {
+        if !added.is_empty() {
+            break;
+        }
         // An empty array is written as its count, 0, alone, and it is the datum's last field.
         debug_assert_eq!(datum.last(), Some(&0));
         datum.pop();

@@ -195,5 +195,17 @@ fn amendments_written_before_hands_from_decode_with_hand_records_for_every_seal(
     assert_eq!((writer.version(), writer.is_current()), (1, false));
     let expected: Event = common::event_amended_v1().into();
     assert_eq!(codec.decode(&golden).unwrap(), expected);
-    assert_eq!(codec.current_schema(EventType::EventAmended).version(), 2);
+    assert_eq!(codec.current_schema(EventType::EventAmended).version(), 3);
+}
+
+/// Amendments written before an event could be closed (version 2) decode as amendments that do
+/// not close it.
+#[test]
+fn amendments_written_before_closing_decode_as_not_closing_the_event() {
+    let codec = Codec::new().unwrap();
+    let golden = std::fs::read(common::golden_dir().join("v2/EventAmended.bin")).unwrap();
+    let writer = codec.writer_schema(&golden).unwrap();
+    assert_eq!((writer.version(), writer.is_current()), (2, false));
+    let expected: Event = common::event_amended_v2().into();
+    assert_eq!(codec.decode(&golden).unwrap(), expected);
 }

@@ -375,8 +375,8 @@ fn output_seals_verify_with_the_aggregators_key_only() {
 }
 
 /// An amendment written before `hands_from` (version 1) is signed over its datum with an empty
-/// signature; read with version 2, the bytes its signature covers are those same bytes, so it
-/// still verifies. With the field, the place is signed too.
+/// signature; read with version 3, the bytes its signature covers are those same bytes, so it
+/// still verifies. With the field, the place is signed too; and so with `closed_from`.
 #[test]
 fn amendment_bytes_are_the_version_1_bytes_until_hand_records_say_where_they_hold_from() {
     let codec = Codec::new().unwrap();
@@ -390,10 +390,26 @@ fn amendment_bytes_are_the_version_1_bytes_until_hand_records_say_where_they_hol
         amendment_bytes(&codec, &common::event_amended_v1()),
         [AMENDMENT_DOMAIN, &unsigned_v1].concat()
     );
-    // Version 2 with a place: the whole datum, the place included, so it cannot be moved.
+    // Version 2 with a place: the whole version 2 datum, the place included, so it cannot be
+    // moved; read with version 3, an amendment that does not close the event signs those same
+    // bytes.
+    let golden = std::fs::read(common::golden_dir().join("v2/EventAmended.bin")).unwrap();
+    let v2 = split_message(&golden).unwrap().datum;
+    let (before, after) = v2.split_at(v2.len() - 5);
+    let unsigned_v2 = [&before[..before.len() - signature.len()], &[0], after].concat();
+    assert_eq!(after, [6, 80, 14, 0, 0]);
+    let v2_bytes = amendment_bytes(&codec, &common::event_amended_v2());
+    assert_eq!(v2_bytes, [AMENDMENT_DOMAIN, &unsigned_v2].concat());
+    // Version 3 closing the event: the whole datum, where it closes from included.
     let amended = common::event_amended();
     let bytes = amendment_bytes(&codec, &amended);
-    assert!(bytes.starts_with(AMENDMENT_DOMAIN) && bytes.ends_with(&[6, 80, 14, 0, 0]));
+    assert!(bytes.starts_with(&v2_bytes));
+    assert!(bytes.ends_with(&[6, 82, 16, 2, 0]));
+    let reopened_elsewhere = simpairs_events::types::EventAmended {
+        closed_from: vec![41, 8, 2],
+        ..amended.clone()
+    };
+    assert_ne!(amendment_bytes(&codec, &reopened_elsewhere), bytes);
     let moved = simpairs_events::types::EventAmended {
         hands_from: vec![41, 7, 0],
         ..amended.clone()

@@ -423,6 +423,9 @@ pub struct Amendment {
     pub revoked: Vec<(String, String)>,
     /// The boards' hand records: (board, deal in PBN notation).
     pub hands: Vec<(i32, String)>,
+    /// Closes the event, for good: no seal after the amendment's line is taken, so that the
+    /// results before it are final.
+    pub close: bool,
     /// Where fresh private keys are written.
     pub keys_dir: Option<PathBuf>,
 }
@@ -507,7 +510,7 @@ fn without_unchanged(roster: &Roster, mut a: Amendment) -> Result<(Amendment, Ve
     }
     a.clubs = added;
     let nothing = a.clubs.is_empty() && a.added_keys.is_empty() && a.revoked.is_empty();
-    if nothing && a.hands.is_empty() && !unchanged.is_empty() {
+    if nothing && a.hands.is_empty() && !a.close && !unchanged.is_empty() {
         return Err(DeclareError::NothingToAmend {
             event: roster.event_id().to_string(),
         }
@@ -518,6 +521,13 @@ fn without_unchanged(roster: &Roster, mut a: Amendment) -> Result<(Amendment, Ve
 
 /// Refuses an amendment that names clubs wrongly or gives unreadable deals.
 fn check_amendment(roster: &Roster, a: &Amendment) -> Result<()> {
+    if let Some(closed) = roster.closed.as_ref().filter(|_| a.close) {
+        return Err(DeclareError::AlreadyClosed {
+            event: roster.event_id().to_string(),
+            at: crate::when::describe_time(closed.at_ms),
+        }
+        .into());
+    }
     // The clubs the event has are out of the amendment already (see `without_unchanged`).
     let named = (a.added_keys.iter().map(|(c, _)| c)).chain(a.revoked.iter().map(|(c, _)| c));
     for club in named {
@@ -615,6 +625,11 @@ fn amendment_of(
         hands_from: match a.hands.is_empty() {
             true => Vec::new(),
             false => vec![IN_BAND; partitions as usize],
+        },
+        // From the amendment's line in each partition, as the hand records.
+        closed_from: match a.close {
+            true => vec![IN_BAND; partitions as usize],
+            false => Vec::new(),
         },
     })
 }

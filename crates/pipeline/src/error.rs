@@ -211,6 +211,11 @@ pub enum DeclareError {
     /// An amendment whose clubs are all part of the event already, and nothing else.
     #[error("every club listed is already part of event {event}, as listed: nothing to amend")]
     NothingToAmend { event: String },
+    /// An amendment closing an event closed already.
+    #[error(
+        "event {event} was closed at {at}: its results are final, and it cannot be closed again"
+    )]
+    AlreadyClosed { event: String, at: String },
     /// An amendment naming a club the event does not have.
     #[error("club {club} is not part of event {event}")]
     UnknownClub { club: String, event: String },
@@ -273,6 +278,11 @@ pub enum AmendmentRefused {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PublishError {
+    /// The organiser closed the event.
+    #[error(
+        "event {event} was closed by the organiser at {at}: its results are final, and nothing more is taken (a correction now is for the organiser to decide, outside simpairs)"
+    )]
+    Closed { event: String, at: String },
     /// The club is not declared in the event.
     #[error("club {club} is not part of event {event}; the organiser declares the clubs")]
     NotInEvent { club: String, event: String },

@@ -59,9 +59,9 @@ use crate::{Error, Result, stream_name};
 /// (docs/rules.md, "Corrections", a pair number read as the pair in force; the organiser's seals
 /// for a club, docs/decisions/trust.md; hand records from where they were declared, its saved
 /// state keeping the clubs' deals apart; a withdrawn club's deals forgotten, a board at a time,
-/// its saved state keeping which clubs gave each deal): an index of another version is built
-/// again.
-pub const FORMAT: u32 = 7;
+/// its saved state keeping which clubs gave each deal; the organiser's close, docs/rules.md,
+/// "Closing an event"): an index of another version is built again.
+pub const FORMAT: u32 = 8;
 
 /// One generation: a submission applied, where, and what it needed to apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

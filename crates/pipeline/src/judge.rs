@@ -182,6 +182,15 @@ pub enum Rejection {
         from_offset: u64,
     },
     #[error(
+        "submission {submission} of club {club} was sealed after the organiser closed the event (amendment {amendment}, from offset {from_offset} of the results stream): the results are final, and it is set aside"
+    )]
+    Closed {
+        club: String,
+        submission: String,
+        amendment: i64,
+        from_offset: u64,
+    },
+    #[error(
         "submission {submission} of club {club} seals {count} records numbered 0..{count}, but records {arrived} arrived"
     )]
     Incomplete {

@@ -127,6 +127,11 @@ impl Projection {
         }
     }
 
+    /// When the organiser closed the event (ms since the epoch), if it did: the results are final.
+    pub fn closed_ms(&self) -> Option<i64> {
+        self.roster.as_ref()?.closed.as_ref().map(|c| c.at_ms)
+    }
+
     /// The national generation shown.
     pub fn generation(&self) -> i64 {
         self.national.as_ref().map_or(0, |s| s.generation)

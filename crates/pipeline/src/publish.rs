@@ -385,9 +385,17 @@ pub fn append_submission(
 }
 
 /// Checks a submission against the event's declaration before publishing: the club is part of the
-/// event and this is one of its keys (so that a club is told at once, not by the aggregator).
+/// event, still open, and this is one of its keys (so that a club is told at once, not by the
+/// aggregator).
 pub(crate) fn check_against(roster: &Roster, club: &str, key: &PrivateKey) -> Result<()> {
     let event = roster.event_id();
+    if let Some(closed) = &roster.closed {
+        return Err(PublishError::Closed {
+            event: event.to_string(),
+            at: crate::when::describe_time(closed.at_ms),
+        }
+        .into());
+    }
     let Some(entry) = roster.clubs.get(club) else {
         return Err(PublishError::NotInEvent {
             club: club.to_string(),

@@ -20,10 +20,12 @@ use crate::{AmendmentRefused, Error, KeyError, Result, stream_name};
 /// drawn in the results stream by a `LineDrawn` record.
 pub const IN_BAND: i64 = -1;
 
-/// Whether an amendment's hand records or revocations hold from a line drawn in the results
-/// stream ([`IN_BAND`]).
+/// Whether an amendment's hand records, revocations or closing hold from a line drawn in the
+/// results stream ([`IN_BAND`]).
 pub(crate) fn draws_a_line(a: &EventAmended) -> bool {
-    a.hands_from.contains(&IN_BAND) || (a.revoked_keys.iter()).any(|r| r.from_offset == IN_BAND)
+    a.hands_from.contains(&IN_BAND)
+        || a.closed_from.contains(&IN_BAND)
+        || (a.revoked_keys.iter()).any(|r| r.from_offset == IN_BAND)
 }
 
 /// A club and the keys it may sign with.
@@ -51,6 +53,34 @@ pub struct Revoked {
     pub in_band: bool,
 }
 
+/// The organiser closed the event: seals at or after `from` of their partition are refused, so
+/// that the results before are final.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closed {
+    /// For each partition of the results stream; [`NOT_DRAWN`] there until the line is met.
+    pub from: Vec<u64>,
+    /// The amendment that closed it.
+    pub amendment: i64,
+    /// When the organiser closed it, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// Whether its line is drawn in the results stream ([`Roster::draw`]).
+    pub in_band: bool,
+}
+
+impl Closed {
+    /// Where the event is closed from in `partition`, if a seal at `offset` comes after it.
+    pub fn at(&self, partition: u32, offset: u64) -> Option<u64> {
+        let from = *self.from.get(partition as usize)?;
+        (offset >= from).then_some(from)
+    }
+
+    /// Whether it holds anywhere yet: its line met in a partition (a reader of the results
+    /// stream as of a moment before the close has not met it).
+    pub fn drawn(&self) -> bool {
+        self.from.iter().any(|&from| from != NOT_DRAWN)
+    }
+}
+
 /// Where an amendment whose line is drawn in the results stream holds from in a partition
 /// before its line is met there: past every record.
 pub const NOT_DRAWN: u64 = u64::MAX;
@@ -72,6 +102,8 @@ pub struct Roster {
     /// The amendments whose line is drawn in the results stream, with the signature each
     /// `LineDrawn` record must carry.
     pub lines: BTreeMap<i64, Vec<u8>>,
+    /// Whether, and from where, the organiser closed the event (the first amendment that did).
+    pub closed: Option<Closed>,
     /// The one club whose entry `clubs` holds, when the roster was read for one club
     /// ([`Roster::new_for`]).
     only: Option<String>,
@@ -130,6 +162,10 @@ pub(crate) enum SignerProblem {
     Revoked {
         from_offset: u64,
     },
+    /// The seal comes after the organiser closed the event.
+    Closed {
+        from_offset: u64,
+    },
 }
 
 impl Roster {
@@ -179,6 +215,7 @@ impl Roster {
             hands: Vec::new(),
             amendments: 0,
             lines: BTreeMap::new(),
+            closed: None,
             only: only.map(str::to_string),
             added_elsewhere: BTreeSet::new(),
             declared,
@@ -203,13 +240,20 @@ impl Roster {
             .clubs
             .get(&seal.club_id)
             .ok_or(SignerProblem::UnknownClub)?;
-        let Some(key) = club.keys.iter().find(|k| k.id == seal.key_id) else {
-            if let Some(organiser) = self.organiser.filter(|k| k.id() == seal.key_id) {
-                return Ok(organiser);
-            }
+        let key = club.keys.iter().find(|k| k.id == seal.key_id);
+        let organiser = self.organiser.filter(|k| k.id() == seal.key_id);
+        if key.is_none() && organiser.is_none() {
             return Err(SignerProblem::UnknownKey {
                 declared: club.keys.iter().map(|k| k.id.clone()).collect(),
             });
+        }
+        // Closed for everyone, the organiser too: the results before the line are final.
+        if let Some(from_offset) = self.closed_at(partition, offset) {
+            return Err(SignerProblem::Closed { from_offset });
+        }
+        let Some(key) = key else {
+            // The organiser's key, found above.
+            return organiser.ok_or(SignerProblem::NotAKey);
         };
         if let Some(from_offset) = self.revoked_at(seal, partition, offset) {
             return Err(SignerProblem::Revoked { from_offset });
@@ -273,10 +317,24 @@ impl Roster {
             .map(|r| r.from)
     }
 
-    /// Draws the line of amendment `amendment` at `offset` of `partition`: its hand records and
-    /// its revocations of keys whose clubs publish there hold from it, where no line was drawn.
+    /// Where the event is closed from in `partition`, if a seal at `offset` there comes after
+    /// the organiser closed it (the part of [`Roster::signer`] a line met in the results stream
+    /// can change, with [`Roster::revoked_at`]).
+    pub(crate) fn closed_at(&self, partition: u32, offset: u64) -> Option<u64> {
+        self.closed.as_ref()?.at(partition, offset)
+    }
+
+    /// Draws the line of amendment `amendment` at `offset` of `partition`: its hand records,
+    /// its closing and its revocations of keys whose clubs publish there hold from it, where no
+    /// line was drawn.
     pub(crate) fn draw(&mut self, amendment: i64, partition: u32, offset: u64) {
         let p = partition as usize;
+        let closed = self.closed.as_mut();
+        if let Some(c) = closed.filter(|c| c.in_band && c.amendment == amendment)
+            && let Some(from) = c.from.get_mut(p).filter(|from| **from == NOT_DRAWN)
+        {
+            *from = offset;
+        }
         for h in (self.hands.iter_mut()).filter(|h| h.in_band && h.amendment == amendment) {
             if let Some(from) = h.from.get_mut(p).filter(|from| **from == NOT_DRAWN) {
                 *from = offset;
@@ -293,7 +351,13 @@ impl Roster {
     /// Draws every line not drawn yet at the start: what `club publish` judges a file by, as
     /// its records will come after every amendment made so far and, once drawn, its lines.
     pub(crate) fn draw_every_line(&mut self) {
-        for from in self.hands.iter_mut().flat_map(|h| h.from.iter_mut()) {
+        let closed = self.closed.iter_mut().flat_map(|c| c.from.iter_mut());
+        for from in self
+            .hands
+            .iter_mut()
+            .flat_map(|h| h.from.iter_mut())
+            .chain(closed)
+        {
             if *from == NOT_DRAWN {
                 *from = 0;
             }
@@ -386,6 +450,20 @@ impl Roster {
                     .collect(),
                 deals: a.hands.iter().map(|h| (h.board, h.deal.clone())).collect(),
                 amendment: a.amendment,
+                in_band,
+            });
+        }
+        if !a.closed_from.is_empty() && next.closed.is_none() {
+            let in_band = a.closed_from.contains(&IN_BAND);
+            next.closed = Some(Closed {
+                from: (a.closed_from.iter())
+                    .map(|&offset| match in_band {
+                        true => NOT_DRAWN,
+                        false => u64::try_from(offset).unwrap_or(0),
+                    })
+                    .collect(),
+                amendment: a.amendment,
+                at_ms: a.amended_at_ms,
                 in_band,
             });
         }
@@ -554,6 +632,7 @@ mod tests {
             key_id: String::new(),
             signature: Vec::new(),
             hands_from: Vec::new(),
+            closed_from: Vec::new(),
         }
     }
 
@@ -682,5 +761,41 @@ mod tests {
         publishing.draw_every_line();
         assert_eq!(from(&publishing), [vec![0, 0]]);
         assert_eq!(revoked_from(&publishing), 0);
+    }
+
+    #[test]
+    fn a_close_holds_from_its_line_in_each_partition_and_only_the_first_counts() {
+        let mut roster = Roster::new(declared()).unwrap();
+        let mut close = amendment(1);
+        close.closed_from = vec![IN_BAND, IN_BAND];
+        close.amended_at_ms = 77;
+        close.signature = vec![3; 64];
+        roster.apply_amendment(&close).unwrap();
+        assert_eq!(roster.lines.keys().collect::<Vec<_>>(), [&1]);
+        assert!(!roster.closed.as_ref().unwrap().drawn());
+        assert_eq!(
+            roster.closed_at(0, 1_000),
+            None,
+            "not drawn: holds nowhere yet"
+        );
+        roster.draw(1, 1, 20);
+        roster.draw(1, 1, 25);
+        assert!(roster.closed.as_ref().unwrap().drawn());
+        assert_eq!(
+            (roster.closed_at(1, 19), roster.closed_at(1, 20)),
+            (None, Some(20))
+        );
+        assert_eq!(roster.closed_at(0, 1_000), None);
+        // A second close changes nothing: the first one's place and time hold.
+        let mut again = amendment(2);
+        again.closed_from = vec![4, 4];
+        again.amended_at_ms = 99;
+        roster.apply_amendment(&again).unwrap();
+        let closed = roster.closed.clone().unwrap();
+        assert_eq!((closed.amendment, closed.at_ms), (1, 77));
+        assert_eq!(closed.from, [NOT_DRAWN, 20]);
+        // `club publish` judges as if every line were drawn.
+        roster.draw_every_line();
+        assert_eq!(roster.closed_at(0, 0), Some(0));
     }
 }

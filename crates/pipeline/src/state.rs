@@ -1089,6 +1089,9 @@ pub(crate) fn check_signer(
                 from_offset,
             });
         }
+        Err(SignerProblem::Closed { from_offset }) => {
+            return Err(closed(roster, seal, from_offset));
+        }
         // Declared bytes that are no key: no signature can verify with them.
         Err(SignerProblem::NotAKey) => return Err(Rejection::Forged { club, submission }),
     };
@@ -1099,9 +1102,10 @@ pub(crate) fn check_signer(
 }
 
 /// A signer check made against the roster as the records were read ([`check_signer`]), made
-/// against `roster` now: a line of an amendment met while they were staged may have revoked the
-/// key since. Lines only ever revoke (a revocation's place is drawn once), and a revocation is
-/// checked after the club and its key are found and before the signature.
+/// against `roster` now: a line of an amendment met while they were staged may have closed the
+/// event or revoked the key since. Lines only ever refuse (a line's place is drawn once), and a
+/// closing, then a revocation, is checked after the club and its key are found and before the
+/// signature.
 fn revoked_since(
     roster: &Roster,
     seal: &SubmissionSealed,
@@ -1116,6 +1120,9 @@ fn revoked_since(
         return checked;
     }
     let place = u64::try_from(offset).unwrap_or(0);
+    if let Some(from_offset) = roster.closed_at(partition, place) {
+        return Err(closed(roster, seal, from_offset));
+    }
     match roster.revoked_at(seal, partition, place) {
         Some(from_offset) => Err(Rejection::Revoked {
             club: seal.club_id.clone(),
@@ -1124,6 +1131,16 @@ fn revoked_since(
             from_offset,
         }),
         None => checked,
+    }
+}
+
+/// A seal that came after the organiser closed the event, from `from_offset` of its partition.
+fn closed(roster: &Roster, seal: &SubmissionSealed, from_offset: u64) -> Rejection {
+    Rejection::Closed {
+        club: seal.club_id.clone(),
+        submission: seal.submission_id.clone(),
+        amendment: roster.closed.as_ref().map_or(0, |c| c.amendment),
+        from_offset,
     }
 }
 

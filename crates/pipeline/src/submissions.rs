@@ -109,8 +109,11 @@ pub struct Submissions {
     pub clubs_declared: usize,
     pub not_in: Vec<ClubNotIn>,
     pub withdrawn: Vec<ClubWithdrawn>,
-    /// The organiser's hand records and revoked keys, and where each holds from.
+    /// The organiser's hand records, revoked keys and close, and where each holds from.
     pub amendments: Vec<Held>,
+    /// When the organiser closed the event (its results final), once its line is met: `None`
+    /// while it is open, and as of a moment before the close.
+    pub closed_ms: Option<i64>,
     /// How many of the submissions applied here the aggregator has not published yet (the
     /// website shows only what it published); `None` when not known, or for a past moment.
     pub awaiting_aggregator: Option<usize>,
@@ -195,6 +198,9 @@ pub fn from_replay(event: &str, replay: &crate::replay::Replay) -> Submissions {
         not_in: not_in(state, &submissions),
         withdrawn: withdrawn(state, &submissions),
         amendments: state.roster().map(holds::holds).unwrap_or_default(),
+        closed_ms: (state.roster().and_then(|r| r.closed.as_ref()))
+            .filter(|c| c.drawn())
+            .map(|c| c.at_ms),
         awaiting_aggregator: None,
         submissions,
         dead_letters,

@@ -276,3 +276,62 @@ fn a_line_the_log_refused_is_said_and_drawn_by_the_next_amendment() {
     let expected = [("before any line".to_string(), State::Applied)];
     assert_eq!(west_listed(log.as_ref(), EVENT), expected);
 }
+
+/// The organiser closes the event: a seal appended while the amendment was being made, before
+/// its line, applies; one after it is set aside, for every reader, the organiser's own too. A
+/// club publishing is refused at once, the event cannot be closed twice, and the website's
+/// projection knows it is closed. On the embedded log, and on a broker's partitions when
+/// `SIMPAIRS_KAFKA` names one.
+#[test]
+fn closing_holds_from_its_line_for_every_reader() {
+    for (log, event) in common::logs("closing") {
+        let event = event.as_str();
+        let clubs = common::declared_session(log.as_ref(), event, "closing");
+        common::publish_csv(
+            log.as_ref(),
+            event,
+            "NORTH",
+            &common::key_of("NORTH"),
+            &clubs[0],
+        );
+        let held = Held::new(&log, event);
+        let close = simpairs_pipeline::declare::Amendment {
+            close: true,
+            ..Default::default()
+        };
+        let organiser = simpairs_sim::organiser_key();
+        simpairs_pipeline::declare::amend(&held.holding, event, &organiser, close.clone()).unwrap();
+        west_appends(log.as_ref(), event, &clubs[2], "before the line");
+        assert!(aggregated(&log, event).state().clubs().contains_key("WEST"));
+        held.release();
+        std::thread::sleep(Duration::from_millis(2));
+        west_appends(log.as_ref(), event, &clubs[2], "after the line");
+        let withdrawn = simpairs_pipeline::publish::withdraw_club(
+            log.as_ref(),
+            event,
+            "WEST",
+            &organiser,
+            "withdrawn after closing",
+        );
+        let refused = withdrawn.unwrap_err().to_string();
+        let said = format!("event {event} was closed by the organiser at ");
+        assert!(refused.contains(&said), "{refused}");
+        assert!(refused.contains("its results are final"), "{refused}");
+        // An aggregator started again and the director's listing (a replay) agree.
+        assert_eq!(aggregated(&log, event).state().applied_count(), 2);
+        let expected = [("before the line".to_string(), State::Applied)];
+        assert_eq!(west_listed(log.as_ref(), event), expected);
+        let listing = simpairs_pipeline::submissions::list(log.as_ref(), event, None).unwrap();
+        let reasons: Vec<&str> = (listing.dead_letters.iter())
+            .map(|d| d.reason.as_str())
+            .collect();
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+        let closed = "of club WEST was sealed after the organiser closed the event (amendment 1, from offset";
+        assert!(reasons[0].contains(closed), "{reasons:?}");
+        let again = simpairs_pipeline::declare::amend(log.as_ref(), event, &organiser, close);
+        let again = again.unwrap_err().to_string();
+        assert!(again.contains("cannot be closed again"), "{again}");
+        let projection = simpairs_pipeline::project::Projection::load(log.as_ref(), event).unwrap();
+        assert!(projection.closed_ms().is_some());
+    }
+}

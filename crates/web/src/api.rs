@@ -40,6 +40,8 @@ struct Status {
     submissions: usize,
     dead_letters: usize,
     updated_ms: i64,
+    /// When the organiser closed the event (its results are final), or null while it is open.
+    closed_ms: Option<i64>,
     /// `live`, `reading` (catching up with the log) or `failed`.
     state: &'static str,
     /// Why the results stopped updating, when they did.
@@ -67,6 +69,7 @@ pub async fn status(State(site): State<Site>) -> Response {
         submissions: p.submissions(),
         dead_letters: p.dead_letters,
         updated_ms: p.updated_ms,
+        closed_ms: p.closed_ms(),
         state,
         error,
     };

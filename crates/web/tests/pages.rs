@@ -443,12 +443,52 @@ async fn the_directors_page_says_where_a_revocation_holds_from() {
         club.id,
         key.public().id()
     );
-    let section = html.contains("Hand records and keys revoked");
+    let section = html.contains("The organiser's amendments");
     assert!(section && html.contains(&said), "{html}");
     assert!(
         html.contains("which the organiser revoked from offset"),
         "{html}"
     );
+}
+
+/// Once the organiser closes the event, every page says its results are final, a club with none
+/// is said to have none (not "not in yet"), and a submission sealed after the close is set aside.
+#[tokio::test]
+async fn a_closed_event_says_its_results_are_final() {
+    let e = common::declared("closed", "Closed", &common::settings(45, 3, 3));
+    e.publish(0);
+    let close = simpairs_pipeline::declare::Amendment {
+        close: true,
+        ..Default::default()
+    };
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::declare::amend(e.log.as_ref(), &e.id, &organiser, close).unwrap();
+    let late = &e.sim.clubs[1];
+    let key = simpairs_sim::club_key(&late.id);
+    append(&e, &late.id, &key, &late.csv, "late.csv");
+    e.aggregate();
+    let site = e.site();
+    let (_, _, home) = common::get(&site, "/").await;
+    let final_line = "Final results (closed by the organiser at ";
+    assert!(
+        home.contains(final_line) && home.contains("): 1 of 3 clubs in"),
+        "{home}"
+    );
+    assert!(!home.contains("Provisional"), "{home}");
+    let (_, _, club) = common::get(&site, &format!("/club/{}", late.id)).await;
+    assert!(
+        club.contains("which the organiser closed without them"),
+        "{club}"
+    );
+    let (_, _, director) = common::get(&site, "/director").await;
+    let said = [
+        "Clubs with no results (the event is closed)",
+        "was sealed after the organiser closed the event",
+    ];
+    assert!(said.iter().all(|s| director.contains(s)), "{director}");
+    let (_, _, status) = common::get(&site, "/api/status").await;
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    assert!(status["closed_ms"].as_i64().is_some(), "{status}");
 }
 
 /// Seals and appends a submission as a club program would, without publish's own checks.

@@ -104,14 +104,23 @@ pub fn event_amended() -> EventAmended {
         key_id: s("kba9876543210"),
         signature: vec![0x77; 64],
         hands_from: vec![40, 7, 0],
+        closed_from: vec![41, 8, 1],
     }
 }
 
-/// The version 1 sample as version 2 reads it (hand records that hold for every seal).
+/// The version 2 sample as version 3 reads it (an amendment that does not close the event).
+pub fn event_amended_v2() -> EventAmended {
+    EventAmended {
+        closed_from: Vec::new(),
+        ..event_amended()
+    }
+}
+
+/// The version 1 sample as version 3 reads it (hand records that hold for every seal).
 pub fn event_amended_v1() -> EventAmended {
     EventAmended {
         hands_from: Vec::new(),
-        ..event_amended()
+        ..event_amended_v2()
     }
 }
 

@@ -1,12 +1,12 @@
-//! Where the organiser's hand records and key revocations hold from, for the director's listing:
-//! each amendment's line as the replay met it in the results stream (docs/decisions/trust.md,
-//! "Amendments signed by the organiser"). One whose line is not drawn yet holds nowhere: the
-//! listing says so, and that the next amendment draws it.
+//! Where the organiser's hand records, key revocations and closing hold from, for the director's
+//! listing: each amendment's line as the replay met it in the results stream
+//! (docs/decisions/trust.md, "Amendments signed by the organiser"). One whose line is not drawn
+//! yet holds nowhere: the listing says so, and that the next amendment draws it.
 
 use serde::Serialize;
 
 use crate::known_deals::HandRecords;
-use crate::roster::{NOT_DRAWN, Revoked, Roster};
+use crate::roster::{Closed, NOT_DRAWN, Revoked, Roster};
 use crate::words::counted;
 
 /// What an amendment declared that holds from a place in the results stream, and that place.
@@ -21,7 +21,7 @@ pub struct Held {
     pub not_drawn: bool,
 }
 
-/// The hand records and the revoked keys of `roster`, by amendment.
+/// The hand records, the revoked keys and the closing of `roster`, by amendment.
 pub(crate) fn holds(roster: &Roster) -> Vec<Held> {
     let hands = roster.hands.iter().map(|h| Held {
         amendment: h.amendment,
@@ -40,7 +40,16 @@ pub(crate) fn holds(roster: &Roster) -> Vec<Held> {
             not_drawn: r.from == NOT_DRAWN,
         })
     });
-    let mut held: Vec<Held> = hands.chain(revoked).collect();
+    let closed = roster.closed.iter().map(|c| Held {
+        amendment: c.amendment,
+        what: format!(
+            "the event closed at {}: the results before are final, a seal after is set aside",
+            crate::when::describe_time(c.at_ms)
+        ),
+        from: closed_from(c),
+        not_drawn: c.from.contains(&NOT_DRAWN),
+    });
+    let mut held: Vec<Held> = hands.chain(revoked).chain(closed).collect();
     held.sort_by(|a, b| (a.amendment, &a.what).cmp(&(b.amendment, &b.what)));
     held
 }
@@ -52,6 +61,14 @@ fn hands_from(h: &HandRecords) -> String {
     }
     let partitions = h.from.len();
     let places: Vec<String> = (h.from.iter().enumerate())
+        .map(|(p, &from)| place(p as u32, from, partitions > 1))
+        .collect();
+    places.join("; ")
+}
+
+fn closed_from(c: &Closed) -> String {
+    let partitions = c.from.len();
+    let places: Vec<String> = (c.from.iter().enumerate())
         .map(|(p, &from)| place(p as u32, from, partitions > 1))
         .collect();
     places.join("; ")

@@ -152,7 +152,7 @@ fn club_body(p: &Projection, catalog: &Catalog, club: &str) -> Markup {
         @if let Some(info) = catalog.clubs().get(club).filter(|i| i.withdrawn()) {
             p { "This club's results were withdrawn at " (fmt::time(info.last_ms)) ": they count in no ranking." }
         } @else if lists.is_empty() {
-            p { "This club's results are not in yet." }
+            p { (fmt::no_results(p)) }
         } @else {
             ul.links {
                 @for list in [List::Ns, List::Ew, List::Combined] {

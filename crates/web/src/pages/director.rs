@@ -308,7 +308,7 @@ fn withdrawn(p: &Projection, s: &Submissions) -> Markup {
 fn amendments(s: &Submissions) -> Markup {
     html! {
         @if !s.amendments.is_empty() {
-            h2 #amendments { "Hand records and keys revoked" }
+            h2 #amendments { "The organiser's amendments" }
             p.note { "Each holds from its line in the results stream: a submission whose seal came before the line was judged without it." }
             ul { @for a in &s.amendments {
                 li { "Amendment " (a.amendment) ": " (a.what) ", " (a.from) }
@@ -341,6 +341,8 @@ fn missing(
         @if reading && !missing.is_empty() {
             h2 { "Clubs not read yet" }
             p.note { "The results are still being read from the log: a club listed here may be in already." }
+        } @else if p.closed_ms().is_some() {
+            h2 { "Clubs with no results (the event is closed)" }
         } @else {
             h2 { "Clubs not in yet" }
         }

@@ -115,6 +115,16 @@ pub(crate) fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> Str
 
 /// A time (ms since the epoch) as `20:41 UTC`, in a `<time>` the page's script shows in the
 /// reader's own time.
+/// What a page says of a club with no results: not in yet, or never, once the event is closed.
+pub(crate) fn no_results(p: &simpairs_pipeline::project::Projection) -> &'static str {
+    match p.closed_ms() {
+        Some(_) => {
+            "This club has no results in this event, which the organiser closed without them."
+        }
+        None => "This club's results are not in yet.",
+    }
+}
+
 pub fn time(ms: i64) -> Markup {
     let at = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
     let iso = humantime::format_rfc3339_seconds(at).to_string();

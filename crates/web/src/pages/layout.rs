@@ -19,6 +19,8 @@ pub struct Frame {
     pub clubs_in: usize,
     pub clubs_declared: usize,
     pub last_ms: Option<i64>,
+    /// When the organiser closed the event, if it did.
+    pub closed_ms: Option<i64>,
     pub generation: i64,
     pub boards: usize,
 }
@@ -36,14 +38,16 @@ impl Frame {
             clubs_in: catalog.clubs().values().filter(|c| !c.withdrawn()).count(),
             clubs_declared: p.club_names.len(),
             last_ms: catalog.clubs().values().map(|c| c.last_ms).max(),
+            closed_ms: p.closed_ms(),
             generation: p.generation(),
             boards: p.boards.len(),
         }
     }
 }
 
-/// `Provisional results: 212 of 300 clubs in, last at 20:41 UTC`, or what stops the results
-/// being complete.
+/// `Provisional results: 212 of 300 clubs in, last at 20:41 UTC`, `Final results (closed by the
+/// organiser at 21:40 UTC): ...` once it closed the event, or what stops the results being
+/// complete.
 pub fn status(f: &Frame) -> Markup {
     html! {
         div data-live="status" {
@@ -59,11 +63,15 @@ pub fn status(f: &Frame) -> Markup {
                 @if f.clubs_in == 0 && f.state == State::Live {
                     "No club's results are in yet: clubs are still publishing."
                 } @else {
-                    // Nothing closes an event: a late club or a correction may still change the
-                    // results, and a player reading them after the session should know.
+                    // Until the organiser closes the event, a late club or a correction may still
+                    // change the results, and a player reading them after the session should know.
                     // The same words as clubs arrive: a line that grew would move what the
                     // reader is looking at.
-                    "Provisional results: " (f.clubs_in) " of " (f.clubs_declared) " clubs in"
+                    @match f.closed_ms {
+                        Some(ms) => { "Final results (closed by the organiser at " (fmt::time(ms)) "): " }
+                        None => { "Provisional results: " }
+                    }
+                    (f.clubs_in) " of " (f.clubs_declared) " clubs in"
                     @if let Some(ms) = f.last_ms { ", last at " (fmt::time(ms)) }
                     "." @if f.boards > 0 { " " (f.boards) " boards." }
                 }

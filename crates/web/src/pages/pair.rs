@@ -125,7 +125,7 @@ fn show(site: &Site, n: &Named<'_>) -> Response {
             let why = if !simpairs_pipeline::views::resolve::is_club(&p, n.club) {
                 "This event has no club with that number: the list of clubs gives each club's number."
             } else if pairs.is_empty() {
-                "This club's results are not in yet."
+                fmt::no_results(&p)
             } else {
                 "This club has no pair with that number. Its pairs are:"
             };
