@@ -1731,6 +1731,10 @@ fn a_closed_event_takes_nothing_more_and_says_its_results_are_final() {
     std::fs::write(d.join("b.csv"), CLUB_B).unwrap();
     declared(d, "1-2");
     publish(d, "A", "a.csv");
+    // B's seal came before the close, its results not.
+    append_part(d, "B", CLUB_B, |e| {
+        matches!(e, simpairs_events::Event::SubmissionSealed(_))
+    });
     let close = [
         "event",
         "amend",
@@ -1765,6 +1769,7 @@ fn a_closed_event_takes_nothing_more_and_says_its_results_are_final() {
         "\nclosed by the organiser at ",
         "amendment 1: the event closed at ",
         "\nclubs with no results in the event (it is closed): 1\n  B (Club B)",
+        "came; nothing of it applies until they all have (the event is closed, so the club cannot publish its file again)",
     ];
     assert!(said.iter().all(|s| listed.contains(s)), "{listed}");
 }

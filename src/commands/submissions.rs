@@ -245,6 +245,10 @@ fn still_in_force(v: &SubmissionView) -> String {
 
 /// The submissions that cannot apply yet and the clubs with nothing applied.
 fn write_waiting(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Result<()> {
+    let again = match s.closed_ms {
+        Some(_) => "the event is closed, so the club cannot publish its file again",
+        None => "or the club publishes its file again",
+    };
     for u in &s.unsealed {
         let received = counted(u.records as usize, "record", "records");
         match &u.seal {
@@ -255,7 +259,7 @@ fn write_waiting(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
             )?,
             Some(seal) => writeln!(
                 out,
-                "\nnot complete: club {}, submission {}: its seal at offset {} covers {}, and {received} came; nothing of it applies until they all have (or the club publishes its file again)",
+                "\nnot complete: club {}, submission {}: its seal at offset {} covers {}, and {received} came; nothing of it applies until they all have ({again})",
                 u.club,
                 u.submission,
                 seal.offset,

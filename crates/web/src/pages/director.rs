@@ -260,7 +260,11 @@ fn unsealed(p: &Projection, s: &Submissions) -> Markup {
     html! {
         @if !s.unsealed.is_empty() {
             h2 #unsealed { "Submissions not complete" }
-            p.note { "Nothing of these applies until it is complete: an upload still under way or cut short, or a seal set aside. A club whose upload was cut short publishes its file again." }
+            p.note {
+                "Nothing of these applies until it is complete: an upload still under way or cut short, or a seal set aside. "
+                @if p.closed_ms().is_some() { "The event is closed: a club cannot publish its file again." }
+                @else { "A club whose upload was cut short publishes its file again." }
+            }
             table {
                 caption { "Submissions not complete, by club" }
                 thead { tr {
@@ -292,7 +296,11 @@ fn withdrawn(p: &Projection, s: &Submissions) -> Markup {
     html! {
         @if !s.withdrawn.is_empty() {
             h2 #withdrawn { "Clubs withdrawn" }
-            p.note { "Their results were withdrawn (by the club or the organiser) and count nowhere. A club may publish again unless its key is revoked." }
+            p.note {
+                "Their results were withdrawn (by the club or the organiser) and count nowhere. "
+                @if p.closed_ms().is_some() { "The event is closed: nothing more is taken." }
+                @else { "A club may publish again unless its key is revoked." }
+            }
             ul { @for c in s.withdrawn.iter().take(MAX_LIMIT) {
                 li {
                     a href=(fmt::club_url(&c.club)) { (club_name(p, &c.club)) } " (" (display_name(&c.club)) "): "
