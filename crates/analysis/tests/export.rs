@@ -590,6 +590,35 @@ fn the_standings_mark_the_generation_that_withdrew_a_club() {
     assert_eq!(at(3).len(), at(2).len() / 2);
 }
 
+/// The manifest says whether the results are final: when the organiser closed the event, or
+/// null while it is open.
+#[test]
+fn the_manifest_says_when_the_event_was_closed() {
+    let t = common::empty_log();
+    let log = t.log.as_ref();
+    common::declare_event(log, "shut", &["A", "B"], 1..=2);
+    let csv = "board,ns_pair,ew_pair,ns_score\n1,1,1,420\n1,2,2,450\n2,1,2,-110\n2,2,1,600\n";
+    common::publish(log, "shut", "A", "session.csv", csv.as_bytes());
+    let manifest = |out: &Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(out.join("export.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let open = tempfile::tempdir().unwrap();
+    export(log, "shut", None, open.path(), &ExportOptions::default()).unwrap();
+    assert_eq!(manifest(open.path())["closed_ms"], serde_json::Value::Null);
+    let close = simpairs_pipeline::declare::Amendment {
+        close: true,
+        ..Default::default()
+    };
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::declare::amend(log, "shut", &organiser, close).unwrap();
+    let closed = tempfile::tempdir().unwrap();
+    let exported = export(log, "shut", None, closed.path(), &ExportOptions::default()).unwrap();
+    assert!(exported.closed_ms.is_some());
+    let closed_ms = serde_json::Value::from(exported.closed_ms);
+    assert_eq!(manifest(closed.path())["closed_ms"], closed_ms);
+}
+
 /// The values and datum of every result of a report JSON of an IMP scoring by (club, section,
 /// board, NS pair, EW pair): (NS IMPs, EW IMPs, the board's datum).
 fn imp_values(

@@ -70,6 +70,9 @@ pub struct Exported {
     pub generations: usize,
     /// Generations whose standings are in the standings table.
     pub standings_generations: usize,
+    /// When the organiser closed the event, in milliseconds since the Unix epoch: the results
+    /// are final. Null while it is open (they are provisional).
+    pub closed_ms: Option<i64>,
     pub tables: Vec<Written>,
     /// What the log did not say, and so is empty in the tables.
     pub notes: Vec<String>,
@@ -171,6 +174,7 @@ pub fn export(
         options: describe(&scoring),
         generations,
         standings_generations,
+        closed_ms: listed.closed_ms,
         tables,
         notes,
         manifest: to.join("export.json"),
