@@ -241,7 +241,11 @@ impl Roster {
             .get(&seal.club_id)
             .ok_or(SignerProblem::UnknownClub)?;
         let key = club.keys.iter().find(|k| k.id == seal.key_id);
-        let organiser = self.organiser.filter(|k| k.id() == seal.key_id);
+        // A key's id is a hash of it: made only when the club has no key of that id.
+        let organiser = match key {
+            Some(_) => None,
+            None => self.organiser.filter(|k| k.id() == seal.key_id),
+        };
         if key.is_none() && organiser.is_none() {
             return Err(SignerProblem::UnknownKey {
                 declared: club.keys.iter().map(|k| k.id.clone()).collect(),
