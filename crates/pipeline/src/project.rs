@@ -250,6 +250,20 @@ impl Projection {
             .flat_map(move |results| results.iter().map(move |r| (club, r)))
     }
 
+    /// A club's results in force that `keep` keeps, each with how it stands to what the club's
+    /// first applied submission gave for its table.
+    pub fn club_results_since_first<'a>(
+        &'a self,
+        club: &str,
+        keep: impl Fn(&AppliedResult) -> bool + 'a,
+    ) -> impl Iterator<Item = (&'a AppliedResult, crate::results::SinceFirst<'a>)> + 'a {
+        self.results
+            .get(club)
+            .map(|results| results.filter_since_first(keep))
+            .into_iter()
+            .flatten()
+    }
+
     /// Ranks the national field again if submissions were applied since it was last ranked, all
     /// in one step (the projection's service does the same with the lock held only to read and to
     /// swap, see [`run`]). Returns whether the national standings changed.

@@ -66,6 +66,18 @@ pub(crate) fn unpack(packed: &PackedApplied) -> SubmissionApplied {
         .unwrap_or_else(|e| panic!("a packed submission no longer reads: {e}"))
 }
 
+/// How a result in force stands to what the club's first applied submission gave for its table
+/// ([`ClubResults::filter_since_first`]): what a player is shown of a correction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SinceFirst<'a> {
+    /// The first submission's result, or the same result given again.
+    Unchanged,
+    /// A later submission changed it: the first one's result.
+    Corrected(&'a AppliedResult),
+    /// A later submission gave a table the first one did not.
+    Added,
+}
+
 /// A result in force: which of the club's sources brought it, and its place among that
 /// submission's results. (Indices, not a pointer each: a national event has millions.)
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +142,33 @@ impl ClubResults {
         &self,
     ) -> impl ExactSizeIterator<Item = (&AppliedResult, &SubmissionApplied)> + '_ {
         self.rows().map(|row| (self.result(row), self.source(row)))
+    }
+
+    /// The results in table order that `keep` keeps, each with how it stands to the club's first
+    /// applied submission (looked up for those kept only: a scorecard keeps a pair's boards).
+    pub fn filter_since_first<'a>(
+        &'a self,
+        keep: impl Fn(&AppliedResult) -> bool + 'a,
+    ) -> impl Iterator<Item = (&'a AppliedResult, SinceFirst<'a>)> + 'a {
+        self.rows()
+            .map(|row| (row, self.result(row)))
+            .filter(move |(_, r)| keep(r))
+            .map(|(row, r)| (r, self.since_first(row, r)))
+    }
+
+    fn since_first(&self, row: Row, r: &AppliedResult) -> SinceFirst<'_> {
+        if row.source == 0 {
+            return SinceFirst::Unchanged;
+        }
+        // The first submission is kept while the club has results (`drop_unused_sources`); of a
+        // table it gave twice, the later result was in force.
+        let first = self.sources[0].submission();
+        let table = table_of(r);
+        match first.results.iter().rev().find(|f| table_of(f) == table) {
+            Some(f) if f == r => SinceFirst::Unchanged,
+            Some(f) => SinceFirst::Corrected(f),
+            None => SinceFirst::Added,
+        }
     }
 
     /// Calls `f` with each result in table order, as [`ClubResults::iter`] gives them, but
@@ -321,11 +360,16 @@ impl ClubResults {
         *rows = kept;
     }
 
-    /// Forgets the submissions none of whose results are in force any more.
+    /// Forgets the submissions none of whose results are in force any more, but the club's first
+    /// while it has results: what a correction changed is shown against it
+    /// ([`ClubResults::since_first`]).
     fn drop_unused_sources(&mut self) {
         let mut used = vec![false; self.sources.len()];
         for row in &self.rows {
             used[row.source as usize] = true;
+        }
+        if !self.rows.is_empty() {
+            used[0] = true;
         }
         if used.iter().all(|&u| u) {
             return;
@@ -474,6 +518,39 @@ mod tests {
             withdrawn,
             pairs: Vec::new(),
         })
+    }
+
+    #[test]
+    fn a_result_is_told_against_the_first_submission_even_once_all_of_it_is_replaced() {
+        let mut c = ClubResults::default();
+        let first = vec![result("A", 1, "1", "2", 420), result("A", 2, "1", "2", 100)];
+        c.apply(&submission(first.clone(), Vec::new()));
+        // The whole session again: board 1 as it was, board 2 changed, board 3 added.
+        let again = vec![
+            result("A", 1, "1", "2", 420),
+            result("A", 2, "1", "2", -50),
+            result("A", 3, "1", "2", 90),
+        ];
+        c.apply(&submission(again, Vec::new()));
+        let since: Vec<(i32, SinceFirst<'_>)> = (c.filter_since_first(|_| true))
+            .map(|(r, since)| (r.board, since))
+            .collect();
+        let expected = [
+            (1, SinceFirst::Unchanged),
+            (2, SinceFirst::Corrected(&first[1])),
+            (3, SinceFirst::Added),
+        ];
+        assert_eq!(since, expected);
+        assert_eq!(
+            c.sources.len(),
+            2,
+            "the first is kept, with none of its results in force"
+        );
+        let boards: Vec<i32> = c
+            .filter_since_first(|r| r.board == 2)
+            .map(|(r, _)| r.board)
+            .collect();
+        assert_eq!(boards, [2]);
     }
 
     fn scores(c: &ClubResults) -> Vec<(String, i32, String, String, Option<i32>)> {

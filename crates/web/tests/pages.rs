@@ -491,6 +491,46 @@ async fn a_closed_event_says_its_results_are_final() {
     assert!(status["closed_ms"].as_i64().is_some(), "{status}");
 }
 
+/// A board the club corrected after its first upload says so on the pair's scorecard, with what
+/// the first upload gave; the other boards say nothing.
+#[tokio::test]
+async fn a_corrected_board_says_so_on_the_scorecard_with_what_the_first_upload_gave() {
+    let e = common::declared("fixed", "Fixed", &common::settings(46, 2, 3));
+    e.publish(0);
+    e.publish(1);
+    let club = &e.sim.clubs[0];
+    let mut lines = club.csv.lines();
+    let header = lines.next().unwrap();
+    let played = lines
+        .map(|l| l.split(',').collect::<Vec<&str>>())
+        .find(|c| !c[5].is_empty() && c[5] != "PASS" && c[10] == "mitchell")
+        .expect("a board played in a Mitchell section");
+    let (board, ns, ew) = (played[0], played[3], played[4]);
+    let (contract, declarer) = (played[5], played[6]);
+    // The table passed the board out after all.
+    let corrected = [
+        board, played[1], played[2], ns, ew, "PASS", "", "", "", "", "mitchell",
+    ];
+    e.publish_csv(&club.id, &format!("{header}\n{}\n", corrected.join(",")));
+    e.aggregate();
+    let site = e.site();
+    let url = format!("/pair/{}/{ns}?section=A&dir=NS", club.id);
+    let (status, _, html) = common::get(&site, &url).await;
+    assert_eq!(status, 200, "{html}");
+    let said = "corrected, was ";
+    assert_eq!(html.matches(said).count(), 1, "{html}");
+    let row = html.split("<tr>").find(|r| r.contains(said)).unwrap();
+    assert!(
+        row.contains(&format!(">{board}</a>")) && row.contains("PASS"),
+        "{row}"
+    );
+    let was = format!("corrected, was {contract}");
+    assert!(
+        row.contains(&was) && row.contains(&format!(" {declarer}, ")),
+        "{was}: {row}"
+    );
+}
+
 /// Seals and appends a submission as a club program would, without publish's own checks.
 fn append(
     e: &common::Event,

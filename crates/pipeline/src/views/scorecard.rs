@@ -7,6 +7,7 @@ use simpairs_events::types::{AppliedResult, Fraction, Player};
 
 use crate::PairKey;
 use crate::project::Projection;
+use crate::results::SinceFirst;
 use crate::views::rankings::{List, club_place, national_standing};
 use crate::views::result::{Marks, result_text};
 use crate::views::{Catalog, Place, Value, club_name, players_of};
@@ -30,6 +31,36 @@ pub struct Line {
     /// The percentage over the boards so far, in hundredths.
     pub running_national: Option<i64>,
     pub running_club: Option<i64>,
+    /// What the club's first upload gave for this board, when a later submission corrected it.
+    pub correction: Option<Correction>,
+}
+
+/// A board's result a later submission of the club corrected (docs/rules.md, "Corrections").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Correction {
+    /// The club's first upload gave this instead: the result as a traveller writes it, its score
+    /// to the pair's side, its marks (`adjusted AVE`, ...).
+    Was {
+        result: Option<String>,
+        score: Option<i32>,
+        marks: Vec<String>,
+    },
+    /// The club's first upload did not give this board.
+    Added,
+}
+
+impl Correction {
+    fn of(since: SinceFirst<'_>, ns: bool) -> Option<Correction> {
+        match since {
+            SinceFirst::Unchanged => None,
+            SinceFirst::Added => Some(Correction::Added),
+            SinceFirst::Corrected(was) => Some(Correction::Was {
+                result: result_text(was),
+                score: score_to(was, ns),
+                marks: Marks::of(was).labels(),
+            }),
+        }
+    }
 }
 
 /// A place in one ranking, with the ranking named.
@@ -96,7 +127,13 @@ fn score_to(r: &AppliedResult, ns: bool) -> Option<i32> {
     }
 }
 
-fn line(p: &Projection, pair: &PairKey, r: &AppliedResult, ns: bool) -> Line {
+fn line(
+    p: &Projection,
+    pair: &PairKey,
+    r: &AppliedResult,
+    since: SinceFirst<'_>,
+    ns: bool,
+) -> Line {
     let club = pair.club.as_str();
     let opponents = PairKey::new(
         pair.club.clone(),
@@ -125,6 +162,7 @@ fn line(p: &Projection, pair: &PairKey, r: &AppliedResult, ns: bool) -> Line {
         club: value(p, club, club, r, ns),
         running_national: None,
         running_club: None,
+        correction: Correction::of(since, ns),
     }
 }
 
@@ -214,8 +252,8 @@ fn places(p: &Projection, catalog: &Catalog, pair: &PairKey) -> Vec<RankingPlace
 /// A pair's scorecard; `None` when none of its results is in force.
 pub fn scorecard(p: &Projection, catalog: &Catalog, pair: &PairKey) -> Option<Scorecard> {
     let mut lines: Vec<Line> = p
-        .club_results(&pair.club)
-        .filter_map(|(_, r)| side(r, pair).map(|ns| line(p, pair, r, ns)))
+        .club_results_since_first(&pair.club, |r| side(r, pair).is_some())
+        .filter_map(|(r, since)| side(r, pair).map(|ns| line(p, pair, r, since, ns)))
         .collect();
     if lines.is_empty() {
         return None;
