@@ -357,7 +357,7 @@ impl Projection {
                 && pair_direction(r, ns) == pair.direction
         };
         let mut lines = Vec::new();
-        for r in results.iter().filter(|r| plays(r, true) || plays(r, false)) {
+        for (r, since) in results.filter_since_first(|r| plays(r, true) || plays(r, false)) {
             let ns_side = plays(r, true);
             let values = |scope: &str| {
                 self.value_of(scope, club, r)
@@ -380,13 +380,16 @@ impl Projection {
                 declarer: r.declarer.as_deref().map(str::to_string),
                 tricks: r.tricks,
                 ns_score: r.ns_score,
-                adjusted: r
-                    .adjusted
-                    .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent)),
+                adjusted: adjusted_text(r),
                 club_value: values(club).map(crate::wire::fraction_to_f64),
                 club_top: top(club).map(crate::wire::fraction_to_f64),
                 national_value: values("").map(crate::wire::fraction_to_f64),
                 national_top: top("").map(crate::wire::fraction_to_f64),
+                corrected: since != crate::results::SinceFirst::Unchanged,
+                first_upload: match since {
+                    crate::results::SinceFirst::Corrected(was) => Some(FirstUpload::of(was)),
+                    _ => None,
+                },
             });
         }
         if lines.is_empty() {
@@ -737,6 +740,39 @@ pub struct ScorecardLine {
     pub club_top: Option<f64>,
     pub national_value: Option<f64>,
     pub national_top: Option<f64>,
+    /// Whether a later submission of the club corrected this board after its first upload (a
+    /// changed result, or a table the first upload did not give).
+    pub corrected: bool,
+    /// What the club's first upload gave for this board, when a later submission changed it.
+    pub first_upload: Option<FirstUpload>,
+}
+
+/// A result as the club's first upload gave it, before a correction.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FirstUpload {
+    pub contract: Option<String>,
+    pub declarer: Option<String>,
+    pub tricks: Option<i32>,
+    pub ns_score: Option<i32>,
+    pub adjusted: Option<String>,
+}
+
+impl FirstUpload {
+    fn of(r: &AppliedResult) -> FirstUpload {
+        FirstUpload {
+            contract: r.contract.as_deref().map(str::to_string),
+            declarer: r.declarer.as_deref().map(str::to_string),
+            tricks: r.tricks,
+            ns_score: r.ns_score,
+            adjusted: adjusted_text(r),
+        }
+    }
+}
+
+/// An artificial adjusted score as `60/40`.
+fn adjusted_text(r: &AppliedResult) -> Option<String> {
+    r.adjusted
+        .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent))
 }
 
 /// A pair's scorecard.

@@ -524,6 +524,17 @@ async fn a_corrected_board_says_so_on_the_scorecard_with_what_the_first_upload_g
         row.contains(&format!(">{board}</a>")) && row.contains("PASS"),
         "{row}"
     );
+    // The JSON says the same, for tools.
+    let api = format!("/api/pair?club={}&pair={ns}&section=A&dir=NS", club.id);
+    let (_, _, json) = common::get(&site, &api).await;
+    let card: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let lines = card["lines"].as_array().unwrap();
+    let corrected: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l["corrected"] == true).collect();
+    assert_eq!(corrected.len(), 1, "{json}");
+    assert_eq!(corrected[0]["board"].to_string(), board);
+    assert_eq!(corrected[0]["first_upload"]["contract"], contract, "{json}");
+    assert_eq!(corrected[0]["contract"], "PASS", "{json}");
     let was = format!("corrected, was {contract}");
     assert!(
         row.contains(&was) && row.contains(&format!(" {declarer}, ")),
