@@ -524,6 +524,14 @@ async fn a_corrected_board_says_so_on_the_scorecard_with_what_the_first_upload_g
         row.contains(&format!(">{board}</a>")) && row.contains("PASS"),
         "{row}"
     );
+    // The club's traveller of the board too.
+    let traveller = format!("/board/{board}?scope=club&club={}", club.id);
+    let (_, _, html) = common::get(&site, &traveller).await;
+    assert_eq!(html.matches(said).count(), 1, "{html}");
+    assert!(
+        html.contains(&format!("corrected, was {contract}")),
+        "{html}"
+    );
     // The JSON says the same, for tools.
     let api = format!("/api/pair?club={}&pair={ns}&section=A&dir=NS", club.id);
     let (_, _, json) = common::get(&site, &api).await;

@@ -11,7 +11,9 @@ use simpairs_scoring::{Seat, Vulnerability};
 
 use crate::PairKey;
 use crate::project::Projection;
+use crate::results::SinceFirst;
 use crate::views::result::{Marks, result_text};
+use crate::views::scorecard::Correction;
 use crate::views::{Catalog, Value, club_name, players_of};
 
 /// The field a board is shown in.
@@ -60,6 +62,9 @@ pub struct TravellerLine {
     /// (NS, EW) nationally and in the club's field.
     pub national: Option<(Value, Value)>,
     pub in_club: Option<(Value, Value)>,
+    /// What the club's first upload gave for this table, when a later submission corrected it
+    /// (its score to NS).
+    pub correction: Option<Correction>,
 }
 
 /// A board in one field.
@@ -104,7 +109,12 @@ fn values(p: &Projection, scope: &str, club: &str, r: &AppliedResult) -> Option<
     Some((Value { value: ns, top }, Value { value: ew, top }))
 }
 
-fn traveller_line(p: &Projection, club: &str, r: &AppliedResult) -> TravellerLine {
+fn traveller_line(
+    p: &Projection,
+    club: &str,
+    r: &AppliedResult,
+    since: SinceFirst<'_>,
+) -> TravellerLine {
     let (ns, ew) = (side_ref(club, r, true), side_ref(club, r, false));
     TravellerLine {
         club: club.to_string(),
@@ -125,15 +135,15 @@ fn traveller_line(p: &Projection, club: &str, r: &AppliedResult) -> TravellerLin
         marks: Marks::of(r),
         national: values(p, "", club, r),
         in_club: values(p, club, club, r),
+        correction: Correction::of(since, true),
     }
 }
 
 /// One club's lines of a board, best NS score first (adjusted lines last).
 fn club_lines(p: &Projection, club: &str, board: i32) -> Vec<TravellerLine> {
     let mut lines: Vec<TravellerLine> = p
-        .club_results(club)
-        .filter(|(_, r)| r.board == board)
-        .map(|(_, r)| traveller_line(p, club, r))
+        .club_results_since_first(club, |r| r.board == board)
+        .map(|(r, since)| traveller_line(p, club, r, since))
         .collect();
     lines.sort_by_key(|l| (l.ns_score.is_none(), std::cmp::Reverse(l.ns_score)));
     lines

@@ -50,7 +50,8 @@ pub enum Correction {
 }
 
 impl Correction {
-    fn of(since: SinceFirst<'_>, ns: bool) -> Option<Correction> {
+    /// The correction of a result in force, with the first upload's score to one side.
+    pub(crate) fn of(since: SinceFirst<'_>, ns: bool) -> Option<Correction> {
         match since {
             SinceFirst::Unchanged => None,
             SinceFirst::Added => Some(Correction::Added),

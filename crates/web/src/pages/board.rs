@@ -292,6 +292,7 @@ fn traveller_row(
             td.l {
                 (l.result.as_deref().unwrap_or("—"))
                 @for k in l.marks.labels() { " " span.kind { (k) } }
+                @if let Some(c) = &l.correction { " " span.kind.corrected { (fmt::correction(c)) } }
             }
             @if leads { td.l.wide { (l.lead.as_deref().map(text::display_name).unwrap_or_default()) } }
             td.num { (fmt::score(l.ns_score)) @if let Some(ew) = l.ew_score { " / EW " (ew) } }

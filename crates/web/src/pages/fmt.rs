@@ -115,6 +115,29 @@ pub(crate) fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> Str
 
 /// A time (ms since the epoch) as `20:41 UTC`, in a `<time>` the page's script shows in the
 /// reader's own time.
+/// A result the club corrected after its first upload, and what that upload gave.
+pub(crate) fn correction(c: &simpairs_pipeline::views::scorecard::Correction) -> String {
+    use simpairs_pipeline::views::scorecard::Correction;
+    match c {
+        Correction::Added => "added by a correction".to_string(),
+        Correction::Was {
+            result,
+            score,
+            marks,
+        } => {
+            let played = [result.clone(), score.map(|s| s.to_string())];
+            let was = (played.into_iter().flatten())
+                .chain(marks.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(", ");
+            match was.is_empty() {
+                true => "corrected, was —".to_string(),
+                false => format!("corrected, was {was}"),
+            }
+        }
+    }
+}
+
 /// What a page says of a club with no results: not in yet, or never, once the event is closed.
 pub(crate) fn no_results(p: &simpairs_pipeline::project::Projection) -> &'static str {
     match p.closed_ms() {

@@ -9,7 +9,7 @@ use maud::{Markup, html};
 use simpairs_pipeline::PairKey;
 use simpairs_pipeline::project::Projection;
 use simpairs_pipeline::views::resolve::{Resolved, resolve};
-use simpairs_pipeline::views::scorecard::{Correction, Line, RankingPlace, Scorecard, scorecard};
+use simpairs_pipeline::views::scorecard::{Line, RankingPlace, Scorecard, scorecard};
 use simpairs_pipeline::views::{club_name, text};
 
 use crate::pages::fmt;
@@ -244,29 +244,7 @@ fn result_cell(l: &Line) -> Markup {
     html! {
         (l.result.as_deref().unwrap_or("—"))
         @for k in l.marks.labels() { " " span.kind { (k) } }
-        @if let Some(c) = &l.correction { " " span.kind.corrected { (correction(c)) } }
-    }
-}
-
-/// A result the club corrected after its first upload, and what that upload gave.
-fn correction(c: &Correction) -> String {
-    match c {
-        Correction::Added => "added by a correction".to_string(),
-        Correction::Was {
-            result,
-            score,
-            marks,
-        } => {
-            let played = [result.clone(), score.map(|s| fmt::score(Some(s)))];
-            let was = (played.into_iter().flatten())
-                .chain(marks.iter().cloned())
-                .collect::<Vec<_>>()
-                .join(", ");
-            match was.is_empty() {
-                true => "corrected, was —".to_string(),
-                false => format!("corrected, was {was}"),
-            }
-        }
+        @if let Some(c) = &l.correction { " " span.kind.corrected { (fmt::correction(c)) } }
     }
 }
 
