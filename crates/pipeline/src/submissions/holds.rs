@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::known_deals::HandRecords;
-use crate::roster::{Closed, NOT_DRAWN, Revoked, Roster};
+use crate::roster::{NOT_DRAWN, Revoked, Roster};
 use crate::words::counted;
 
 /// What an amendment declared that holds from a place in the results stream, and that place.
@@ -46,7 +46,7 @@ pub(crate) fn holds(roster: &Roster) -> Vec<Held> {
             "the event closed at {}: the results before are final, a seal after is set aside",
             crate::when::describe_time(c.at_ms)
         ),
-        from: closed_from(c),
+        from: places(&c.from),
         not_drawn: c.from.contains(&NOT_DRAWN),
     });
     let mut held: Vec<Held> = hands.chain(revoked).chain(closed).collect();
@@ -59,17 +59,14 @@ fn hands_from(h: &HandRecords) -> String {
         return "for every seal (declared before simpairs recorded where hand records hold from)"
             .to_string();
     }
-    let partitions = h.from.len();
-    let places: Vec<String> = (h.from.iter().enumerate())
-        .map(|(p, &from)| place(p as u32, from, partitions > 1))
-        .collect();
-    places.join("; ")
+    places(&h.from)
 }
 
-fn closed_from(c: &Closed) -> String {
-    let partitions = c.from.len();
-    let places: Vec<String> = (c.from.iter().enumerate())
-        .map(|(p, &from)| place(p as u32, from, partitions > 1))
+/// From where in each partition, in words (a partition named when there are several).
+fn places(from: &[u64]) -> String {
+    let named = from.len() > 1;
+    let places: Vec<String> = (from.iter().enumerate())
+        .map(|(p, &from)| place(p as u32, from, named))
         .collect();
     places.join("; ")
 }

@@ -12,8 +12,7 @@ use simpairs_scoring::{Seat, Vulnerability};
 use crate::PairKey;
 use crate::project::Projection;
 use crate::results::SinceFirst;
-use crate::views::result::{Marks, result_text};
-use crate::views::scorecard::Correction;
+use crate::views::result::{Correction, Marks, result_text};
 use crate::views::{Catalog, Value, club_name, players_of};
 
 /// The field a board is shown in.

@@ -1,9 +1,49 @@
 //! A result as players read it on a traveller: `4S+1 N`, `3NT= S`, `2HX-2 E`, `PASS`, `AVE+`,
 //! and what kind of line it is (adjusted, split, arrow-switched, fouled), so that a page can label
-//! the lines the field compares differently.
+//! the lines the field compares differently, and what a correction changed.
 
 use simpairs_events::types::AppliedResult;
 use simpairs_scoring::Contract;
+
+use crate::results::SinceFirst;
+
+/// A board's result a later submission of the club corrected (docs/rules.md, "Corrections").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Correction {
+    /// The club's first upload gave this instead: the result as a traveller writes it, its score
+    /// to the pair's side, its marks (`adjusted AVE`, ...).
+    Was {
+        result: Option<String>,
+        score: Option<i32>,
+        marks: Vec<String>,
+    },
+    /// The club's first upload did not give this board.
+    Added,
+}
+
+impl Correction {
+    /// The correction of a result in force, with the first upload's score to one side.
+    pub(crate) fn of(since: SinceFirst<'_>, ns: bool) -> Option<Correction> {
+        match since {
+            SinceFirst::Unchanged => None,
+            SinceFirst::Added => Some(Correction::Added),
+            SinceFirst::Corrected(was) => Some(Correction::Was {
+                result: result_text(was),
+                score: score_to(was, ns),
+                marks: Marks::of(was).labels(),
+            }),
+        }
+    }
+}
+
+/// The score to one side: NS's recorded score, or EW's (their own when split).
+pub(crate) fn score_to(r: &AppliedResult, ns: bool) -> Option<i32> {
+    if ns {
+        r.ns_score
+    } else {
+        r.ew_score.or(r.ns_score.map(|s| -s))
+    }
+}
 
 /// The kinds of line that are not an ordinary played result; several may hold at once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

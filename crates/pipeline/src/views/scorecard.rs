@@ -9,7 +9,7 @@ use crate::PairKey;
 use crate::project::Projection;
 use crate::results::SinceFirst;
 use crate::views::rankings::{List, club_place, national_standing};
-use crate::views::result::{Marks, result_text};
+use crate::views::result::{Correction, Marks, result_text, score_to};
 use crate::views::{Catalog, Place, Value, club_name, players_of};
 
 /// One board of a scorecard.
@@ -33,35 +33,6 @@ pub struct Line {
     pub running_club: Option<i64>,
     /// What the club's first upload gave for this board, when a later submission corrected it.
     pub correction: Option<Correction>,
-}
-
-/// A board's result a later submission of the club corrected (docs/rules.md, "Corrections").
-#[derive(Clone, Debug, PartialEq)]
-pub enum Correction {
-    /// The club's first upload gave this instead: the result as a traveller writes it, its score
-    /// to the pair's side, its marks (`adjusted AVE`, ...).
-    Was {
-        result: Option<String>,
-        score: Option<i32>,
-        marks: Vec<String>,
-    },
-    /// The club's first upload did not give this board.
-    Added,
-}
-
-impl Correction {
-    /// The correction of a result in force, with the first upload's score to one side.
-    pub(crate) fn of(since: SinceFirst<'_>, ns: bool) -> Option<Correction> {
-        match since {
-            SinceFirst::Unchanged => None,
-            SinceFirst::Added => Some(Correction::Added),
-            SinceFirst::Corrected(was) => Some(Correction::Was {
-                result: result_text(was),
-                score: score_to(was, ns),
-                marks: Marks::of(was).labels(),
-            }),
-        }
-    }
 }
 
 /// A place in one ranking, with the ranking named.
@@ -117,15 +88,6 @@ fn value(p: &Projection, scope: &str, club: &str, r: &AppliedResult, ns: bool) -
         value: if ns { ns_v } else { ew_v },
         top,
     })
-}
-
-/// The score to one side: NS's recorded score, or EW's (their own when split).
-fn score_to(r: &AppliedResult, ns: bool) -> Option<i32> {
-    if ns {
-        r.ns_score
-    } else {
-        r.ew_score.or(r.ns_score.map(|s| -s))
-    }
 }
 
 fn line(

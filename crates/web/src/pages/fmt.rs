@@ -116,8 +116,8 @@ pub(crate) fn board_url(board: i32, club: Option<&str>, club_scope: bool) -> Str
 /// A time (ms since the epoch) as `20:41 UTC`, in a `<time>` the page's script shows in the
 /// reader's own time.
 /// A result the club corrected after its first upload, and what that upload gave.
-pub(crate) fn correction(c: &simpairs_pipeline::views::scorecard::Correction) -> String {
-    use simpairs_pipeline::views::scorecard::Correction;
+pub(crate) fn correction(c: &simpairs_pipeline::views::result::Correction) -> String {
+    use simpairs_pipeline::views::result::Correction;
     match c {
         Correction::Added => "added by a correction".to_string(),
         Correction::Was {
