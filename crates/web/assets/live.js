@@ -57,7 +57,7 @@
 
   var NAMED_CLUBS = 3;
 
-  function announce(update, before, after) {
+  function announce(update, before, after, closing) {
     var status = document.getElementById('live-status');
     if (!status) return;
     // A few clubs are named; a burst (many clubs sealing at once) is counted, not listed, so
@@ -68,6 +68,7 @@
     });
     var more = update.clubs.length - clubs.length;
     if (more > 0) clubs.push(more + ' more club' + (more === 1 ? '' : 's') + ' arrived or sent a correction');
+    if (closing) clubs.unshift('The organiser closed the event: the results are final');
     var moves = [];
     Object.keys(after).forEach(function (k) {
       var a = after[k], b = before[k];
@@ -102,16 +103,24 @@
     return main ? parseInt(main.dataset.generation || '0', 10) : 0;
   }
 
+  function shownClosed() {
+    var main = document.getElementById('main');
+    return !!main && main.dataset.closed === '1';
+  }
+
   function update(u) {
-    // A stream (re)opening says where the event is: nothing to do if the page shows that.
-    if (u.generation <= shownGeneration()) return;
+    // A stream (re)opening says where the event is: nothing to do if the page shows that. A
+    // close makes no new generation; a page still saying the results are provisional reloads.
+    if (u.generation <= shownGeneration() && !(u.closed && !shownClosed())) return;
     if (busy) {
-      if (queued) u = { generation: u.generation, clubs: queued.clubs.concat(u.clubs) };
+      if (queued) {
+        u = { generation: u.generation, clubs: queued.clubs.concat(u.clubs), closed: u.closed || queued.closed };
+      }
       queued = u;
       return;
     }
     busy = true;
-    var before = places(document);
+    var before = places(document), closing = u.closed && !shownClosed();
     fetch(location.href, { cache: 'no-store', headers: { Accept: 'text/html' } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
@@ -120,11 +129,14 @@
         var x = window.scrollX, y = window.scrollY;
         swap(doc);
         var fresh = doc.getElementById('main'), main = document.getElementById('main');
-        if (fresh && main) main.dataset.generation = fresh.dataset.generation;
+        if (fresh && main) {
+          main.dataset.generation = fresh.dataset.generation;
+          main.dataset.closed = fresh.dataset.closed;
+        }
         localTimes(document);
         rememberPair();
         window.scrollTo(x, y);
-        announce(u, before, places(document));
+        announce(u, before, places(document), closing);
       })
       .catch(function () { /* the next update tries again */ })
       .then(function () {

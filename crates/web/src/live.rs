@@ -43,7 +43,7 @@ fn event(u: &Update) -> Event {
         .unwrap_or_else(|_| {
             Event::default()
                 .event("update")
-                .data("{\"generation\":0,\"clubs\":[]}")
+                .data("{\"generation\":0,\"clubs\":[],\"closed\":false}")
         })
 }
 
@@ -59,7 +59,9 @@ fn stream_of(s: Stream_) -> impl Stream<Item = Result<Event, Infallible>> {
                     // Fell behind: one update with the latest generation makes the page catch up.
                     Err(RecvError::Lagged(_)) => {
                         let generation = s.site.projection().generation();
-                        return Some((Ok(event(&Update { generation, clubs: Vec::new() })), s));
+                        let closed = s.site.projection().closed_ms().is_some();
+                        let update = Update { generation, clubs: Vec::new(), closed };
+                        return Some((Ok(event(&update)), s));
                     }
                     Err(RecvError::Closed) => return None,
                 },

@@ -18,6 +18,9 @@ pub struct Update {
     pub generation: i64,
     /// Clubs that arrived or sent a correction.
     pub clubs: Vec<ClubArrived>,
+    /// The organiser closed the event: a page still saying the results are provisional reloads
+    /// its parts, though no generation is new.
+    pub closed: bool,
 }
 
 /// A club that arrived, as an open page announces it.
@@ -77,6 +80,7 @@ const DIRECTOR_READ_ON_EVERY: std::time::Duration = std::time::Duration::from_se
 struct Pending {
     clubs: Vec<ClubArrived>,
     announced_generation: i64,
+    announced_closed: bool,
     /// The latest updates sent, oldest first: a page whose stream opens late hears what it missed.
     recent: std::collections::VecDeque<Update>,
 }
@@ -192,7 +196,7 @@ impl Site {
         } else {
             simpairs_pipeline::now_ms()
         };
-        let (arrived, generation, ranked) = {
+        let (arrived, generation, ranked, closed) = {
             let p = self.projection();
             let mut catalog = self.catalog.write().unwrap_or_else(|e| e.into_inner());
             let changed = catalog.refresh(&p, at);
@@ -207,16 +211,24 @@ impl Site {
                 })
                 .collect();
             let ranked = p.generation() >= p.submissions() as i64;
-            (arrived, p.generation(), ranked)
+            (arrived, p.generation(), ranked, p.closed_ms().is_some())
         };
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.clubs.extend(arrived);
-        if !ranked || (pending.clubs.is_empty() && pending.announced_generation == generation) {
+        let news = !pending.clubs.is_empty()
+            || pending.announced_generation != generation
+            || pending.announced_closed != closed;
+        if !ranked || !news {
             return;
         }
         pending.announced_generation = generation;
+        pending.announced_closed = closed;
         let clubs = std::mem::take(&mut pending.clubs);
-        let update = Update { generation, clubs };
+        let update = Update {
+            generation,
+            clubs,
+            closed,
+        };
         if pending.recent.len() == UPDATES_KEPT {
             pending.recent.pop_front();
         }
@@ -228,6 +240,8 @@ impl Site {
     /// What a page showing generation `since` missed, as one update: the clubs that arrived since
     /// (all of them if the updates kept do not reach back that far) and the generation now.
     pub(crate) fn since(&self, since: i64) -> Update {
+        // The projection's lock is let go before the updates' is taken, as `refresh` does.
+        let closed = self.projection().closed_ms().is_some();
         let pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         let clubs = pending
             .recent
@@ -240,7 +254,11 @@ impl Site {
             .back()
             .map_or(since, |u| u.generation)
             .max(since);
-        Update { generation, clubs }
+        Update {
+            generation,
+            clubs,
+            closed,
+        }
     }
 }
 
@@ -272,5 +290,33 @@ mod tests {
         live.health.set_caught_up();
         live.refresh();
         assert_eq!(live.since(0).clubs.len(), 1, "a club arriving live is told");
+    }
+
+    /// A close makes no new generation: open pages are told of it all the same, and a page whose
+    /// stream opens later hears it too.
+    #[test]
+    fn open_pages_are_told_when_the_organiser_closes_the_event() {
+        let (_dir, log) = crate::test_event::published("shut");
+        let site = Site::new(Arc::new(RwLock::new(
+            Projection::load(log.as_ref(), "shut").unwrap(),
+        )));
+        site.health.set_caught_up();
+        site.refresh();
+        let generation = site.since(0).generation;
+        assert!(!site.since(generation).closed);
+        let mut updates = site.updates.subscribe();
+        let close = simpairs_pipeline::declare::Amendment {
+            close: true,
+            ..Default::default()
+        };
+        let organiser = simpairs_sim::organiser_key();
+        simpairs_pipeline::declare::amend(log.as_ref(), "shut", &organiser, close).unwrap();
+        *site.projection.write().unwrap() = Projection::load(log.as_ref(), "shut").unwrap();
+        site.refresh();
+        let told = updates.try_recv().expect("an update for the close");
+        assert_eq!((told.generation, told.closed), (generation, true));
+        assert!(site.since(generation).closed);
+        site.refresh();
+        assert!(updates.try_recv().is_err(), "told once");
     }
 }

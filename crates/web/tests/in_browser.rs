@@ -103,6 +103,7 @@ async fn a_player_finds_their_results_live_on_a_phone_and_a_desktop() {
     for (name, path) in page_types(&served) {
         check_page(&c, &served.url, name, &path, &axe_source).await;
     }
+    the_event_closes_while_a_page_is_open(&c, &served, &event).await;
     for (name, path) in [
         ("board-hand", "/board/1?club=LINDFIELD"),
         ("scorecard-real", "/pair/LINDFIELD/1?dir=NS"),
@@ -347,6 +348,49 @@ async fn a_club_arrives_while_the_scorecard_is_open(
         moved <= 2.0,
         "the scorecard moved on the screen from {top_before} to {top_after}"
     );
+}
+
+/// The organiser closes the event while a reader has the home page open: the page says the
+/// results are final without a reload, and the live region says why (a close makes no new
+/// generation).
+async fn the_event_closes_while_a_page_is_open(
+    c: &Client,
+    served: &common::Served,
+    event: &common::Event,
+) {
+    c.goto(&format!("{}/", served.url)).await.unwrap();
+    let before = text(c, "[data-live=status]").await;
+    assert!(before.contains("Provisional results"), "{before}");
+    c.execute("window.__notReloaded = true; return true;", vec![])
+        .await
+        .unwrap();
+    // Let the page's live stream open before the close.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let close = simpairs_pipeline::declare::Amendment {
+        close: true,
+        ..Default::default()
+    };
+    let organiser = simpairs_sim::organiser_key();
+    simpairs_pipeline::declare::amend(event.log.as_ref(), &event.id, &organiser, close).unwrap();
+    let closed = browser::wait_until(
+        c,
+        "return document.querySelector('[data-live=status]').textContent.includes('Final results');",
+        Duration::from_secs(30),
+    )
+    .await;
+    let shown = text(c, "[data-live=status]").await;
+    assert!(closed, "the page still says {shown:?} after the close");
+    let kept = c
+        .execute("return window.__notReloaded === true;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        kept,
+        serde_json::Value::Bool(true),
+        "the page was not reloaded"
+    );
+    let said = text(c, "#live-status").await;
+    assert!(said.contains("The organiser closed the event"), "{said:?}");
 }
 
 fn ordinal(n: i32) -> String {

@@ -105,7 +105,7 @@ pub fn page(f: &Frame, title: &str, mine: Option<&Mine>, body: Markup) -> Markup
                 a.skip href="#main" { "Skip to the results" }
                 (header(f))
                 div #live-status role="status" aria-live="polite" {}
-                main #main data-generation=(f.generation)
+                main #main data-generation=(f.generation) data-closed=(u8::from(f.closed_ms.is_some()))
                     data-my-pair=[mine.map(|m| &m.query)] data-my-label=[mine.map(|m| &m.label)] {
                     h1 { (title) }
                     (status(f))
