@@ -515,18 +515,7 @@ fn an_event_is_declared_once_and_no_key_file_is_written_over() {
     std::fs::write(dir.path().join("more.csv"), "club,name\nC,Club C\n").unwrap();
     ok(
         dir.path(),
-        &[
-            "event",
-            "amend",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--organiser-key",
-            "keys/organiser.key",
-            "--add-clubs",
-            "more.csv",
-        ],
+        &[&AMEND[..], &["--add-clubs", "more.csv"]].concat(),
     );
     std::fs::write(dir.path().join("c.csv"), CLUB_B).unwrap();
     publish(dir.path(), "C", "c.csv");
@@ -551,23 +540,9 @@ fn a_revoked_key_signs_nothing_after_its_revocation_and_a_new_one_does() {
     event(dir.path());
     ok(dir.path(), &["club", "keygen", "--out", "b2.key"]);
     let old = key_id_of_private(&dir.path().join("keys/B.key"));
-    ok(
-        dir.path(),
-        &[
-            "event",
-            "amend",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--organiser-key",
-            "keys/organiser.key",
-            "--revoke",
-            &format!("B={old}"),
-            "--add-key",
-            "B=b2.pub",
-        ],
-    );
+    let revoke = format!("B={old}");
+    let changes = ["--revoke", revoke.as_str(), "--add-key", "B=b2.pub"];
+    ok(dir.path(), &[&AMEND[..], &changes].concat());
     std::fs::write(dir.path().join("b2.csv"), CLUB_A).unwrap();
     // With the revoked key: refused at publish already.
     let out = simpairs(
@@ -626,11 +601,7 @@ fn a_revoked_key_signs_nothing_after_its_revocation_and_a_new_one_does() {
 
     // A key revoked as `club keygen` printed it; a key the club does not have is named with
     // the club's keys; with none left in force, the club is told it has none.
-    let amend = |revoke: &str| {
-        let args = ["event", "amend", "--log", "log", "--event", "E"];
-        let more = ["--organiser-key", "keys/organiser.key", "--revoke", revoke];
-        simpairs(dir.path(), &[&args[..], &more[..]].concat())
-    };
+    let amend = |revoke: &str| simpairs(dir.path(), &[&AMEND[..], &["--revoke", revoke]].concat());
     let out = amend("B=k000000000000");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("(its keys: {old}, {new})")), "{err}");
@@ -816,20 +787,9 @@ fn the_organisers_whole_list_given_again_adds_only_the_new_clubs() {
     std::fs::write(d.join("clubs.csv"), "club,name\nA,Club A\nB,Club B\n").unwrap();
     declared(d, "1-2");
     let amend = |file: &str, keys: &str| {
-        let key = "keys/organiser.key";
-        let args = [
-            "event",
-            "amend",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--organiser-key",
-            key,
-        ];
         simpairs(
             d,
-            &[&args[..], &["--add-clubs", file, "--keys-out", keys]].concat(),
+            &[&AMEND[..], &["--add-clubs", file, "--keys-out", keys]].concat(),
         )
     };
     // The whole list with one club more: C is added, A and B are left as they are.
@@ -954,21 +914,7 @@ fn a_clubs_new_key_is_added_as_keygen_printed_it() {
         .lines()
         .find(|l| l.starts_with("ed25519-public:"))
         .unwrap();
-    let amend = |given: &str| {
-        let args = [
-            "event",
-            "amend",
-            "--log",
-            "log",
-            "--event",
-            "E",
-            "--organiser-key",
-        ];
-        simpairs(
-            d,
-            &[&args[..], &["keys/organiser.key", "--add-key", given]].concat(),
-        )
-    };
+    let amend = |given: &str| simpairs(d, &[&AMEND[..], &["--add-key", given]].concat());
     // A private key pasted by mistake is refused without being repeated.
     let private = std::fs::read_to_string(d.join("a2.key")).unwrap();
     let out = amend(&format!("A={}", private.trim()));
@@ -1435,6 +1381,17 @@ fn publishing(dir: &Path, club: &str, file: &str) -> Output {
 }
 
 const INDEX: [&str; 2] = ["--index-dir", "index"];
+/// `event amend` of event E in the log, signed with the organiser's key; the changes follow.
+const AMEND: [&str; 8] = [
+    "event",
+    "amend",
+    "--log",
+    "log",
+    "--event",
+    "E",
+    "--organiser-key",
+    "keys/organiser.key",
+];
 const REPLAY: [&str; 4] = ["replay", "--log", "log", "--json"];
 
 /// Clubs A, B and C declared for boards 1-27; A plays another session's boards and is first: its
@@ -1735,17 +1692,7 @@ fn a_closed_event_takes_nothing_more_and_says_its_results_are_final() {
     append_part(d, "B", CLUB_B, |e| {
         matches!(e, simpairs_events::Event::SubmissionSealed(_))
     });
-    let close = [
-        "event",
-        "amend",
-        "--log",
-        "log",
-        "--event",
-        "E",
-        "--organiser-key",
-        "keys/organiser.key",
-        "--close",
-    ];
+    let close = [&AMEND[..], &["--close"]].concat();
     let closed = ok(d, &close);
     assert!(
         closed.starts_with("event E closed: the results in by now are final;"),

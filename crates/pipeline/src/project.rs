@@ -376,18 +376,14 @@ impl Projection {
                 } else {
                     r.ns_pair.to_string()
                 },
-                contract: r.contract.as_deref().map(str::to_string),
-                declarer: r.declarer.as_deref().map(str::to_string),
-                tricks: r.tricks,
-                ns_score: r.ns_score,
-                adjusted: adjusted_text(r),
+                played: Played::of(r),
                 club_value: values(club).map(crate::wire::fraction_to_f64),
                 club_top: top(club).map(crate::wire::fraction_to_f64),
                 national_value: values("").map(crate::wire::fraction_to_f64),
                 national_top: top("").map(crate::wire::fraction_to_f64),
                 corrected: since != crate::results::SinceFirst::Unchanged,
                 first_upload: match since {
-                    crate::results::SinceFirst::Corrected(was) => Some(FirstUpload::of(was)),
+                    crate::results::SinceFirst::Corrected(was) => Some(Played::of(was)),
                     _ => None,
                 },
             });
@@ -731,11 +727,9 @@ pub struct ScorecardLine {
     pub board: i32,
     pub direction: &'static str,
     pub opponents: String,
-    pub contract: Option<String>,
-    pub declarer: Option<String>,
-    pub tricks: Option<i32>,
-    pub ns_score: Option<i32>,
-    pub adjusted: Option<String>,
+    /// The result in force (its fields side by side with the line's in the JSON).
+    #[serde(flatten)]
+    pub played: Played,
     pub club_value: Option<f64>,
     pub club_top: Option<f64>,
     pub national_value: Option<f64>,
@@ -744,35 +738,30 @@ pub struct ScorecardLine {
     /// changed result, or a table the first upload did not give).
     pub corrected: bool,
     /// What the club's first upload gave for this board, when a later submission changed it.
-    pub first_upload: Option<FirstUpload>,
+    pub first_upload: Option<Played>,
 }
 
-/// A result as the club's first upload gave it, before a correction.
+/// A board's result as a club gave it: a scorecard line's, or the one a correction replaced.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct FirstUpload {
+pub struct Played {
     pub contract: Option<String>,
     pub declarer: Option<String>,
     pub tricks: Option<i32>,
     pub ns_score: Option<i32>,
+    /// An artificial adjusted score, as `60/40`.
     pub adjusted: Option<String>,
 }
 
-impl FirstUpload {
-    fn of(r: &AppliedResult) -> FirstUpload {
-        FirstUpload {
+impl Played {
+    fn of(r: &AppliedResult) -> Played {
+        Played {
             contract: r.contract.as_deref().map(str::to_string),
             declarer: r.declarer.as_deref().map(str::to_string),
             tricks: r.tricks,
             ns_score: r.ns_score,
-            adjusted: adjusted_text(r),
+            adjusted: (r.adjusted).map(|a| format!("{}/{}", a.ns_percent, a.ew_percent)),
         }
     }
-}
-
-/// An artificial adjusted score as `60/40`.
-fn adjusted_text(r: &AppliedResult) -> Option<String> {
-    r.adjusted
-        .map(|a| format!("{}/{}", a.ns_percent, a.ew_percent))
 }
 
 /// A pair's scorecard.

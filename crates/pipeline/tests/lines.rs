@@ -113,6 +113,14 @@ fn west_listed(log: &dyn Log, event: &str) -> Vec<(String, State)> {
         .collect()
 }
 
+/// Why each record set aside on its own was, as the director's listing says.
+fn set_aside(log: &dyn Log, event: &str) -> Vec<String> {
+    let listing = simpairs_pipeline::submissions::list(log, event, None).unwrap();
+    (listing.dead_letters.into_iter())
+        .map(|d| d.reason)
+        .collect()
+}
+
 fn line(amendment: i64, signature: Vec<u8>) -> Vec<u8> {
     let codec = Codec::new().unwrap();
     codec.encode(&Event::LineDrawn(simpairs_events::types::LineDrawn {
@@ -152,10 +160,7 @@ fn a_revocation_holds_from_its_line_for_every_reader() {
         assert_eq!(applied, 2, "NORTH's and WEST's first");
         let expected = [("before the line".to_string(), State::Applied)];
         assert_eq!(west_listed(log.as_ref(), event), expected);
-        let listing = simpairs_pipeline::submissions::list(log.as_ref(), event, None).unwrap();
-        let reasons: Vec<&str> = (listing.dead_letters.iter())
-            .map(|d| d.reason.as_str())
-            .collect();
+        let reasons = set_aside(log.as_ref(), event);
         assert_eq!(reasons.len(), 1, "{reasons:?}");
         let revoked = "of club WEST is signed with key";
         let from = "which the organiser revoked from offset";
@@ -193,10 +198,7 @@ fn a_line_that_is_not_the_organisers_is_set_aside_and_a_line_again_changes_nothi
     west_appends(log.as_ref(), EVENT, &clubs[2], "after the forged lines");
     held.release();
     held_again(&held, log.as_ref());
-    let listing = simpairs_pipeline::submissions::list(log.as_ref(), EVENT, None).unwrap();
-    let reasons: Vec<&str> = (listing.dead_letters.iter())
-        .map(|d| d.reason.as_str())
-        .collect();
+    let reasons = set_aside(log.as_ref(), EVENT);
     assert_eq!(
         reasons,
         [
@@ -321,10 +323,7 @@ fn closing_holds_from_its_line_for_every_reader() {
         assert_eq!(aggregated(&log, event).state().applied_count(), 2);
         let expected = [("before the line".to_string(), State::Applied)];
         assert_eq!(west_listed(log.as_ref(), event), expected);
-        let listing = simpairs_pipeline::submissions::list(log.as_ref(), event, None).unwrap();
-        let reasons: Vec<&str> = (listing.dead_letters.iter())
-            .map(|d| d.reason.as_str())
-            .collect();
+        let reasons = set_aside(log.as_ref(), event);
         assert_eq!(reasons.len(), 1, "{reasons:?}");
         let closed = "of club WEST was sealed after the organiser closed the event (amendment 1, from offset";
         assert!(reasons[0].contains(closed), "{reasons:?}");

@@ -267,9 +267,7 @@ async fn a_club_arrives_while_the_scorecard_is_open(
         before.contains(&format!("{} of {CLUBS} clubs in", CLUBS - 1)),
         "{before}"
     );
-    c.execute("window.__notReloaded = true; return true;", vec![])
-        .await
-        .unwrap();
+    mark_loaded(c).await;
     // The reader has scrolled down; the update keeps them there.
     let scrolled = c
         .execute("window.scrollTo(0, 300); return window.scrollY;", vec![])
@@ -305,15 +303,7 @@ async fn a_club_arrives_while_the_scorecard_is_open(
             p.submissions()
         );
     }
-    let kept = c
-        .execute("return window.__notReloaded === true;", vec![])
-        .await
-        .unwrap();
-    assert_eq!(
-        kept,
-        serde_json::Value::Bool(true),
-        "the page was not reloaded"
-    );
+    assert!(still_loaded(c).await, "the page was not reloaded");
     let said = text(c, "#live-status").await;
     let late = &event.sim.clubs[CLUBS - 1].name;
     assert!(
@@ -361,9 +351,7 @@ async fn the_event_closes_while_a_page_is_open(
     c.goto(&format!("{}/", served.url)).await.unwrap();
     let before = text(c, "[data-live=status]").await;
     assert!(before.contains("Provisional results"), "{before}");
-    c.execute("window.__notReloaded = true; return true;", vec![])
-        .await
-        .unwrap();
+    mark_loaded(c).await;
     // Let the page's live stream open before the close.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let close = simpairs_pipeline::declare::Amendment {
@@ -380,17 +368,22 @@ async fn the_event_closes_while_a_page_is_open(
     .await;
     let shown = text(c, "[data-live=status]").await;
     assert!(closed, "the page still says {shown:?} after the close");
-    let kept = c
-        .execute("return window.__notReloaded === true;", vec![])
-        .await
-        .unwrap();
-    assert_eq!(
-        kept,
-        serde_json::Value::Bool(true),
-        "the page was not reloaded"
-    );
+    assert!(still_loaded(c).await, "the page was not reloaded");
     let said = text(c, "#live-status").await;
     assert!(said.contains("The organiser closed the event"), "{said:?}");
+}
+
+/// Marks the page loaded now, so that [`still_loaded`] tells whether it was reloaded since.
+async fn mark_loaded(c: &Client) {
+    c.execute("window.__notReloaded = true; return true;", vec![])
+        .await
+        .unwrap();
+}
+
+/// Whether the page marked by [`mark_loaded`] is still the one loaded then.
+async fn still_loaded(c: &Client) -> bool {
+    let kept = c.execute("return window.__notReloaded === true;", vec![]);
+    kept.await.unwrap() == serde_json::Value::Bool(true)
 }
 
 fn ordinal(n: i32) -> String {
