@@ -1315,7 +1315,23 @@ fn a_correction_taken_back_by_publishing_the_first_file_again_applies() {
     assert!(
         listed.contains("4 submissions: 2 applied, 2 superseded")
             && listed.contains("(a.csv), sealed ")
-            && listed.trim_end().ends_with("4 records, applied"),
+            && listed.contains("4 records, applied\n  note: takes back"),
+        "{listed}"
+    );
+    // The director is told which correction the file took back, and what to do if it stands.
+    let notes: Vec<&str> = (listed.lines())
+        .filter(|l| l.starts_with("  note: "))
+        .collect();
+    let [note] = notes[..] else {
+        panic!("{listed}")
+    };
+    assert!(
+        note.starts_with(
+            "  note: takes back 1 correction, giving what the club's first upload gave: \
+             board 1 NS 2 EW 2 is 4S-1 N, NS -50 again (submission s"
+        ) && note.ends_with(
+            " had corrected it to 4S= N, NS 420); if the correction stands, publish it again"
+        ),
         "{listed}"
     );
 }

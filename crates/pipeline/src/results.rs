@@ -175,6 +175,44 @@ impl ClubResults {
     /// decodes packed submissions for this walk only: the aggregator builds a club's field from
     /// its results without keeping them decoded.
     pub fn visit(&self, mut f: impl FnMut(&AppliedResult)) {
+        self.with_decoded(|sources| {
+            for row in self.rows() {
+                f(&sources[row.source as usize].results[row.at as usize]);
+            }
+        });
+    }
+
+    /// Calls `f` with each result in force that a later submission corrected (see
+    /// [`SinceFirst::Corrected`]): the result in force, the first submission's result of its
+    /// table, and the submission that brought the one in force. Packed submissions are decoded
+    /// for this walk only, and only when the club has corrected something.
+    pub(crate) fn visit_corrected(
+        &self,
+        mut f: impl FnMut(&AppliedResult, &AppliedResult, &SubmissionApplied),
+    ) {
+        if self.rows.iter().all(|row| row.source == 0) {
+            return;
+        }
+        self.with_decoded(|sources| {
+            // Of a table the first submission gave twice, the later result was in force.
+            let first: std::collections::HashMap<Table, &AppliedResult> = sources[0]
+                .results
+                .iter()
+                .map(|r| (table_of(r), r))
+                .collect();
+            for row in self.rows().filter(|row| row.source != 0) {
+                let by = sources[row.source as usize];
+                let now = &by.results[row.at as usize];
+                if let Some(&was) = first.get(&table_of(now)).filter(|&&was| was != now) {
+                    f(now, was, by);
+                }
+            }
+        });
+    }
+
+    /// Calls `f` with every source decoded, a packed one that is not kept decoded for this call
+    /// only.
+    fn with_decoded(&self, f: impl FnOnce(&[&SubmissionApplied])) {
         let unpacked: Vec<Option<SubmissionApplied>> = self
             .sources
             .iter()
@@ -185,14 +223,10 @@ impl ClubResults {
                 _ => None,
             })
             .collect();
-        for row in self.rows() {
-            let at = row.source as usize;
-            let submission = match &unpacked[at] {
-                Some(s) => s,
-                None => self.sources[at].submission(),
-            };
-            f(&submission.results[row.at as usize]);
-        }
+        let sources: Vec<&SubmissionApplied> = (unpacked.iter().zip(&self.sources))
+            .map(|(unpacked, source)| unpacked.as_ref().unwrap_or_else(|| source.submission()))
+            .collect();
+        f(&sources);
     }
 
     /// How many of the results in force each applied submission brought, by submission id (a

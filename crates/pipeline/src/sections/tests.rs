@@ -345,3 +345,48 @@ fn a_pair_number_without_its_leading_zero_is_read_as_the_pair_in_force() {
         ("007", "2")
     );
 }
+
+fn scored(board: i32, contract: &str, tricks: i32, ns_score: i32) -> AppliedResult {
+    AppliedResult {
+        contract: Some(contract.into()),
+        declarer: Some("E".into()),
+        tricks: Some(tricks),
+        ns_score: Some(ns_score),
+        ..result("A", board, "1", "2")
+    }
+}
+
+#[test]
+fn an_old_file_published_again_is_told_it_takes_back_a_correction() {
+    let first = vec![scored(1, "3NT", 6, 150), scored(2, "4S", 10, -420)];
+    let mut club = holding(first.clone());
+    // The director corrected board 1: three down was two down.
+    let correction = SubmissionApplied {
+        submission_id: "S2".into(),
+        ..submission(vec![scored(1, "3NT", 7, 100)])
+    };
+    club.apply(&Arc::new(correction.clone()));
+    let told = "takes back 1 correction, giving what the club's first upload gave: \
+                section A board 1 NS 1 EW 2 is 3NT-3 E, NS 150 again (submission S2 had \
+                corrected it to 3NT-2 E, NS 100); if the correction stands, publish it again";
+    // The first file published again, line by line or as the whole session.
+    for whole in [false, true] {
+        let mut again = submission(first.clone());
+        assert_eq!(as_in_force(Some(&club), &mut again, whole), [told]);
+    }
+    // The first file again with the lead it left out: the same result.
+    let mut led = first.clone();
+    led[0].lead = Some("HA".into());
+    assert_eq!(
+        as_in_force(Some(&club), &mut submission(led), false),
+        [told]
+    );
+    // The correction again, or corrected once more: nothing taken back.
+    let mut again = correction;
+    assert!(as_in_force(Some(&club), &mut again, false).is_empty());
+    let mut once_more = submission(vec![scored(1, "3NT", 8, -400)]);
+    assert!(as_in_force(Some(&club), &mut once_more, false).is_empty());
+    // A club never corrected publishing its file again is told nothing.
+    let mut same = submission(first.clone());
+    assert!(as_in_force(Some(&holding(first)), &mut same, false).is_empty());
+}

@@ -45,6 +45,22 @@ pub(crate) fn score_to(r: &AppliedResult, ns: bool) -> Option<i32> {
     }
 }
 
+/// A line's result and score in words, as a traveller gives them: `3NT-3 E, NS -150`, `AVE`,
+/// `NS 420, EW -400` (a split score).
+pub(crate) fn line_words(r: &AppliedResult) -> String {
+    let score = r
+        .ns_score
+        .map(|ns| match r.ew_score.filter(|&ew| ew != -ns) {
+            Some(ew) => format!("NS {ns}, EW {ew}"),
+            None => format!("NS {ns}"),
+        });
+    let words: Vec<String> = result_text(r).into_iter().chain(score).collect();
+    match words.is_empty() {
+        true => "no result".to_string(),
+        false => words.join(", "),
+    }
+}
+
 /// The kinds of line that are not an ordinary played result; several may hold at once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
@@ -172,6 +188,22 @@ mod tests {
         });
         assert_eq!(result_text(&adjusted).as_deref(), Some("AVE+/AVE-"));
         assert_eq!(Marks::of(&adjusted).labels(), ["adjusted AVE+/AVE-"]);
+    }
+
+    #[test]
+    fn a_line_in_words_gives_its_result_and_score() {
+        let mut r = line(Some("3NT"), Some("E"), Some(6));
+        r.ns_score = Some(150);
+        assert_eq!(line_words(&r), "3NT-3 E, NS 150");
+        r.ew_score = Some(-100);
+        assert_eq!(line_words(&r), "3NT-3 E, NS 150, EW -100");
+        let scored = AppliedResult {
+            ns_score: Some(-420),
+            ew_score: Some(420),
+            ..line(None, None, None)
+        };
+        assert_eq!(line_words(&scored), "NS -420");
+        assert_eq!(line_words(&line(None, None, None)), "no result");
     }
 
     #[test]
