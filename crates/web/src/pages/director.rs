@@ -124,8 +124,8 @@ fn fate(v: &SubmissionView) -> Markup {
             }
         }
         @if v.by_organiser { br; "signed by the organiser for the club" }
-        @if let Some(why) = &v.reason { br; (with_flags(why)) }
-        @for n in &v.notes { br; (with_flags(n)) }
+        @if let Some(why) = &v.reason { br; (with_flags(why, v)) }
+        @for n in &v.notes { br; (with_flags(n, v)) }
         @if !v.warnings.is_empty() {
             ul { @for w in v.warnings.iter().take(10) { li { (display_text(w, MAX_TEXT)) } }
                  @if v.warnings.len() > 10 { li { "and " (v.warnings.len() - 10) " more warnings" } } }
@@ -133,18 +133,31 @@ fn fate(v: &SubmissionView) -> Markup {
     }
 }
 
-/// A reason or a note in words, a command's flag in it (`--whole-session`) on one line, as code.
-fn with_flags(text: &str) -> Markup {
+/// A reason or a note of submission `of` in words: a command's flag in it (`--whole-session`) on
+/// one line, as code; another submission it names (the correction a file took back), a link to
+/// that submission's row.
+fn with_flags(text: &str, of: &SubmissionView) -> Markup {
     let text = display_text(text, MAX_TEXT);
+    let other = |word| submission_of(word).filter(|(id, _)| *id != of.submission);
     html! {
         @for (i, word) in text.split(' ').enumerate() {
             @if i > 0 { " " }
-            @match flag_of(word) {
-                Some((flag, rest)) => { code.flag { (flag) } (rest) },
-                None => { (word) },
+            @match (flag_of(word), other(word)) {
+                (Some((flag, rest)), _) => { code.flag { (flag) } (rest) },
+                (None, Some((id, rest))) => { a href=(correction_url(&of.club, id)) { (id) } (rest) },
+                (None, None) => { (word) },
             }
         }
     }
+}
+
+/// A word that is a submission's id (`s` and 20 hexadecimal digits, as `club publish` makes
+/// them): the id, then what follows it.
+fn submission_of(word: &str) -> Option<(&str, &str)> {
+    let (id, rest) = word.split_at_checked(21)?;
+    let digits = id.strip_prefix('s')?;
+    let id_ends = !rest.starts_with(|c: char| c.is_ascii_alphanumeric());
+    (id_ends && digits.bytes().all(|b| b.is_ascii_hexdigit())).then_some((id, rest))
 }
 
 /// A word that is a flag (`--whole-session`, `--whole-session;`): the flag, then what follows it.
@@ -365,7 +378,26 @@ fn missing(
 
 #[cfg(test)]
 mod tests {
-    use super::{flag_of, with_flags};
+    use super::{flag_of, submission_of, with_flags};
+    use simpairs_pipeline::submissions::{State, SubmissionView};
+
+    fn view(club: &str, submission: &str) -> SubmissionView {
+        SubmissionView {
+            club: club.to_string(),
+            submission: submission.to_string(),
+            offset: 0,
+            sealed_at_ms: 0,
+            source: None,
+            records: 0,
+            state: State::Applied,
+            superseded_by: None,
+            lines_in_force: None,
+            by_organiser: false,
+            reason: None,
+            warnings: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
 
     #[test]
     fn a_flag_in_a_note_is_code_kept_on_one_line() {
@@ -374,11 +406,32 @@ mod tests {
         assert_eq!(flag_of("--"), None);
         assert_eq!(flag_of("-3"), None);
         assert_eq!(flag_of("board"), None);
-        let html =
-            with_flags("publish it again with --whole-session to take <it> out").into_string();
+        let note = "publish it again with --whole-session to take <it> out";
         assert_eq!(
-            html,
+            with_flags(note, &view("A", "s0")).into_string(),
             "publish it again with <code class=\"flag\">--whole-session</code> to take &lt;it&gt; out"
+        );
+    }
+
+    #[test]
+    fn another_submission_a_note_names_links_to_its_row() {
+        let id = "sbf145585a865cf570534";
+        assert_eq!(submission_of("sbf145585a865cf570534"), Some((id, "")));
+        assert_eq!(submission_of("sbf145585a865cf570534)."), Some((id, ").")));
+        assert_eq!(submission_of("sbf145585a865cf5705341"), None);
+        assert_eq!(submission_of("superseded-by-a-correct"), None);
+        assert_eq!(submission_of("s"), None);
+        let note = format!("(submission {id} had corrected it to 4S= N, NS 420)");
+        assert_eq!(
+            with_flags(&note, &view("Club & Co", "s0")).into_string(),
+            format!(
+                "(submission <a href=\"/director?club=Club%20%26%20Co#s-{id}\">{id}</a> had corrected it to 4S= N, NS 420)"
+            )
+        );
+        // Its own id is not a link.
+        assert_eq!(
+            with_flags(&format!("submission {id} of club A"), &view("A", id)).into_string(),
+            format!("submission {id} of club A")
         );
     }
 }
