@@ -1736,3 +1736,61 @@ fn a_closed_event_takes_nothing_more_and_says_its_results_are_final() {
     ];
     assert!(said.iter().all(|s| listed.contains(s)), "{listed}");
 }
+
+/// A session of ten boards at two tables, NS 1 against EW 2 and NS 3 against EW 4: `contracts`
+/// gives each table's contract, declarer and tricks.
+fn session(contracts: impl Fn(i32) -> [&'static str; 2]) -> String {
+    let mut csv = String::from("board,ns_pair,ew_pair,contract,declarer,tricks\n");
+    for board in 1..=10 {
+        let [first, second] = contracts(board);
+        csv.push_str(&format!("{board},1,2,{first}\n{board},3,4,{second}\n"));
+    }
+    csv
+}
+
+#[test]
+fn a_second_session_published_under_the_first_ones_club_is_told_and_put_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("clubs.csv"), "club,name\nA,Rotorua BC\n").unwrap();
+    declared(d, "1-10");
+    let monday = session(|_| ["3NT,E,9", "3NT,E,8"]);
+    let thursday = session(|b| ["4S,N,10", if b < 3 { "3NT,E,8" } else { "2H,S,9" }]);
+    std::fs::write(d.join("monday.csv"), monday).unwrap();
+    std::fs::write(d.join("thursday.csv"), thursday).unwrap();
+    publish(d, "A", "monday.csv");
+    publish(d, "A", "thursday.csv");
+    let listed = ok(d, &["submissions", "--log", "log", "--club", "A"]);
+    assert!(
+        listed.contains(
+            "  note: changes the results of 18 of the 20 lines in force it replaces, where a \
+             correction changes a few: if the file is another session of the club"
+        ),
+        "{listed}"
+    );
+    // Put right as docs/rules.md says: the second session declared as a club of its own, and
+    // each session published under its own club.
+    std::fs::write(
+        d.join("late.csv"),
+        "club,name\nA-THU,Rotorua BC (Thursday)\n",
+    )
+    .unwrap();
+    ok(d, &[&AMEND[..], &["--add-clubs", "late.csv"]].concat());
+    publish(d, "A", "monday.csv");
+    publish(d, "A-THU", "thursday.csv");
+    ok(
+        d,
+        &[
+            "aggregate",
+            "--log",
+            "log",
+            "--until-idle",
+            "--key",
+            "keys/aggregator.key",
+        ],
+    );
+    for (club, file) in [("A", "monday.csv"), ("A-THU", "thursday.csv")] {
+        let alone = standings(&ok(d, &["score", file, "--json"]));
+        assert_eq!(standings(&replayed_club(d, club, false)), alone, "{club}");
+    }
+}

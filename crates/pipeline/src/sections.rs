@@ -23,7 +23,7 @@
 //!   So a correction's pair number that no pair in force of its section is written as, but that
 //!   one pair in force is by its number, is read as that pair's.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use simpairs_events::types::{
     AppliedResult, Movement, ResultKey, SubmissionApplied, SubmissionSealed,
@@ -91,77 +91,15 @@ fn read_as_in_force(in_force: &ClubResults, applied: &mut SubmissionApplied, who
     let mut changed: Vec<String> = named_as_held(&held, applied).into_iter().collect();
     if whole {
         changed.extend(withdraw_not_held(&held, applied));
-        let told = taken_back(in_force, applied).into_iter().collect();
+        let told = changes::told(in_force, applied).into_iter().collect();
         return Read { changed, told };
     }
     changed.extend(numbered_as_held(&held, applied));
     changed.extend(moved_as_held(&held, applied));
     let told = (left_in_force(&held, applied).into_iter())
-        .chain(taken_back(in_force, applied))
+        .chain(changes::told(in_force, applied))
         .collect();
     Read { changed, told }
-}
-
-/// A table's result a correction changed, as `applied` gives it again: the result in force, the
-/// first upload's, and the correction's id.
-type Undone = (ResultKey, AppliedResult, AppliedResult, String);
-
-/// The lines `applied` gives with the result the club's first upload gave, where a later
-/// submission corrected it: an old file published again, which takes the corrections back
-/// (docs/rules.md, "Corrections"), in words with what to do if they stand.
-fn taken_back(in_force: &ClubResults, applied: &SubmissionApplied) -> Option<String> {
-    let mut corrected: HashMap<ResultKey, (AppliedResult, AppliedResult, String)> = HashMap::new();
-    in_force.visit_corrected(|now, was, by| {
-        let by = by.submission_id.to_string();
-        corrected.insert(key_of_result(now), (now.clone(), was.clone(), by));
-    });
-    if corrected.is_empty() {
-        return None;
-    }
-    let undone: Vec<Undone> = (applied.results.iter())
-        .filter_map(|r| {
-            let key = key_of_result(r);
-            let (now, was, by) = corrected.remove(&key)?;
-            (same_result(r, &was) && !same_result(r, &now)).then_some((key, now, was, by))
-        })
-        .collect();
-    undone_words(&undone)
-}
-
-/// Whether two lines of a table give the same result (whatever informative details differ).
-fn same_result(a: &AppliedResult, b: &AppliedResult) -> bool {
-    (a.contract == b.contract && a.declarer == b.declarer && a.tricks == b.tricks)
-        && (a.ns_score == b.ns_score && a.ew_score == b.ew_score && a.adjusted == b.adjusted)
-        && (a.arrow_switch == b.arrow_switch && a.group == b.group)
-}
-
-/// The corrections taken back, in words: the first few named.
-fn undone_words(undone: &[Undone]) -> Option<String> {
-    const NAMED: usize = 5;
-    if undone.is_empty() {
-        return None;
-    }
-    let line = |(key, now, was, by): &Undone| {
-        format!(
-            "{} is {} again (submission {by} had corrected it to {})",
-            named_lines(std::slice::from_ref(key)),
-            crate::views::result::line_words(was),
-            crate::views::result::line_words(now)
-        )
-    };
-    let mut named: Vec<String> = undone.iter().take(NAMED).map(line).collect();
-    if undone.len() > NAMED {
-        named.push(format!("and {} more", undone.len() - NAMED));
-    }
-    let count = crate::words::counted(undone.len(), "correction", "corrections");
-    let stands = match undone.len() {
-        1 => "if the correction stands, publish it again",
-        _ => "if the corrections stand, publish them again",
-    };
-    Some(format!(
-        "takes back {count}, giving what the club's first upload gave: {}; {stands}",
-        named.join("; ")
-    ))
 }
 
 /// A file given line by line that looks like the club's whole session (it leaves no more than a
@@ -272,15 +210,6 @@ fn section_words(name: &str) -> String {
     match name {
         "" => "the unnamed section".to_string(),
         name => format!("section {name}"),
-    }
-}
-
-fn key_of_result(r: &AppliedResult) -> ResultKey {
-    ResultKey {
-        section: r.section.clone(),
-        board: r.board,
-        ns_pair: r.ns_pair.clone(),
-        ew_pair: r.ew_pair.clone(),
     }
 }
 
@@ -466,5 +395,6 @@ fn only(set: BTreeSet<String>) -> Option<String> {
     (set.len() == 1).then(|| set.into_iter().next()).flatten()
 }
 
+mod changes;
 #[cfg(test)]
 mod tests;

@@ -390,3 +390,38 @@ fn an_old_file_published_again_is_told_it_takes_back_a_correction() {
     let mut same = submission(first.clone());
     assert!(as_in_force(Some(&holding(first)), &mut same, false).is_empty());
 }
+
+#[test]
+fn a_file_that_changes_most_results_it_replaces_is_told_it_may_be_another_session() {
+    // Monday's session: boards 1-10, NS 1 against EW 2, each 3NT by East.
+    let monday: Vec<AppliedResult> = (1..=10).map(|b| scored(b, "3NT", 9, -400)).collect();
+    let club = holding(monday.clone());
+    // Thursday's, other pairs under the same numbers: two results the same, six others, and
+    // two boards where NS 1 met EW 3 (a line seating NS 1 again replaces Monday's).
+    let mut thursday = monday.clone();
+    for (b, r) in thursday.iter_mut().enumerate().skip(2) {
+        *r = scored(b as i32 + 1, "4S", 10, 420);
+    }
+    for r in &mut thursday[8..] {
+        r.ew_pair = "3".into();
+    }
+    let told = "changes the results of 8 of the 10 lines in force it replaces, where a \
+                correction changes a few: if the file is another session of the club (a second \
+                heat of the event), it has taken the first session's place; each session is \
+                published as a club of its own (docs/rules.md, \"A club's second session\")";
+    let mut file = submission(thursday.clone());
+    assert_eq!(as_in_force(Some(&club), &mut file, false), [told]);
+    // Given whole, also the lines it seats pairs of elsewhere are named as taken out.
+    let mut whole = submission(thursday.clone());
+    let said = as_in_force(Some(&club), &mut whole, true);
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(said[1], told);
+    // Monday's file again with two results put right: a correction, not told.
+    let mut corrected = monday.clone();
+    corrected[0] = scored(1, "3NT", 10, -430);
+    corrected[1] = scored(2, "3NT", 8, 50);
+    assert!(as_in_force(Some(&club), &mut submission(corrected), false).is_empty());
+    // Seven lines, however changed, are too few to tell.
+    let mut few = submission(thursday[..7].to_vec());
+    assert!(as_in_force(Some(&club), &mut few, false).is_empty());
+}
