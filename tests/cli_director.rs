@@ -1768,6 +1768,18 @@ fn a_second_session_published_under_the_first_ones_club_is_told_and_put_right() 
         ),
         "{listed}"
     );
+    // The director finds it among the submissions with a note, alone.
+    let noted = ok(d, &["submissions", "--log", "log", "--with-notes"]);
+    let listed: Vec<&str> = (noted.lines())
+        .filter(|l| l.starts_with("club A, "))
+        .collect();
+    assert!(
+        noted
+            .contains("1 submission has a note for the director (`--with-notes` lists only those)")
+            && listed.len() == 1
+            && listed[0].contains("(thursday.csv)"),
+        "{noted}"
+    );
     // Put right as docs/rules.md says: the second session declared as a club of its own, and
     // each session published under its own club.
     std::fs::write(

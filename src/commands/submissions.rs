@@ -19,6 +19,10 @@ pub struct Args {
     /// Only the submissions in this state.
     #[arg(long, value_enum)]
     pub state: Option<Wanted>,
+    /// Only the submissions with a note for the director: how a correction was read, what a
+    /// whole session took out, a correction taken back, a file that may be a second session.
+    #[arg(long)]
+    pub with_notes: bool,
     /// Print JSON instead of a list.
     #[arg(long)]
     pub json: bool,
@@ -48,6 +52,7 @@ impl Wanted {
 struct Filter {
     clubs: Vec<String>,
     state: Option<State>,
+    noted: bool,
 }
 
 impl Filter {
@@ -56,15 +61,17 @@ impl Filter {
     }
 
     fn submission(&self, v: &SubmissionView) -> bool {
-        self.club(&v.club) && self.state.as_ref().is_none_or(|s| v.state == *s)
+        self.club(&v.club)
+            && self.state.as_ref().is_none_or(|s| v.state == *s)
+            && (!self.noted || !v.notes.is_empty())
     }
 
     /// What the filter shows of `s`. A record set aside on its own may not say whose it is: they
     /// are shown for the whole event only (the summary counts them), or with the set-aside
     /// submissions. The submissions not complete, the clubs not in yet and the clubs withdrawn are
-    /// shown unless a state is asked for.
+    /// shown unless a state, or the submissions with a note, are asked for.
     fn apply(&self, s: &Submissions) -> Submissions {
-        let any_state = self.state.is_none();
+        let any_state = self.state.is_none() && !self.noted;
         Submissions {
             event: s.event.clone(),
             submissions: s
@@ -73,7 +80,7 @@ impl Filter {
                 .filter(|v| self.submission(v))
                 .cloned()
                 .collect(),
-            dead_letters: match (self.clubs.is_empty(), &self.state) {
+            dead_letters: match (self.clubs.is_empty() && !self.noted, &self.state) {
                 (true, None | Some(State::SetAside)) => s.dead_letters.clone(),
                 _ => Vec::new(),
             },
@@ -109,6 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let filter = Filter {
         clubs: args.clubs,
         state: args.state.map(Wanted::state),
+        noted: args.with_notes,
     };
     if let Some(unknown) = filter.clubs.iter().find(|c| !is_declared(&submissions, c)) {
         anyhow::bail!(
@@ -180,6 +188,14 @@ fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
             "records set aside on their own"
         ),
     )?;
+    match s.submissions.iter().filter(|v| !v.notes.is_empty()).count() {
+        0 => {}
+        n => writeln!(
+            out,
+            "{} a note for the director (`--with-notes` lists only those)",
+            counted(n, "submission has", "submissions have")
+        )?,
+    }
     if let Some(ms) = s.closed_ms {
         writeln!(
             out,

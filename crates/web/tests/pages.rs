@@ -694,6 +694,49 @@ async fn the_directors_page_says_what_became_of_every_submission() {
     assert!(only.contains("data-local=\"seconds\""), "{only}");
 }
 
+#[tokio::test]
+async fn the_director_finds_the_submissions_with_a_note_and_the_correction_one_takes_back() {
+    let e = common::declared("noted", "Noted", &common::settings(44, 2, 3));
+    for i in 0..2 {
+        e.publish(i);
+    }
+    // A club corrects a line, then publishes its first file again, which takes it back.
+    let (index, csv) = &e.sim.correction;
+    let club = &e.sim.clubs[*index];
+    e.publish_csv(&club.id, csv);
+    e.publish(*index);
+    e.aggregate();
+    let site = e.site();
+    let listing = site.director().unwrap();
+    let mine: Vec<_> = (listing.listing.submissions.iter())
+        .filter(|s| s.club == club.id)
+        .collect();
+    let [_, correction, again] = mine[..] else {
+        panic!("{:#?}", listing.listing)
+    };
+    let (_, _, html) = common::get(&site, "/director").await;
+    assert!(
+        html.contains("<a href=\"/director?notes=yes\">1 with a note</a>"),
+        "{html}"
+    );
+    let (_, _, noted) = common::get(&site, "/director?notes=yes").await;
+    assert!(
+        noted.contains("Submissions, latest first: 1 to 1 of 1")
+            && noted.contains(&format!("id=\"s-{}\"", again.submission))
+            && noted.contains("takes back 1 correction"),
+        "{noted}"
+    );
+    // The correction it names links to its row among the club's submissions.
+    let link = format!(
+        "<a href=\"/director?club={}#s-{id}\">{id}</a> had corrected it",
+        club.id,
+        id = correction.submission
+    );
+    assert!(noted.contains(&link), "{link}: {noted}");
+    let (status, _, _) = common::get(&site, "/director?notes=maybe").await;
+    assert_eq!(status, 400);
+}
+
 /// While the log is still being read (a restart on a national event), a club with no results
 /// shown may be in already: the director's page says so instead of calling it missing.
 #[tokio::test]

@@ -20,6 +20,11 @@ use crate::site::Site;
 /// Submissions listed per page.
 const PAGE: usize = 200;
 
+/// Whether to list only the submissions with a note (`notes=yes`).
+fn noted(params: &Params) -> Result<bool, crate::params::BadParam> {
+    Ok(params.choice("notes", &["yes"], "yes")?.is_some())
+}
+
 /// Which submissions to list.
 fn wanted(params: &Params) -> Result<Option<Fate>, crate::params::BadParam> {
     let state = params.choice(
@@ -46,8 +51,12 @@ pub async fn director(State(site): State<Site>, params: Params) -> Response {
             return crate::pages::errors::bad_param(&site, bad);
         }
     };
+    let noted = match noted(&params) {
+        Ok(noted) => noted,
+        Err(bad) => return crate::pages::errors::bad_param(&site, bad),
+    };
     let club = club.map(str::trim).filter(|c| !c.is_empty());
-    let filter = Filter { state, club };
+    let filter = Filter { state, club, noted };
     let listing = site.director();
     let p = site.projection();
     let catalog = site.catalog();
@@ -80,6 +89,10 @@ fn summary(s: &Submissions) -> Markup {
             li { a href="/director?state=applied" { (s.count(&Fate::Applied)) " applied" } }
             li { a href="/director?state=superseded" { (s.count(&Fate::Superseded)) " superseded" } }
             li { a href="/director?state=set-aside" { (s.count(&Fate::SetAside)) " set aside" } }
+            @match s.submissions.iter().filter(|v| !v.notes.is_empty()).count() {
+                0 => {},
+                n => li { a href="/director?notes=yes" { (n) " with a note" } },
+            }
             li { a href="#dead-letters" {
                 (counted(s.dead_letters.len(), "record set aside on its own", "records set aside on their own"))
             } }
@@ -169,16 +182,18 @@ fn flag_of(word: &str) -> Option<(&str, &str)> {
     (end > 0).then(|| word.split_at(end + 2))
 }
 
-/// Which submissions the list shows: of a state, of a club.
+/// Which submissions the list shows: of a state, of a club, with a note.
 struct Filter<'a> {
     state: Option<Fate>,
     club: Option<&'a str>,
+    noted: bool,
 }
 
 impl Filter<'_> {
     fn shows(&self, v: &SubmissionView) -> bool {
         self.state.as_ref().is_none_or(|f| v.state == *f)
             && self.club.is_none_or(|c| v.club.eq_ignore_ascii_case(c))
+            && (!self.noted || !v.notes.is_empty())
     }
 
     /// The list's address with this filter, for its pages.
@@ -189,6 +204,9 @@ impl Filter<'_> {
         }
         if let Some(c) = self.club {
             base.push_str(&format!("club={}&", crate::params::enc(c)));
+        }
+        if self.noted {
+            base.push_str("notes=yes&");
         }
         base
     }
