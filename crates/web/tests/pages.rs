@@ -721,7 +721,7 @@ async fn the_director_finds_the_submissions_with_a_note_and_the_correction_one_t
     );
     let (_, _, noted) = common::get(&site, "/director?notes=yes").await;
     assert!(
-        noted.contains("Submissions, latest first: 1 to 1 of 1")
+        noted.contains("Submissions with a note, latest first: 1 to 1 of 1")
             && noted.contains(&format!("id=\"s-{}\"", again.submission))
             && noted.contains("takes back 1 correction"),
         "{noted}"

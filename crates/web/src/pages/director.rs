@@ -242,7 +242,7 @@ fn submissions(
         h2 { "Submissions" }
         @if shown.is_empty() { p { "None." } } @else {
             table {
-                caption { "Submissions, latest first: " (offset.min(shown.len()) + 1) " to " ((offset + limit).min(shown.len())) " of " (shown.len()) }
+                caption { "Submissions" @if filter.noted { " with a note" } ", latest first: " (offset.min(shown.len()) + 1) " to " ((offset + limit).min(shown.len())) " of " (shown.len()) }
                 thead { tr {
                     th.l scope="col" { "Sealed" }
                     th.l scope="col" { "Club" }
