@@ -1790,17 +1790,7 @@ fn a_second_session_published_under_the_first_ones_club_is_told_and_put_right() 
     ok(d, &[&AMEND[..], &["--add-clubs", "late.csv"]].concat());
     publish(d, "A", "monday.csv");
     publish(d, "A-THU", "thursday.csv");
-    ok(
-        d,
-        &[
-            "aggregate",
-            "--log",
-            "log",
-            "--until-idle",
-            "--key",
-            "keys/aggregator.key",
-        ],
-    );
+    aggregated(d);
     for (club, file) in [("A", "monday.csv"), ("A-THU", "thursday.csv")] {
         let alone = standings(&ok(d, &["score", file, "--json"]));
         assert_eq!(standings(&replayed_club(d, club, false)), alone, "{club}");

@@ -384,7 +384,7 @@ fn an_old_file_published_again_is_told_it_takes_back_a_correction() {
     // The correction again, or corrected once more: nothing taken back.
     let mut again = correction;
     assert!(as_in_force(Some(&club), &mut again, false).is_empty());
-    let mut once_more = submission(vec![scored(1, "3NT", 8, -400)]);
+    let mut once_more = submission(vec![scored(1, "3NT", 8, 50)]);
     assert!(as_in_force(Some(&club), &mut once_more, false).is_empty());
     // A club never corrected publishing its file again is told nothing.
     let mut same = submission(first.clone());
@@ -396,11 +396,12 @@ fn a_file_that_changes_most_results_it_replaces_is_told_it_may_be_another_sessio
     // Monday's session: boards 1-10, NS 1 against EW 2, each 3NT by East.
     let monday: Vec<AppliedResult> = (1..=10).map(|b| scored(b, "3NT", 9, -400)).collect();
     let club = holding(monday.clone());
-    // Thursday's, other pairs under the same numbers: two results the same, six others, and
-    // two boards where NS 1 met EW 3 (a line seating NS 1 again replaces Monday's).
+    // Thursday's, other pairs under the same numbers: two results the same, six others (4S by
+    // East made), and two boards where NS 1 met EW 3 (a line seating NS 1 again replaces
+    // Monday's).
     let mut thursday = monday.clone();
     for (b, r) in thursday.iter_mut().enumerate().skip(2) {
-        *r = scored(b as i32 + 1, "4S", 10, 420);
+        *r = scored(b as i32 + 1, "4S", 10, -420);
     }
     for r in &mut thursday[8..] {
         r.ew_pair = "3".into();
