@@ -1796,3 +1796,51 @@ fn a_second_session_published_under_the_first_ones_club_is_told_and_put_right() 
         assert_eq!(standings(&replayed_club(d, club, false)), alone, "{club}");
     }
 }
+
+#[test]
+fn the_national_results_are_exported_as_a_file_that_scores_to_the_same_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    event(d);
+    let national = ok(
+        d,
+        &[&REPLAY[..], &["--export", "usebio", "national.xml"]].concat(),
+    );
+    let csv = ok(
+        d,
+        &[&REPLAY[..], &["--export", "csv", "national.csv"]].concat(),
+    );
+    assert_eq!(national, csv);
+    let xml = std::fs::read_to_string(d.join("national.xml")).unwrap();
+    assert!(
+        xml.contains("<EVENT_IDENTIFIER>E</EVENT_IDENTIFIER>")
+            && xml.contains("<CLUB_NAME>A</CLUB_NAME>")
+            && xml.contains("<CLUB_NAME>B</CLUB_NAME>"),
+        "{xml}"
+    );
+    for file in ["national.xml", "national.csv"] {
+        let read_back = standings(&ok(d, &["score", file, "--json"]));
+        assert_eq!(read_back, standings(&national), "{file}");
+    }
+    // One club's own results, as its club ranking has them.
+    let club = ok(
+        d,
+        &[&REPLAY[..], &["--club", "A", "--export", "usebio", "a.xml"]].concat(),
+    );
+    assert_eq!(
+        standings(&ok(d, &["score", "a.xml", "--json"])),
+        standings(&club)
+    );
+    // A format it does not write is refused before the log is read.
+    let out = simpairs(
+        d,
+        &["replay", "--log", "nowhere", "--export", "pdf", "x.pdf"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success()
+            && err.contains("--export pdf: unknown format; expected usebio or csv"),
+        "{err}"
+    );
+    assert!(!d.join("x.pdf").exists());
+}

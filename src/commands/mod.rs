@@ -10,6 +10,7 @@ pub mod history;
 pub mod log;
 pub mod replay;
 pub mod replay_index;
+pub mod rescored;
 pub mod score;
 pub mod serve;
 pub mod submissions;

@@ -27,16 +27,19 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
+    pub export: super::rescored::ExportFlag,
+    #[command(flatten)]
     pub kafka: simpairs_kafka::KafkaFlags,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let export = args.export.asked()?;
     let log = super::open_log(&args.log, &args.kafka)?;
     let event = simpairs_pipeline::declare::pick_event(log.as_ref(), args.event.as_deref())?;
     let index = args.index.dir(&args.log);
     let started = std::time::Instant::now();
     // The field is built while an index built afresh is written.
-    let (moment, imported) = simpairs_pipeline::history::replay_at_then(
+    let (moment, mut imported) = simpairs_pipeline::history::replay_at_then(
         log.as_ref(),
         &event,
         index.as_deref(),
@@ -47,6 +50,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(note) = simpairs_pipeline::replay::beyond_the_log(args.as_of, moment.records) {
         eprintln!("note: {note}");
     }
+    // The event as the organiser declared it (what an exported file is named by).
+    imported.event.event_id = Some(event.clone());
+    imported.event.name = Some(moment.declared.name.clone());
     let declared_options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     // The flags override what the event declared, conventions included.
     let options = args.scoring.options_with(
@@ -56,22 +62,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let scoring = simpairs_scoring::score(&imported.field, &options)?;
     tracing::debug!(elapsed = ?started.elapsed(), "field scored");
-    let stdout = super::report_output()?;
-    let written = if args.json {
-        simpairs_formats::report::write_imported_json(stdout, &imported, &scoring)
-    } else {
-        let title = format!(
-            "{event}{}: {} records replayed, {} set aside",
-            args.club
-                .as_ref()
-                .map(|c| format!(" club {c}"))
-                .unwrap_or_default(),
-            moment.records,
-            moment.dead_letters.len()
-        );
-        simpairs_formats::report::write_imported_table(stdout, &imported, &scoring, &title, false)
-    };
+    let written = write_report(&args, &event, &moment, &imported, &scoring);
     tracing::debug!(elapsed = ?started.elapsed(), "written");
+    if let Some(export) = export {
+        export.write(&imported, &scoring)?;
+    }
     // The process ends here: a national event's moment, field and scores are millions of small
     // allocations, which the exit gives back at once, and freeing them one by one took longer.
     std::mem::forget(scoring);
@@ -81,4 +76,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
     }
+}
+
+/// The results on stdout: JSON, or a table under a title.
+fn write_report(
+    args: &Args,
+    event: &str,
+    moment: &simpairs_pipeline::history::Moment,
+    imported: &simpairs_formats::Imported,
+    scoring: &simpairs_scoring::Scoring<'_>,
+) -> std::io::Result<()> {
+    let stdout = super::report_output()?;
+    if args.json {
+        return simpairs_formats::report::write_imported_json(stdout, imported, scoring);
+    }
+    let title = format!(
+        "{event}{}: {} records replayed, {} set aside",
+        args.club
+            .as_ref()
+            .map(|c| format!(" club {c}"))
+            .unwrap_or_default(),
+        moment.records,
+        moment.dead_letters.len()
+    );
+    simpairs_formats::report::write_imported_table(stdout, imported, scoring, &title, false)
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::ValueEnum;
-use simpairs_formats::export::ExportFormat;
 use simpairs_formats::{Format, Imported};
 use simpairs_scoring::{Factoring, Method};
 
@@ -87,10 +86,8 @@ pub struct Args {
     /// again); exit code 2 when a difference remains unexplained.
     #[arg(long)]
     pub check: bool,
-    /// Also write the event re-scored, as `usebio` (USEBIO 1.2 XML) or `csv` (traveller CSV with
-    /// ns_mp/ew_mp columns), to OUT.
-    #[arg(long, num_args = 2, value_names = ["FORMAT", "OUT"])]
-    pub export: Option<Vec<String>>,
+    #[command(flatten)]
+    pub export: super::rescored::ExportFlag,
 }
 
 /// The title printed above the table: the file, then what the file says about its event.
@@ -195,16 +192,7 @@ fn print_warnings(warnings: &[simpairs_formats::Problem]) {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let export = match &args.export {
-        Some(v) => {
-            let (format, out) = (&v[0], PathBuf::from(&v[1]));
-            let Some(format) = ExportFormat::from_name(format) else {
-                bail!("--export {format}: unknown format; expected usebio or csv");
-            };
-            Some((format, out))
-        }
-        None => None,
-    };
+    let export = args.export.asked()?;
     let name = args.file.display().to_string();
     let started = std::time::Instant::now();
     let imported = read_results(&args.file, &name, args.format.map(Format::from))?;
@@ -242,17 +230,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }?;
     std::io::stdout().flush().ok();
     tracing::debug!(elapsed = ?started.elapsed(), "written");
-    if let Some((format, out)) = export {
-        let target = out.display().to_string();
-        let file =
-            std::fs::File::create(&out).with_context(|| format!("cannot create {target}"))?;
-        simpairs_formats::export::write(std::io::BufWriter::new(file), format, &imported, &scoring)
-            .with_context(|| format!("cannot write {target}"))?;
-        tracing::info!(file = %target, results = imported.field.len(), "exported");
-        eprintln!(
-            "simpairs: wrote {target} ({} results re-scored)",
-            imported.field.len()
-        );
+    if let Some(export) = export {
+        export.write(&imported, &scoring)?;
     }
     // The process ends with this command: its memory goes back to the system at once when it
     // exits, which is quicker than freeing a large file's columns, names and standings piece by
