@@ -157,15 +157,44 @@ fn adjusted_text(ns: u8, ew: u8) -> String {
     }
 }
 
-/// The (club, section) units of a field, in the order their pairs first appear.
-fn units(imported: &Imported) -> Vec<(ClubId, u32)> {
-    let mut out: Vec<(ClubId, u32)> = Vec::new();
-    for p in imported.field.pairs() {
-        if !out.contains(&(p.club, p.section)) {
-            out.push((p.club, p.section));
+/// The (club, section) units of a field in the order their pairs first appear, each with its pairs
+/// and its lines, found in one pass over the pairs and one over the lines: a national field has
+/// thousands of units.
+struct Units {
+    keys: Vec<(ClubId, u32)>,
+    /// Each unit's pairs, in the field's order.
+    pairs: Vec<Vec<PairId>>,
+    /// Each unit's lines as (the board's index in the field's boards, row), board by board.
+    lines: Vec<Vec<(u32, u32)>>,
+}
+
+impl Units {
+    fn of(field: &simpairs_scoring::Field, by_board: &simpairs_scoring::BoardRows) -> Units {
+        let mut index: std::collections::HashMap<(ClubId, u32), usize> = Default::default();
+        let mut units = Units {
+            keys: Vec::new(),
+            pairs: Vec::new(),
+            lines: Vec::new(),
+        };
+        let mut unit_of = Vec::with_capacity(field.pairs().len());
+        for (id, p) in field.pairs().iter().enumerate() {
+            let unit = *index.entry((p.club, p.section)).or_insert_with(|| {
+                units.keys.push((p.club, p.section));
+                units.pairs.push(Vec::new());
+                units.lines.push(Vec::new());
+                units.keys.len() - 1
+            });
+            units.pairs[unit].push(id as PairId);
+            unit_of.push(unit);
         }
+        for (board, rows) in by_board.iter().enumerate() {
+            for &row in rows {
+                let unit = unit_of[field.result(row as usize).ns as usize];
+                units.lines[unit].push((board as u32, row));
+            }
+        }
+        units
     }
-    out
 }
 
 /// Writes the event re-scored as USEBIO 1.2 results XML.
@@ -182,31 +211,31 @@ pub fn write_usebio<W: Write>(
     };
     let (howell, mitchell) = write_event_header(&mut x, imported, method)?;
 
-    let units = units(imported);
-    let several_clubs = field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty());
-    let flat = units.len() == 1 && field.section_name(units[0].1).is_empty() && !several_clubs;
     let by_board = field.rows_by_board();
+    let units = Units::of(field, &by_board);
+    let several_clubs = field.clubs().count() > 1 || field.clubs().any(|c| !c.is_empty());
+    let flat =
+        units.keys.len() == 1 && field.section_name(units.keys[0].1).is_empty() && !several_clubs;
     if !flat {
         x.open("SESSION", &[("SESSION_ID", "1")])?;
     }
-    for &(club, section) in &units {
-        let section_name = field.section_name(section);
+    for (unit, &(club, section)) in units.keys.iter().enumerate() {
+        let pairs = &units.pairs[unit];
         if !flat {
-            x.open("SECTION", &[("SECTION_ID", section_name)])?;
+            x.open("SECTION", &[("SECTION_ID", field.section_name(section))])?;
             if several_clubs {
                 x.leaf("CLUB_NAME", field.club_name(club))?;
             }
             if !howell && !mitchell {
                 // Movements differ between sections: each section says its own.
-                let unit_howell = field
-                    .pairs()
+                let unit_howell = pairs
                     .iter()
-                    .any(|p| (p.club, p.section) == (club, section) && p.direction.is_none());
+                    .any(|&id| field.pairs()[id as usize].direction.is_none());
                 x.leaf("WINNER_TYPE", if unit_howell { "1" } else { "2" })?;
             }
         }
-        write_participants(&mut x, imported, scoring, club, section)?;
-        write_boards(&mut x, imported, scoring, &by_board, club, section)?;
+        write_participants(&mut x, imported, scoring, (club, section), pairs)?;
+        write_boards(&mut x, scoring, &by_board, imported, &units.lines[unit])?;
         if !flat {
             x.close("SECTION")?;
         }
@@ -271,30 +300,18 @@ fn write_event_header<W: Write>(
     Ok((howell, mitchell))
 }
 
-/// The boards of one club's section, each with its lines.
+/// The boards of one club's section, each with its lines (`lines`: the section's, as
+/// [`Units`] lists them).
 fn write_boards<W: Write>(
     x: &mut Xml<W>,
-    imported: &Imported,
     scoring: &Scoring<'_>,
     by_board: &simpairs_scoring::BoardRows,
-    club: simpairs_scoring::field::ClubId,
-    section: simpairs_scoring::field::SectionId,
+    imported: &Imported,
+    lines: &[(u32, u32)],
 ) -> io::Result<()> {
-    let field = &imported.field;
     let method = scoring.options().method;
-    for (i, rows) in by_board.iter().enumerate() {
-        let board = by_board.boards[i];
-        let mine: Vec<u32> = rows
-            .iter()
-            .copied()
-            .filter(|&r| {
-                let p = &field.pairs()[field.result(r as usize).ns as usize];
-                (p.club, p.section) == (club, section)
-            })
-            .collect();
-        if mine.is_empty() {
-            continue;
-        }
+    for board_lines in lines.chunk_by(|a, b| a.0 == b.0) {
+        let board = by_board.boards[board_lines[0].0 as usize];
         x.open("BOARD", &[])?;
         x.leaf("BOARD_NUMBER", &board.to_string())?;
         if method == Method::Butler
@@ -302,7 +319,7 @@ fn write_boards<W: Write>(
         {
             x.leaf("BOARD_AVERAGE", &datum.to_string())?;
         }
-        for row in mine {
+        for &(_, row) in board_lines {
             write_line(x, imported, scoring, row as usize)?;
         }
         x.close("BOARD")?;
@@ -341,21 +358,18 @@ fn write_pair<W: Write>(
     x.close("PAIR")
 }
 
+/// The pairs of one club's section (`pairs`: its pairs, as [`Units`] lists them), then those the
+/// file lists that played no board.
 fn write_participants<W: Write>(
     x: &mut Xml<W>,
     imported: &Imported,
     scoring: &Scoring<'_>,
-    club: ClubId,
-    section: u32,
+    (club, section): (ClubId, u32),
+    pairs: &[PairId],
 ) -> io::Result<()> {
     let field = &imported.field;
     let mp = scoring.options().method == Method::Matchpoints;
-    let mut ids: Vec<PairId> = (0..field.pairs().len() as PairId)
-        .filter(|&id| {
-            let p = &field.pairs()[id as usize];
-            (p.club, p.section) == (club, section)
-        })
-        .collect();
+    let mut ids = pairs.to_vec();
     ids.sort_by(|&a, &b| {
         let (pa, pb) = (&field.pairs()[a as usize], &field.pairs()[b as usize]);
         (pa.direction, &pa.label).cmp(&(pb.direction, &pb.label))
