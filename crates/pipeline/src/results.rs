@@ -13,6 +13,7 @@
 //! club sends a correction. Its results come listed in table order, so a club's first submission
 //! needs no rows at all.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use simpairs_events::PackedApplied;
@@ -182,29 +183,48 @@ impl ClubResults {
         });
     }
 
-    /// Calls `f` with each result in force that a later submission corrected (see
-    /// [`SinceFirst::Corrected`]): the result in force, the first submission's result of its
-    /// table, and the submission that brought the one in force. Packed submissions are decoded
-    /// for this walk only, and only when the club has corrected something.
-    pub(crate) fn visit_corrected(
+    /// Calls `f` with each table of the club's first submission that a later one changed or took
+    /// out: the first submission's result, then the result in force with the submission that
+    /// brought it, or none where the table was taken out (no line in force is of its table, or
+    /// seats one of its pairs on its board). Packed submissions are decoded for this walk only,
+    /// and only when the club has sent anything since its first.
+    pub(crate) fn visit_changed_since_first(
         &self,
-        mut f: impl FnMut(&AppliedResult, &AppliedResult, &SubmissionApplied),
+        mut f: impl FnMut(&AppliedResult, Option<(&AppliedResult, &SubmissionApplied)>),
     ) {
-        if self.rows.iter().all(|row| row.source == 0) {
+        if self.rows.is_empty() {
             return;
         }
         self.with_decoded(|sources| {
+            let mut now: HashMap<Table, (&AppliedResult, u32)> = HashMap::new();
+            let mut seated: HashSet<(&str, i32, Seat)> = HashSet::new();
+            for row in self.rows() {
+                let r = &sources[row.source as usize].results[row.at as usize];
+                now.insert(table_of(r), (r, row.source));
+                seated.extend(seats(r).map(|s| (r.section.as_str(), r.board, s)));
+            }
+            let first = &sources[0].results;
             // Of a table the first submission gave twice, the later result was in force.
-            let first: std::collections::HashMap<Table, &AppliedResult> = sources[0]
-                .results
+            let last: HashMap<Table, usize> = first
                 .iter()
-                .map(|r| (table_of(r), r))
+                .enumerate()
+                .map(|(i, r)| (table_of(r), i))
                 .collect();
-            for row in self.rows().filter(|row| row.source != 0) {
-                let by = sources[row.source as usize];
-                let now = &by.results[row.at as usize];
-                if let Some(&was) = first.get(&table_of(now)).filter(|&&was| was != now) {
-                    f(now, was, by);
+            for (i, was) in first.iter().enumerate() {
+                if last[&table_of(was)] != i {
+                    continue;
+                }
+                match now.get(&table_of(was)) {
+                    Some(&(r, source)) if source != 0 && r != was => {
+                        f(was, Some((r, sources[source as usize])));
+                    }
+                    Some(_) => {}
+                    None => {
+                        let at = |s| seated.contains(&(was.section.as_str(), was.board, s));
+                        if !seats(was).into_iter().any(at) {
+                            f(was, None);
+                        }
+                    }
                 }
             }
         });
@@ -232,7 +252,7 @@ impl ClubResults {
     /// How many of the results in force each applied submission brought, by submission id (a
     /// submission whose every line a later one replaced has none). Packed submissions are decoded
     /// for this count only.
-    pub fn in_force_by_submission(&self) -> std::collections::HashMap<String, usize> {
+    pub fn in_force_by_submission(&self) -> HashMap<String, usize> {
         let mut rows = vec![0usize; self.sources.len()];
         for row in self.rows() {
             rows[row.source as usize] += 1;

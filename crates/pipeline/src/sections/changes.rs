@@ -16,18 +16,20 @@ pub(super) fn told(in_force: &ClubResults, applied: &SubmissionApplied) -> Optio
     taken_back(in_force, applied).or_else(|| another_session(in_force, applied))
 }
 
-/// A table's result a correction changed, as `applied` gives it again: the result in force, the
-/// first upload's, and the correction's id.
-type Undone = (ResultKey, AppliedResult, AppliedResult, String);
+/// A table of the club's first upload that a correction changed or took out, as `applied` gives
+/// it again: the first upload's result, then the one in force and the correction's id (none
+/// where the table was taken out).
+type Undone = (ResultKey, AppliedResult, Option<(AppliedResult, String)>);
 
 /// The lines `applied` gives with the result the club's first upload gave, where a later
-/// submission corrected it: an old file published again, which takes the corrections back
-/// (docs/rules.md, "Corrections"), in words with what to do if they stand.
+/// submission changed it or took it out: an old file published again, which takes the corrections
+/// back (docs/rules.md, "Corrections"), in words with what to do if they stand.
 fn taken_back(in_force: &ClubResults, applied: &SubmissionApplied) -> Option<String> {
-    let mut corrected: HashMap<ResultKey, (AppliedResult, AppliedResult, String)> = HashMap::new();
-    in_force.visit_corrected(|now, was, by| {
-        let by = by.submission_id.to_string();
-        corrected.insert(key_of_result(now), (now.clone(), was.clone(), by));
+    type Since = (AppliedResult, Option<(AppliedResult, String)>);
+    let mut corrected: HashMap<ResultKey, Since> = HashMap::new();
+    in_force.visit_changed_since_first(|was, now| {
+        let now = now.map(|(r, by)| (r.clone(), by.submission_id.to_string()));
+        corrected.insert(key_of_result(was), (was.clone(), now));
     });
     if corrected.is_empty() {
         return None;
@@ -35,8 +37,9 @@ fn taken_back(in_force: &ClubResults, applied: &SubmissionApplied) -> Option<Str
     let undone: Vec<Undone> = (applied.results.iter())
         .filter_map(|r| {
             let key = key_of_result(r);
-            let (now, was, by) = corrected.remove(&key)?;
-            (same_result(r, &was) && !same_result(r, &now)).then_some((key, now, was, by))
+            let (was, now) = corrected.remove(&key)?;
+            let differs = now.as_ref().is_none_or(|(now, _)| !same_result(r, now));
+            (same_result(r, &was) && differs).then_some((key, was, now))
         })
         .collect();
     undone_words(&undone)
@@ -55,12 +58,18 @@ fn undone_words(undone: &[Undone]) -> Option<String> {
     if undone.is_empty() {
         return None;
     }
-    let line = |(key, now, was, by): &Undone| {
+    let line = |(key, was, now): &Undone| {
+        let since = match now {
+            Some((now, by)) => format!(
+                "submission {by} had corrected it to {}",
+                crate::views::result::line_words(now)
+            ),
+            None => "a correction had taken it out".to_string(),
+        };
         format!(
-            "{} is {} again (submission {by} had corrected it to {})",
+            "{} is {} again ({since})",
             named_lines(std::slice::from_ref(key)),
             crate::views::result::line_words(was),
-            crate::views::result::line_words(now)
         )
     };
     let mut named: Vec<String> = undone.iter().take(NAMED).map(line).collect();

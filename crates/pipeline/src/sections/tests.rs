@@ -388,7 +388,26 @@ fn an_old_file_published_again_is_told_it_takes_back_a_correction() {
     assert!(as_in_force(Some(&club), &mut once_more, false).is_empty());
     // A club never corrected publishing its file again is told nothing.
     let mut same = submission(first.clone());
-    assert!(as_in_force(Some(&holding(first)), &mut same, false).is_empty());
+    assert!(as_in_force(Some(&holding(first.clone())), &mut same, false).is_empty());
+    // A table a correction marked not played, given again: taken back too. A table whose pair
+    // number a correction put right (EW 2 was EW 3) is replaced, not taken out.
+    let mut not_played = submission(vec![scored(3, "2H", 8, 110)]);
+    not_played.withdrawn.push(key("A", 2, "1", "2"));
+    club.apply(&Arc::new(not_played));
+    let renumbered = AppliedResult {
+        ew_pair: "3".into(),
+        ..scored(1, "3NT", 7, 100)
+    };
+    club.apply(&Arc::new(submission(vec![renumbered])));
+    let mut again = submission(first);
+    assert_eq!(
+        as_in_force(Some(&club), &mut again, false),
+        [
+            "takes back 1 correction, giving what the club's first upload gave: section A board 2 \
+             NS 1 EW 2 is 4S= E, NS -420 again (a correction had taken it out); if the correction \
+             stands, publish it again"
+        ]
+    );
 }
 
 #[test]
