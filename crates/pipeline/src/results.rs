@@ -185,7 +185,7 @@ impl ClubResults {
 
     /// Calls `f` with each table of the club's first submission that a later one changed or took
     /// out: the first submission's result, then the result in force with the submission that
-    /// brought it, or none where the table was taken out (no line in force is of its table, or
+    /// brought it, or none where the table was taken out (no line in force is of its table or
     /// seats one of its pairs on its board). Packed submissions are decoded for this walk only,
     /// and only when the club has sent anything since its first.
     pub(crate) fn visit_changed_since_first(
