@@ -42,8 +42,8 @@ impl Export {
         let target = self.out.display().to_string();
         let file =
             std::fs::File::create(&self.out).with_context(|| format!("cannot create {target}"))?;
-        let out = std::io::BufWriter::new(file);
-        simpairs_formats::export::write(out, self.format, imported, scoring)
+        // The writers buffer their output themselves.
+        simpairs_formats::export::write(file, self.format, imported, scoring)
             .with_context(|| format!("cannot write {target}"))?;
         tracing::info!(file = %target, results = imported.field.len(), "exported");
         eprintln!(

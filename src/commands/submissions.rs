@@ -188,7 +188,7 @@ fn write_summary(out: &mut impl std::io::Write, s: &Submissions) -> std::io::Res
             "records set aside on their own"
         ),
     )?;
-    match s.submissions.iter().filter(|v| !v.notes.is_empty()).count() {
+    match s.with_notes() {
         0 => {}
         n => writeln!(
             out,

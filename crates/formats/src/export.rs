@@ -235,7 +235,7 @@ pub fn write_usebio<W: Write>(
             }
         }
         write_participants(&mut x, imported, scoring, (club, section), pairs)?;
-        write_boards(&mut x, scoring, &by_board, imported, &units.lines[unit])?;
+        write_boards(&mut x, imported, scoring, &by_board, &units.lines[unit])?;
         if !flat {
             x.close("SECTION")?;
         }
@@ -304,9 +304,9 @@ fn write_event_header<W: Write>(
 /// [`Units`] lists them).
 fn write_boards<W: Write>(
     x: &mut Xml<W>,
+    imported: &Imported,
     scoring: &Scoring<'_>,
     by_board: &simpairs_scoring::BoardRows,
-    imported: &Imported,
     lines: &[(u32, u32)],
 ) -> io::Result<()> {
     let method = scoring.options().method;

@@ -127,6 +127,14 @@ impl Submissions {
             .filter(|s| s.state == *state)
             .count()
     }
+
+    /// How many submissions have a note for the director.
+    pub fn with_notes(&self) -> usize {
+        self.submissions
+            .iter()
+            .filter(|s| !s.notes.is_empty())
+            .count()
+    }
 }
 
 pub use crate::words::counted;

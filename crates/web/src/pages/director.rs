@@ -89,7 +89,7 @@ fn summary(s: &Submissions) -> Markup {
             li { a href="/director?state=applied" { (s.count(&Fate::Applied)) " applied" } }
             li { a href="/director?state=superseded" { (s.count(&Fate::Superseded)) " superseded" } }
             li { a href="/director?state=set-aside" { (s.count(&Fate::SetAside)) " set aside" } }
-            @match s.submissions.iter().filter(|v| !v.notes.is_empty()).count() {
+            @match s.with_notes() {
                 0 => {},
                 n => li { a href="/director?notes=yes" { (n) " with a note" } },
             }
