@@ -10,12 +10,14 @@
 //!   (their JSON line's `compute_s`);
 //! - peak memory of the rescore per result: the process's peak resident size while scoring (the
 //!   field and everything the engine allocates), the file's own bytes dropped first;
-//! - whole process: `simpairs score FILE` end to end, beside each peer's whole process on the same CSV.
+//! - whole process: `simpairs score FILE` end to end, beside each peer's whole process on the same
+//!   CSV, and its peak resident size per result (`child.rs`).
 //!
 //! Each ratio is taken within its round; the table gives medians and the rounds' range.
 //!
 //! With `--pipeline`, the pipeline's figures too (`pipeline.rs`).
 
+mod child;
 mod national;
 mod pipeline;
 mod rounds;
@@ -115,6 +117,10 @@ fn reset_peak_rss() -> bool {
 }
 
 fn main() -> ExitCode {
+    let mut argv = std::env::args_os();
+    if argv.nth(1).as_deref() == Some(std::ffi::OsStr::new(child::CHILD_FLAG)) {
+        return child::run_as_child(argv);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -130,9 +136,6 @@ fn main() -> ExitCode {
         }
     }
 }
-
-/// A file's peak memory while scoring: its name, bytes per result, results.
-type Memory = (String, f64, usize);
 
 fn run(args: Args) -> anyhow::Result<()> {
     if args.runs == 0 {
@@ -162,7 +165,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let mut rows: Vec<rounds::Row> = Vec::new();
-    let mut memory: Vec<Memory> = Vec::new();
+    let mut memory: Vec<rounds::Memory> = Vec::new();
     for file in &args.files {
         let name = file.file_name().map_or_else(
             || file.display().to_string(),
@@ -170,15 +173,13 @@ fn run(args: Args) -> anyhow::Result<()> {
         );
         let measured = rounds::measure_file(&args, simpairs.as_deref(), file, &name)?;
         rows.extend(measured.rows);
-        memory.extend(measured.memory);
+        memory.push(measured.memory);
     }
     if !rows.is_empty() {
         rounds::print_table(&rows);
     }
-    for (name, per_result, results) in memory {
-        println!(
-            "peak memory of the in-memory rescore, {name}: {per_result:.1} bytes per result ({results} results; process peak resident size while scoring, file bytes dropped)"
-        );
+    for line in memory.iter().flat_map(rounds::Memory::lines) {
+        println!("{line}");
     }
     if args.national {
         let f = national::measure(args.pipeline_results, args.latency_clubs)?;

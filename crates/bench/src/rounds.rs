@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use simpairs_scoring::Options;
 
-use crate::{Args, Memory, peak_rss, reset_peak_rss, secs};
+use crate::child;
+use crate::{Args, peak_rss, reset_peak_rss, secs};
 
 /// One measurement's times, one a round.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -62,7 +63,52 @@ pub struct Row {
 /// What a file's rounds measured.
 pub struct Measured {
     pub rows: Vec<Row>,
-    pub memory: Option<Memory>,
+    pub memory: Memory,
+}
+
+/// A file's peak memory while scoring, in bytes.
+pub struct Memory {
+    pub name: String,
+    pub results: usize,
+    /// This process's peak during the in-memory rescores: the field held and the engine's memory.
+    pub rescore: Option<u64>,
+    /// `simpairs score`'s peak in each round.
+    pub score: Vec<u64>,
+}
+
+impl Memory {
+    /// The lines the bench prints of it.
+    pub fn lines(&self) -> Vec<String> {
+        let (name, results) = (&self.name, self.results);
+        let per_result = |bytes: u64| bytes as f64 / results as f64;
+        let mut lines = Vec::new();
+        let (Some(least), Some(most)) = (self.score.iter().min(), self.score.iter().max()) else {
+            return self.rescore_line(per_result).into_iter().collect();
+        };
+        let mut sorted = self.score.clone();
+        sorted.sort_unstable();
+        lines.push(format!(
+            "peak memory of `simpairs score {name}`: {:.1} bytes per result ({:.1}-{:.1}; the \
+             process's peak resident size in each round, {results} results)",
+            per_result(sorted[sorted.len() / 2]),
+            per_result(*least),
+            per_result(*most),
+        ));
+        lines.extend(self.rescore_line(per_result));
+        lines
+    }
+
+    fn rescore_line(&self, per_result: impl Fn(u64) -> f64) -> Option<String> {
+        self.rescore.map(|peak| {
+            format!(
+                "peak memory of the in-memory rescore, {}: {:.1} bytes per result (this bench's \
+                 peak while scoring: the field it holds and the engine's memory, the file's \
+                 bytes dropped)",
+                self.name,
+                per_result(peak)
+            )
+        })
+    }
 }
 
 /// A peer's figures for one file, a round at a time: its compute phase and its whole process.
@@ -114,6 +160,7 @@ pub fn measure_file(
     // A rescore reuses the memory of the one before, as a service scoring the field again would.
     let mut spare = simpairs_scoring::Spare::new();
     let (mut rescore, mut whole) = (Times::default(), Times::default());
+    let mut score_peaks = Vec::new();
     let mut rescored = || -> anyhow::Result<Duration> {
         let started = Instant::now();
         let scoring = simpairs_scoring::score_reusing(&field, &options, &mut spare)?;
@@ -128,16 +175,20 @@ pub fn measure_file(
         rescored()?;
         rescore.0.push(rescored()?);
         if let Some(simpairs) = simpairs {
-            whole.0.push(score_whole(simpairs, file)?);
+            let run = child::measure(simpairs, &["score".as_ref(), file.as_os_str()])?;
+            whole.0.push(run.wall);
+            score_peaks.push(run.peak);
         }
         for peer in &mut peers {
             peer_round(args, file, peer)?;
         }
     }
     // The peak while scoring: the peers and `simpairs score` are processes of their own.
-    let memory = match (peak_before, peak_rss()) {
-        (Some(_), Some(peak)) => Some((name.to_string(), peak as f64 / results as f64, results)),
-        _ => None,
+    let memory = Memory {
+        name: name.to_string(),
+        results,
+        rescore: peak_before.and(peak_rss()),
+        score: score_peaks,
     };
     let mut rows = vec![Row {
         what: format!("rescore in memory, {name} ({results} results)"),
@@ -171,20 +222,6 @@ fn peer_column(
         .iter()
         .map(|t| (t.name.clone(), (!t.failed).then(|| kind(t).clone())))
         .collect()
-}
-
-/// `simpairs score <file>`, timed whole.
-fn score_whole(simpairs: &Path, file: &Path) -> anyhow::Result<Duration> {
-    let started = Instant::now();
-    let status = Command::new(simpairs)
-        .arg("score")
-        .arg(file)
-        .stdout(Stdio::null())
-        .status()?;
-    if !status.success() {
-        bail!("simpairs score {} failed", file.display());
-    }
-    Ok(started.elapsed())
 }
 
 /// One run of a peer: its compute phase (as it reports it) and its whole process, noted in
@@ -299,5 +336,32 @@ mod tests {
         assert!(e.to_string().contains("no JSON line"), "{e}");
         let e = compute_phase("{\"compute_s\": -1}\n").unwrap_err();
         assert!(e.to_string().contains("compute_s"), "{e}");
+    }
+
+    #[test]
+    fn score_s_peak_is_told_per_result_with_its_range() {
+        let mut memory = Memory {
+            name: "M.csv".into(),
+            results: 1_000,
+            rescore: Some(30_000),
+            score: vec![26_000, 25_000, 27_000],
+        };
+        let lines = memory.lines();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[0].starts_with(
+                "peak memory of `simpairs score M.csv`: 26.0 bytes per result (25.0-27.0;"
+            ),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].contains("in-memory rescore, M.csv: 30.0 bytes"),
+            "{}",
+            lines[1]
+        );
+        // `--in-memory-only`: no `score` runs, the rescore's line alone.
+        memory.score.clear();
+        assert_eq!(memory.lines(), vec![lines[1].clone()]);
     }
 }
