@@ -69,7 +69,8 @@ struct Args {
     /// Peers to run (duckdb, polars, pandas), with the `count` variant.
     #[arg(long, value_delimiter = ',', default_value = "duckdb,polars")]
     peer_list: Vec<String>,
-    /// Skip the whole-process measurements.
+    /// Skip the whole-process measurements: `simpairs score` of each file, and the pipeline's
+    /// `simpairs replay`.
     #[arg(long)]
     in_memory_only: bool,
     /// The `simpairs` program the whole-process measurements run (default: the one beside this
@@ -148,7 +149,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         bail!("--national times new clubs: --latency-clubs must be at least 1");
     }
     // Found before anything is measured, so that a missing one fails at once.
-    let simpairs = if args.in_memory_only || args.files.is_empty() {
+    let simpairs = if args.in_memory_only || (args.files.is_empty() && !args.pipeline) {
         None
     } else {
         Some(simpairs_program(&args)?)
@@ -202,14 +203,15 @@ fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     if args.pipeline {
-        let f = pipeline::measure(
-            args.pipeline_log.as_ref(),
-            &args.kafka,
-            args.pipeline_partitions,
-            args.pipeline_results,
-            36,
-            args.latency_clubs,
-        )?;
+        let f = pipeline::measure(&pipeline::Setup {
+            location: args.pipeline_log.as_ref(),
+            kafka: &args.kafka,
+            partitions: args.pipeline_partitions,
+            results_wanted: args.pipeline_results,
+            boards: 36,
+            new_clubs: args.latency_clubs,
+            simpairs: simpairs.as_deref(),
+        })?;
         print_pipeline(&f, args.pipeline_partitions);
     }
     Ok(())
@@ -260,6 +262,22 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
         "| live aggregator and projection started on the ingested log, until both are ready | {} |",
         secs(f.restart)
     );
+    if let Some(r) = &f.replays {
+        for (what, run) in [
+            (
+                "the first `simpairs replay --json` (every submission judged again, the replay index built; the JSON to nowhere)",
+                &r.first,
+            ),
+            ("`simpairs replay --json` again (the index read)", &r.again),
+        ] {
+            println!(
+                "| {what} | {} (peak {:.0} bytes a result, {} MB) |",
+                secs(run.wall),
+                run.peak as f64 / f.results.max(1) as f64,
+                run.peak / 1_000_000
+            );
+        }
+    }
     for (what, times) in [
         (
             "seal-to-leaderboard (its first 20 pairs appended to the leaderboard stream)",

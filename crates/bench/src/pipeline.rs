@@ -12,7 +12,9 @@
 //!   in one durable append) to the projection's append of the leaderboard that includes it (its
 //!   first 20 pairs), and to the projection showing that generation (every list and page), and also
 //!   from the start of its publish (the club reading, checking and signing its file). Medians are
-//!   reported.
+//!   reported;
+//! - replay: `simpairs replay --json` of the event, with a fresh replay index and again, timed
+//!   whole with its peak memory (on the embedded log, where the `simpairs` program is found).
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -48,6 +50,16 @@ pub struct PipelineFigures {
     /// From starting the live aggregator and projection on the ingested log until both are
     /// ready (the aggregator's state rebuilt from the log, the projection read to the end).
     pub restart: Duration,
+    /// `simpairs replay --json` of the event once everything is in: the first (building the
+    /// replay index), then again (reading it). `None` without a `simpairs` program or on a log
+    /// the command line cannot be given here (Kafka, whose settings the bench holds itself).
+    pub replays: Option<Replays>,
+}
+
+/// The two replays' runs (wall time and peak memory of the `simpairs replay` process).
+pub struct Replays {
+    pub first: crate::child::Run,
+    pub again: crate::child::Run,
 }
 
 /// The log measured: `location`, or an embedded log in `dir`; with its name for the report.
@@ -416,14 +428,28 @@ fn live_latencies(
     })
 }
 
-pub fn measure(
-    location: Option<&LogLocation>,
-    kafka: &simpairs_kafka::KafkaFlags,
-    partitions: u32,
-    results_wanted: usize,
-    boards: u16,
-    new_clubs: usize,
-) -> anyhow::Result<PipelineFigures> {
+/// What the pipeline is measured on and with.
+pub struct Setup<'a> {
+    pub location: Option<&'a LogLocation>,
+    pub kafka: &'a simpairs_kafka::KafkaFlags,
+    pub partitions: u32,
+    pub results_wanted: usize,
+    pub boards: u16,
+    pub new_clubs: usize,
+    /// The `simpairs` program whose replays are timed (none: not timed).
+    pub simpairs: Option<&'a std::path::Path>,
+}
+
+pub fn measure(setup: &Setup<'_>) -> anyhow::Result<PipelineFigures> {
+    let Setup {
+        location,
+        kafka,
+        partitions,
+        results_wanted,
+        boards,
+        new_clubs,
+        simpairs,
+    } = *setup;
     let dir = tempfile::tempdir()?;
     let (log, log_name) = open_bench_log(location, kafka, dir.path())?;
     // A new event each run: on Kafka its topics are fresh.
@@ -441,6 +467,15 @@ pub fn measure(
     let results: usize = field.iter().map(|c| c.results).sum();
     let (publish, ingest, ingest_memory) = publish_and_ingest(&log, event_id, field)?;
     let live = live_latencies(&log, event_id, clubs, &late)?;
+    let on_disk = match location {
+        None => Some(dir.path().to_path_buf()),
+        Some(LogLocation::Embedded(d)) => Some(d.clone()),
+        Some(_) => None,
+    };
+    let replays = match (simpairs, on_disk) {
+        (Some(program), Some(log_dir)) => Some(replays(program, &log_dir, event_id)?),
+        _ => None,
+    };
     Ok(PipelineFigures {
         log: log_name,
         results,
@@ -452,5 +487,29 @@ pub fn measure(
         standings: live.standings,
         from_publish: live.from_publish,
         restart: live.restart,
+        replays,
     })
+}
+
+/// `simpairs replay --json` of the event, its JSON to nowhere: first with a fresh replay index
+/// (every submission judged again, the index built), then again (the index read).
+fn replays(
+    program: &std::path::Path,
+    log_dir: &std::path::Path,
+    event_id: &str,
+) -> anyhow::Result<Replays> {
+    let index = tempfile::tempdir()?;
+    let args: [&std::ffi::OsStr; 8] = [
+        "replay".as_ref(),
+        "--log".as_ref(),
+        log_dir.as_os_str(),
+        "--event".as_ref(),
+        event_id.as_ref(),
+        "--index-dir".as_ref(),
+        index.path().as_os_str(),
+        "--json".as_ref(),
+    ];
+    let first = crate::child::measure(program, &args)?;
+    let again = crate::child::measure(program, &args)?;
+    Ok(Replays { first, again })
 }
