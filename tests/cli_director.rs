@@ -1812,10 +1812,15 @@ fn the_national_results_are_exported_as_a_file_that_scores_to_the_same_standings
     );
     assert_eq!(national, csv);
     let xml = std::fs::read_to_string(d.join("national.xml")).unwrap();
+    // Each club by the name the organiser declared, beside the id the results carry.
     assert!(
         xml.contains("<EVENT_IDENTIFIER>E</EVENT_IDENTIFIER>")
-            && xml.contains("<CLUB_NAME>A</CLUB_NAME>")
-            && xml.contains("<CLUB_NAME>B</CLUB_NAME>"),
+            && xml.contains(
+                "<CLUB_NAME>Club A</CLUB_NAME>\n        <CLUB_ID_NUMBER>A</CLUB_ID_NUMBER>"
+            )
+            && xml.contains(
+                "<CLUB_NAME>Club B</CLUB_NAME>\n        <CLUB_ID_NUMBER>B</CLUB_ID_NUMBER>"
+            ),
         "{xml}"
     );
     for file in ["national.xml", "national.csv"] {
@@ -1831,6 +1836,8 @@ fn the_national_results_are_exported_as_a_file_that_scores_to_the_same_standings
         standings(&ok(d, &["score", "a.xml", "--json"])),
         standings(&club)
     );
+    let xml = std::fs::read_to_string(d.join("a.xml")).unwrap();
+    assert!(xml.contains("<CLUB_NAME>Club A</CLUB_NAME>"), "{xml}");
     // A format it does not write is refused before the log is read.
     let out = simpairs(
         d,

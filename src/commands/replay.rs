@@ -53,6 +53,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // The event as the organiser declared it (what an exported file is named by).
     imported.event.event_id = Some(event.clone());
     imported.event.name = Some(moment.declared.name.clone());
+    if export.is_some() {
+        // An exported file names each club as declared, beside the id the field knows it by.
+        imported.event.club_names = club_names(log.as_ref(), &event)?;
+    }
     let declared_options = simpairs_pipeline::wire::options_from_wire(&moment.declared)?;
     // The flags override what the event declared, conventions included.
     let options = args.scoring.options_with(
@@ -79,6 +83,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The results on stdout: JSON, or a table under a title.
+/// Each declared club's name (amendments' clubs too), by its id.
+fn club_names(
+    log: &dyn simpairs_log::Log,
+    event: &str,
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+    let codec = simpairs_events::Codec::new()?;
+    let roster = simpairs_pipeline::publish::roster(log, &codec, event)?;
+    Ok(roster
+        .clubs
+        .into_iter()
+        .map(|(id, club)| (id, club.name))
+        .collect())
+}
+
 fn write_report(
     args: &Args,
     event: &str,

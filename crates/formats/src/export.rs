@@ -8,7 +8,9 @@
 //! USEBIO details:
 //! - One section and no club name: `PARTICIPANTS` and `BOARD` directly under `EVENT` (as Compscore
 //!   writes). Otherwise `SESSION/SECTION` with `SECTION_ID`; when the field has several clubs each
-//!   section also carries a `CLUB_NAME` element (not in the 1.2 DTD; read back by this crate).
+//!   section also carries a `CLUB_NAME` element, and a `CLUB_ID_NUMBER` where the field knows the
+//!   club by its id (a national event: [`crate::model::EventInfo::club_names`]); neither is in the
+//!   1.2 DTD's `SECTION`, and both are read back by this crate.
 //! - Mitchell pairs are numbered `1NS`/`1EW`; `WINNER_TYPE` is 1 for Howell-only fields and 2 for
 //!   Mitchell-only fields; when sections differ, each `SECTION` carries its own `WINNER_TYPE` (read back
 //!   by this crate).
@@ -224,7 +226,7 @@ pub fn write_usebio<W: Write>(
         if !flat {
             x.open("SECTION", &[("SECTION_ID", field.section_name(section))])?;
             if several_clubs {
-                x.leaf("CLUB_NAME", field.club_name(club))?;
+                write_section_club(&mut x, &imported.event, field.club_name(club))?;
             }
             if !howell && !mitchell {
                 // Movements differ between sections: each section says its own.
@@ -247,6 +249,22 @@ pub fn write_usebio<W: Write>(
     write_handset(&mut x, &imported.deals)?;
     x.close("USEBIO")?;
     x.out.flush()
+}
+
+/// A section's club, in a field of several: its name, and the label the field knows it by as its
+/// number when the two differ (a national event's clubs are known by their ids).
+fn write_section_club<W: Write>(
+    x: &mut Xml<W>,
+    event: &crate::model::EventInfo,
+    label: &str,
+) -> io::Result<()> {
+    match event.club_names.get(label) {
+        Some(name) if name != label => {
+            x.leaf("CLUB_NAME", name)?;
+            x.leaf("CLUB_ID_NUMBER", label)
+        }
+        _ => x.leaf("CLUB_NAME", label),
+    }
 }
 
 /// The start of the document, down to the event's own fields; whether every pair is a Howell

@@ -98,6 +98,10 @@ pub struct EventInfo {
     pub sections: Vec<SectionInfo>,
     /// Who scored the event (USEBIO `CONTACT`).
     pub scorer: Option<String>,
+    /// The names of a field's clubs where the field knows them by another label: a national
+    /// event's clubs are known by their ids. By label; written and read as each USEBIO section's
+    /// `CLUB_NAME` beside its `CLUB_ID_NUMBER` (the label).
+    pub club_names: std::collections::BTreeMap<String, String>,
 }
 
 /// One section (or room) of an event.

@@ -52,9 +52,23 @@ struct SectionCtx {
     name: String,
     /// `WINNER_TYPE` given for this section alone (as this crate writes files mixing movements).
     winner_type: Option<u8>,
-    /// The club of a section, in files of several clubs (as this crate writes them).
+    /// The club of a section, in files of several clubs (as this crate writes them): its name,
+    /// and its number where the file gives one (a national event's, whose field knows its clubs
+    /// by their ids).
     club: String,
+    club_id: String,
     tables: Option<u32>,
+}
+
+impl SectionCtx {
+    /// The label the field knows the section's club by: its number where there is one.
+    fn club_label(&self) -> &str {
+        if self.club_id.is_empty() {
+            &self.club
+        } else {
+            &self.club_id
+        }
+    }
 }
 
 /// A pair being read from `PARTICIPANTS`.
@@ -280,11 +294,13 @@ impl<'a> Reader<'a, '_> {
                 let name = xml::attribute(start, "SECTION_ID")
                     .or_else(|| xml::attribute(start, "SECTION_NAME"))
                     .unwrap_or_default();
-                let club = self.sections[self.section].club.clone();
+                let outer = &self.sections[self.section];
+                let (club, club_id) = (outer.club.clone(), outer.club_id.clone());
                 self.sections.push(SectionCtx {
                     name: name.trim().to_string(),
                     winner_type: None,
                     club,
+                    club_id,
                     tables: None,
                 });
                 self.section = self.sections.len() - 1;
@@ -402,6 +418,9 @@ impl<'a> Reader<'a, '_> {
                 self.sections[self.section].name = text.trim().to_string();
             }
             ("SECTION", "CLUB_NAME") => self.sections[self.section].club = text.trim().to_string(),
+            ("SECTION", "CLUB_ID_NUMBER") => {
+                self.sections[self.section].club_id = text.trim().to_string()
+            }
             ("SECTION", "WINNER_TYPE") => {
                 self.sections[self.section].winner_type = text.trim().parse().ok()
             }
@@ -714,8 +733,8 @@ impl<'a> Reader<'a, '_> {
             if !section.name.is_empty() {
                 line.section = Cow::Owned(section.name.clone());
             }
-            if !section.club.is_empty() {
-                line.club = Cow::Owned(section.club.clone());
+            if !section.club_label().is_empty() {
+                line.club = Cow::Owned(section.club_label().to_string());
             }
             line.board = board.number.clone();
         }
@@ -759,7 +778,8 @@ impl<'a> Reader<'a, '_> {
         })
     }
 
-    /// The movement of each section (Howell: true), and the event's movement and sections.
+    /// The movement of each section (Howell: true), and the event's movement, sections and
+    /// clubs' names.
     fn movements(&mut self) -> Vec<bool> {
         // Numbers with a direction (`1NS`) are a Mitchell; otherwise the winner type; otherwise the
         // pairs' directions; otherwise the travellers.
@@ -810,6 +830,10 @@ impl<'a> Reader<'a, '_> {
                 handicapped: false,
             })
             .collect();
+        self.event.club_names = (self.sections.iter())
+            .filter(|s| !s.club_id.is_empty() && !s.club.is_empty())
+            .map(|s| (s.club_id.clone(), s.club.clone()))
+            .collect();
         howell_of
     }
 
@@ -825,7 +849,7 @@ impl<'a> Reader<'a, '_> {
                     suffix.or_else(|| p.direction.as_deref().and_then(direction_from))
                 };
                 PairInfo {
-                    club: self.sections[p.section].club.clone(),
+                    club: self.sections[p.section].club_label().to_string(),
                     section: self.sections[p.section].name.clone(),
                     label: label.to_string(),
                     direction,
@@ -900,7 +924,7 @@ impl<'a> Reader<'a, '_> {
                 b.number.clone(),
                 b.number_line,
                 s.name.clone(),
-                s.club.clone(),
+                s.club_label().to_string(),
             )
         };
         let mut at = acc.at.clone();

@@ -285,3 +285,52 @@ fn several_clubs_and_sections_round_trip() {
         &rows,
     );
 }
+
+#[test]
+fn clubs_known_by_their_ids_are_written_with_their_names_and_read_back_by_their_ids() {
+    use simpairs_formats::csv;
+    // A national event's field knows its clubs by their ids; the organiser declared their names.
+    let text = "board,club,ns_pair,ew_pair,ns_score\n\
+1,C0042,1,2,420\n1,C0042,3,4,-50\n1,C0043,1,2,450\n1,C0043,3,4,-100\n1,C0044,1,2,420\n1,C0044,3,4,100\n";
+    let read1 = csv::read("national.csv", text.as_bytes()).unwrap();
+    let mut imported = Imported::bare(Format::Csv, read1.field, read1.lines, 0);
+    imported.event.club_names = [
+        ("C0042", "Lindfield & District"),
+        ("C0043", "Palmerston"),
+        // A club whose name is its id is written as before: its name alone.
+        ("C0044", "C0044"),
+    ]
+    .into_iter()
+    .map(|(id, name)| (id.to_string(), name.to_string()))
+    .collect();
+    let scoring = score(&imported.field, &options(Method::Matchpoints)).unwrap();
+    let mut out = Vec::new();
+    export::write_usebio(&mut out, &imported, &scoring).unwrap();
+    let xml = String::from_utf8(out.clone()).unwrap();
+    for want in [
+        "<CLUB_NAME>Lindfield &amp; District</CLUB_NAME>\n        <CLUB_ID_NUMBER>C0042</CLUB_ID_NUMBER>",
+        "<CLUB_NAME>Palmerston</CLUB_NAME>\n        <CLUB_ID_NUMBER>C0043</CLUB_ID_NUMBER>",
+        "<CLUB_NAME>C0044</CLUB_NAME>\n",
+    ] {
+        assert!(xml.contains(want), "{want:?} in\n{xml}");
+    }
+    assert!(!xml.contains("<CLUB_ID_NUMBER>C0044"), "{xml}");
+    let back = read("national.xml", &out, None).unwrap();
+    // The clubs read back are the same clubs, by their ids, and their names are kept.
+    let clubs = |i: &Imported| i.field.clubs().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(clubs(&back), ["C0042", "C0043", "C0044"]);
+    assert_eq!(clubs(&back), clubs(&imported));
+    assert_eq!(
+        back.event.club_names.get("C0042").map(String::as_str),
+        Some("Lindfield & District")
+    );
+    assert_eq!(back.event.club_names.len(), 2);
+    let rows = same_results("national", &imported, &back, true);
+    let again = score(&back.field, &options(Method::Matchpoints)).unwrap();
+    same_numbers("national", &scoring, &again, &rows);
+    // Written again from what was read, the file is the same (but for its comment on the source).
+    let mut out2 = Vec::new();
+    export::write_usebio(&mut out2, &back, &again).unwrap();
+    let body = |x: &str| x[x.find("<USEBIO").unwrap()..].to_string();
+    assert_eq!(body(&String::from_utf8(out2).unwrap()), body(&xml));
+}
