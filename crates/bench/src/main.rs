@@ -165,42 +165,12 @@ fn run(args: Args) -> anyhow::Result<()> {
             args.runs
         );
     }
-    let mut rows: Vec<rounds::Row> = Vec::new();
-    let mut memory: Vec<rounds::Memory> = Vec::new();
-    for file in &args.files {
-        let name = file.file_name().map_or_else(
-            || file.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let measured = rounds::measure_file(&args, simpairs.as_deref(), file, &name)?;
-        rows.extend(measured.rows);
-        memory.push(measured.memory);
-    }
-    if !rows.is_empty() {
-        rounds::print_table(&rows);
-    }
-    for line in memory.iter().flat_map(rounds::Memory::lines) {
-        println!("{line}");
-    }
+    measure_files(&args, simpairs.as_deref())?;
     if args.national {
-        let f = national::measure(args.pipeline_results, args.latency_clubs)?;
-        for (what, times) in [
-            (
-                "until the leaderboard's first 20 pairs are ranked",
-                &f.first,
-            ),
-            ("until the whole field is ranked and listed", &f.times),
-        ] {
-            println!(
-                "national rescore in memory after a new club ({} results, {} pairs), {what}: median {} (min {}, max {}, {} clubs)",
-                f.results,
-                f.pairs,
-                ms(median(times.clone())),
-                ms(times.iter().copied().min().unwrap_or_default()),
-                ms(times.iter().copied().max().unwrap_or_default()),
-                times.len()
-            );
-        }
+        print_national(&national::measure(
+            args.pipeline_results,
+            args.latency_clubs,
+        )?);
     }
     if args.pipeline {
         let f = pipeline::measure(&pipeline::Setup {
@@ -215,6 +185,49 @@ fn run(args: Args) -> anyhow::Result<()> {
         print_pipeline(&f, args.pipeline_partitions);
     }
     Ok(())
+}
+
+/// The scoring table of the data files, then each file's peak memory.
+fn measure_files(args: &Args, simpairs: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let mut rows: Vec<rounds::Row> = Vec::new();
+    let mut memory: Vec<rounds::Memory> = Vec::new();
+    for file in &args.files {
+        let name = file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let measured = rounds::measure_file(args, simpairs, file, &name)?;
+        rows.extend(measured.rows);
+        memory.push(measured.memory);
+    }
+    if !rows.is_empty() {
+        rounds::print_table(&rows);
+    }
+    for line in memory.iter().flat_map(rounds::Memory::lines) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The national rescore's figures.
+fn print_national(f: &national::NationalFigures) {
+    for (what, times) in [
+        (
+            "until the leaderboard's first 20 pairs are ranked",
+            &f.first,
+        ),
+        ("until the whole field is ranked and listed", &f.times),
+    ] {
+        println!(
+            "national rescore in memory after a new club ({} results, {} pairs), {what}: median {} (min {}, max {}, {} clubs)",
+            f.results,
+            f.pairs,
+            ms(median(times.clone())),
+            ms(times.iter().copied().min().unwrap_or_default()),
+            ms(times.iter().copied().max().unwrap_or_default()),
+            times.len()
+        );
+    }
 }
 
 /// The `simpairs` program to time: `--simpairs`, else the one beside this program.
@@ -263,20 +276,7 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
         secs(f.restart)
     );
     if let Some(r) = &f.replays {
-        for (what, run) in [
-            (
-                "the first `simpairs replay --json` (every submission judged again, the replay index built; the JSON to nowhere)",
-                &r.first,
-            ),
-            ("`simpairs replay --json` again (the index read)", &r.again),
-        ] {
-            println!(
-                "| {what} | {} (peak {:.0} bytes a result, {} MB) |",
-                secs(run.wall),
-                run.peak as f64 / f.results.max(1) as f64,
-                run.peak / 1_000_000
-            );
-        }
+        print_replays(r, f.results);
     }
     for (what, times) in [
         (
@@ -303,6 +303,24 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
                 l.len()
             );
         }
+    }
+}
+
+/// The pipeline's replays, as rows of its table.
+fn print_replays(r: &pipeline::Replays, results: usize) {
+    for (what, run) in [
+        (
+            "the first `simpairs replay --json` (every submission judged again, the replay index built; the JSON to nowhere)",
+            &r.first,
+        ),
+        ("`simpairs replay --json` again (the index read)", &r.again),
+    ] {
+        println!(
+            "| {what} | {} (peak {:.0} bytes a result, {} MB) |",
+            secs(run.wall),
+            run.peak as f64 / results.max(1) as f64,
+            run.peak / 1_000_000
+        );
     }
 }
 
