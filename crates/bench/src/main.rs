@@ -21,6 +21,7 @@ mod child;
 mod national;
 mod pipeline;
 mod rounds;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,7 +71,7 @@ struct Args {
     #[arg(long, value_delimiter = ',', default_value = "duckdb,polars")]
     peer_list: Vec<String>,
     /// Skip the whole-process measurements: `simpairs score` of each file, and the pipeline's
-    /// `simpairs replay`.
+    /// `simpairs replay` and `simpairs serve`.
     #[arg(long)]
     in_memory_only: bool,
     /// The `simpairs` program the whole-process measurements run (default: the one beside this
@@ -277,6 +278,13 @@ fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
     );
     if let Some(r) = &f.replays {
         print_replays(r, f.results);
+    }
+    if let Some(p) = &f.first_page {
+        println!(
+            "| `simpairs serve` started on the log (a fresh replay index): its rankings page answered / listing the field | {} / {} |",
+            secs(p.page),
+            secs(p.row)
+        );
     }
     for (what, times) in [
         (

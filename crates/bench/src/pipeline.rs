@@ -14,7 +14,9 @@
 //!   from the start of its publish (the club reading, checking and signing its file). Medians are
 //!   reported;
 //! - replay: `simpairs replay --json` of the event, with a fresh replay index and again, timed
-//!   whole with its peak memory (on the embedded log, where the `simpairs` program is found).
+//!   whole with its peak memory, and `simpairs serve` started on the log until its rankings page
+//!   answers and lists the field (`serve.rs`; on the embedded log, where the `simpairs` program is
+//!   found).
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -54,6 +56,9 @@ pub struct PipelineFigures {
     /// replay index), then again (reading it). `None` without a `simpairs` program or on a log
     /// the command line cannot be given here (Kafka, whose settings the bench holds itself).
     pub replays: Option<Replays>,
+    /// `simpairs serve` started on the log with a fresh replay index, until its rankings page
+    /// answers and until it lists a pair (`None` as for `replays`).
+    pub first_page: Option<crate::serve::FirstPage>,
 }
 
 /// The two replays' runs (wall time and peak memory of the `simpairs replay` process).
@@ -472,9 +477,12 @@ pub fn measure(setup: &Setup<'_>) -> anyhow::Result<PipelineFigures> {
         Some(LogLocation::Embedded(d)) => Some(d.clone()),
         Some(_) => None,
     };
-    let replays = match (simpairs, on_disk) {
-        (Some(program), Some(log_dir)) => Some(replays(program, &log_dir, event_id)?),
-        _ => None,
+    let (replays, first_page) = match (simpairs, on_disk) {
+        (Some(program), Some(log_dir)) => (
+            Some(replays(program, &log_dir, event_id)?),
+            Some(crate::serve::first_page(program, &log_dir, event_id)?),
+        ),
+        _ => (None, None),
     };
     Ok(PipelineFigures {
         log: log_name,
@@ -488,6 +496,7 @@ pub fn measure(setup: &Setup<'_>) -> anyhow::Result<PipelineFigures> {
         from_publish: live.from_publish,
         restart: live.restart,
         replays,
+        first_page,
     })
 }
 
