@@ -82,7 +82,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The results on stdout: JSON, or a table under a title.
 /// Each declared club's name (amendments' clubs too), by its id.
 fn club_names(
     log: &dyn simpairs_log::Log,
@@ -97,6 +96,7 @@ fn club_names(
         .collect())
 }
 
+/// The results on stdout: JSON, or a table under a title.
 fn write_report(
     args: &Args,
     event: &str,
