@@ -39,7 +39,7 @@ pub fn first_page(program: &Path, log_dir: &Path, event_id: &str) -> anyhow::Res
     let index = tempfile::tempdir()?;
     let port = free_port()?;
     let started = Instant::now();
-    let _server = Server(
+    let mut server = Server(
         Command::new(program)
             .arg("serve")
             .arg("--log")
@@ -55,6 +55,9 @@ pub fn first_page(program: &Path, log_dir: &Path, event_id: &str) -> anyhow::Res
     );
     let mut page = None;
     while started.elapsed() < PATIENCE {
+        if let Some(status) = server.0.try_wait()? {
+            bail!("simpairs serve stopped before it listed the field ({status})");
+        }
         if let Some(body) = rankings(port) {
             let at = started.elapsed();
             let page = *page.get_or_insert(at);
