@@ -13,6 +13,10 @@ use crate::lines::Lines;
 use crate::model::{LineDetails, OfficialLine, PairInfo};
 use crate::row::{Added, FieldBuilder, TextRow};
 
+mod raw_lines;
+
+pub(crate) use raw_lines::RawLines;
+
 /// The fields of a traveller line, in the order of [`At::field_lines`].
 pub(crate) const FIELDS: [&str; 11] = [
     "board", "section", "ns_pair", "ew_pair", "contract", "declarer", "tricks", "ns_score",
@@ -129,7 +133,7 @@ pub(crate) struct Sink<'a, 'l> {
     legal: &'l LegalScores,
     scratch: FieldBuilder<'l>,
     scratch_rows: usize,
-    pub lines: Vec<RawLine<'a>>,
+    pub lines: RawLines<'a>,
     pub problems: Problems,
 }
 
@@ -141,7 +145,7 @@ impl<'a, 'l> Sink<'a, 'l> {
             legal,
             scratch: FieldBuilder::new(legal),
             scratch_rows: 0,
-            lines: Vec::new(),
+            lines: RawLines::default(),
             problems: Problems::default(),
         }
     }
@@ -228,7 +232,7 @@ impl<'a, 'l> Sink<'a, 'l> {
 /// Checks every line and builds the field; rejects the whole file if any line has a problem.
 pub(crate) fn build(
     file: &str,
-    raw: Vec<RawLine<'_>>,
+    raw: RawLines<'_>,
     naming: &Naming<'_>,
     mut problems: Problems,
 ) -> Result<Built> {

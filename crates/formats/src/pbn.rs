@@ -802,7 +802,7 @@ impl<'a> Reader<'a, '_> {
             event.movement = Some(build::movement_of(all_howell));
         }
         let mut raw = std::mem::take(&mut self.sink.lines);
-        for line in &mut raw {
+        for line in raw.iter_mut() {
             line.howell = howell_of.get(&*line.section).copied().unwrap_or(false);
         }
         let problems = std::mem::take(&mut self.sink.problems);

@@ -400,7 +400,7 @@ fn read_text(file: &str, text: &str) -> Result<Imported> {
     let howell_of = session.movements();
     session.read_adjusted();
     let mut raw = std::mem::take(&mut session.sink.lines);
-    for line in &mut raw {
+    for line in raw.iter_mut() {
         line.howell = howell_of.get(&*line.section).copied().unwrap_or(false);
     }
     let problems = std::mem::take(&mut session.sink.problems);

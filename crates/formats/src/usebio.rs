@@ -46,23 +46,24 @@ const NAMES: [(&str, &str); 11] = [
     ("movement", "WINNER_TYPE"),
 ];
 
-/// A section (or the event itself when there are no sections).
+/// A section (or the event itself when there are no sections). Its texts borrow from the file
+/// where they can: every traveller line of the section carries them.
 #[derive(Debug, Default)]
-struct SectionCtx {
-    name: String,
+struct SectionCtx<'a> {
+    name: Cow<'a, str>,
     /// `WINNER_TYPE` given for this section alone (as this crate writes files mixing movements).
     winner_type: Option<u8>,
     /// The club of a section, in files of several clubs (as this crate writes them): its name,
     /// and its number where the file gives one (a national event's, whose field knows its clubs
     /// by their ids).
-    club: String,
-    club_id: String,
+    club: Cow<'a, str>,
+    club_id: Cow<'a, str>,
     tables: Option<u32>,
 }
 
-impl SectionCtx {
+impl<'a> SectionCtx<'a> {
     /// The label the field knows the section's club by: its number where there is one.
-    fn club_label(&self) -> &str {
+    fn club_label(&self) -> &Cow<'a, str> {
         if self.club_id.is_empty() {
             &self.club
         } else {
@@ -138,7 +139,7 @@ struct Reader<'a, 'l> {
     event: EventInfo,
     events_seen: u32,
     sessions: u32,
-    sections: Vec<SectionCtx>,
+    sections: Vec<SectionCtx<'a>>,
     section: usize,
     pairs: Vec<PairAcc>,
     pair: Option<PairAcc>,
@@ -291,13 +292,13 @@ impl<'a> Reader<'a, '_> {
                 self.sessions += 1;
             }
             "SECTION" if !self.in_handset() => {
-                let name = xml::attribute(start, "SECTION_ID")
-                    .or_else(|| xml::attribute(start, "SECTION_NAME"))
+                let name = xml::attribute_in(&self.walker, start, "SECTION_ID")
+                    .or_else(|| xml::attribute_in(&self.walker, start, "SECTION_NAME"))
                     .unwrap_or_default();
                 let outer = &self.sections[self.section];
                 let (club, club_id) = (outer.club.clone(), outer.club_id.clone());
                 self.sections.push(SectionCtx {
-                    name: name.trim().to_string(),
+                    name: trimmed(&name),
                     winner_type: None,
                     club,
                     club_id,
@@ -415,12 +416,10 @@ impl<'a> Reader<'a, '_> {
             ("SECTION", "SECTION_ID") | ("SECTION", "SECTION_NAME")
                 if self.sections[self.section].name.is_empty() =>
             {
-                self.sections[self.section].name = text.trim().to_string();
+                self.sections[self.section].name = trimmed(&text);
             }
-            ("SECTION", "CLUB_NAME") => self.sections[self.section].club = text.trim().to_string(),
-            ("SECTION", "CLUB_ID_NUMBER") => {
-                self.sections[self.section].club_id = text.trim().to_string()
-            }
+            ("SECTION", "CLUB_NAME") => self.sections[self.section].club = trimmed(&text),
+            ("SECTION", "CLUB_ID_NUMBER") => self.sections[self.section].club_id = trimmed(&text),
             ("SECTION", "WINNER_TYPE") => {
                 self.sections[self.section].winner_type = text.trim().parse().ok()
             }
@@ -726,15 +725,15 @@ impl<'a> Reader<'a, '_> {
 
         // Now that the movement and the sections' names are known, complete every line.
         let mut raw = std::mem::take(&mut self.sink.lines);
-        for line in &mut raw {
+        for line in raw.iter_mut() {
             let board = &self.boards[line.origin];
             let section = &self.sections[board.section];
             line.howell = howell_of[board.section];
             if !section.name.is_empty() {
-                line.section = Cow::Owned(section.name.clone());
+                line.section = section.name.clone();
             }
             if !section.club_label().is_empty() {
-                line.club = Cow::Owned(section.club_label().to_string());
+                line.club = section.club_label().clone();
             }
             line.board = board.number.clone();
         }
@@ -825,14 +824,14 @@ impl<'a> Reader<'a, '_> {
             .enumerate()
             .filter(|(k, _)| *k > 0 || top_level_used)
             .map(|(_, s)| SectionInfo {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 tables: s.tables,
                 handicapped: false,
             })
             .collect();
         self.event.club_names = (self.sections.iter())
             .filter(|s| !s.club_id.is_empty() && !s.club.is_empty())
-            .map(|s| (s.club_id.clone(), s.club.clone()))
+            .map(|s| (s.club_id.to_string(), s.club.to_string()))
             .collect();
         howell_of
     }
@@ -850,7 +849,7 @@ impl<'a> Reader<'a, '_> {
                 };
                 PairInfo {
                     club: self.sections[p.section].club_label().to_string(),
-                    section: self.sections[p.section].name.clone(),
+                    section: self.sections[p.section].name.to_string(),
                     label: label.to_string(),
                     direction,
                     players: p.players.clone(),
@@ -916,7 +915,7 @@ impl<'a> Reader<'a, '_> {
 
     /// The traveller line as text for the field builder (its movement, section and club are set when the
     /// whole file has been read).
-    fn raw_line(&mut self, acc: LineAcc<'a>) -> RawLine<'a> {
+    fn raw_line(&mut self, mut acc: LineAcc<'a>) -> RawLine<'a> {
         let (board_number, board_line, section, club) = {
             let b = &self.boards[acc.board];
             let s = &self.sections[b.section];
@@ -924,10 +923,10 @@ impl<'a> Reader<'a, '_> {
                 b.number.clone(),
                 b.number_line,
                 s.name.clone(),
-                s.club_label().to_string(),
+                s.club_label().clone(),
             )
         };
-        let mut at = acc.at.clone();
+        let mut at = std::mem::take(&mut acc.at);
         at.field_lines[field_index("board")] = u32::try_from(board_line).unwrap_or(0);
         let (ns, ew) = self.pair_numbers(&acc, &at);
         let score = ScoreText::of(&acc);
@@ -945,8 +944,8 @@ impl<'a> Reader<'a, '_> {
             ew: self.official_value(&acc.official_ew, &at.path),
         };
         RawLine {
-            club: owned_unless_empty(club),
-            section: owned_unless_empty(section),
+            club,
+            section,
             board: board_number,
             ns,
             ew,
@@ -1090,12 +1089,9 @@ fn line_details(acc: &LineAcc<'_>, passed_out: bool) -> LineDetails {
     details
 }
 
-fn owned_unless_empty<'a>(text: String) -> Cow<'a, str> {
-    if text.is_empty() {
-        Cow::Borrowed("")
-    } else {
-        Cow::Owned(text)
-    }
+/// `text` trimmed, borrowing as it does.
+fn trimmed<'a>(text: &Cow<'a, str>) -> Cow<'a, str> {
+    sub_cow(text, text.trim())
 }
 
 /// `part` (a slice of `whole`'s text) as a `Cow` borrowing like `whole`.

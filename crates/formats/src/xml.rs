@@ -461,6 +461,23 @@ pub(crate) fn attributes<'a>(
     Ok(out)
 }
 
+/// [`attribute`], borrowed from the walker's input where the value is written as it reads.
+pub(crate) fn attribute_in<'a>(
+    walker: &Walker<'a>,
+    start: &BytesStart<'_>,
+    name: &str,
+) -> Option<Cow<'a, str>> {
+    let attr =
+        (start.attributes().flatten()).find(|a| a.key.as_ref().eq_ignore_ascii_case(name))?;
+    let value = attr
+        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+        .ok()?;
+    Some(match reborrow(walker.input, &value) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(value.into_owned()),
+    })
+}
+
 /// The value of attribute `name` (case-insensitive) of an element.
 pub(crate) fn attribute(start: &BytesStart<'_>, name: &str) -> Option<String> {
     start
