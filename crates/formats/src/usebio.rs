@@ -781,33 +781,38 @@ impl<'a> Reader<'a, '_> {
     /// clubs' names.
     fn movements(&mut self) -> Vec<bool> {
         // Numbers with a direction (`1NS`) are a Mitchell; otherwise the winner type; otherwise the
-        // pairs' directions; otherwise the travellers.
-        let mut howell_of = vec![false; self.sections.len()];
-        self.suffixed.resize(self.sections.len(), false);
+        // pairs' directions; otherwise the travellers. Each is gathered by section in one pass: a
+        // national file has thousands of sections.
+        let sections = self.sections.len();
+        let mut howell_of = vec![false; sections];
+        let mut suffixed = std::mem::take(&mut self.suffixed);
+        suffixed.resize(sections, false);
+        let (mut has_pairs, mut directed) = (vec![false; sections], vec![true; sections]);
+        for p in &self.pairs {
+            has_pairs[p.section] = true;
+            suffixed[p.section] |= build::split_pair_number(&p.number).1.is_some();
+            directed[p.section] &= p.direction.as_deref().and_then(direction_from).is_some();
+        }
+        let mut lines_of: Option<Vec<Vec<usize>>> = None;
         for (k, slot) in howell_of.iter_mut().enumerate() {
-            let lines = || {
-                self.sink
-                    .lines
-                    .iter()
-                    .filter(|l| self.boards[l.origin].section == k)
-                    .map(|l| (&*self.boards[l.origin].number, &*l.ns, &*l.ew))
-            };
-            let pairs = || self.pairs.iter().filter(|p| p.section == k);
-            let suffixed = self.suffixed[k]
-                || pairs().any(|p| build::split_pair_number(&p.number).1.is_some());
-            let directed = pairs().next().is_some()
-                && pairs().all(|p| p.direction.as_deref().and_then(direction_from).is_some());
             *slot = match self.sections[k].winner_type.or(self.event.winner_type) {
-                _ if suffixed => false,
+                _ if suffixed[k] => false,
                 Some(2) => false,
                 Some(_) => true,
-                None if directed => false,
-                None => build::looks_like_howell(lines()),
+                None if has_pairs[k] && directed[k] => false,
+                None => {
+                    let lines_of = lines_of.get_or_insert_with(|| self.lines_by_section());
+                    build::looks_like_howell(lines_of[k].iter().map(|&at| {
+                        let l = &self.sink.lines[at];
+                        (&*self.boards[l.origin].number, &*l.ns, &*l.ew)
+                    }))
+                }
             };
         }
-        let used: Vec<bool> = (0..self.sections.len())
-            .map(|k| self.boards.iter().any(|b| b.section == k))
-            .collect();
+        let mut used = vec![false; sections];
+        for b in &self.boards {
+            used[b.section] = true;
+        }
         let mut movements = howell_of
             .iter()
             .zip(&used)
@@ -834,6 +839,15 @@ impl<'a> Reader<'a, '_> {
             .map(|s| (s.club_id.to_string(), s.club.to_string()))
             .collect();
         howell_of
+    }
+
+    /// The places of the traveller lines of each section.
+    fn lines_by_section(&self) -> Vec<Vec<usize>> {
+        let mut of = vec![Vec::new(); self.sections.len()];
+        for (at, line) in self.sink.lines.iter().enumerate() {
+            of[self.boards[line.origin].section].push(at);
+        }
+        of
     }
 
     /// The pairs of the participants, as the field's pairs are described.
@@ -1268,6 +1282,43 @@ mod tests {
         assert_eq!(sections, ["A", "A", "B", "B"]);
         assert!(got.field.pairs().iter().all(|p| p.direction.is_none()));
         assert_eq!(got.pairs[0].names(), "X");
+    }
+
+    #[test]
+    fn each_section_s_movement_is_read_from_its_own_travellers() {
+        // No WINNER_TYPE and no directions: the lines say it. In A pairs 1 and 2 meet on two boards
+        // sitting both ways (a Howell); in B pair 1 sits NS on both boards (a Mitchell).
+        let line = |ns: u32, ew: u32| {
+            format!(
+                "<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns}</NS_PAIR_NUMBER>\
+                 <EW_PAIR_NUMBER>{ew}</EW_PAIR_NUMBER><SCORE>100</SCORE></TRAVELLER_LINE>"
+            )
+        };
+        let board = |n: u32, lines: &[(u32, u32)]| {
+            let lines: String = lines.iter().map(|&(ns, ew)| line(ns, ew)).collect();
+            format!("<BOARD><BOARD_NUMBER>{n}</BOARD_NUMBER>{lines}</BOARD>")
+        };
+        let file = format!(
+            r#"<USEBIO Version="1.2"><EVENT EVENT_TYPE="PAIRS"><SESSION>
+<SECTION SECTION_ID="A">{}{}</SECTION>
+<SECTION SECTION_ID="B">{}{}</SECTION></SESSION></EVENT></USEBIO>"#,
+            board(1, &[(1, 2), (3, 4)]),
+            board(2, &[(2, 1), (4, 3)]),
+            board(1, &[(1, 1), (2, 2)]),
+            board(2, &[(1, 2), (2, 1)]),
+        );
+        let got = read("m.xml", file.as_bytes()).unwrap();
+        let directions = |section: &str| -> Vec<Option<Direction>> {
+            (got.field.pairs().iter())
+                .filter(|p| got.field.section_name(p.section) == section)
+                .map(|p| p.direction)
+                .collect()
+        };
+        assert_eq!(directions("A"), [None; 4]);
+        let b = directions("B");
+        assert_eq!(b.len(), 4);
+        assert!(b.iter().all(Option::is_some), "{b:?}");
+        assert_eq!(got.event.movement, None, "the sections' movements differ");
     }
 
     #[test]

@@ -1,13 +1,15 @@
-//! The traveller lines a reader has found, kept in chunks of a fixed size rather than in one
-//! vector: a national file holds millions of lines of about 500 bytes each, and one vector would
-//! copy them all each time it grew and hold up to twice their size. Chunks are never moved, and the
-//! field being built frees each one as soon as it has taken its lines.
+//! The traveller lines a reader has found, kept in chunks rather than in one vector: a national
+//! file holds millions of lines of about 500 bytes each, and one vector would copy them all each
+//! time it grew and hold up to twice their size. Chunks are never moved once full, and the field
+//! being built frees each one as soon as it has taken its lines.
 
 use super::RawLine;
 
-/// Lines a chunk holds: about half a megabyte of lines, a small part of any file large enough to
-/// fill one.
-const CHUNK: usize = 1024;
+/// Lines a chunk holds: 34 MB of lines, more than the largest block the system allocator keeps for
+/// itself once freed (32 MB), so a chunk the field has taken goes back to the system at once. The
+/// first chunk grows as a vector does, so a small file takes only what it needs; a large one
+/// leaves at most one chunk partly filled.
+const CHUNK: usize = 1 << 16;
 
 /// A reader's traveller lines, in the order it found them.
 #[derive(Debug, Default)]
@@ -21,11 +23,12 @@ impl<'a> RawLines<'a> {
     pub(crate) fn push(&mut self, line: RawLine<'a>) {
         match self.chunks.last_mut() {
             Some(chunk) if chunk.len() < CHUNK => chunk.push(line),
-            _ => {
+            Some(_) => {
                 let mut chunk = Vec::with_capacity(CHUNK);
                 chunk.push(line);
                 self.chunks.push(chunk);
             }
+            None => self.chunks.push(vec![line]),
         }
         self.len += 1;
     }
