@@ -19,7 +19,7 @@
 //! - Butler events get `BOARD_AVERAGE` (the datum) and `NS/EW_BUTLER_POINTS`; cross-IMPs
 //!   `NS/EW_CROSS_IMPS`; matchpoints `NS/EW_MATCH_POINTS`. Places are written `3=` when shared.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use simpairs_scoring::field::ClubId;
@@ -63,9 +63,17 @@ pub fn write<W: Write>(
     }
 }
 
-/// Escapes text for XML content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// Escapes text for XML content and attribute values (borrowed when nothing needs escaping, as
+/// numbers and most names do not).
+fn escape(text: &str) -> Cow<'_, str> {
+    let needs = |c: char| {
+        matches!(c, '&' | '<' | '>' | '"' | '\'')
+            || (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    };
+    if !text.contains(needs) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -78,7 +86,7 @@ fn escape(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// An XML document being written with indentation.
@@ -88,30 +96,44 @@ struct Xml<W: Write> {
 }
 
 impl<W: Write> Xml<W> {
-    fn open(&mut self, tag: &str, attributes: &[(&str, &str)]) -> io::Result<()> {
-        let mut line = format!("{:indent$}<{tag}", "", indent = self.depth * 2);
-        for (k, v) in attributes {
-            let _ = write!(line, " {k}=\"{}\"", escape(v));
+    /// Writes the indentation of an element at the current depth.
+    fn indent(&mut self) -> io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 64];
+        let mut left = self.depth * 2;
+        while left > 0 {
+            let n = left.min(SPACES.len());
+            self.out.write_all(&SPACES[..n])?;
+            left -= n;
         }
-        line.push_str(">\n");
-        self.out.write_all(line.as_bytes())?;
+        Ok(())
+    }
+
+    fn open(&mut self, tag: &str, attributes: &[(&str, &str)]) -> io::Result<()> {
+        self.indent()?;
+        self.write_all(&["<", tag])?;
+        for (k, v) in attributes {
+            self.write_all(&[" ", k, "=\"", &escape(v), "\""])?;
+        }
+        self.out.write_all(b">\n")?;
         self.depth += 1;
         Ok(())
     }
 
     fn close(&mut self, tag: &str) -> io::Result<()> {
         self.depth -= 1;
-        writeln!(self.out, "{:indent$}</{tag}>", "", indent = self.depth * 2)
+        self.indent()?;
+        self.write_all(&["</", tag, ">\n"])
     }
 
     fn leaf(&mut self, tag: &str, text: &str) -> io::Result<()> {
-        writeln!(
-            self.out,
-            "{:indent$}<{tag}>{}</{tag}>",
-            "",
-            escape(text),
-            indent = self.depth * 2
-        )
+        self.indent()?;
+        self.write_all(&["<", tag, ">", &escape(text), "</", tag, ">\n"])
+    }
+
+    fn write_all(&mut self, parts: &[&str]) -> io::Result<()> {
+        parts
+            .iter()
+            .try_for_each(|part| self.out.write_all(part.as_bytes()))
     }
 
     fn leaf_opt(&mut self, tag: &str, text: Option<&str>) -> io::Result<()> {
