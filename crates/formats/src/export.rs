@@ -579,73 +579,92 @@ pub(crate) fn write_csv<W: Write>(
     for (i, rows) in by_board.iter().enumerate() {
         let board = by_board.boards[i].to_string();
         for &row in rows {
-            w.write_record(csv_record(imported, scoring, &board, row as usize))?;
+            let record = csv_record(imported, scoring, &board, row as usize);
+            w.write_record(record.iter().map(|field| field.as_bytes()))?;
         }
     }
     w.flush()
 }
 
-/// One result's row of [`write_csv`], in the order of [`CSV_COLUMNS`].
-fn csv_record(imported: &Imported, scoring: &Scoring<'_>, board: &str, row: usize) -> [String; 21] {
+/// One result's row of [`write_csv`], in the order of [`CSV_COLUMNS`]: its texts borrowed from
+/// the field where they are there (a national export has millions of rows).
+fn csv_record<'a>(
+    imported: &'a Imported,
+    scoring: &Scoring<'_>,
+    board: &'a str,
+    row: usize,
+) -> [Cow<'a, str>; 21] {
     let field = &imported.field;
-    let names = |id: PairId| {
-        imported
-            .pairs
-            .get(id as usize)
-            .map_or(String::new(), PairInfo::names)
+    let names = |id: PairId| -> Cow<'a, str> {
+        match imported.pairs.get(id as usize) {
+            Some(pair) if !pair.players.is_empty() => Cow::Owned(pair.names()),
+            _ => Cow::Borrowed(""),
+        }
     };
     let r = field.result(row);
     let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
-    let d = imported.details(row).cloned().unwrap_or_default();
-    let (ns_score, ew_score, adjusted) = match r.outcome {
-        Outcome::Played(s) => (s.to_string(), String::new(), String::new()),
-        Outcome::Split { ns, ew } => (ns.to_string(), ew.to_string(), String::new()),
+    let no_details = LineDetails::default();
+    let d = imported.details(row).unwrap_or(&no_details);
+    let (ns_score, ew_score, adjusted): (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>) = match r.outcome
+    {
+        Outcome::Played(s) => (s.to_string().into(), "".into(), "".into()),
+        Outcome::Split { ns, ew } => (ns.to_string().into(), ew.to_string().into(), "".into()),
         Outcome::Adjusted {
             ns_percent,
             ew_percent,
         } => (
-            String::new(),
-            String::new(),
-            format!("{ns_percent}/{ew_percent}"),
+            "".into(),
+            "".into(),
+            format!("{ns_percent}/{ew_percent}").into(),
         ),
     };
-    let [contract, declarer, tricks] = contract_columns(&d, adjusted.is_empty());
+    let [contract, declarer, tricks] = contract_columns(d, adjusted.is_empty());
     let (ns_v, ew_v) = scoring.result_values(row);
-    let text = |yes: bool, what: &str| if yes { what.to_string() } else { String::new() };
+    let number = |n: Option<u32>| n.map_or(Cow::Borrowed(""), |n| Cow::Owned(n.to_string()));
     [
-        board.to_string(),
-        field.club_name(ns.club).to_string(),
-        field.section_name(ns.section).to_string(),
-        ns.label.to_string(),
-        ew.label.to_string(),
+        board.into(),
+        field.club_name(ns.club).into(),
+        field.section_name(ns.section).into(),
+        label(&ns.label),
+        label(&ew.label),
         contract,
         declarer,
         tricks,
         ns_score,
         ew_score,
         adjusted,
-        text(r.arrow_switch, "true"),
-        r.group
-            .map(|g| field.group_name(g).1.to_string())
-            .unwrap_or_default(),
+        if r.arrow_switch { "true" } else { "" }.into(),
+        r.group.map_or("", |g| field.group_name(g).1).into(),
         if ns.direction.is_none() {
-            "howell".into()
+            "howell"
         } else {
-            "mitchell".into()
-        },
-        d.lead.clone().unwrap_or_default(),
-        d.table.map(|t| t.to_string()).unwrap_or_default(),
-        d.round.map(|t| t.to_string()).unwrap_or_default(),
+            "mitchell"
+        }
+        .into(),
+        d.lead.clone().map_or(Cow::Borrowed(""), Cow::Owned),
+        number(d.table),
+        number(d.round),
         names(r.ns),
         names(r.ew),
-        format_exact(ns_v),
-        format_exact(ew_v),
+        format_exact(ns_v).into(),
+        format_exact(ew_v).into(),
     ]
+}
+
+/// A pair's label as text: borrowed unless it is kept as a number.
+fn label(label: &simpairs_scoring::field::PairLabel) -> Cow<'_, str> {
+    match label {
+        simpairs_scoring::field::PairLabel::Text(text) => Cow::Borrowed(text),
+        number => Cow::Owned(number.to_string()),
+    }
 }
 
 /// The contract, declarer and tricks columns: empty unless the contract reads as one and the
 /// result was played (`played`); a passed-out board has no declarer or tricks.
-fn contract_columns(d: &LineDetails, played: bool) -> [String; 3] {
+fn contract_columns(d: &LineDetails, played: bool) -> [Cow<'static, str>; 3] {
+    const TRICKS: [&str; 14] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+    ];
     let contract_ok = d
         .contract
         .as_deref()
@@ -655,15 +674,21 @@ fn contract_columns(d: &LineDetails, played: bool) -> [String; 3] {
         return Default::default();
     }
     let passed = d.contract.as_deref() == Some("PASS");
-    let declarer = match (passed, d.declarer) {
-        (false, Some(s)) => s.letter().to_string(),
-        _ => String::new(),
+    let declarer: Cow<'static, str> = match (passed, d.declarer) {
+        (false, Some(s)) => s.letter().to_string().into(),
+        _ => "".into(),
     };
-    let tricks = match (passed, d.tricks) {
-        (false, Some(t)) => t.to_string(),
-        _ => String::new(),
+    let tricks: Cow<'static, str> = match (passed, d.tricks) {
+        (false, Some(t)) => TRICKS
+            .get(usize::from(t))
+            .map_or_else(|| t.to_string().into(), |&t| t.into()),
+        _ => "".into(),
     };
-    [d.contract.clone().unwrap_or_default(), declarer, tricks]
+    [
+        d.contract.clone().unwrap_or_default().into(),
+        declarer,
+        tricks,
+    ]
 }
 
 #[cfg(test)]
