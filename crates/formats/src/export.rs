@@ -698,6 +698,8 @@ mod tests {
     #[test]
     fn small_pieces() {
         assert_eq!(escape("A & <B> \"c\""), "A &amp; &lt;B&gt; &quot;c&quot;");
+        assert_eq!(escape("it's\u{7}\tok"), "it&apos;s\u{FFFD}\tok");
+        assert!(matches!(escape("Auckland Bridge Club"), Cow::Borrowed(_)));
         assert_eq!(adjusted_text(60, 40), "A6040");
         assert_eq!(adjusted_text(100, 0), "100/0");
         assert_eq!(usebio_number("3", Some(Direction::EW)), "3EW");
