@@ -603,8 +603,15 @@ fn csv_record<'a>(
     };
     let r = field.result(row);
     let (ns, ew) = (&field.pairs()[r.ns as usize], &field.pairs()[r.ew as usize]);
-    let no_details = LineDetails::default();
-    let d = imported.details(row).unwrap_or(&no_details);
+    static NO_DETAILS: LineDetails = LineDetails {
+        contract: None,
+        declarer: None,
+        tricks: None,
+        lead: None,
+        table: None,
+        round: None,
+    };
+    let d = imported.details(row).unwrap_or(&NO_DETAILS);
     let (ns_score, ew_score, adjusted): (Cow<'a, str>, Cow<'a, str>, Cow<'a, str>) = match r.outcome
     {
         Outcome::Played(s) => (s.to_string().into(), "".into(), "".into()),
@@ -641,7 +648,7 @@ fn csv_record<'a>(
             "mitchell"
         }
         .into(),
-        d.lead.clone().map_or(Cow::Borrowed(""), Cow::Owned),
+        d.lead.as_deref().unwrap_or("").into(),
         number(d.table),
         number(d.round),
         names(r.ns),
@@ -661,7 +668,7 @@ fn label(label: &simpairs_scoring::field::PairLabel) -> Cow<'_, str> {
 
 /// The contract, declarer and tricks columns: empty unless the contract reads as one and the
 /// result was played (`played`); a passed-out board has no declarer or tricks.
-fn contract_columns(d: &LineDetails, played: bool) -> [Cow<'static, str>; 3] {
+fn contract_columns(d: &LineDetails, played: bool) -> [Cow<'_, str>; 3] {
     const TRICKS: [&str; 14] = [
         "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
     ];
@@ -684,11 +691,7 @@ fn contract_columns(d: &LineDetails, played: bool) -> [Cow<'static, str>; 3] {
             .map_or_else(|| t.to_string().into(), |&t| t.into()),
         _ => "".into(),
     };
-    [
-        d.contract.clone().unwrap_or_default().into(),
-        declarer,
-        tricks,
-    ]
+    [d.contract.as_deref().unwrap_or("").into(), declarer, tricks]
 }
 
 #[cfg(test)]
