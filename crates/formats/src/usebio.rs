@@ -1287,7 +1287,8 @@ mod tests {
     #[test]
     fn each_section_s_movement_is_read_from_its_own_travellers() {
         // No WINNER_TYPE and no directions: the lines say it. In A pairs 1 and 2 meet on two boards
-        // sitting both ways (a Howell); in B pair 1 sits NS on both boards (a Mitchell).
+        // sitting both ways (a Howell); in B NS pair 1 meets EW pair 1 (only a Mitchell has two
+        // pairs numbered 1).
         let line = |ns: u32, ew: u32| {
             format!(
                 "<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns}</NS_PAIR_NUMBER>\

@@ -139,6 +139,15 @@ fn reborrow<'a>(input: &'a str, part: &str) -> Option<&'a str> {
         .filter(|s| s.as_ptr() == part.as_ptr())
 }
 
+/// `value` with `input`'s lifetime: borrowed if it lies inside `input` (written as it reads),
+/// else owned.
+fn reborrowed<'a>(input: &'a str, value: Cow<'_, str>) -> Cow<'a, str> {
+    match reborrow(input, &value) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(value.into_owned()),
+    }
+}
+
 /// An open element.
 #[derive(Debug)]
 pub(crate) struct Frame<'a> {
@@ -452,11 +461,7 @@ pub(crate) fn attributes<'a>(
                 ));
             }
         };
-        let value = match reborrow(walker.input, &value) {
-            Some(s) => Cow::Borrowed(s),
-            None => Cow::Owned(value.into_owned()),
-        };
-        out.push((key, value));
+        out.push((key, reborrowed(walker.input, value)));
     }
     Ok(out)
 }
@@ -472,10 +477,7 @@ pub(crate) fn attribute_in<'a>(
     let value = attr
         .normalized_value(quick_xml::XmlVersion::Implicit1_0)
         .ok()?;
-    Some(match reborrow(walker.input, &value) {
-        Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned(value.into_owned()),
-    })
+    Some(reborrowed(walker.input, value))
 }
 
 /// The value of attribute `name` (case-insensitive) of an element.
