@@ -265,7 +265,7 @@ fn specials(scoring: &Scoring<'_>, board: &simpairs_scoring::BoardScore) -> Vec<
         .collect()
 }
 
-/// The `StandingsComputed` event of a scored field: every pair, in display order.
+/// The `StandingsComputed` event of a club's scored field: every pair, in display order.
 pub(crate) fn standings_event(
     event_id: &str,
     scoring: &Scoring<'_>,
@@ -273,10 +273,9 @@ pub(crate) fn standings_event(
     generation: i64,
 ) -> Result<StandingsComputed> {
     let field = scoring.field();
-    // A national field has hundreds of thousands of pairs: their entries are built in parallel.
-    use rayon::prelude::*;
+    // A club's field, of a few dozen pairs, on this thread: clubs are scored in parallel already.
     let standings = simpairs_scoring::standings::display_order(scoring)
-        .into_par_iter()
+        .into_iter()
         .map(|id| {
             let pair = &field.pairs()[id as usize];
             standing_to_wire(

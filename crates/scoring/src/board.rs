@@ -44,17 +44,62 @@ pub struct BoardScore {
     pub top: Value,
     /// The Butler datum of the board as dealt.
     pub datum: Option<i32>,
-    /// North-South's value of a plain result, by score position; zero where no result has that score.
+    /// North-South's value of a plain result, by score position (zero where no result has that
+    /// score), or by the score's place in `plain` (see `by_plain`).
     pub(crate) ns: Vec<Value>,
-    /// East-West's value of a plain result, by the position of its North-South score.
+    /// East-West's value of a plain result, by the position of its North-South score, or by its
+    /// place in `plain`.
     pub(crate) ew: Vec<Value>,
     /// (row, value to the NS pair of the row, value to the EW pair), in row order.
     pub(crate) specials: Vec<(u32, Value, Value)>,
     /// Plain results: each distinct North-South score with its count, ascending.
     pub(crate) plain: Vec<(i32, u32)>,
+    /// Whether `ns` and `ew` hold one value for each entry of `plain`, in its order, rather than
+    /// one for each of the field's score positions. A club's board: its dozen results would
+    /// otherwise fill tables as wide as the few hundred scores of the club's whole field, zeroed
+    /// and freed board by board (docs/benchmarks.md, 2026-12-07 morning).
+    pub(crate) by_plain: bool,
 }
 
 impl BoardScore {
+    /// Where the values of the plain score `score` are in `ns` and `ew`; `position` gives the
+    /// score's position in the field's tables.
+    #[inline]
+    pub(crate) fn slot(&self, score: i32, position: impl FnOnce(i32) -> usize) -> usize {
+        if self.by_plain {
+            self.plain
+                .binary_search_by_key(&score, |e| e.0)
+                .expect("a plain result's score is in its board's plain scores")
+        } else {
+            position(score)
+        }
+    }
+
+    /// The values (North-South, East-West) of the plain score `score` ([`BoardScore::slot`]).
+    #[inline]
+    pub(crate) fn plain_values(
+        &self,
+        score: i32,
+        position: impl FnOnce(i32) -> usize,
+    ) -> (Value, Value) {
+        let at = self.slot(score, position);
+        (self.ns[at], self.ew[at])
+    }
+
+    /// Each plain score with its count and its values (North-South, East-West), ascending.
+    pub(crate) fn plain_lines<'b>(
+        &'b self,
+        position: impl Fn(i32) -> usize + 'b,
+    ) -> impl ExactSizeIterator<Item = (i32, u32, Value, Value)> + 'b {
+        self.plain
+            .iter()
+            .enumerate()
+            .map(move |(i, &(score, count))| {
+                let at = if self.by_plain { i } else { position(score) };
+                (score, count, self.ns[at], self.ew[at])
+            })
+    }
+
     /// The values of a special row of this board.
     pub(crate) fn special_values(&self, row: u32) -> (Value, Value) {
         let at = self
@@ -516,16 +561,24 @@ fn special_values(
     Ok(specials)
 }
 
-/// Values one board. `positions` maps a North-South score to its table position.
+/// Values one board. `positions` maps a North-South score to its table position. With `by_plain`
+/// a board of plain results in matchpoints has its values by plain score instead
+/// ([`BoardScore::by_plain`]).
 pub(crate) fn value_board(
     input: BoardInput<'_>,
     ctx: FieldContext,
     options: &Options,
     positions: &dyn Fn(i32) -> usize,
     table_len: usize,
+    by_plain: bool,
 ) -> Result<BoardScore> {
     if input.specials.is_empty() && options.method == Method::Matchpoints {
-        plain_matchpoints(input, ctx, options, positions, table_len)
+        let table = if by_plain {
+            Table::ByPlain
+        } else {
+            Table::ByPosition(positions, table_len)
+        };
+        plain_matchpoints(input, ctx, options, table)
     } else {
         value_board_by_groups(input, ctx, options, positions, table_len)
     }
@@ -539,20 +592,26 @@ fn plain_matchpoints(
     input: BoardInput<'_>,
     ctx: FieldContext,
     options: &Options,
-    positions: &dyn Fn(i32) -> usize,
-    table_len: usize,
+    table: Table<'_>,
 ) -> Result<BoardScore> {
     let board = input.board;
     let size: u32 = input.plain.iter().map(|e| e.1).sum();
     // One group at most: no group's results are valued as a small group's.
     let mp = MatchpointScale::new(input.results, ctx, false, options);
     let zero = Value::from_integer(0);
-    let (mut ns, mut ew) = (vec![zero; table_len], vec![zero; table_len]);
+    let len = match table {
+        Table::ByPlain => input.plain.len(),
+        Table::ByPosition(_, len) => len,
+    };
+    let (mut ns, mut ew) = (vec![zero; len], vec![zero; len]);
     let mut below = 0u64;
-    for &(score, count) in &input.plain {
+    for (i, &(score, count)) in input.plain.iter().enumerate() {
         let count = u64::from(count);
         let above = u64::from(size) - below - count;
-        let at = positions(score);
+        let at = match table {
+            Table::ByPlain => i,
+            Table::ByPosition(positions, _) => positions(score),
+        };
         ns[at] = to_value(mp.value(below, count, size), board)?;
         ew[at] = to_value(mp.value(above, count, size), board)?;
         below += count;
@@ -566,7 +625,16 @@ fn plain_matchpoints(
         ew,
         specials: Vec::new(),
         plain: input.plain,
+        by_plain: matches!(table, Table::ByPlain),
     })
+}
+
+/// How [`plain_matchpoints`] lays out a board's values: by the field's score positions (the
+/// function and the tables' width), or by plain score ([`BoardScore::by_plain`]).
+#[derive(Clone, Copy)]
+enum Table<'p> {
+    ByPosition(&'p dyn Fn(i32) -> usize, usize),
+    ByPlain,
 }
 
 /// Values one board by its groups (the board as dealt, and each fouled board's), whatever its
@@ -622,6 +690,7 @@ fn value_board_by_groups(
         ew: ew_table,
         specials,
         plain: input.plain,
+        by_plain: false,
     })
 }
 
@@ -694,11 +763,23 @@ mod tests {
                 plain: plain.clone(),
                 specials: &[],
             };
-            let fast = plain_matchpoints(input(&plain), ctx, &options, &positions, 101);
+            let fast = plain_matchpoints(input(&plain), ctx, &options, Table::ByPosition(&positions, 101));
             let general = value_board_by_groups(input(&plain), ctx, &options, &positions, 101);
-            let (fast, general) = (fast.unwrap(), general.unwrap());
+            let by_plain = plain_matchpoints(input(&plain), ctx, &options, Table::ByPlain);
+            let (fast, general, by_plain) = (fast.unwrap(), general.unwrap(), by_plain.unwrap());
             proptest::prop_assert_eq!(&fast.ns, &general.ns);
             proptest::prop_assert_eq!(&fast.ew, &general.ew);
+            // By plain score: one value for each plain score, the one its position holds.
+            proptest::prop_assert_eq!(by_plain.ns.len(), plain.len());
+            let lines: Vec<_> = by_plain.plain_lines(|_| unreachable!()).collect();
+            let expected: Vec<_> = general.plain_lines(positions).collect();
+            proptest::prop_assert_eq!(lines, expected);
+            for &(score, _) in &plain {
+                proptest::prop_assert_eq!(
+                    by_plain.plain_values(score, |_| unreachable!()),
+                    general.plain_values(score, positions)
+                );
+            }
             proptest::prop_assert_eq!(fast.top, general.top);
             proptest::prop_assert_eq!(fast.datum, general.datum);
             proptest::prop_assert_eq!(fast.results, general.results);

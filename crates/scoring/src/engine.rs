@@ -865,6 +865,9 @@ fn finish<'f, 'c, P: Positions>(
     }
     let ctx = FieldContext { target };
     let position = |s: i32| p.position(s);
+    // A club's boards keep their values by plain score: by position, each of its three dozen
+    // boards would take two tables as wide as the club's few hundred scores.
+    let by_plain = field.len() < SMALL_FIELD;
     let value = |bi: usize, plain: Vec<(i32, u32)>, specials: &[(u32, Special)]| {
         value_board(
             BoardInput {
@@ -877,6 +880,7 @@ fn finish<'f, 'c, P: Positions>(
             options,
             &position,
             width,
+            by_plain,
         )
     };
     // A club's boards are valued on this thread: clubs are scored in parallel already, and a board
@@ -936,6 +940,9 @@ fn pass_two<'c, P: Positions>(
     // Counts are kept only with the bridge grid's positions (`p`), which a pair's cells hold; the
     // cells are made only for a field with fractions.
     let sums = match unit {
+        Some(unit) if field.len() < SMALL_FIELD => {
+            integer_pass_small(field, boards, board_index, p, unit)
+        }
         Some(unit) => integer_pass(field, boards, board_index, p, width, unit),
         None => match kept.and_then(|k| k.pair_cells(field)) {
             Some((cells, previous)) => {
@@ -988,13 +995,9 @@ fn common_unit<P: Positions>(boards: &[BoardScore], p: &P) -> Option<i64> {
     // Only the positions of scores that were played hold values a result takes: the others are
     // zero.
     let values = boards.iter().flat_map(|b| {
-        b.plain
-            .iter()
-            .flat_map(|&(score, _)| {
-                let at = p.position(score);
-                [&b.ns[at], &b.ew[at]]
-            })
-            .chain(b.specials.iter().flat_map(|s| [&s.1, &s.2]))
+        b.plain_lines(|score| p.position(score))
+            .flat_map(|(_, _, ns, ew)| [ns, ew])
+            .chain(b.specials.iter().flat_map(|s| [s.1, s.2]))
     });
     let mut unit: i64 = 1;
     // The largest numerator of each denominator: the largest value in units is then known in one
@@ -1089,9 +1092,8 @@ fn value_table<P: Positions, T: Copy + Default>(
 ) -> Vec<[T; 2]> {
     let mut table = vec![[T::default(); 2]; boards.len() * width];
     for (bi, b) in boards.iter().enumerate() {
-        for &(score, _) in &b.plain {
-            let at = p.position(score);
-            table[bi * width + at] = [convert(b.ns[at]), convert(b.ew[at])];
+        for (score, _, ns, ew) in b.plain_lines(|score| p.position(score)) {
+            table[bi * width + p.position(score)] = [convert(ns), convert(ew)];
         }
     }
     table
@@ -1123,11 +1125,8 @@ fn integer_pass<P: Positions>(
     unit: i64,
 ) -> Sums<'static> {
     let pairs = field.pairs().len();
-    // Exact: `common_unit` checked that the denominator divides `unit` and the result fits.
-    let scaled = |v: Value| (*v.numer() * (unit / *v.denom())) as i32;
-    // Each value as it is added, packed with the one board it counts (see `COUNT_BITS`).
-    let packed_value = |v: Value| (i64::from(scaled(v)) << COUNT_BITS) + 1;
-    let table = value_table(boards, p, width, packed_value);
+    let pack = |v: Value| packed_value(v, unit);
+    let table = value_table(boards, p, width, pack);
     let base = board_bases(board_index, width);
     let packed = parts(field.len(), 1)
         .into_par_iter()
@@ -1147,7 +1146,7 @@ fn integer_pass<P: Positions>(
                     let (row, _) = field.specials[special_at];
                     special_at += 1;
                     let (n, e) = boards[board_index[b as usize] as usize].special_values(row);
-                    [packed_value(n), packed_value(e)]
+                    [pack(n), pack(e)]
                 } else {
                     table[base[b as usize] + p.position(s.into())]
                 };
@@ -1163,6 +1162,48 @@ fn integer_pass<P: Positions>(
             a
         })
         .unwrap_or_else(|| crate::zeroed::written(pairs));
+    unpacked_sums(&packed, unit)
+}
+
+/// [`integer_pass`] of a club's small field: each row's values found on its own board, among its
+/// dozen scores, rather than in a table of the field's few hundred score positions for each of its
+/// boards, zeroed and freed club by club (docs/benchmarks.md, 2026-12-07 morning).
+fn integer_pass_small<P: Positions>(
+    field: &Field,
+    boards: &[BoardScore],
+    board_index: &[u32],
+    p: &P,
+    unit: i64,
+) -> Sums<'static> {
+    let mut packed = vec![0i64; field.pairs().len()];
+    let mut special_at = 0;
+    let columns = (field.boards.iter().zip(&field.scores)).zip(field.ns.iter().zip(&field.ew));
+    for ((&b, &s), (&n, &e)) in columns {
+        let board = &boards[board_index[b as usize] as usize];
+        let (nv, ev) = if s == SPECIAL_SCORE {
+            let (row, _) = field.specials[special_at];
+            special_at += 1;
+            board.special_values(row)
+        } else {
+            board.plain_values(s.into(), |score| p.position(score))
+        };
+        packed[n as usize] += packed_value(nv, unit);
+        packed[e as usize] += packed_value(ev, unit);
+    }
+    unpacked_sums(&packed, unit)
+}
+
+/// A value as the integer pass adds it: in `unit`s, packed with the one board it counts (see
+/// [`COUNT_BITS`]). Exact: [`common_unit`] checked that the value's denominator divides `unit` and
+/// that the result fits.
+#[inline]
+fn packed_value(v: Value, unit: i64) -> i64 {
+    let scaled = (*v.numer() * (unit / *v.denom())) as i32;
+    (i64::from(scaled) << COUNT_BITS) + 1
+}
+
+/// Pass two's sums from each pair's total packed with its boards count ([`COUNT_BITS`]).
+fn unpacked_sums(packed: &[i64], unit: i64) -> Sums<'static> {
     let mask = (1i64 << COUNT_BITS) - 1;
     let (total, count): (Vec<i64>, Vec<u32>) = packed
         .par_iter()
@@ -1237,15 +1278,14 @@ impl<'f> Scoring<'f> {
         &'s self,
         board: &'s BoardScore,
     ) -> impl ExactSizeIterator<Item = TableLine> + 's {
-        board.plain.iter().map(move |&(score, count)| {
-            let p = self.positions.position(score);
-            TableLine {
+        board
+            .plain_lines(|score| self.positions.position(score))
+            .map(move |(score, count, ns, ew)| TableLine {
                 ns_score: score,
                 count,
-                ns_value: self.presented(board.ns[p]),
-                ew_value: self.presented(board.ew[p]),
-            }
-        })
+                ns_value: self.presented(ns),
+                ew_value: self.presented(ew),
+            })
     }
 
     /// A board's special results (adjusted, split, arrow-switched, fouled): row and values to the
@@ -1416,8 +1456,7 @@ impl<'f> Scoring<'f> {
         if s == SPECIAL_SCORE {
             board.special_values(row as u32)
         } else {
-            let pos = self.positions.position(s.into());
-            (board.ns[pos], board.ew[pos])
+            board.plain_values(s.into(), |score| self.positions.position(score))
         }
     }
 }
@@ -1507,6 +1546,43 @@ mod tests {
         let mut single = Counts::zero(board_index.len(), GRID_LEN);
         single.add_grid_run(boards, scores, board_index, GRID_LEN);
         (paired, single)
+    }
+
+    #[test]
+    fn a_club_field_is_summed_row_by_row_as_its_value_table_sums_it() {
+        // Three dozen boards of six results; every seventeenth result adjusted (rows 0, 17, ..., 204:
+        // 13 boards), so that those boards are valued by their groups (by position) and the other
+        // 23 by plain score.
+        let rows: Vec<(u16, Outcome)> = (0..36 * 6)
+            .map(|r| {
+                let outcome = if r % 17 == 0 {
+                    Outcome::Adjusted {
+                        ns_percent: 60,
+                        ew_percent: 40,
+                    }
+                } else {
+                    Outcome::Played(10 * (r % 3) as i32 - 50 * (r % 5) as i32)
+                };
+                ((r / 6 + 1) as u16, outcome)
+            })
+            .collect();
+        let field = club_field(&rows);
+        let (scoring, _) = score(&field, &Options::default(), Depth::Boards, None).unwrap();
+        let layouts = scoring.boards.iter().map(|b| b.by_plain);
+        assert_eq!(
+            layouts.fold((0, 0), |(p, q), by| (
+                p + usize::from(by),
+                q + usize::from(!by)
+            )),
+            (23, 13),
+        );
+        let (p, boards, index) = (&scoring.positions, &scoring.boards, &scoring.board_index);
+        let unit = common_unit(boards, p).expect("matchpoints in whole units");
+        let by_table = integer_pass(&field, boards, index, p, p.len(), unit);
+        let by_row = integer_pass_small(&field, boards, index, p, unit);
+        assert_eq!(by_row.total_int, by_table.total_int);
+        assert_eq!(by_row.boards, by_table.boards);
+        assert_eq!(by_row.boards, vec![36; 12]);
     }
 
     #[test]

@@ -93,7 +93,8 @@ impl Scoring<'_> {
                     let (values, board) = match at {
                         CellAt::Plain { board, position } => {
                             let board = board_of(board);
-                            ((board.ns[position], board.ew[position]), board)
+                            let score = self.positions.score_at(position);
+                            (board.plain_values(score, |_| position), board)
                         }
                         CellAt::Special { row } => (
                             self.raw_values(row),
