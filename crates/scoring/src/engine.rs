@@ -1561,7 +1561,7 @@ mod tests {
                         ew_percent: 40,
                     }
                 } else {
-                    Outcome::Played(10 * (r % 3) as i32 - 50 * (r % 5) as i32)
+                    Outcome::Played(10 * (r % 3) - 50 * (r % 5))
                 };
                 ((r / 6 + 1) as u16, outcome)
             })
