@@ -5,9 +5,12 @@
 //!    small field (one club's) uses its own distinct scores as positions instead: valuing 1,601
 //!    positions per board would cost more than its few hundred results.
 //! 2. Each board is valued from its histogram and its few special results ([`crate::board`]): prefix
-//!    sums give every score's matchpoints (or IMPs), stored in a table by score position.
+//!    sums give every score's matchpoints (or IMPs), stored in a table by score position. A small
+//!    field's board of plain results keeps one value for each of its own scores instead
+//!    ([`BoardScore`]'s `by_plain`).
 //! 3. Pass two looks every result up in its board's table and adds its values to the two pairs' totals
-//!    (per-thread totals, merged afterwards). A result's values are the same lookup afterwards
+//!    (per-thread totals, merged afterwards; a small field's row by row, each looked up on its
+//!    board). A result's values are the same lookup afterwards
 //!    ([`Scoring::result_values`]), so nothing per result is stored beyond the field itself.
 //! 4. Pairs are ranked by their total factored to the most boards played ([`crate::standings`]); the
 //!    rank order is kept, so that the printed lists need no sort of their own.
