@@ -62,27 +62,22 @@ pub struct BoardScore {
 }
 
 impl BoardScore {
-    /// Where the values of the plain score `score` are in `ns` and `ew`; `position` gives the
-    /// score's position in the field's tables.
-    #[inline]
-    pub(crate) fn slot(&self, score: i32, position: impl FnOnce(i32) -> usize) -> usize {
-        if self.by_plain {
-            self.plain
-                .binary_search_by_key(&score, |e| e.0)
-                .expect("a plain result's score is in its board's plain scores")
-        } else {
-            position(score)
-        }
-    }
-
-    /// The values (North-South, East-West) of the plain score `score` ([`BoardScore::slot`]).
+    /// The values (North-South, East-West) of the plain score `score`; `position` gives the
+    /// score's position in the field's tables (not asked when the board keeps its values by plain
+    /// score).
     #[inline]
     pub(crate) fn plain_values(
         &self,
         score: i32,
         position: impl FnOnce(i32) -> usize,
     ) -> (Value, Value) {
-        let at = self.slot(score, position);
+        let at = if self.by_plain {
+            self.plain
+                .binary_search_by_key(&score, |e| e.0)
+                .expect("a plain result's score is in its board's plain scores")
+        } else {
+            position(score)
+        };
         (self.ns[at], self.ew[at])
     }
 
