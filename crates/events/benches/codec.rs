@@ -354,8 +354,8 @@ fn frac(num: i64, den: i64) -> Fraction {
 /// A club's board scored: `TABLES` results, eight scores in the table, one adjusted result.
 fn board_scored(i: usize) -> Event {
     Event::BoardScored(BoardScored {
-        event_id: "SIM-2026-11".to_string(),
-        scope: format!("club-{:04}", i / 24),
+        event_id: "SIM-2026-11".into(),
+        scope: format!("club-{:04}", i / 24).into(),
         board: (i % 24) as i32 + 1,
         generation: 17,
         results_count: TABLES as i32,

@@ -268,17 +268,11 @@ impl Aggregator {
         // the roster knows every key and club the batch's seals can name.
         self.refresh_roster()?;
         let mut batch = Batch::announcing(&self.codec);
-        crate::state::stage_overlapped(
-            &mut self.state,
-            &mut batch,
-            &mut records,
-            0,
-            crate::state::Messages::Copied,
-        );
+        crate::state::stage_overlapped(&mut self.state, &mut batch, &mut records, 0);
         tracing::debug!(elapsed = ?started.elapsed(), "records staged");
         let finished = self.state.finish(batch);
         let announced = finished.announced.into_iter().map(|(_, a)| a).collect();
-        let (applied, dead) = self.sort_effects(announced, finished.effects, &records);
+        let (applied, dead) = self.sort_effects(announced, finished.effects, &records)?;
         tracing::debug!(elapsed = ?started.elapsed(), applied = applied.len(), "records handled");
         Ok(Handled {
             applied,
@@ -365,7 +359,7 @@ impl Aggregator {
         mut applied: Vec<Announcement>,
         effects: Vec<(usize, Effect)>,
         records: &[simpairs_log::Record],
-    ) -> (Vec<Announcement>, Vec<DeadLettered>) {
+    ) -> Result<(Vec<Announcement>, Vec<DeadLettered>)> {
         let mut dead = Vec::new();
         for (index, effect) in effects {
             let record = &records[index];
@@ -379,12 +373,29 @@ impl Aggregator {
                     source_partition: record.partition as i32,
                     source_offset: record.offset as i64,
                     reason,
-                    payload: record.value.clone(),
+                    payload: self.payload(record)?,
                     at_ms: now_ms(),
                 }),
             }
         }
-        (applied, dead)
+        Ok((applied, dead))
+    }
+
+    /// The bytes of a record set aside, for its dead letter. Staging took the values of the
+    /// records it read (a submission's waiting records keep them until it is judged) instead of
+    /// copying every one, so a record whose value was taken is read again from the log: records
+    /// set aside are few.
+    fn payload(&self, record: &simpairs_log::Record) -> Result<Vec<u8>> {
+        if !record.value.is_empty() {
+            return Ok(record.value.clone());
+        }
+        let (stream, partition, offset) = (&record.stream, record.partition, record.offset);
+        let again = self.log.read(stream, partition, offset, 1)?;
+        again
+            .into_iter()
+            .find(|r| r.offset == offset)
+            .map(|r| r.value)
+            .ok_or(crate::Error::Stopped("reading again a record set aside"))
     }
 
     /// A batch's output for the writing thread ([`crate::writing`]): its applied submissions, the

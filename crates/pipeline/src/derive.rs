@@ -227,8 +227,8 @@ pub(crate) fn board_events(
                 })
                 .collect();
             Event::BoardScored(BoardScored {
-                event_id: event_id.to_string(),
-                scope: scope.to_string(),
+                event_id: event_id.into(),
+                scope: scope.into(),
                 board: i32::from(board.board),
                 generation,
                 results_count: board.results as i32,

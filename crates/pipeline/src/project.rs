@@ -184,7 +184,7 @@ impl Projection {
                 true
             }
             Event::BoardScored(b) => {
-                let key = (b.scope.clone(), b.board);
+                let key = (b.scope.to_string(), b.board);
                 if self
                     .board_scores
                     .get(&key)

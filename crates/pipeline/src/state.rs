@@ -40,7 +40,7 @@ mod resume;
 mod staging;
 
 pub use resume::{ResumeError, Saved};
-pub(crate) use staging::{Messages, read_in_batches, stage_overlapped};
+pub(crate) use staging::{read_in_batches, stage_overlapped};
 
 /// What handling a record led to.
 #[derive(Debug, Clone, PartialEq)]

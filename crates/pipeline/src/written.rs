@@ -71,7 +71,7 @@ mod tests {
     fn board(board: i32, ns_score: i32) -> Event {
         Event::BoardScored(BoardScored {
             event_id: "E".into(),
-            scope: String::new(),
+            scope: Default::default(),
             board,
             generation: 1,
             results_count: 1,

@@ -110,7 +110,7 @@ fn engine_boards(national: &str) -> Vec<String> {
             });
             board_summary(&BoardScored {
                 event_id: EVENT.into(),
-                scope: String::new(),
+                scope: Default::default(),
                 board: i32::from(board.board),
                 generation: 0,
                 results_count: board.results as i32,

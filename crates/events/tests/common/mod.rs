@@ -712,8 +712,8 @@ pub mod arb {
             ),
         ) -> BoardScored {
             BoardScored {
-                event_id: ids.0,
-                scope: ids.1,
+                event_id: ids.0.into(),
+                scope: ids.1.into(),
                 board: numbers.0,
                 generation: numbers.1,
                 results_count: numbers.2,

@@ -9,24 +9,8 @@ use super::{Batch, EventState, check_signer};
 use crate::judge::Rejection;
 use crate::roster::Roster;
 
-/// A record skimmed, with a copy of its message when the records stay whole ([`Messages::Copied`]),
-/// and its signer checked when it is a seal.
-type Decoded = (
-    Result<(Skimmed, Option<Vec<u8>>), String>,
-    Option<Result<(), Rejection>>,
-);
-
-/// Where a staged record's message comes from: a record of a submission keeps it until the
-/// submission is judged (its datum is what the seal's digest covers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Messages {
-    /// Copied, as the records are decoded: the caller needs the records whole afterwards (the
-    /// aggregator's dead letters carry the record set aside).
-    Copied,
-    /// Taken out of the records as they are staged, which leaves them without their values: a
-    /// log read once needs only their positions after.
-    Taken,
-}
+/// A record skimmed, and its signer checked when it is a seal.
+type Decoded = (Result<Skimmed, String>, Option<Result<(), Rejection>>);
 
 /// Records decoded at a time while the ones before are staged (see [`stage_overlapped`]): a few
 /// tens of milliseconds of decoding.
@@ -57,20 +41,21 @@ fn precheck(
 /// decoded, and their seals' signers checked, in chunks on a thread of their own (in parallel
 /// within a chunk) while the records before are staged, so that staging does not wait for the
 /// whole batch and the second core is not idle while it runs. `first_index` is the first record's
-/// index in `batch`; `messages` says whether the records keep their values. The submissions the
-/// batch completes are then checked in parallel ([`EventState::finish`]).
+/// index in `batch`. A record staged gives its value to the state (a record of a submission keeps
+/// it until the submission is judged: its datum is what the seal's digest covers), which leaves
+/// it without one; a record that cannot be read keeps its value. The submissions the batch
+/// completes are then checked in parallel ([`EventState::finish`]).
 pub(crate) fn stage_overlapped(
     state: &mut EventState,
     batch: &mut Batch<'_>,
     records: &mut [simpairs_log::Record],
     first_index: usize,
-    messages: Messages,
 ) {
     let roster = state.roster.clone();
     let codec = batch.codec;
     if records.len() <= STAGED_HERE {
         for (i, record) in records.iter_mut().enumerate() {
-            let decoded = decoded(roster.as_deref(), codec, record, messages);
+            let decoded = decoded(roster.as_deref(), codec, record);
             stage_decoded(state, batch, record, decoded, first_index + i);
         }
         return;
@@ -79,7 +64,7 @@ pub(crate) fn stage_overlapped(
         let (decoded_tx, decoded_rx) = std::sync::mpsc::sync_channel(2);
         scope.spawn(move || {
             for chunk in records.chunks_mut(DECODE_CHUNK) {
-                let decoded = decode_chunk(roster.as_deref(), codec, chunk, messages);
+                let decoded = decode_chunk(roster.as_deref(), codec, chunk);
                 // The chunk goes with its decoding: the staging takes its records' values.
                 if decoded_tx.send((chunk, decoded)).is_err() {
                     return;
@@ -101,22 +86,19 @@ fn decode_chunk(
     roster: Option<&Roster>,
     codec: &simpairs_events::Codec,
     chunk: &[simpairs_log::Record],
-    messages: Messages,
 ) -> Vec<Decoded> {
     use rayon::prelude::*;
     chunk
         .par_iter()
-        .map(|r| decoded(roster, codec, r, messages))
+        .map(|r| decoded(roster, codec, r))
         .collect()
 }
 
-/// A record skimmed, its message copied if `messages` says so, and its seal's signer checked
-/// against `roster`.
+/// A record skimmed, and its seal's signer checked against `roster`.
 fn decoded(
     roster: Option<&Roster>,
     codec: &simpairs_events::Codec,
     record: &simpairs_log::Record,
-    messages: Messages,
 ) -> Decoded {
     let skimmed = match super::skim(codec, &record.value) {
         Ok(skimmed) => skimmed,
@@ -124,12 +106,11 @@ fn decoded(
     };
     let checked = roster
         .and_then(|roster| precheck(roster, &skimmed, record.partition, record.offset as i64));
-    let copy = (messages == Messages::Copied).then(|| record.value.clone());
-    (Ok((skimmed, copy)), checked)
+    (Ok(skimmed), checked)
 }
 
 /// Stages one decoded record at `index` of `batch`, with its signer check if it had one; the
-/// record's value is taken unless the decoding copied it.
+/// record's value is taken unless it could not be read.
 fn stage_decoded(
     state: &mut EventState,
     batch: &mut Batch<'_>,
@@ -140,12 +121,7 @@ fn stage_decoded(
     if let Some(checked) = checked {
         batch.prechecked.insert(index, checked);
     }
-    let decoded = decoded.map(|(skimmed, copy)| {
-        (
-            skimmed,
-            copy.unwrap_or_else(|| std::mem::take(&mut record.value)),
-        )
-    });
+    let decoded = decoded.map(|skimmed| (skimmed, std::mem::take(&mut record.value)));
     state.stage_at(
         batch,
         decoded,
@@ -164,7 +140,7 @@ const CHUNKS_AHEAD: usize = 4;
 /// records staged in log order, then the submissions it completed checked together, in parallel
 /// ([`EventState::finish`]). The records are read on a thread of their own and decoded on
 /// another, in parallel within a chunk, ahead of the staging; they are staged without their
-/// values ([`Messages::Taken`]). `keep` says which records are read (a replay as of a time leaves
+/// values. `keep` says which records are read (a replay as of a time leaves
 /// out the later ones); `done` hears each batch's records' (offset, timestamp) and what it
 /// finished. `batch` is an empty batch of the kind wanted.
 #[allow(clippy::too_many_arguments)]
@@ -186,7 +162,7 @@ pub(crate) fn read_in_batches(
             scope.spawn(move || read_chunks(log, stream, partition, range, keep, read_tx));
         let decoding = scope.spawn(move || {
             for chunk in read_rx {
-                let decoded = decode_chunk(roster.as_deref(), codec, &chunk, Messages::Taken);
+                let decoded = decode_chunk(roster.as_deref(), codec, &chunk);
                 if decoded_tx.send((chunk, decoded)).is_err() {
                     return;
                 }
