@@ -316,15 +316,16 @@ fn trim_text(text: &str) -> &str {
     }
 }
 
-/// Whether `text` holds a control character ([`char::is_control`]), byte by byte when it is
-/// ASCII.
+/// Whether `text` holds a control character ([`char::is_control`]). Printable ASCII (space to
+/// tilde), which is the whole of almost every text, is passed over in one pass of its bytes; at
+/// any other byte (a control, or part of a character beyond ASCII, which may be one of the C1
+/// controls) the text is looked at character by character.
 #[inline]
 fn has_control(text: &str) -> bool {
-    if text.is_ascii() {
-        text.bytes().any(|b| b.is_ascii_control())
-    } else {
-        text.chars().any(char::is_control)
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return false;
     }
+    text.chars().any(char::is_control)
 }
 
 /// A plain decimal number of at most 9 digits.
