@@ -7,6 +7,15 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 
+/// jemalloc instead of the C library's allocator: the aggregator allocates and frees a few
+/// hundred small blocks for each club it applies, many of them on another thread than the one
+/// that allocated them, and glibc's arenas spent a tenth of its time on that. Its settings
+/// (two arenas, freed pages kept 30 s) are built in from `.cargo/config.toml`
+/// (docs/benchmarks.md, 2026-12-07 morning, later).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Scores duplicate-bridge pairs events played across many clubs.
 #[derive(Parser, Debug)]
 #[command(name = "simpairs", version, about, long_about = None)]

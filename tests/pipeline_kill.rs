@@ -114,12 +114,5 @@ fn forged_and_malformed_input_go_to_dead_letters_and_change_nothing() {
         reasons.iter().any(|r| r.contains("cannot read")),
         "{reasons:?}"
     );
-    // Each carries the record it sets aside, byte for byte, as the results stream holds it.
-    for letter in log.dead_lettered() {
-        let record = log
-            .result_record(letter.source_partition, letter.source_offset)
-            .expect("the record set aside is in the results stream");
-        assert_eq!(letter.payload, record.value, "{}", letter.reason);
-        assert!(!letter.payload.is_empty());
-    }
+    log.assert_dead_letters_carry_their_records();
 }

@@ -299,6 +299,18 @@ impl TestLog {
             .find(|r| i64::from(r.partition) == i64::from(partition) && r.offset as i64 == offset)
     }
 
+    /// Checks that each dead letter carries the record it sets aside, byte for byte, as the
+    /// results stream holds it.
+    pub fn assert_dead_letters_carry_their_records(&self) {
+        for letter in self.dead_lettered() {
+            let record = self
+                .result_record(letter.source_partition, letter.source_offset)
+                .expect("the record set aside is in the results stream");
+            assert_eq!(letter.payload, record.value, "{}", letter.reason);
+            assert!(!letter.payload.is_empty());
+        }
+    }
+
     /// Waits until the leaderboard equals `expected` (aggregators run on their own), up to `limit`;
     /// on failure, says where the last leaderboard seen first differs.
     pub fn converges_to(&self, expected: &[String], limit: Duration) -> Result<(), String> {
