@@ -23,12 +23,6 @@ mod pipeline;
 mod rounds;
 mod serve;
 
-/// The allocator of the `simpairs` program (see its `main.rs`), so that the pipeline's figures
-/// measured in this process are the program's.
-#[cfg(not(target_env = "msvc"))]
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -87,6 +81,12 @@ struct Args {
     #[command(flatten)]
     kafka: simpairs_kafka::KafkaFlags,
 }
+
+/// The allocator of the `simpairs` program (see its `main.rs`), so that the pipeline's figures
+/// measured in this process are the program's.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
