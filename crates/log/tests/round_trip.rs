@@ -108,6 +108,34 @@ fn a_batch_larger_than_a_segment_gets_its_own() {
 }
 
 #[test]
+fn records_larger_than_a_read_are_read_whole_between_small_ones() {
+    // A reader asks for at most a few hundred kilobytes at once; a record larger than that is
+    // read whole, and the small records around it are neither lost nor repeated.
+    let dir = tempfile::tempdir().unwrap();
+    let log = log_with_stream(dir.path(), "s", 1, 64 << 20);
+    let sizes = [100, 700_000, 50, 3_000_000, 300_000, 80];
+    let values: Vec<Vec<u8>> = (0..sizes.len() as u64)
+        .map(|seq| tagged_value(0, seq, sizes[seq as usize]))
+        .collect();
+    for (i, pair) in values.chunks(2).enumerate() {
+        let records: Vec<Produce<'_>> = pair
+            .iter()
+            .map(|v| Produce::new(b"k", v, i as i64))
+            .collect();
+        log.append("s", &records).unwrap();
+    }
+    for chunk in [1, 2, 1000] {
+        let records = read_all(&open_log(dir.path(), 64 << 20), "s", 0, chunk);
+        let read: Vec<(u64, usize)> = records
+            .iter()
+            .map(|r| (check_tagged(&r.value).1, r.value.len()))
+            .collect();
+        let written: Vec<(u64, usize)> = (0..sizes.len() as u64).zip(sizes).collect();
+        assert_eq!(read, written, "read {chunk} at a time");
+    }
+}
+
+#[test]
 fn records_go_to_the_partition_of_their_key() {
     let dir = tempfile::tempdir().unwrap();
     let log = log_with_stream(dir.path(), "results", 4, 1 << 20);
