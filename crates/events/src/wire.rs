@@ -75,6 +75,21 @@ pub(crate) const fn field_position(fields: &[&str], name: &str) -> usize {
     panic!("no such field in the schema: see the Record::FIELDS the constant names");
 }
 
+/// Every ASCII character, in order: a one-byte text read is a slice of [`ASCII`].
+const ASCII_BYTES: [u8; 128] = {
+    let mut bytes = [0u8; 128];
+    let mut i = 0;
+    while i < bytes.len() {
+        bytes[i] = i as u8;
+        i += 1;
+    }
+    bytes
+};
+const ASCII: &str = match std::str::from_utf8(&ASCII_BYTES) {
+    Ok(text) => text,
+    Err(_) => panic!("ASCII is UTF-8"),
+};
+
 /// A datum being read: the bytes not read yet, and what was wrong once reading stops.
 pub(crate) struct Datum<'a> {
     rest: &'a [u8],
@@ -155,6 +170,14 @@ impl<'a> Datum<'a> {
     #[inline(always)]
     pub(crate) fn str(&mut self, what: &str) -> Result<&'a str, Stop> {
         let bytes = self.bytes(what)?;
+        // A section, a seat, most pair numbers: one character, taken from `ASCII` instead of a
+        // call to the UTF-8 check (the lines of a national event hold tens of millions of them).
+        if let [byte] = *bytes
+            && byte.is_ascii()
+        {
+            let at = usize::from(byte);
+            return Ok(&ASCII[at..=at]);
+        }
         std::str::from_utf8(bytes).map_err(|e| self.stop(what, format_args!("not UTF-8 ({e})")))
     }
 
@@ -340,6 +363,12 @@ impl Out<'_> {
 
     #[inline]
     pub(crate) fn bytes(&mut self, value: &[u8]) {
+        // One byte (a section, a seat, most pair numbers): its length (1, zig-zag 2) and itself
+        // in one copy of a known size, not a call to `memcpy`.
+        if let [byte] = *value {
+            self.0.extend_from_slice(&[2, byte]);
+            return;
+        }
         self.long(value.len() as i64);
         self.0.extend_from_slice(value);
     }

@@ -36,6 +36,11 @@ use crate::roster::{Roster, SignerProblem};
 /// event's hundreds of thousands of records, and as two `String`s it was two allocations each.
 pub(crate) type SubmissionKey = (Text, Text);
 
+/// A hash map keyed by what clubs send (submission ids, before their seal is verified): a hash
+/// with random keys, as the standard library's is, so that no club can choose keys that collide,
+/// but a quicker one (aHash): it is looked up several times for every record.
+pub(crate) type KeyedMap<K, V> = HashMap<K, V, ahash::RandomState>;
+
 mod resume;
 mod staging;
 
@@ -77,9 +82,9 @@ pub struct WaitingSeal {
 pub struct EventState {
     /// The event as declared and amended: clubs, keys, boards, limits, hand records.
     roster: Option<Arc<Roster>>,
-    pending: HashMap<SubmissionKey, Pending>,
+    pending: KeyedMap<SubmissionKey, Pending>,
     /// Each club's sealed submissions waiting to apply, in the order of their seals.
-    queues: HashMap<String, std::collections::VecDeque<String>>,
+    queues: KeyedMap<String, std::collections::VecDeque<String>>,
     /// The submissions applied, by (club, submission): looked up for every record (a fast hash:
     /// only verified submissions are ever put in).
     applied: rustc_hash::FxHashSet<SubmissionKey>,
@@ -103,7 +108,7 @@ pub struct EventState {
     lines: BTreeMap<(i64, u32), u64>,
     /// Every sealed submission judged, and what became of it (since the state was taken up
     /// again, for one that was: [`EventState::resume`]).
-    judged: HashMap<SubmissionKey, Judged>,
+    judged: KeyedMap<SubmissionKey, Judged>,
     /// Submissions whose signed content was set aside for good before the state was taken up
     /// again.
     set_aside_before: rustc_hash::FxHashSet<SubmissionKey>,
@@ -131,7 +136,7 @@ pub struct Batch<'c> {
     /// Hashes of the (club, submission) keys in `ready`: a record of one of them must wait until
     /// they are checked. (A hash that happens to match another key only finishes the batch's
     /// checks early.)
-    completing: std::collections::HashSet<u64>,
+    completing: std::collections::HashSet<u64, ahash::RandomState>,
     effects: Vec<(usize, Effect)>,
     /// Whether what applies is announced ([`Batch::announcing`]).
     announcing: bool,
@@ -142,7 +147,7 @@ pub struct Batch<'c> {
     announced: Vec<(usize, Announcement)>,
     fields: HashMap<String, Field>,
     /// Seals whose signer was checked as the batch was read, by batch index.
-    pub prechecked: HashMap<usize, Result<(), Rejection>>,
+    pub prechecked: KeyedMap<usize, Result<(), Rejection>>,
 }
 
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
@@ -161,7 +166,7 @@ impl<'c> Batch<'c> {
             compressing: false,
             announced: Vec::new(),
             fields: HashMap::new(),
-            prechecked: HashMap::new(),
+            prechecked: KeyedMap::default(),
         }
     }
 

@@ -227,6 +227,44 @@ fn every_one_byte_damage_of_the_samples_fails_where_apache_avro_fails() {
     }
 }
 
+/// One-character texts are read and written without the UTF-8 check's call (`Datum::str`,
+/// `Out::bytes`): every value of such a text's byte reads as apache-avro reads it (an ASCII
+/// character, or an error), and writes the bytes apache-avro writes.
+#[test]
+fn every_byte_of_a_one_character_text_reads_and_writes_as_apache_avro_does() {
+    let mut checked = 0;
+    for event in common::samples() {
+        let event_type = event.event_type();
+        let reader = apache_reader(event_type);
+        let datum = apache_write(&event);
+        assert_eq!(generated_write(&event), datum, "{event_type}");
+        // A length of 1 (zig-zag 2) before an ASCII byte: most likely a one-character text.
+        let texts = (1..datum.len()).filter(|&at| datum[at - 1] == 2 && datum[at].is_ascii());
+        for at in texts {
+            let mut changed = datum.clone();
+            for byte in 0..=u8::MAX {
+                changed[at] = byte;
+                let apache = apache_read_with(&reader, event_type, &changed);
+                reads_as_apache_avro(event_type, &changed, &apache)
+                    .unwrap_or_else(|e| panic!("{event_type}, byte {at} as {byte:#x}: {e}"));
+                if let Some(read) = &apache {
+                    let written = generated_write(read);
+                    assert_eq!(
+                        written,
+                        apache_write(read),
+                        "{event_type}, byte {at} as {byte:#x}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 256 * 10,
+        "only {checked} bytes checked: the samples have few one-character texts"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
