@@ -75,7 +75,7 @@ pub(crate) const fn field_position(fields: &[&str], name: &str) -> usize {
     panic!("no such field in the schema: see the Record::FIELDS the constant names");
 }
 
-/// Every ASCII character, in order: a one-byte text read is a slice of [`ASCII`].
+/// The bytes of the 128 ASCII characters, in order.
 const ASCII_BYTES: [u8; 128] = {
     let mut bytes = [0u8; 128];
     let mut i = 0;
@@ -85,6 +85,8 @@ const ASCII_BYTES: [u8; 128] = {
     }
     bytes
 };
+/// The 128 ASCII characters as a text: a one-character text is read as a slice of it
+/// ([`Datum::str`]).
 const ASCII: &str = match std::str::from_utf8(&ASCII_BYTES) {
     Ok(text) => text,
     Err(_) => panic!("ASCII is UTF-8"),

@@ -146,8 +146,9 @@ pub struct Batch<'c> {
     /// What applied, when announcing, with the batch index of the record that completed it.
     announced: Vec<(usize, Announcement)>,
     fields: HashMap<String, Field>,
-    /// Seals whose signer was checked as the batch was read, by batch index.
-    pub prechecked: KeyedMap<usize, Result<(), Rejection>>,
+    /// Seals whose signer was checked as the batch was read, by batch index (ours, not a
+    /// club's: the unkeyed FxHash).
+    pub prechecked: rustc_hash::FxHashMap<usize, Result<(), Rejection>>,
 }
 
 /// Records a batch should hold at most when a whole log is read (a rebuild, a replay): the
@@ -166,7 +167,7 @@ impl<'c> Batch<'c> {
             compressing: false,
             announced: Vec::new(),
             fields: HashMap::new(),
-            prechecked: KeyedMap::default(),
+            prechecked: Default::default(),
         }
     }
 
