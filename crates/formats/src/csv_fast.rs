@@ -29,6 +29,17 @@ enum Role {
 /// The role of each of a header's columns, in the header's order.
 pub(crate) struct Scan {
     roles: Vec<Role>,
+    /// Whether the header is a plain score's columns alone, in the order large files write them:
+    /// board, club, (section,) NS pair, EW pair, NS score. Such a row is read by code written for
+    /// that order, without a look at each column's role.
+    in_order: Option<InOrder>,
+}
+
+/// A header of a plain score's columns alone, in their usual order ([`Scan::in_order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InOrder {
+    WithoutSection,
+    WithSection,
 }
 
 impl Scan {
@@ -51,7 +62,44 @@ impl Scan {
                     .map_or(Role::Empty, |&(_, role)| role);
             }
         }
-        roles.contains(&Role::NsScore).then_some(Scan { roles })
+        use Role::*;
+        let in_order = match roles[..] {
+            [Board, Club, NsPair, EwPair, NsScore] => Some(InOrder::WithoutSection),
+            [Board, Club, Section, NsPair, EwPair, NsScore] => Some(InOrder::WithSection),
+            _ => None,
+        };
+        roles
+            .contains(&Role::NsScore)
+            .then_some(Scan { roles, in_order })
+    }
+
+    /// [`Scan::plain`] for a header of [`InOrder`] columns: the same fields read in the same way,
+    /// one after the other.
+    #[inline(always)]
+    fn plain_in_order<'a, const SECTION: bool>(
+        bytes: &'a [u8],
+        start: usize,
+    ) -> Option<(PlainRow<'a>, usize)> {
+        let (board, at) = digits(bytes, start)?;
+        let board = u16::try_from(board).ok().filter(|&b| b > 0)?;
+        let (club, at) = name(bytes, comma(bytes, at)?);
+        let (section, at) = if SECTION {
+            name(bytes, comma(bytes, at)?)
+        } else {
+            (&b""[..], at)
+        };
+        let (ns_pair, at) = pair_number(bytes, comma(bytes, at)?)?;
+        let (ew_pair, at) = pair_number(bytes, comma(bytes, at)?)?;
+        let (ns_score, at) = score(bytes, comma(bytes, at)?)?;
+        let row = PlainRow {
+            board,
+            club,
+            section,
+            ns_pair,
+            ew_pair,
+            ns_score,
+        };
+        Some((row, line_end(bytes, at)?))
     }
 
     /// The row of the line starting at `start` if it is a plain score with nothing around its
@@ -75,17 +123,7 @@ impl Scan {
                 }
                 Role::NsPair => (row.ns_pair, at) = pair_number(bytes, at)?,
                 Role::EwPair => (row.ew_pair, at) = pair_number(bytes, at)?,
-                Role::NsScore => {
-                    let negative = bytes.get(at) == Some(&b'-');
-                    let (score, next) = digits(bytes, at + usize::from(negative))?;
-                    // At most nine digits: below 10^9, so the score fits.
-                    row.ns_score = if negative {
-                        -(score as i32)
-                    } else {
-                        score as i32
-                    };
-                    at = next;
-                }
+                Role::NsScore => (row.ns_score, at) = score(bytes, at)?,
                 Role::Club => (row.club, at) = name(bytes, at),
                 Role::Section => (row.section, at) = name(bytes, at),
                 Role::Empty => {}
@@ -102,6 +140,22 @@ impl Scan {
         }
         None
     }
+}
+
+/// Where the field after the one ending at `at` starts, if a comma ends it.
+#[inline(always)]
+fn comma(bytes: &[u8], at: usize) -> Option<usize> {
+    (bytes.get(at) == Some(&b',')).then_some(at + 1)
+}
+
+/// A score written from `from`: an optional minus sign, then one to nine digits.
+#[inline(always)]
+fn score(bytes: &[u8], from: usize) -> Option<(i32, usize)> {
+    let negative = bytes.get(from) == Some(&b'-');
+    let (score, next) = digits(bytes, from + usize::from(negative))?;
+    // At most nine digits: below 10^9, so the score fits.
+    let score = score as i32;
+    Some((if negative { -score } else { score }, next))
 }
 
 /// Where the next line starts if a line ends at `at`: a line feed, a carriage return then a line
@@ -239,32 +293,66 @@ pub(crate) fn read_chunk_with<'l>(
 ) -> Chunk<'l> {
     // Rows are rarely shorter than 16 bytes; reserving avoids growing the columns row by row.
     builder.reserve(bytes.len() / 16);
-    let mut split = Split::new(file, layout);
-    let mut line = first_line;
-    let mut start = 0;
-    while start < bytes.len() {
-        let this_line = line;
-        line += 1;
-        if let Some(scan) = &scan
-            && let Some((row, next)) = scan.plain(bytes, start)
-            && builder.push_plain(&row, this_line)
-        {
-            start = next;
-            continue;
+    let mut rows = Rows {
+        builder,
+        split: Split::new(file, layout),
+        line: first_line,
+    };
+    // The scan is chosen once for the chunk, so that each row's loop is written for it.
+    match scan.as_ref().map(|scan| (scan, scan.in_order)) {
+        Some((_, Some(InOrder::WithoutSection))) => {
+            rows.read(bytes, Scan::plain_in_order::<false>);
         }
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let text = &bytes[start..end];
-        split.read(
-            &mut builder,
-            text.strip_suffix(b"\r").unwrap_or(text),
-            this_line,
-        );
-        start = end + 1;
+        Some((_, Some(InOrder::WithSection))) => rows.read(bytes, Scan::plain_in_order::<true>),
+        Some((scan, None)) => rows.read(bytes, |bytes, start| scan.plain(bytes, start)),
+        None => rows.read(bytes, |_, _| None),
     }
+    let Rows {
+        builder,
+        split,
+        line,
+    } = rows;
     // Each line read ended at a line feed, but for a last line without one.
     let line_ends = (line - first_line) - u64::from(bytes.last().is_some_and(|&b| b != b'\n'));
     debug_assert_eq!(line_ends, memchr::memchr_iter(b'\n', bytes).count() as u64);
     Chunk::new(builder, split.problems, split.absent, line_ends)
+}
+
+/// A chunk's rows being read: the field they go into, the rows the scan did not take, and the
+/// next line's number.
+struct Rows<'a, 'l> {
+    builder: FieldBuilder<'l>,
+    split: Split<'a>,
+    line: u64,
+}
+
+impl Rows<'_, '_> {
+    /// Reads every line of `bytes`: a plain score by `plain`, any other row (or one `plain`
+    /// refuses) split at its commas and read the checked way.
+    fn read<'b>(
+        &mut self,
+        bytes: &'b [u8],
+        plain: impl Fn(&'b [u8], usize) -> Option<(PlainRow<'b>, usize)>,
+    ) {
+        let mut line = self.line;
+        let mut start = 0;
+        while start < bytes.len() {
+            let this_line = line;
+            line += 1;
+            if let Some((row, next)) = plain(bytes, start)
+                && self.builder.push_plain(&row, this_line)
+            {
+                start = next;
+                continue;
+            }
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let text = &bytes[start..end];
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            self.split.read(&mut self.builder, text, this_line);
+            start = end + 1;
+        }
+        self.line = line;
+    }
 }
 
 /// The most fields a row can have and be read: a header names each of the 26 columns simpairs
