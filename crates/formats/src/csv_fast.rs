@@ -73,10 +73,29 @@ impl Scan {
             .then_some(Scan { roles, in_order })
     }
 
-    /// [`Scan::plain`] for a header of [`InOrder`] columns: the same fields read in the same way,
-    /// one after the other.
+    /// [`Scan::plain_in_order`] reading the line from the [`WINDOW`] bytes it starts, when the
+    /// chunk has them, and from the chunk otherwise. A window's length is known where its fields
+    /// are read, so that fewer of their bounds are checked against the chunk's; a line that does
+    /// not end inside it is read again from the chunk.
     #[inline(always)]
-    fn plain_in_order<'a, const SECTION: bool>(
+    fn plain_in_window<'a, const SECTION: bool>(
+        bytes: &'a [u8],
+        start: usize,
+    ) -> Option<(PlainRow<'a>, usize)> {
+        if let Some(window) = bytes.get(start..start + WINDOW)
+            && let Ok(window) = <&[u8; WINDOW]>::try_from(window)
+            && let Some((row, next)) = Self::plain_in_order::<SECTION, true>(window, 0)
+        {
+            return Some((row, start + next));
+        }
+        Self::plain_in_order::<SECTION, false>(bytes, start)
+    }
+
+    /// [`Scan::plain`] for a header of [`InOrder`] columns: the same fields read in the same way,
+    /// one after the other. In a `WINDOWED` read the bytes end before the chunk does, so that
+    /// their end does not end the line.
+    #[inline(always)]
+    fn plain_in_order<'a, const SECTION: bool, const WINDOWED: bool>(
         bytes: &'a [u8],
         start: usize,
     ) -> Option<(PlainRow<'a>, usize)> {
@@ -99,7 +118,12 @@ impl Scan {
             ew_pair,
             ns_score,
         };
-        Some((row, line_end(bytes, at)?))
+        let next = if WINDOWED {
+            line_end_inside(bytes, at)?
+        } else {
+            line_end(bytes, at)?
+        };
+        Some((row, next))
     }
 
     /// The row of the line starting at `start` if it is a plain score with nothing around its
@@ -156,6 +180,21 @@ fn score(bytes: &[u8], from: usize) -> Option<(i32, usize)> {
     // At most nine digits: below 10^9, so the score fits.
     let score = score as i32;
     Some((if negative { -score } else { score }, next))
+}
+
+/// The bytes a line is read from when the chunk has them ([`Scan::plain_in_window`]): more than
+/// a plain score's line of the longest numbers and short names.
+const WINDOW: usize = 64;
+
+/// Where the next line starts if a line ends at `at` inside `bytes`: a line feed, or a carriage
+/// return then a line feed.
+#[inline(always)]
+fn line_end_inside(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at..) {
+        Some([b'\n', ..]) => Some(at + 1),
+        Some([b'\r', b'\n', ..]) => Some(at + 2),
+        _ => None,
+    }
 }
 
 /// Where the next line starts if a line ends at `at`: a line feed, a carriage return then a line
@@ -301,9 +340,9 @@ pub(crate) fn read_chunk_with<'l>(
     // The scan is chosen once for the chunk, so that each row's loop is written for it.
     match scan.as_ref().map(|scan| (scan, scan.in_order)) {
         Some((_, Some(InOrder::WithoutSection))) => {
-            rows.read(bytes, Scan::plain_in_order::<false>);
+            rows.read(bytes, Scan::plain_in_window::<false>);
         }
-        Some((_, Some(InOrder::WithSection))) => rows.read(bytes, Scan::plain_in_order::<true>),
+        Some((_, Some(InOrder::WithSection))) => rows.read(bytes, Scan::plain_in_window::<true>),
         Some((scan, None)) => rows.read(bytes, |bytes, start| scan.plain(bytes, start)),
         None => rows.read(bytes, |_, _| None),
     }
