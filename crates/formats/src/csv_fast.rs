@@ -29,9 +29,10 @@ enum Role {
 /// The role of each of a header's columns, in the header's order.
 pub(crate) struct Scan {
     roles: Vec<Role>,
-    /// Whether the header is a plain score's columns alone, in the order large files write them:
-    /// board, club, (section,) NS pair, EW pair, NS score. Such a row is read by code written for
-    /// that order, without a look at each column's role.
+    /// Which of the two orders large files write a plain score's columns in the header is, when
+    /// it is one of them and has no other column: board, club, (section,) NS pair, EW pair, NS
+    /// score. Such a row is read by code written for that order, without a look at each column's
+    /// role.
     in_order: Option<InOrder>,
 }
 
