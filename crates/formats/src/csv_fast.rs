@@ -100,8 +100,7 @@ impl Scan {
         bytes: &'a [u8],
         start: usize,
     ) -> Option<(PlainRow<'a>, usize)> {
-        let (board, at) = digits(bytes, start)?;
-        let board = u16::try_from(board).ok().filter(|&b| b > 0)?;
+        let (board, at) = board(bytes, start)?;
         let (club, at) = name(bytes, comma(bytes, at)?);
         let (section, at) = if SECTION {
             name(bytes, comma(bytes, at)?)
@@ -141,11 +140,7 @@ impl Scan {
         let last = self.roles.len() - 1;
         for (i, role) in self.roles.iter().enumerate() {
             match role {
-                Role::Board => {
-                    let (board, next) = digits(bytes, at)?;
-                    row.board = u16::try_from(board).ok().filter(|&b| b > 0)?;
-                    at = next;
-                }
+                Role::Board => (row.board, at) = board(bytes, at)?,
                 Role::NsPair => (row.ns_pair, at) = pair_number(bytes, at)?,
                 Role::EwPair => (row.ew_pair, at) = pair_number(bytes, at)?,
                 Role::NsScore => (row.ns_score, at) = score(bytes, at)?,
@@ -158,10 +153,7 @@ impl Scan {
             if i == last {
                 return Some((row, line_end(bytes, at)?));
             }
-            if bytes.get(at) != Some(&b',') {
-                return None;
-            }
-            at += 1;
+            at = comma(bytes, at)?;
         }
         None
     }
@@ -171,6 +163,13 @@ impl Scan {
 #[inline(always)]
 fn comma(bytes: &[u8], at: usize) -> Option<usize> {
     (bytes.get(at) == Some(&b',')).then_some(at + 1)
+}
+
+/// A board number written from `from`: 1 to 65535.
+#[inline(always)]
+fn board(bytes: &[u8], from: usize) -> Option<(u16, usize)> {
+    let (board, next) = digits(bytes, from)?;
+    Some((u16::try_from(board).ok().filter(|&b| b > 0)?, next))
 }
 
 /// A score written from `from`: an optional minus sign, then one to nine digits.
@@ -339,12 +338,16 @@ pub(crate) fn read_chunk_with<'l>(
         line: first_line,
     };
     // The scan is chosen once for the chunk, so that each row's loop is written for it.
-    match scan.as_ref().map(|scan| (scan, scan.in_order)) {
-        Some((_, Some(InOrder::WithoutSection))) => {
-            rows.read(bytes, Scan::plain_in_window::<false>);
-        }
-        Some((_, Some(InOrder::WithSection))) => rows.read(bytes, Scan::plain_in_window::<true>),
-        Some((scan, None)) => rows.read(bytes, |bytes, start| scan.plain(bytes, start)),
+    match &scan {
+        Some(Scan {
+            in_order: Some(InOrder::WithoutSection),
+            ..
+        }) => rows.read(bytes, Scan::plain_in_window::<false>),
+        Some(Scan {
+            in_order: Some(InOrder::WithSection),
+            ..
+        }) => rows.read(bytes, Scan::plain_in_window::<true>),
+        Some(scan) => rows.read(bytes, |bytes, start| scan.plain(bytes, start)),
         None => rows.read(bytes, |_, _| None),
     }
     let Rows {
