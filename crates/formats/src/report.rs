@@ -12,6 +12,8 @@ use simpairs_scoring::{Factoring, Method, Outcome, Scale, Scoring, Value};
 
 use crate::import::Imported;
 
+mod line;
+
 fn method_name(m: Method) -> &'static str {
     match m {
         Method::Butler => "butler",
@@ -627,7 +629,7 @@ fn push_pair_name(
 ) {
     let start = line.len();
     if parts.club {
-        line.extend_from_slice(facts.club.as_bytes());
+        line.extend_from_slice(facts.club);
         line.push(b' ');
     }
     if parts.section {
@@ -655,7 +657,10 @@ struct LineFacts<'s> {
     label: Label<'s>,
     section: simpairs_scoring::field::SectionId,
     direction: Option<simpairs_scoring::Direction>,
-    club: &'s str,
+    club_id: simpairs_scoring::field::ClubId,
+    /// The club's name, found after the facts of a few hundred lines are gathered
+    /// ([`StandingsTable::format_chunk`]).
+    club: &'s [u8],
     standing: simpairs_scoring::Standing,
 }
 
@@ -667,7 +672,8 @@ enum Label<'s> {
 }
 
 impl<'s> LineFacts<'s> {
-    fn of(scoring: &'s Scoring<'_>, clubs: &'s ClubNames, id: u32) -> LineFacts<'s> {
+    /// The facts of pair `id` but its club's name.
+    fn of(scoring: &'s Scoring<'_>, id: u32) -> LineFacts<'s> {
         let pair = &scoring.field().pairs()[id as usize];
         LineFacts {
             id,
@@ -677,7 +683,8 @@ impl<'s> LineFacts<'s> {
             },
             section: pair.section,
             direction: pair.direction,
-            club: clubs.name(pair.club),
+            club_id: pair.club,
+            club: b"",
             standing: scoring.standings()[id as usize].clone(),
         }
     }
@@ -687,25 +694,27 @@ impl<'s> LineFacts<'s> {
 /// one block (about a megabyte for a national field) they stay in the processor's cache, where
 /// each name in an allocation of its own was a read from memory for every line.
 struct ClubNames {
-    text: String,
+    text: Vec<u8>,
     /// Where each club's name ends in `text`; it starts where the one before ends.
     ends: Vec<usize>,
 }
 
 impl ClubNames {
     fn of(field: &simpairs_scoring::Field) -> ClubNames {
-        let mut text = String::new();
+        let mut text = Vec::new();
         let ends = field
             .clubs()
             .map(|name| {
-                text.push_str(name);
+                text.extend_from_slice(name.as_bytes());
                 text.len()
             })
             .collect();
         ClubNames { text, ends }
     }
 
-    fn name(&self, club: u32) -> &str {
+    /// The club's name, as bytes: a name's text is only copied, and its first byte need not be
+    /// read to check that it starts a character (a read from memory for most lines).
+    fn name(&self, club: u32) -> &[u8] {
         let club = club as usize;
         let start = club.checked_sub(1).map_or(0, |before| self.ends[before]);
         &self.text[start..self.ends[club]]
@@ -843,13 +852,17 @@ fn write_standings<W: Write + Send>(
     let started = std::time::Instant::now();
     let order = display_order(scoring);
     tracing::debug!(elapsed = ?started.elapsed(), "table: pairs in display order");
+    let field = scoring.field();
     let table = StandingsTable {
         scoring,
         parts,
         order: &order,
         shown: shown_totals(scoring),
-        clubs: ClubNames::of(scoring.field()),
+        clubs: ClubNames::of(field),
         mp: is_mp(scoring),
+        in_place: parts.players.is_none()
+            && (!parts.club || field.clubs().all(|c| line::fits(c, line::CLUB_MAX)))
+            && (!parts.section || field.sections().all(|s| line::fits(s, line::SECTION_MAX))),
     };
     let chunks: Vec<(usize, &[u32])> = order.chunks(TABLE_CHUNK).enumerate().collect();
     let render = |&(c, ids): &(usize, &[u32]), text: &mut Vec<u8>| {
@@ -871,6 +884,9 @@ struct StandingsTable<'s> {
     shown: Option<Vec<i64>>,
     clubs: ClubNames,
     mp: bool,
+    /// Whether a numbered pair's line is written in place ([`line`]): every name it may show is
+    /// short and ASCII, and no line shows players.
+    in_place: bool,
 }
 
 impl StandingsTable<'_> {
@@ -887,20 +903,44 @@ impl StandingsTable<'_> {
         let mut facts: Vec<LineFacts<'_>> = Vec::with_capacity(GATHERED);
         for ids in ids.chunks(GATHERED) {
             facts.clear();
-            facts.extend(
-                ids.iter()
-                    .map(|&id| LineFacts::of(self.scoring, &self.clubs, id)),
-            );
+            facts.extend(ids.iter().map(|&id| LineFacts::of(self.scoring, id)));
+            // The clubs' names in a loop of their own, whose reads depend on none of its own.
+            for fact in &mut facts {
+                fact.club = self.clubs.name(fact.club_id);
+            }
             for fact in &facts {
                 let direction = fact.direction;
                 if current != Some(direction) {
                     current = Some(direction);
                     direction_heading(text, direction, self.mp, self.parts.players.is_some());
                 }
-                let total = self.shown.as_ref().map(|h| h[fact.id as usize]);
-                standing_line(text, field, fact, self.mp, self.parts, total);
+                self.line(text, fact);
             }
         }
+    }
+
+    /// Appends the line of `fact`: in place when it can be, field by field otherwise.
+    fn line(&self, text: &mut Vec<u8>, fact: &LineFacts<'_>) {
+        let field = self.scoring.field();
+        let total = self.shown.as_ref().map(|h| h[fact.id as usize]);
+        if let Label::Number(number) = fact.label
+            && self.in_place
+        {
+            let name = line::Name {
+                club: self.parts.club.then_some(fact.club),
+                section: (self.parts.section).then(|| field.section_name(fact.section).as_bytes()),
+                number,
+            };
+            let figures = line::Figures {
+                standing: &fact.standing,
+                total_hundredths: total.unwrap_or(fact.standing.total_hundredths),
+                mp: self.mp,
+            };
+            if line::write(text, &name, &figures) {
+                return;
+            }
+        }
+        standing_line(text, field, fact, self.mp, self.parts, total);
     }
 }
 
