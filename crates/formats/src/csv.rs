@@ -906,6 +906,8 @@ mod tests {
         let club = any(&[
             "c",
             "Oslo",
+            // As long as the one before and starting alike: told apart by the bytes after.
+            "Olso",
             " Bergen ",
             "Os\rlo",
             "",
@@ -978,6 +980,34 @@ mod tests {
             for line in text.split_inclusive('\n') {
                 proptest::prop_assert_eq!(read(line, scan()), read(line, None), "{:?}", line);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Clubs of the same length that differ in one byte, one after the other, are told apart
+        /// by the scan as by the checked way, with rows it does not take (a name with spaces about
+        /// it) between them.
+        #[test]
+        fn the_scan_tells_apart_clubs_alike(
+            clubs in proptest::collection::vec(
+                proptest::sample::select(vec!["Oslo", "Olso", "Osla", "slo", "Oslo7", " Oslo ", "é", ""]),
+                1..30,
+            ),
+        ) {
+            let header = SCANNED_HEADERS[0].as_bytes();
+            let text: String = clubs
+                .iter()
+                .enumerate()
+                .map(|(i, club)| format!("1,{club},{},{},50\n", i + 1, i + 500))
+                .collect();
+            let layout = super::layout("f.csv", header).unwrap();
+            let legal = simpairs_scoring::LegalScores::new();
+            let read = |scan| {
+                let builder = crate::row::FieldBuilder::new(&legal);
+                let chunk = crate::csv_fast::read_chunk_with("f.csv", text.as_bytes(), 2, layout, builder, scan);
+                shown(&super::Merged::one("f.csv", header, chunk, std::time::Instant::now()))
+            };
+            proptest::prop_assert_eq!(read(crate::csv_fast::Scan::new(&layout)), read(None), "{:?}", text);
         }
     }
 

@@ -8,7 +8,7 @@ use simpairs_scoring::LegalScores;
 
 use crate::csv_row::{Absent, COLUMNS, Checked, Chunk, Layout};
 use crate::error::{Location, Problem, Problems};
-use crate::row::{FieldBuilder, PlainRow};
+use crate::row::{FieldBuilder, PlainRow, packed_name};
 
 /// What the scan does with one column of the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +101,14 @@ impl Scan {
         start: usize,
     ) -> Option<(PlainRow<'a>, usize)> {
         let (board, at) = board(bytes, start)?;
-        let (club, at) = name(bytes, comma(bytes, at)?);
+        let club_from = comma(bytes, at)?;
+        let (club, at) = name(bytes, club_from);
+        // Packed when nothing was trimmed from it, so that its bytes start at `club_from`.
+        let club_packed = if club.len() == at - club_from {
+            eight_at(bytes, club_from).and_then(|eight| packed_name(eight, club.len()))
+        } else {
+            None
+        };
         let (section, at) = if SECTION {
             name(bytes, comma(bytes, at)?)
         } else {
@@ -113,6 +120,7 @@ impl Scan {
         let row = PlainRow {
             board,
             club,
+            club_packed,
             section,
             ns_pair,
             ew_pair,
@@ -157,6 +165,13 @@ impl Scan {
         }
         None
     }
+}
+
+/// The eight bytes from `from` as a word, the first in the lowest byte, if `bytes` has them.
+#[inline(always)]
+fn eight_at(bytes: &[u8], from: usize) -> Option<u64> {
+    let eight = bytes.get(from..from + 8)?;
+    Some(u64::from_le_bytes(eight.try_into().ok()?))
 }
 
 /// Where the field after the one ending at `at` starts, if a comma ends it.
@@ -214,8 +229,8 @@ fn line_end(bytes: &[u8], at: usize) -> Option<usize> {
 fn digits(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
     // Eight bytes looked at together, when the chunk has them after `from` (it has for every
     // field but near the chunk's end).
-    if let Some(eight) = bytes.get(from..from + 8) {
-        let t = u64::from_le_bytes(eight.try_into().ok()?) ^ 0x3030_3030_3030_3030;
+    if let Some(eight) = eight_at(bytes, from) {
+        let t = eight ^ 0x3030_3030_3030_3030;
         // A digit's byte of `t` is 0-9, so neither it nor it plus 6 reaches 0x10. Any other byte
         // does; its carry can only reach the bytes after it.
         let not_digit = (t | t.wrapping_add(0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0;
@@ -276,10 +291,7 @@ fn field_end(bytes: &[u8], from: usize) -> usize {
     // Eight bytes looked at together (a club's name or number is mostly shorter): a byte of each
     // `x` is zero where the text has that byte, and the lowest byte flagged in any is the first
     // such byte (a false flag can only sit above a true one).
-    if let Some(eight) = bytes.get(from..from + 8)
-        && let Ok(eight) = <[u8; 8]>::try_from(eight)
-    {
-        let text = u64::from_le_bytes(eight);
+    if let Some(text) = eight_at(bytes, from) {
         let zero_bytes =
             |x: u64| x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080;
         let ends = zero_bytes(text ^ 0x2c2c_2c2c_2c2c_2c2c)
@@ -509,6 +521,28 @@ mod tests {
                 super::field_end(bytes, from),
                 super::field_end_one_by_one(bytes, from)
             );
+        }
+    }
+
+    proptest! {
+        /// Names of up to seven bytes, whatever bytes follow them, pack alike exactly when they
+        /// are the same bytes: a name and itself with a zero byte added differ.
+        #[test]
+        fn names_pack_alike_only_when_the_same(
+            a in prop::collection::vec(prop::sample::select(b"ab \0\xff".to_vec()), 0..8),
+            b in prop::collection::vec(prop::sample::select(b"ab \0\xff".to_vec()), 0..8),
+            after_a in any::<[u8; 8]>(),
+            after_b in any::<[u8; 8]>(),
+        ) {
+            let packed = |name: &[u8], after: &[u8; 8]| {
+                let bytes = [name, &after[..]].concat();
+                super::eight_at(&bytes, 0).and_then(|eight| crate::row::packed_name(eight, name.len()))
+            };
+            let (pa, pb) = (packed(&a, &after_a), packed(&b, &after_b));
+            prop_assert_eq!(pa.is_some(), a.len() <= 7);
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                prop_assert_eq!(pa == pb, a == b);
+            }
         }
     }
 

@@ -226,7 +226,13 @@ fn join_in_order<'l>(
                 // row with a result is shorter than 8 bytes (`1,1,2,0` and its line end).
                 let share = source.len() as f64 / length.max(1) as f64;
                 let estimate = (part.len() as f64 * share * 1.05) as u64;
-                joiner.reserve(estimate.min(source.len() / 8 + 1) as usize);
+                let estimate = estimate.min(source.len() / 8 + 1) as usize;
+                joiner.reserve(estimate);
+                // Pairs as many as the share tells when the file is written club by club (most
+                // pairs in one chunk), but no more than a field whose pairs play 16 boards each
+                // has: in a file sorted by board the first chunk has nearly every pair.
+                let pairs = (part.pairs() as f64 * share * 1.05) as usize;
+                joiner.reserve_pairs(pairs.min(estimate / 8));
             }
             joiner.add(part);
             each(chunk);

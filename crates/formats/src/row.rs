@@ -184,6 +184,8 @@ pub struct FieldBuilder<'l> {
     /// Movement of each (club, section) and the line that set it.
     movements: FxHashMap<(ClubId, SectionId), (Movement, u64)>,
     last_club: Option<(Box<str>, ClubId)>,
+    /// The packed name ([`PlainRow::club_packed`]) of a club a plain row named, and its id.
+    last_club_packed: Option<(u64, ClubId)>,
     last_section: Option<(Box<str>, SectionId)>,
     last_movement_checked: Option<(ClubId, SectionId)>,
     /// Recently seen numbered pairs (direct-mapped): a club's pairs recur on every board it played.
@@ -250,6 +252,9 @@ pub(crate) struct PlainRow<'a> {
     /// From 1.
     pub board: u16,
     pub club: &'a [u8],
+    /// The club's name packed with its length ([`packed_name`]) when the reader had its bytes at
+    /// hand: compared with the row before's in one comparison.
+    pub club_packed: Option<u64>,
     pub section: &'a [u8],
     pub ns_pair: u32,
     pub ew_pair: u32,
@@ -273,6 +278,7 @@ impl<'a> PlainRow<'a> {
                 .and_then(|b| u16::try_from(b).ok())
                 .filter(|&b| b > 0)?,
             club: trim(club),
+            club_packed: None,
             section: trim(section),
             ns_pair: pair_number(ns_pair)?,
             ew_pair: pair_number(ew_pair)?,
@@ -294,6 +300,14 @@ fn same_name(a: &str, b: &str) -> bool {
 #[inline]
 fn same_name_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |differ, (x, y)| differ | (x ^ y)) == 0
+}
+
+/// A name of at most seven bytes in one word: `eight`, the eight bytes it starts (the first in the
+/// lowest byte), with those past its `len` cleared and its length in the top byte, so that two
+/// names are the same bytes exactly when their words are equal.
+#[inline(always)]
+pub(crate) fn packed_name(eight: u64, len: usize) -> Option<u64> {
+    (len <= 7).then(|| (eight & ((1u64 << (8 * len)) - 1)) | ((len as u64) << 56))
 }
 
 /// A name as text, if it is UTF-8 without control characters.
@@ -373,6 +387,7 @@ impl<'l> FieldBuilder<'l> {
             legal,
             movements: FxHashMap::default(),
             last_club: None,
+            last_club_packed: None,
             last_section: None,
             last_movement_checked: None,
             // Allocated on first use: only the plain-row fast path uses it.
@@ -407,12 +422,23 @@ impl<'l> FieldBuilder<'l> {
 
     /// The club named by raw bytes, checked (UTF-8, no control characters) only when it differs from
     /// the previous row's.
+    /// A name `packed` is looked up by its packed form first: ids never change, so a packed
+    /// name kept is its club's whatever rows came between.
     #[inline(always)]
-    fn club_bytes(&mut self, name: &[u8]) -> Option<ClubId> {
-        match &self.last_club {
-            Some((n, id)) if same_name_bytes(n.as_bytes(), name) => Some(*id),
-            _ => Some(self.club(plain_name(name)?)),
+    fn club_bytes(&mut self, name: &[u8], packed: Option<u64>) -> Option<ClubId> {
+        if let (Some(k), Some((last, id))) = (packed, self.last_club_packed)
+            && k == last
+        {
+            return Some(id);
         }
+        let id = match &self.last_club {
+            Some((n, id)) if same_name_bytes(n.as_bytes(), name) => *id,
+            _ => self.club(plain_name(name)?),
+        };
+        if let Some(k) = packed {
+            self.last_club_packed = Some((k, id));
+        }
+        Some(id)
     }
 
     #[inline(always)]
@@ -455,9 +481,10 @@ impl<'l> FieldBuilder<'l> {
         {
             return false;
         }
-        let (Some(club), Some(section)) =
-            (self.club_bytes(row.club), self.section_bytes(row.section))
-        else {
+        let (Some(club), Some(section)) = (
+            self.club_bytes(row.club, row.club_packed),
+            self.section_bytes(row.section),
+        ) else {
             return false;
         };
         if self.last_movement_checked != Some((club, section)) {

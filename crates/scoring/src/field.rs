@@ -378,6 +378,12 @@ impl Field {
         self.scores.reserve(results);
     }
 
+    /// Reserves room for `pairs` more pairs.
+    pub fn reserve_pairs(&mut self, pairs: usize) {
+        self.pairs.reserve(pairs);
+        self.directions.reserve(pairs);
+    }
+
     /// The id of a club, added if new.
     pub fn club(&mut self, name: &str) -> ClubId {
         self.clubs.id(name)

@@ -20,6 +20,8 @@ pub struct Part {
 pub struct Joiner {
     out: Field,
     parts: usize,
+    /// The pairs the joined field is expected to have ([`Joiner::reserve_pairs`]).
+    pairs_expected: usize,
     /// The boards each joined pair played so far, one bit a board; `None` once one may have been
     /// played twice.
     boards_played: Option<Vec<u64>>,
@@ -48,6 +50,11 @@ impl Part {
     /// How many results the part has.
     pub fn len(&self) -> usize {
         self.field.len()
+    }
+
+    /// How many pairs the part has.
+    pub fn pairs(&self) -> usize {
+        self.field.pairs.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -112,6 +119,7 @@ impl Joiner {
         Joiner {
             out: Field::new(),
             parts: 0,
+            pairs_expected: 0,
             boards_played: Some(Vec::new()),
         }
     }
@@ -119,6 +127,13 @@ impl Joiner {
     /// Room for about `results` results in all.
     pub fn reserve(&mut self, results: usize) {
         self.out.reserve(results.saturating_sub(self.out.len()));
+    }
+
+    /// Room for about `pairs` pairs in all, made as the first part is joined (whose pairs become
+    /// the joined field's first ones): a national field's pairs, added part by part, otherwise
+    /// moved to an allocation twice as large a dozen times.
+    pub fn reserve_pairs(&mut self, pairs: usize) {
+        self.pairs_expected = pairs;
     }
 
     /// How many results were joined so far.
@@ -146,6 +161,10 @@ impl Joiner {
         } else {
             self.out.take_names_of(&part)
         };
+        let expected_more = self.pairs_expected.saturating_sub(self.out.pairs.len());
+        if expected_more > 0 && self.out.pairs.capacity() < self.pairs_expected {
+            self.out.reserve_pairs(expected_more);
+        }
         self.out.append_renumbered(&part, &map);
         self.note_boards_played(boards_played, &map.1);
         self.parts += 1;
