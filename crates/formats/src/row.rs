@@ -421,9 +421,8 @@ impl<'l> FieldBuilder<'l> {
     }
 
     /// The club named by raw bytes, checked (UTF-8, no control characters) only when it differs from
-    /// the previous row's.
-    /// A name `packed` is looked up by its packed form first: ids never change, so a packed
-    /// name kept is its club's whatever rows came between.
+    /// the previous row's. A name `packed` is looked up by its packed form first: ids never
+    /// change, so a packed name kept is its club's whatever rows came between.
     #[inline(always)]
     fn club_bytes(&mut self, name: &[u8], packed: Option<u64>) -> Option<ClubId> {
         if let (Some(k), Some((last, id))) = (packed, self.last_club_packed)

@@ -14,8 +14,8 @@ pub(super) const CLUB_MAX: usize = 48;
 /// The longest section name a line written in place may show.
 pub(super) const SECTION_MAX: usize = 24;
 
-/// The room a line is written in: more than the longest line these limits allow (142 bytes: the
-/// longest names, numbers of eight digits before their point, each with its sign).
+/// The room a line is written in: more than the longest line these limits allow (143 bytes with
+/// its line end: the longest names, numbers of eight digits before their point, each signed).
 const ROOM: usize = 192;
 
 /// What a line shows of its pair's name: its club's and section's names when shown (ASCII, at
