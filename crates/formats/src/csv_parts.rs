@@ -221,24 +221,33 @@ fn join_in_order<'l>(
             let (chunk, part) = lines_put_right(source, reading, relative, line, &movements)?;
             movements.learn(&chunk);
             line += line_ends;
-            if joiner.is_empty() {
-                // The first chunk's share of the body tells about how many results there are; no
-                // row with a result is shorter than 8 bytes (`1,1,2,0` and its line end).
-                let share = source.len() as f64 / length.max(1) as f64;
-                let estimate = (part.len() as f64 * share * 1.05) as u64;
-                let estimate = estimate.min(source.len() / 8 + 1) as usize;
-                joiner.reserve(estimate);
-                // Pairs as many as the share tells when the file is written club by club (most
-                // pairs in one chunk), but no more than a field whose pairs play 16 boards each
-                // has: in a file sorted by board the first chunk has nearly every pair.
-                let pairs = (part.pairs() as f64 * share * 1.05) as usize;
-                joiner.reserve_pairs(pairs.min(estimate / 8));
+            let first = joiner
+                .is_empty()
+                .then(|| expected_sizes(source.len(), length, &part));
+            if let Some((results, _)) = first {
+                joiner.reserve(results);
             }
             joiner.add(part);
+            // After the first part, whose pairs become the joined field's first ones.
+            if let Some((_, pairs)) = first {
+                joiner.reserve_pairs(pairs);
+            }
             each(chunk);
         }
     }
     Ok(joiner.finish())
+}
+
+/// About how many results and pairs a body of `body` bytes has, from its first chunk's, `part`
+/// of `chunk` bytes. No row with a result is shorter than 8 bytes (`1,1,2,0` and its line end).
+/// Pairs are as many as the chunk's share tells when the file is written club by club (most
+/// pairs in one chunk), but no more than a field whose pairs play 16 boards each has: in a file
+/// sorted by board the first chunk has nearly every pair.
+fn expected_sizes(body: u64, chunk: u64, part: &Part) -> (usize, usize) {
+    let share = body as f64 / chunk.max(1) as f64;
+    let results = ((part.len() as f64 * share * 1.05) as u64).min(body / 8 + 1) as usize;
+    let pairs = ((part.pairs() as f64 * share * 1.05) as usize).min(results / 8);
+    (results, pairs)
 }
 
 /// The chunk with its line numbers counted from the file's start, its first line being `first`,

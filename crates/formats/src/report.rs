@@ -721,6 +721,11 @@ impl ClubNames {
     }
 }
 
+/// A standing's Max as the table shows it, in hundredths.
+fn max_hundredths(s: &simpairs_scoring::Standing) -> i64 {
+    (s.max * 100.0).round() as i64
+}
+
 /// One pair's line of the standings table.
 fn standing_line(
     line: &mut Vec<u8>,
@@ -747,7 +752,7 @@ fn standing_line(
     push_hundredths(line, shown_total.unwrap_or(s.total_hundredths), 10);
     if mp {
         line.push(b' ');
-        push_hundredths(line, (s.max * 100.0).round() as i64, 10);
+        push_hundredths(line, max_hundredths(s), 10);
         line.push(b' ');
         push_hundredths(line, s.percent_hundredths.unwrap_or_default(), 7);
     }

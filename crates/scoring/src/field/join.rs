@@ -20,8 +20,6 @@ pub struct Part {
 pub struct Joiner {
     out: Field,
     parts: usize,
-    /// The pairs the joined field is expected to have ([`Joiner::reserve_pairs`]).
-    pairs_expected: usize,
     /// The boards each joined pair played so far, one bit a board; `None` once one may have been
     /// played twice.
     boards_played: Option<Vec<u64>>,
@@ -119,7 +117,6 @@ impl Joiner {
         Joiner {
             out: Field::new(),
             parts: 0,
-            pairs_expected: 0,
             boards_played: Some(Vec::new()),
         }
     }
@@ -129,11 +126,12 @@ impl Joiner {
         self.out.reserve(results.saturating_sub(self.out.len()));
     }
 
-    /// Room for about `pairs` pairs in all, made as the first part is joined (whose pairs become
-    /// the joined field's first ones): a national field's pairs, added part by part, otherwise
-    /// moved to an allocation twice as large a dozen times.
+    /// Room for about `pairs` pairs in all: a national field's pairs, added part by part,
+    /// otherwise moved to an allocation twice as large a dozen times. Asked after the first part
+    /// is joined, whose pairs become the joined field's first ones.
     pub fn reserve_pairs(&mut self, pairs: usize) {
-        self.pairs_expected = pairs;
+        self.out
+            .reserve_pairs(pairs.saturating_sub(self.out.pairs.len()));
     }
 
     /// How many results were joined so far.
@@ -161,10 +159,6 @@ impl Joiner {
         } else {
             self.out.take_names_of(&part)
         };
-        let expected_more = self.pairs_expected.saturating_sub(self.out.pairs.len());
-        if expected_more > 0 && self.out.pairs.capacity() < self.pairs_expected {
-            self.out.reserve_pairs(expected_more);
-        }
         self.out.append_renumbered(&part, &map);
         self.note_boards_played(boards_played, &map.1);
         self.parts += 1;
