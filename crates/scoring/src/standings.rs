@@ -909,26 +909,13 @@ fn round_div(n: i128, d: i128) -> i64 {
 /// Orders standings for printing: by list (NS, EW, then Howell), then place; pairs sharing a place by
 /// club, section and number.
 pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
-    lists(scoring).display
-}
-
-/// The pairs in the order of each list ([`lists`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Lists {
-    /// Every pair in combined-place order; pairs sharing a place NS first, then EW, then Howell,
-    /// each by club, section and number (as [`display_order`] lists them).
-    pub combined: Vec<PairId>,
-    /// [`display_order`]: the NS list, the EW list, then the Howell pairs.
-    pub display: Vec<PairId>,
-    /// How many pairs the NS and the EW lists have.
-    pub ns: usize,
-    pub ew: usize,
+    let (combined, categories) = combined_order(scoring);
+    by_list(&combined, &categories).0
 }
 
 /// Orders entries in rank order so that pairs sharing a combined place are listed by list, then by
-/// name; `at` gives an entry's (combined place, list, pair). A national field has thousands of
-/// clubs and few pairs sharing a place, so names are compared as they are rather than all put in
-/// order; the groups are sorted in parallel (their names are read at random).
+/// name; `at` gives an entry's (combined place, list, pair). For the few pairs of a leaderboard's
+/// top ([`Summed::top`]); [`combined_order`] does the same for a whole field without making entries.
 fn order_shared_places<E: Send>(
     field: &crate::Field,
     entries: &mut [E],
@@ -946,40 +933,114 @@ fn order_shared_places<E: Send>(
         });
 }
 
+/// The pairs in the order of each list ([`lists`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lists {
+    /// Every pair in combined-place order; pairs sharing a place NS first, then EW, then Howell,
+    /// each by club, section and number (as [`display_order`] lists them).
+    pub combined: Vec<PairId>,
+    /// [`display_order`]: the NS list, the EW list, then the Howell pairs.
+    pub display: Vec<PairId>,
+    /// How many pairs the NS and the EW lists have.
+    pub ns: usize,
+    pub ew: usize,
+}
+
 /// The combined-place order and [`display_order`], both from the rank order of the ranking: no sort but
 /// of the pairs that share a place. (Empty for a field scored for its boards only.)
 pub fn lists(scoring: &Scoring<'_>) -> Lists {
-    let order = &scoring.rank_order;
-    let field = scoring.field;
-    // (place, list, pair) in rank order.
-    let mut combined: Vec<(u32, u8, PairId)> = order
-        .places
-        .par_iter()
-        .zip(order.categories.par_iter())
-        .zip(order.pairs.par_iter())
-        .map(|((&place, &c), &p)| (place, c, p))
-        .collect();
-    order_shared_places(field, &mut combined, |&e| e);
-    // A list's places follow the combined ones, and pairs sharing a place in a list share it in
-    // the combined list: each list is the combined order's pairs of that list.
-    let list = |c: u8| -> Vec<PairId> {
-        combined
-            .par_iter()
-            .filter(|e| e.1 == c)
-            .map(|e| e.2)
-            .collect()
-    };
-    let (ns, ew, howell) = (list(0), list(1), list(2));
-    let (ns_len, ew_len) = (ns.len(), ew.len());
-    let mut display = ns;
-    display.extend(ew);
-    display.extend(howell);
+    let (combined, categories) = combined_order(scoring);
+    let (display, ns, ew) = by_list(&combined, &categories);
     Lists {
-        combined: combined.into_par_iter().map(|e| e.2).collect(),
+        combined,
         display,
-        ns: ns_len,
-        ew: ew_len,
+        ns,
+        ew,
     }
+}
+
+/// Every pair in combined-place order, with each one's list: the rank order, its pairs that share
+/// a place put by list, then by name. A national field has thousands of clubs and few pairs
+/// sharing a place, so names are compared as they are rather than all put in order; the rank
+/// order is cut into parts at changes of place, sorted in parallel (their names are read at random).
+fn combined_order(scoring: &Scoring<'_>) -> (Vec<PairId>, Vec<u8>) {
+    let order = &scoring.rank_order;
+    let (mut pairs, mut categories) = (order.pairs.clone(), order.categories.clone());
+    let places = order.places.as_slice();
+    let cuts = cuts_between_places(places, rayon::current_num_threads() * 4);
+    let mut parts = Vec::with_capacity(cuts.len());
+    let (mut pairs_rest, mut categories_rest) = (pairs.as_mut_slice(), categories.as_mut_slice());
+    for cut in cuts.windows(2) {
+        let (p, p_rest) = pairs_rest.split_at_mut(cut[1] - cut[0]);
+        let (c, c_rest) = categories_rest.split_at_mut(cut[1] - cut[0]);
+        (pairs_rest, categories_rest) = (p_rest, c_rest);
+        parts.push((&places[cut[0]..cut[1]], p, c));
+    }
+    let field = scoring.field;
+    parts
+        .into_par_iter()
+        .for_each(|(places, pairs, categories)| {
+            order_runs_sharing_a_place(field, places, pairs, categories);
+        });
+    (pairs, categories)
+}
+
+/// About `parts` cuts of the rank order, each where the place changes, from 0 to its end.
+fn cuts_between_places(places: &[u32], parts: usize) -> Vec<usize> {
+    let n = places.len();
+    let mut cuts: Vec<usize> = (0..=parts).map(|k| k * n / parts).collect();
+    for cut in &mut cuts[1..parts] {
+        while *cut > 0 && *cut < n && places[*cut - 1] == places[*cut] {
+            *cut += 1;
+        }
+    }
+    cuts.dedup();
+    cuts
+}
+
+/// Puts the pairs of each run sharing a place in `places` by list, then by name; `categories`
+/// (each pair's list) follows them. Within a run the lists then come in order, so that sorting
+/// the run's lists is moving them with their pairs.
+fn order_runs_sharing_a_place(
+    field: &crate::Field,
+    places: &[u32],
+    pairs: &mut [PairId],
+    categories: &mut [u8],
+) {
+    let directions = field.pair_directions();
+    let list = |p: PairId| category(directions[p as usize]);
+    let mut start = 0;
+    for run in places.chunk_by(|a, b| a == b) {
+        let end = start + run.len();
+        if run.len() > 1 {
+            pairs[start..end].sort_by(|&a, &b| {
+                list(a)
+                    .cmp(&list(b))
+                    .then_with(|| field.compare_pairs_by_name(a, b))
+            });
+            categories[start..end].sort_unstable();
+        }
+        start = end;
+    }
+}
+
+/// The NS list, the EW list, then the Howell pairs, each in the order of `pairs` (whose lists are
+/// `categories`), with how many the NS and the EW lists have: in one pass, each pair written at
+/// the next place of its list. A list's places follow the combined ones, and pairs sharing a place
+/// in a list share it in the combined list: each list is the combined order's pairs of it.
+fn by_list(pairs: &[PairId], categories: &[u8]) -> (Vec<PairId>, usize, usize) {
+    let mut count = [0usize; 3];
+    for &c in categories {
+        count[usize::from(c)] += 1;
+    }
+    let mut next = [0, count[0], count[0] + count[1]];
+    let mut display = vec![0; pairs.len()];
+    for (&p, &c) in pairs.iter().zip(categories) {
+        let at = &mut next[usize::from(c)];
+        display[*at] = p;
+        *at += 1;
+    }
+    (display, count[0], count[1])
 }
 
 #[cfg(test)]

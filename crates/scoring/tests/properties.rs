@@ -246,6 +246,8 @@ proptest! {
             .collect();
         prop_assert_eq!(&lists.display, &display);
         prop_assert_eq!(lists.ns, expected.iter().filter(|&&p| list_of(p) == 0).count());
+        prop_assert_eq!(lists.ew, expected.iter().filter(|&&p| list_of(p) == 1).count());
+        prop_assert_eq!(simpairs_scoring::standings::display_order(&scoring), display);
     }
 }
 
