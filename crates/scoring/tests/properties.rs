@@ -220,11 +220,17 @@ proptest! {
 
     /// The combined list is every pair by combined place, and pairs sharing a place by list (NS,
     /// EW, Howell), then club, section and number; each list is the combined list's pairs of it.
+    /// Some fields have a Howell club beside the Mitchell one, so that a place is shared across
+    /// all three lists.
     #[test]
     fn pairs_sharing_a_place_are_listed_by_list_then_name(
         boards in prop::collection::vec(board_scores(60), 1..4),
+        howell_pairs in prop::option::of((1u32..=4).prop_map(|n| 2 * n)),
     ) {
-        let field = field_of(&boards);
+        let mut field = field_of(&boards);
+        if let Some(pairs) = howell_pairs {
+            field.append(&howell(pairs, &boards));
+        }
         let scoring = score(&field, &Options::default()).unwrap();
         let lists = simpairs_scoring::standings::lists(&scoring);
         let names = field.name_order();
