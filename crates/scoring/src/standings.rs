@@ -517,14 +517,7 @@ fn place_in_order(
     // Tie groups, walked in parts that each start a group, in parallel: a part starts with the
     // count of each list's pairs placed before it.
     let n = order.len();
-    let part_count = rayon::current_num_threads() * 4;
-    let mut cuts: Vec<usize> = (0..=part_count).map(|k| k * n / part_count).collect();
-    for cut in &mut cuts[1..part_count] {
-        while *cut > 0 && *cut < n && same_at(*cut - 1, *cut) {
-            *cut += 1;
-        }
-    }
-    cuts.dedup();
+    let cuts = cuts_between_runs(n, same_at);
     let parts: Vec<std::ops::Range<usize>> = cuts.windows(2).map(|w| w[0]..w[1]).collect();
     let counted: Vec<[u32; 3]> = parts
         .par_iter()
@@ -913,26 +906,6 @@ pub fn display_order(scoring: &Scoring<'_>) -> Vec<PairId> {
     by_list(&combined, &categories).0
 }
 
-/// Orders entries in rank order so that pairs sharing a combined place are listed by list, then by
-/// name; `at` gives an entry's (combined place, list, pair). For the few pairs of a leaderboard's
-/// top ([`Summed::top`]); [`combined_order`] does the same for a whole field without making entries.
-fn order_shared_places<E: Send>(
-    field: &crate::Field,
-    entries: &mut [E],
-    at: impl Fn(&E) -> (u32, u8, PairId) + Sync,
-) {
-    entries
-        .par_chunk_by_mut(|a, b| at(a).0 == at(b).0)
-        .filter(|group| group.len() > 1)
-        .for_each(|group| {
-            group.sort_by(|a, b| {
-                let (a, b) = (at(a), at(b));
-                a.1.cmp(&b.1)
-                    .then_with(|| field.compare_pairs_by_name(a.2, b.2))
-            });
-        });
-}
-
 /// The pairs in the order of each list ([`lists`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lists {
@@ -967,7 +940,7 @@ fn combined_order(scoring: &Scoring<'_>) -> (Vec<PairId>, Vec<u8>) {
     let order = &scoring.rank_order;
     let (mut pairs, mut categories) = (order.pairs.clone(), order.categories.clone());
     let places = order.places.as_slice();
-    let cuts = cuts_between_places(places, rayon::current_num_threads() * 4);
+    let cuts = cuts_between_runs(places.len(), |i, j| places[i] == places[j]);
     let mut parts = Vec::with_capacity(cuts.len());
     let (mut pairs_rest, mut categories_rest) = (pairs.as_mut_slice(), categories.as_mut_slice());
     for cut in cuts.windows(2) {
@@ -985,12 +958,14 @@ fn combined_order(scoring: &Scoring<'_>) -> (Vec<PairId>, Vec<u8>) {
     (pairs, categories)
 }
 
-/// About `parts` cuts of the rank order, each where the place changes, from 0 to its end.
-fn cuts_between_places(places: &[u32], parts: usize) -> Vec<usize> {
-    let n = places.len();
+/// Cuts of `0..n` into about four parts for each thread, from 0 to `n`, each cut moved on past
+/// the run it falls in (`same(i, i + 1)` when `i` and `i + 1` are in one run), so that the parts
+/// can be worked on apart.
+fn cuts_between_runs(n: usize, same: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    let parts = rayon::current_num_threads() * 4;
     let mut cuts: Vec<usize> = (0..=parts).map(|k| k * n / parts).collect();
     for cut in &mut cuts[1..parts] {
-        while *cut > 0 && *cut < n && places[*cut - 1] == places[*cut] {
+        while *cut > 0 && *cut < n && same(*cut - 1, *cut) {
             *cut += 1;
         }
     }

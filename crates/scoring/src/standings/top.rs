@@ -9,8 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{
-    NEAR, Ranked, Ranking, Standing, Totals, near_half_of, order_shared_places, place_in_order,
-    rank_totals, standing_of,
+    NEAR, Ranked, Ranking, Standing, Totals, near_half_of, place_in_order, rank_totals, standing_of,
 };
 use crate::Result;
 use crate::engine::{CellValues, PairCells, Previous, Scoring, Sums};
@@ -214,6 +213,26 @@ fn highest_of(keys: impl Iterator<Item = f64>, k: usize) -> Vec<f64> {
         best.truncate(k);
     }
     best
+}
+
+/// Orders entries in rank order so that pairs sharing a combined place are listed by list, then by
+/// name; `at` gives an entry's (combined place, list, pair). For the few pairs of a leaderboard's
+/// top; `super::combined_order` does the same for a whole field without making entries.
+fn order_shared_places<E: Send>(
+    field: &crate::Field,
+    entries: &mut [E],
+    at: impl Fn(&E) -> (u32, u8, PairId) + Sync,
+) {
+    entries
+        .par_chunk_by_mut(|a, b| at(a).0 == at(b).0)
+        .filter(|group| group.len() > 1)
+        .for_each(|group| {
+            group.sort_by(|a, b| {
+                let (a, b) = (at(a), at(b));
+                a.1.cmp(&b.1)
+                    .then_with(|| field.compare_pairs_by_name(a.2, b.2))
+            });
+        });
 }
 
 #[cfg(test)]
