@@ -15,11 +15,13 @@
 //!
 //! Each ratio is taken within its round; the table gives medians and the rounds' range.
 //!
-//! With `--pipeline`, the pipeline's figures too (`pipeline.rs`).
+//! With `--pipeline`, the pipeline's figures too (`pipeline.rs`), `--runs` times on fresh events, their
+//! medians and ranges (`pipeline_table.rs`).
 
 mod child;
 mod national;
 mod pipeline;
+mod pipeline_table;
 mod rounds;
 mod serve;
 
@@ -58,7 +60,8 @@ struct Args {
     #[arg(long, default_value_t = 20)]
     latency_clubs: usize,
     /// Runs per measurement (for the data files: rounds, each the rescore, `simpairs score` and one
-    /// run of each peer); the median is reported, with the range.
+    /// run of each peer; with `--pipeline`, the whole pipeline measured again on a fresh event);
+    /// the median is reported, with the range. `--national` times its `--latency-clubs` once.
     #[arg(long, default_value_t = 5, env = "SIMPAIRS_BENCH_RUNS")]
     runs: usize,
     /// Directory of the peers (`peers/duckdb_mp.py` ...) to run beside simpairs.
@@ -180,7 +183,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         )?);
     }
     if args.pipeline {
-        let f = pipeline::measure(&pipeline::Setup {
+        let setup = pipeline::Setup {
             location: args.pipeline_log.as_ref(),
             kafka: &args.kafka,
             partitions: args.pipeline_partitions,
@@ -188,8 +191,11 @@ fn run(args: Args) -> anyhow::Result<()> {
             boards: 36,
             new_clubs: args.latency_clubs,
             simpairs: simpairs.as_deref(),
-        })?;
-        print_pipeline(&f, args.pipeline_partitions);
+        };
+        let runs = (0..args.runs)
+            .map(|_| pipeline::measure(&setup))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        pipeline_table::print(&runs, args.pipeline_partitions);
     }
     Ok(())
 }
@@ -251,91 +257,6 @@ fn simpairs_program(args: &Args) -> anyhow::Result<PathBuf> {
         );
     }
     Ok(program)
-}
-
-/// The pipeline's figures as a table.
-fn print_pipeline(f: &pipeline::PipelineFigures, partitions: u32) {
-    let rate = |d: Duration| f.results as f64 / d.as_secs_f64();
-    println!(
-        "\n| pipeline, {} ({} results from {} clubs, 36 boards, {} partition(s)) | |",
-        f.log, f.results, f.clubs, partitions
-    );
-    println!("|---|---|");
-    println!(
-        "| publish (read, check, seal, append durably; clubs one after the other) | {} results/s ({}) |",
-        rate(f.publish) as u64,
-        secs(f.publish)
-    );
-    println!(
-        "| ingest (aggregator: read, verify, apply, rescore, write scores) | {} results/s ({}) |",
-        rate(f.ingest) as u64,
-        secs(f.ingest)
-    );
-    if let Some(grown) = f.ingest_memory {
-        println!(
-            "| ingest's peak memory (resident growth: the aggregator's state, a batch in flight, mapped log pages) | {:.0} bytes a result ({} MB) |",
-            grown as f64 / f.results.max(1) as f64,
-            grown / 1_000_000
-        );
-    }
-    println!(
-        "| live aggregator and projection started on the ingested log, until both are ready | {} |",
-        secs(f.restart)
-    );
-    if let Some(r) = &f.replays {
-        print_replays(r, f.results);
-    }
-    if let Some(p) = &f.first_page {
-        println!(
-            "| `simpairs serve` started on the log (a fresh replay index): its rankings page answered / listing the field | {} / {} |",
-            secs(p.page),
-            secs(p.row)
-        );
-    }
-    for (what, times) in [
-        (
-            "seal-to-leaderboard (its first 20 pairs appended to the leaderboard stream)",
-            &f.latencies,
-        ),
-        (
-            "seal-to-standings (every list and page shown)",
-            &f.standings,
-        ),
-        (
-            "publish-to-leaderboard (the club's read, check and signing too)",
-            &f.from_publish,
-        ),
-    ] {
-        let mut l = times.clone();
-        l.sort();
-        if let (Some(first), Some(last)) = (l.first(), l.last()) {
-            println!(
-                "| {what}, new 30-table club, field in | median {:.1} ms (min {:.1}, max {:.1}, {} clubs) |",
-                l[l.len() / 2].as_secs_f64() * 1e3,
-                first.as_secs_f64() * 1e3,
-                last.as_secs_f64() * 1e3,
-                l.len()
-            );
-        }
-    }
-}
-
-/// The pipeline's replays, as rows of its table.
-fn print_replays(r: &pipeline::Replays, results: usize) {
-    for (what, run) in [
-        (
-            "the first `simpairs replay --json` (every submission judged again, the replay index built; the JSON to nowhere)",
-            &r.first,
-        ),
-        ("`simpairs replay --json` again (the index read)", &r.again),
-    ] {
-        println!(
-            "| {what} | {} (peak {:.0} bytes a result, {} MB) |",
-            secs(run.wall),
-            run.peak as f64 / results.max(1) as f64,
-            run.peak / 1_000_000
-        );
-    }
 }
 
 fn machine_description() -> String {
