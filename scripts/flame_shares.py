@@ -62,12 +62,34 @@ PHASES = {
 # Leaves the CSV reader inlines, whose caller is often not found.
 PARSING_LEAVES = {"eight_digits", "digits", "plain", "field_end", "cached_pair", "push_mut"}
 
+# Leaves of the production build whose caller is often not found (inlined into rayon's workers),
+# put down to the phase their own name belongs to.
+JUDGE_BUILT = ["push_typed", "typed_pair", "typed_row", "Rules::check", "table_order", "NumberTables::unit", "Field::pair_numbered"]
+LEAVES = {
+    "ingest": [
+        ("judge: results checked and built into fields", JUDGE_BUILT),
+        ("BLAKE3, caller not found (the submissions' digests, the output's record hashes)", ["blake3_"]),
+        ("SHA-512, caller not found (Ed25519: the seals verified, the output signed)", ["sha512"]),
+        ("the kernel's copies into and out of the page cache", ["copy_folio_from_iter", "_copy_to_iter", "filemap_read"]),
+    ],
+    "replay": [
+        ("index: judge, results checked and built into fields", JUDGE_BUILT),
+        ("index: records decoded (lines skimmed)", ["Codec::skim"]),
+        ("index: judge, the submissions' digests (BLAKE3)", ["blake3_"]),
+        # The JSON reads each result from the field, and its texts, as it writes it.
+        ("answer: JSON written", ["Field::result", "result_json::"]),
+    ],
+}
+
 
 def leaf_phase(kind, leaf, stack):
     if kind == "score" and leaf in PARSING_LEAVES:
         return "chunks parsed"
     if kind == "score" and "memchr::count_raw" in leaf:
         return "first pass: lines counted"
+    for phase, names in LEAVES.get(kind, []):
+        if any(name in leaf for name in names):
+            return phase
     if leaf.startswith(("__memcpy", "__memmove")):
         return "memcpy, caller not found"
     if "fault" in stack or "clear_page" in stack:
