@@ -91,13 +91,25 @@ struct Args {
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// The median of `v` (the upper one of an even count); `v` must not be empty.
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
 
-fn secs(d: Duration) -> String {
-    format!("{:.3} s", d.as_secs_f64())
+/// `median unit (min-max)` of `values`, each with `decimals` decimals; the value alone when there
+/// is one, `-` when there is none.
+fn spread(values: &[f64], decimals: usize, unit: &str) -> String {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let (Some(min), Some(max)) = (sorted.first(), sorted.last()) else {
+        return "-".into();
+    };
+    let median = sorted[sorted.len() / 2];
+    if sorted.len() == 1 {
+        return format!("{median:.decimals$}{unit}");
+    }
+    format!("{median:.decimals$}{unit} ({min:.decimals$}-{max:.decimals$})")
 }
 
 fn ms(d: Duration) -> String {
@@ -310,7 +322,17 @@ fn cache_size(size: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::cache_size;
+    use super::{cache_size, spread};
+
+    #[test]
+    fn a_spread_gives_the_median_and_the_range() {
+        assert_eq!(
+            spread(&[1.825, 2.097, 2.020], 3, " s"),
+            "2.020 s (1.825-2.097)"
+        );
+        assert_eq!(spread(&[1.825], 3, " s"), "1.825 s");
+        assert_eq!(spread(&[], 3, " s"), "-");
+    }
 
     #[test]
     fn cache_sizes_read_as_sysfs_writes_them() {

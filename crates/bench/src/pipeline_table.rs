@@ -5,31 +5,10 @@
 use std::time::Duration;
 
 use crate::pipeline::PipelineFigures;
-
-/// `median unit (min-max)` of `values`, each with `decimals` decimals; the value alone when there
-/// is one. `-` when there is none.
-fn cell(values: &[f64], decimals: usize, unit: &str) -> String {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let (Some(min), Some(max)) = (sorted.first(), sorted.last()) else {
-        return "-".into();
-    };
-    let median = sorted[sorted.len() / 2];
-    if sorted.len() == 1 {
-        return format!("{median:.decimals$}{unit}");
-    }
-    format!("{median:.decimals$}{unit} ({min:.decimals$}-{max:.decimals$})")
-}
+use crate::{median, spread as cell};
 
 fn seconds(values: impl IntoIterator<Item = Duration>) -> Vec<f64> {
     values.into_iter().map(|d| d.as_secs_f64()).collect()
-}
-
-/// The median of `values` (the upper one of an even count, as the other tables take it).
-fn median(values: &[Duration]) -> Option<Duration> {
-    let mut sorted = values.to_vec();
-    sorted.sort();
-    sorted.get(sorted.len() / 2).copied()
 }
 
 /// The table of `runs`, measured alike (the same field on the same kind of log).
@@ -168,10 +147,15 @@ fn latency_rows(runs: &[PipelineFigures]) -> Vec<String> {
 /// times; `None` when no run timed a club.
 fn latency_cell(each: &[&[Duration]]) -> Option<String> {
     let pooled: Vec<Duration> = each.iter().flat_map(|run| run.iter().copied()).collect();
-    let median_of_all = median(&pooled)?;
+    let median_of_all = (!pooled.is_empty()).then(|| median(pooled.clone()))?;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let (min, max) = (pooled.iter().min()?, pooled.iter().max()?);
-    let medians: Vec<f64> = each.iter().filter_map(|run| median(run)).map(ms).collect();
+    let medians: Vec<f64> = each
+        .iter()
+        .filter(|run| !run.is_empty())
+        .map(|run| median(run.to_vec()))
+        .map(ms)
+        .collect();
     let runs = match medians.len() {
         0 | 1 => String::new(),
         _ => {
@@ -197,16 +181,6 @@ mod tests {
 
     fn ms(values: &[u64]) -> Vec<Duration> {
         values.iter().map(|&m| Duration::from_millis(m)).collect()
-    }
-
-    #[test]
-    fn a_cell_gives_the_median_and_the_range_of_the_runs() {
-        assert_eq!(
-            cell(&[1.825, 2.097, 2.020], 3, " s"),
-            "2.020 s (1.825-2.097)"
-        );
-        assert_eq!(cell(&[1.825], 3, " s"), "1.825 s");
-        assert_eq!(cell(&[], 3, " s"), "-");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use simpairs_scoring::Options;
 
 use crate::child;
-use crate::{Args, peak_rss, reset_peak_rss, secs};
+use crate::{Args, peak_rss, reset_peak_rss, spread};
 
 /// One measurement's times, one a round.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -22,17 +22,8 @@ pub struct Times(pub Vec<Duration>);
 impl Times {
     /// `0.133 s (0.131-0.236)`: the median, and the range over the rounds.
     fn cell(&self) -> String {
-        let mut sorted = self.0.clone();
-        sorted.sort();
-        let (Some(min), Some(max)) = (sorted.first(), sorted.last()) else {
-            return "-".into();
-        };
-        format!(
-            "{} ({:.3}-{:.3})",
-            secs(sorted[sorted.len() / 2]),
-            min.as_secs_f64(),
-            max.as_secs_f64()
-        )
+        let seconds: Vec<f64> = self.0.iter().map(Duration::as_secs_f64).collect();
+        spread(&seconds, 3, " s")
     }
 }
 
