@@ -147,30 +147,23 @@ fn latency_rows(runs: &[PipelineFigures]) -> Vec<String> {
 /// times; `None` when no run timed a club.
 fn latency_cell(each: &[&[Duration]]) -> Option<String> {
     let pooled: Vec<Duration> = each.iter().flat_map(|run| run.iter().copied()).collect();
-    let median_of_all = (!pooled.is_empty()).then(|| median(pooled.clone()))?;
+    let (min, max) = (*pooled.iter().min()?, *pooled.iter().max()?);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let (min, max) = (pooled.iter().min()?, pooled.iter().max()?);
-    let medians: Vec<f64> = each
+    let mut medians: Vec<Duration> = each
         .iter()
         .filter(|run| !run.is_empty())
         .map(|run| median(run.to_vec()))
-        .map(ms)
         .collect();
-    let runs = match medians.len() {
-        0 | 1 => String::new(),
-        _ => {
-            let (lo, hi) = (
-                medians.iter().copied().fold(f64::INFINITY, f64::min),
-                medians.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            );
-            format!("; the runs' medians {lo:.1}-{hi:.1}")
-        }
+    medians.sort();
+    let runs = match medians.as_slice() {
+        [lo, .., hi] => format!("; the runs' medians {:.1}-{:.1}", ms(*lo), ms(*hi)),
+        _ => String::new(),
     };
     Some(format!(
         "median {:.1} ms (min {:.1}, max {:.1}, {} clubs{runs})",
-        ms(median_of_all),
-        ms(*min),
-        ms(*max),
+        ms(median(pooled.clone())),
+        ms(min),
+        ms(max),
         pooled.len()
     ))
 }
